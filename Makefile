@@ -1,0 +1,107 @@
+# repview — build, test, bench.  `make` builds ./repview (CUDA when nvcc is found,
+# a CPU-only stub for gpu/ otherwise; NO_CUDA=1 forces the stub).
+CC      ?= cc
+BUILD   ?= build
+PREFIX  ?= /usr/local
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter
+PKGS    := htslib ncursesw
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -pthread $(CFLAGS) \
+              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lhts -lncursesw) \
+           -ldivsufsort -ldivsufsort64 -lpthread -lm
+
+ifeq ($(SAN),1)
+ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDSAN := -fsanitize=address,undefined
+endif
+
+# ---- CUDA detection ------------------------------------------------------------
+CUDA_HOME ?= /usr/local/cuda
+ifneq ($(NO_CUDA),1)
+NVCC ?= $(shell command -v nvcc 2>/dev/null || { test -x $(CUDA_HOME)/bin/nvcc && echo $(CUDA_HOME)/bin/nvcc; })
+endif
+CU_SRC  := $(wildcard gpu/*.cu)
+ifneq ($(and $(NVCC),$(CU_SRC)),)
+HAVE_CUDA := 1
+GPU_OBJ := $(patsubst gpu/%.cu,$(BUILD)/gpu/%.o,$(CU_SRC)) \
+           $(patsubst gpu/%.c,$(BUILD)/gpu/%.o,$(filter-out gpu/gpu_stub.c,$(wildcard gpu/*.c)))
+NVFLAGS ?= -O3 -std=c++17 -Iinclude -gencode arch=compute_90,code=sm_90 \
+           -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90 \
+           -Xcompiler -fPIC,-Wall
+CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
+else
+HAVE_CUDA := 0
+GPU_OBJ := $(BUILD)/gpu/gpu_stub.o
+CUDA_LIBS :=
+endif
+
+ENGINE_OBJ := $(patsubst engine/%.c,$(BUILD)/engine/%.o,$(wildcard engine/*.c))
+UI_OBJ     := $(patsubst ui/%.c,$(BUILD)/ui/%.o,$(wildcard ui/*.c))
+LIB        := $(BUILD)/librepview.a
+TEST_SRC   := $(wildcard tests/t_*.c)
+TEST_BIN   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+TOOL_BIN   := $(BUILD)/gen_chrom
+
+.PHONY: all deps run test check asan bench install clean nocuda
+all: repview $(TEST_BIN) $(TOOL_BIN)
+
+repview: $(BUILD)/repview
+	@if [ "$(BUILD)" = build ]; then cp $< $@; fi
+
+$(BUILD)/repview: $(UI_OBJ) $(LIB)
+	$(CC) $(LDSAN) -o $@ $(UI_OBJ) $(LIB) $(CUDA_LIBS) $(LIBS)
+
+$(LIB): $(ENGINE_OBJ) $(GPU_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard include/repview/*.h) $(wildcard engine/*.h) $(wildcard ui/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DRV_HAVE_CUDA=$(HAVE_CUDA) -c -o $@ $<
+
+$(BUILD)/gpu/%.o: gpu/%.cu $(wildcard include/repview/*.h) $(wildcard gpu/*.cuh)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c tests/check.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iengine -o $@ $< $(LIB) $(LDSAN) $(CUDA_LIBS) $(LIBS)
+
+$(BUILD)/gen_chrom: samples/gen_chrom.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDSAN) -lm
+
+# ---- set-up, tests, bench ------------------------------------------------------
+deps:
+	@.ci/install-deps
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./repview
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@tests/run $(BUILD)
+
+check: all
+	@tests/run $(BUILD)
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 OPT=-O1 NO_CUDA=1 all
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 RV_TEST_QUICK=1 tests/run build-asan
+
+nocuda:
+	@$(MAKE) --no-print-directory BUILD=build-nocuda NO_CUDA=1 all
+
+bench: deps all
+	@tests/bench/run $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 repview $(DESTDIR)$(PREFIX)/bin/repview
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build build-asan build-nocuda repview

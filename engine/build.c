@@ -1,0 +1,221 @@
+/* build.c — the build pipeline (backend choice, CPU stages, derived arrays), the
+ * background build job, and rv_open() used by every subcommand. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "repview/common.h"
+#include "repview/build.h"
+#include "repview/gpu.h"
+#include "repview/lr.h"
+#include "internal.h"
+
+const char *rv_stage_name(rv_stage_t s)
+{
+    static const char *const names[] = {"idle", "reading", "suffix array", "inverse SA", "LCP",
+                                        "longest repeats", "extras", "saving", "ready", "failed",
+                                        "cancelled"};
+    return (unsigned)s < sizeof names / sizeof *names ? names[s] : "?";
+}
+
+void rv_build_opts_init(rv_build_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->with_llr = 1;
+}
+
+static rv_backend_t backend_from_env(rv_backend_t b)
+{
+    const char *e = getenv("REPVIEW_DEVICE");
+    if (b != RV_BACKEND_AUTO || !e) return b;
+    if (strcmp(e, "cpu") == 0) return RV_BACKEND_CPU;
+    if (strcmp(e, "gpu") == 0) return RV_BACKEND_GPU;
+    return RV_BACKEND_AUTO;
+}
+
+static int build_cpu(rv_index_t *x, int threads, rv_progress_t *p)
+{
+    if (rv_cpu_sa(x, p) < 0) return -1;
+    if (rv_cancelled(p)) return rv_error("", "cancelled");
+    rv_cpu_isa(x, threads, p);
+    if (rv_cancelled(p)) return rv_error("", "cancelled");
+    return rv_cpu_lcp(x, threads, p);
+}
+
+rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
+{
+    rv_build_opts_t def;
+    if (!o) { rv_build_opts_init(&def); o = &def; }
+    int threads = o->threads > 0 ? o->threads : rv_default_threads();
+    rv_backend_t backend = backend_from_env(o->backend);
+    char gpu_name[80] = "", why[160] = "";
+    int gpu_ok = 0;
+    if (backend != RV_BACKEND_CPU) {
+        gpu_ok = rv_gpu_compiled() && rv_gpu_probe(gpu_name, sizeof gpu_name, why, sizeof why);
+        if (!gpu_ok && backend == RV_BACKEND_GPU) {
+            rv_seq_free(seq);
+            rv_error("--gpu", "no usable GPU: %s", why[0] ? why : "built without CUDA");
+            return NULL;
+        }
+    }
+    rv_index_t *x = rv_index_alloc(seq, o->force_wide);
+    if (!x) { rv_seq_free(seq); return NULL; }
+    int done = 0;
+    if (gpu_ok && x->n > 0) {
+        snprintf(x->backend, sizeof x->backend, "GPU %s", gpu_name);
+        if (p) snprintf(p->backend, sizeof p->backend, "%s", x->backend);
+        if (rv_gpu_build(x, o, p) == 0) {
+            done = 1;
+        } else if (!rv_cancelled(p)) {
+            snprintf(x->note, sizeof x->note, "GPU build failed (%s); built on the CPU instead",
+                     rv_last_error());
+        }
+    }
+    if (!done) {
+        snprintf(x->backend, sizeof x->backend, "CPU, %d thread%s", threads, threads > 1 ? "s" : "");
+        if (p) snprintf(p->backend, sizeof p->backend, "%s", x->backend);
+        if (build_cpu(x, threads, p) < 0) { rv_index_free(x); return NULL; }
+    }
+    if (o->with_llr && !rv_index_section(x, RV_SEC_LLRC, NULL)) {
+        rv_progress_stage(p, RV_STAGE_LLR, x->n);
+        if (rv_lr_build_arrays(x, threads, p) < 0) { rv_index_free(x); return NULL; }
+    }
+    if (rv_cancelled(p)) { rv_index_free(x); rv_error("", "cancelled"); return NULL; }
+    rv_progress_stage(p, RV_STAGE_DONE, 0);
+    return x;
+}
+
+/* ---- background job ---------------------------------------------------------- */
+
+struct rv_build_job {
+    pthread_t tid;
+    char *path;
+    rv_seq_t *seq;
+    rv_alpha_t alpha;
+    rv_build_opts_t opts;
+    rv_progress_t progress;
+    rv_index_t *result;
+    char err[512];
+    _Atomic int finished;
+};
+
+static void *job_main(void *arg)
+{
+    rv_build_job_t *j = arg;
+    if (!j->seq) {
+        rv_progress_stage(&j->progress, RV_STAGE_READ, 0);
+        j->seq = rv_seq_load(j->path, j->alpha);
+    }
+    if (j->seq) {
+        rv_seq_t *s = j->seq;
+        j->seq = NULL;
+        j->result = rv_build(s, &j->opts, &j->progress);
+    }
+    if (!j->result) {
+        snprintf(j->err, sizeof j->err, "%s", rv_last_error());
+        rv_progress_stage(&j->progress, rv_cancelled(&j->progress) ? RV_STAGE_CANCELLED : RV_STAGE_FAILED, 0);
+    }
+    atomic_store(&j->finished, 1);
+    return NULL;
+}
+
+rv_build_job_t *rv_build_start(const char *path, rv_seq_t *seq, rv_alpha_t alpha,
+                               const rv_build_opts_t *o)
+{
+    rv_build_job_t *j = calloc(1, sizeof *j);
+    if (!j) return NULL;
+    j->path = path ? strdup(path) : NULL;
+    j->seq = seq;
+    j->alpha = alpha;
+    if (o) j->opts = *o; else rv_build_opts_init(&j->opts);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old); /* the worker inherits a full mask */
+    int rc = pthread_create(&j->tid, NULL, job_main, j);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) { free(j->path); free(j); rv_error("build", "cannot start a thread"); return NULL; }
+    return j;
+}
+
+rv_progress_t *rv_build_progress(rv_build_job_t *j) { return &j->progress; }
+void rv_build_cancel(rv_build_job_t *j) { atomic_store(&j->progress.cancel, 1); }
+int rv_build_finished(rv_build_job_t *j) { return atomic_load(&j->finished); }
+
+rv_index_t *rv_build_join(rv_build_job_t *j, char *err, size_t errlen)
+{
+    pthread_join(j->tid, NULL);
+    rv_index_t *x = j->result;
+    if (!x && err) snprintf(err, errlen, "%s", j->err);
+    rv_seq_free(j->seq);
+    free(j->path);
+    free(j);
+    return x;
+}
+
+/* ---- rv_open ------------------------------------------------------------------ */
+
+static void show_progress(rv_progress_t *p, double start)
+{
+    static const char spin[] = "|/-\\";
+    int stage = atomic_load(&p->stage);
+    uint64_t done = atomic_load(&p->done), total = atomic_load(&p->total);
+    int k = (int)((rv_now() - start) * 4) % 4;
+    if (total)
+        fprintf(stderr, "\rrepview: %s: %-16s %3d%%   ", p->backend[0] ? p->backend : "indexing",
+                rv_stage_name((rv_stage_t)stage), (int)(100.0 * (double)done / (double)total));
+    else
+        fprintf(stderr, "\rrepview: %s: %-16s %c      ", p->backend[0] ? p->backend : "indexing",
+                rv_stage_name((rv_stage_t)stage), spin[k]);
+}
+
+/* Run a build job to completion in this thread, drawing progress on a terminal
+ * once it has taken more than a second. */
+rv_index_t *rv_build_wait(rv_build_job_t *j, int quiet)
+{
+    double start = rv_now();
+    int shown = 0, tty = !quiet && isatty(2);
+    while (!rv_build_finished(j)) {
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        if (tty && rv_now() - start > 1.0) { show_progress(rv_build_progress(j), start); shown = 1; }
+    }
+    if (shown) fprintf(stderr, "\r%60s\r", "");
+    char err[512];
+    rv_index_t *x = rv_build_join(j, err, sizeof err);
+    if (!x) rv_error("", "%s", err);
+    return x;
+}
+
+rv_index_t *rv_open(const char *path, rv_alpha_t alpha, const rv_build_opts_t *o, int quiet)
+{
+    rv_index_t *x = NULL;
+    char *rvx = NULL;
+    int rewrite = 0;
+    if (strcmp(path, "-") != 0) {
+        rvx = rv_index_path_for(path);
+        rv_rvx_status_t st = rvx ? rv_index_load(rvx, path, &x) : RV_RVX_IOERR;
+        if (st == RV_RVX_OK && alpha != RV_ALPHA_AUTO && alpha != x->seq->alpha) {
+            rv_index_free(x); /* built for another alphabet: not an answer to this question */
+            x = NULL;
+        } else if (st != RV_RVX_OK && st != RV_RVX_MISSING) {
+            if (!quiet) fprintf(stderr, "repview: %s; rebuilding it\n", rv_last_error());
+            rewrite = 1;
+        }
+    }
+    if (!x) {
+        rv_build_job_t *j = rv_build_start(path, NULL, alpha, o);
+        x = j ? rv_build_wait(j, quiet) : NULL;
+        if (x && x->seq->warning && !quiet) fprintf(stderr, "repview: %s: %s\n", path, x->seq->warning);
+        if (x && x->note[0] && !quiet) fprintf(stderr, "repview: %s\n", x->note);
+        if (x && rewrite && rv_index_save(x, rvx) < 0 && !quiet)
+            fprintf(stderr, "repview: %s\n", rv_last_error());
+    } else if (o && o->with_llr && !rv_index_section(x, RV_SEC_LLRC, NULL)) {
+        int threads = o->threads > 0 ? o->threads : rv_default_threads();
+        if (rv_lr_build_arrays(x, threads, NULL) < 0) { rv_index_free(x); x = NULL; }
+    }
+    free(rvx);
+    return x;
+}

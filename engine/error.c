@@ -1,0 +1,39 @@
+/* error.c — per-thread error message, clocks, thread counts. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "repview/common.h"
+
+static _Thread_local char last_error[512];
+
+int rv_error(const char *context, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (context && *context)
+        snprintf(last_error, sizeof last_error, "%s: %s", context, msg);
+    else
+        snprintf(last_error, sizeof last_error, "%s", msg);
+    return -1;
+}
+
+const char *rv_last_error(void) { return last_error; }
+void rv_clear_error(void) { last_error[0] = 0; }
+
+int rv_default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+double rv_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

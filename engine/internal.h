@@ -1,0 +1,26 @@
+/* internal.h — helpers shared by engine files; not part of the public API. */
+#ifndef REPVIEW_ENGINE_INTERNAL_H
+#define REPVIEW_ENGINE_INTERNAL_H
+
+#include <stdint.h>
+#include "repview/build.h"
+
+/* Run fn(ctx, lo, hi, thread_index) over [0, n) cut into `threads` contiguous
+ * chunks, each in its own thread (the caller's thread runs the first). Returns 0,
+ * or -1 when a thread could not be started (the work is then done serially). */
+typedef void (*rv_range_fn)(void *ctx, uint64_t lo, uint64_t hi, int t);
+int rv_parallel_for(int threads, uint64_t n, rv_range_fn fn, void *ctx);
+
+/* Same, but with many more chunks than threads handed out dynamically, for work
+ * whose cost varies along the range.  chunk = items per task. */
+int rv_parallel_dynamic(int threads, uint64_t n, uint64_t chunk, rv_range_fn fn, void *ctx);
+
+/* CPU builders (sa_cpu.c, lcp_cpu.c). */
+int rv_cpu_sa(rv_index_t *x, rv_progress_t *p);
+int rv_cpu_isa(rv_index_t *x, int threads, rv_progress_t *p);
+int rv_cpu_lcp(rv_index_t *x, int threads, rv_progress_t *p);
+
+/* 64-bit hash of a byte range (rvx checksums). */
+uint64_t rv_hash64(const void *data, uint64_t len, uint64_t seed);
+
+#endif

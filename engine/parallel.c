@@ -1,0 +1,78 @@
+/* parallel.c — minimal pthread range splitting for the engine's threaded loops. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "internal.h"
+
+typedef struct {
+    rv_range_fn fn;
+    void *ctx;
+    uint64_t lo, hi, n, chunk;
+    int t;
+    _Atomic uint64_t *next; /* dynamic mode */
+} job_t;
+
+static void *run_static(void *arg)
+{
+    job_t *j = arg;
+    j->fn(j->ctx, j->lo, j->hi, j->t);
+    return NULL;
+}
+
+static void *run_dynamic(void *arg)
+{
+    job_t *j = arg;
+    for (;;) {
+        uint64_t lo = atomic_fetch_add(j->next, j->chunk);
+        if (lo >= j->n) break;
+        uint64_t hi = lo + j->chunk < j->n ? lo + j->chunk : j->n;
+        j->fn(j->ctx, lo, hi, j->t);
+    }
+    return NULL;
+}
+
+static int spawn(int threads, job_t *jobs, void *(*body)(void *))
+{
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    int *started = calloc((size_t)threads, sizeof *started);
+    int rc = 0;
+    if (!tid || !started) threads = 1, rc = -1;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old); /* workers never take signals */
+    for (int t = 1; t < threads; t++)
+        started[t] = pthread_create(&tid[t], NULL, body, &jobs[t]) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    body(&jobs[0]);
+    for (int t = 1; t < threads; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        else { body(&jobs[t]); rc = -1; }
+    }
+    free(tid);
+    free(started);
+    return rc;
+}
+
+int rv_parallel_for(int threads, uint64_t n, rv_range_fn fn, void *ctx)
+{
+    if (threads < 1) threads = 1;
+    if ((uint64_t)threads > n) threads = n ? (int)n : 1;
+    job_t jobs[256];
+    if (threads > 256) threads = 256;
+    for (int t = 0; t < threads; t++)
+        jobs[t] = (job_t){fn, ctx, n * (uint64_t)t / (uint64_t)threads,
+                          n * (uint64_t)(t + 1) / (uint64_t)threads, n, 0, t, NULL};
+    return spawn(threads, jobs, run_static);
+}
+
+int rv_parallel_dynamic(int threads, uint64_t n, uint64_t chunk, rv_range_fn fn, void *ctx)
+{
+    _Atomic uint64_t next = 0;
+    if (threads < 1) threads = 1;
+    if (threads > 256) threads = 256;
+    if (chunk == 0) chunk = 1;
+    job_t jobs[256];
+    for (int t = 0; t < threads; t++) jobs[t] = (job_t){fn, ctx, 0, 0, n, chunk, t, &next};
+    return spawn(threads, jobs, run_dynamic);
+}

@@ -1,0 +1,306 @@
+/* seq.c — reading FASTA/FASTQ through htslib (plain, gzip, bgzip, stdin) into an
+ * rv_seq_t, and encoding it into the internal text with collapsed breaker runs. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <htslib/bgzf.h>
+#include <htslib/kstring.h>
+#include <htslib/khash_str2int.h>
+#include "repview/common.h"
+#include "repview/seq.h"
+
+typedef struct {
+    char *buf;
+    uint64_t len, cap;
+} growbuf_t;
+
+static int grow(growbuf_t *g, uint64_t need)
+{
+    if (g->len + need <= g->cap) return 0;
+    uint64_t cap = g->cap ? g->cap : 1 << 16;
+    while (cap < g->len + need) cap *= 2;
+    char *p = realloc(g->buf, cap);
+    if (!p) return -1;
+    g->buf = p;
+    g->cap = cap;
+    return 0;
+}
+
+/* Append the sequence bytes of one line, dropping CR and blanks; -1 on binary data. */
+static int append_seq_line(growbuf_t *g, const char *s, size_t l)
+{
+    if (grow(g, l) < 0) return -2;
+    for (size_t i = 0; i < l; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\r' || c == ' ' || c == '\t') continue;
+        if (c < 32 || c >= 127) return -1;
+        g->buf[g->len++] = (char)c;
+    }
+    return 0;
+}
+
+static int add_record(rv_seq_t *s, uint64_t *cap, const char *header, uint64_t off)
+{
+    if (s->n_rec == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        rv_record_t *r = realloc(s->rec, *cap * sizeof *r);
+        if (!r) return -1;
+        s->rec = r;
+    }
+    size_t l = strcspn(header, " \t\r");
+    rv_record_t *r = &s->rec[s->n_rec++];
+    r->name = strndup(header, l);
+    r->off = off;
+    r->len = 0;
+    return r->name ? 0 : -1;
+}
+
+/* Parse every record; FASTQ quality lines are counted, not stored. */
+static int parse_records(BGZF *fp, const char *ctx, rv_seq_t *s, growbuf_t *raw)
+{
+    kstring_t line = {0, 0, NULL};
+    uint64_t cap = 0, lineno = 0, qual_left = 0;
+    int state = 0; /* 0 before the first record, 1 FASTA seq, 2 FASTQ seq, 3 FASTQ qual */
+    int ret, rc = 0;
+    while ((ret = bgzf_getline(fp, '\n', &line)) >= 0) {
+        lineno++;
+        size_t l = line.l;
+        while (l && line.s[l - 1] == '\r') l--;
+        if (state == 3) {
+            if (l > qual_left) { rc = rv_error(ctx, "line %llu: quality longer than sequence", (unsigned long long)lineno); goto out; }
+            qual_left -= l;
+            if (qual_left == 0) state = 0;
+            continue;
+        }
+        if (l == 0) continue;
+        char c = line.s[0];
+        if (c == '>' || (c == '@' && state != 1)) {
+            if (state == 2) { rc = rv_error(ctx, "line %llu: FASTQ record without '+' line", (unsigned long long)lineno); goto out; }
+            if (add_record(s, &cap, line.s + 1, raw->len) < 0) { rc = rv_error(ctx, "out of memory"); goto out; }
+            state = c == '>' ? 1 : 2;
+            continue;
+        }
+        if (state == 0) {
+            if (s->n_rec == 0)
+                rc = rv_error(ctx, "not FASTA or FASTQ (line %llu does not start with '>' or '@')", (unsigned long long)lineno);
+            else
+                rc = rv_error(ctx, "line %llu: expected a FASTQ header", (unsigned long long)lineno);
+            goto out;
+        }
+        if (state == 2 && c == '+') {
+            qual_left = s->rec[s->n_rec - 1].len;
+            state = qual_left ? 3 : 0;
+            continue;
+        }
+        uint64_t before = raw->len;
+        int a = append_seq_line(raw, line.s, l);
+        if (a == -1) { rc = rv_error(ctx, "line %llu: binary data, not FASTA or FASTQ", (unsigned long long)lineno); goto out; }
+        if (a < 0) { rc = rv_error(ctx, "out of memory"); goto out; }
+        s->rec[s->n_rec - 1].len += raw->len - before;
+    }
+    if (ret < -1) { rc = rv_error(ctx, "truncated or corrupt compressed data near line %llu", (unsigned long long)lineno); goto out; }
+    if (state == 2 || state == 3) { rc = rv_error(ctx, "truncated FASTQ record at the end of the file"); goto out; }
+    if (s->n_rec == 0) { rc = rv_error(ctx, lineno ? "no sequence records" : "empty file, no sequences"); goto out; }
+out:
+    free(line.s);
+    return rc;
+}
+
+int rv_seq_index_names(rv_seq_t *s)
+{
+    s->names = khash_str2int_init();
+    if (!s->names) return -1;
+    for (uint64_t i = 0; i < s->n_rec; i++) {
+        int id;
+        if (khash_str2int_get(s->names, s->rec[i].name, &id) == 0) {
+            if (!s->warning) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "duplicate record name '%.200s' (records %d and %llu); regions use the first",
+                         s->rec[i].name, id + 1, (unsigned long long)i + 1);
+                s->warning = strdup(msg);
+            }
+            continue;
+        }
+        khash_str2int_set(s->names, s->rec[i].name, (int)i);
+    }
+    return 0;
+}
+
+rv_seq_t *rv_seq_load(const char *path, rv_alpha_t alpha)
+{
+    struct stat st;
+    int is_stdin = strcmp(path, "-") == 0;
+    if (!is_stdin) {
+        if (stat(path, &st) != 0) { rv_error(path, "%s", strerror(errno)); return NULL; }
+        if (S_ISDIR(st.st_mode)) { rv_error(path, "is a directory"); return NULL; }
+    }
+    BGZF *fp = bgzf_open(path, "r");
+    if (!fp) { rv_error(path, "cannot open: %s", errno ? strerror(errno) : "unknown error"); return NULL; }
+    rv_seq_t *s = calloc(1, sizeof *s);
+    growbuf_t raw = {0};
+    if (!s) { bgzf_close(fp); rv_error(path, "out of memory"); return NULL; }
+    s->path = strdup(path);
+    if (!is_stdin) {
+        s->src_size = (uint64_t)st.st_size;
+        s->src_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    }
+    int rc = parse_records(fp, is_stdin ? "stdin" : path, s, &raw);
+    if (bgzf_close(fp) < 0 && rc == 0) rc = rv_error(path, "truncated or corrupt compressed data");
+    s->owned_raw = raw.buf;
+    s->raw = raw.buf ? raw.buf : "";
+    s->glen = raw.len;
+    if (rc == 0) rc = rv_seq_index_names(s);
+    if (rc == 0) rc = rv_seq_encode(s, alpha);
+    if (rc != 0) { rv_seq_free(s); return NULL; }
+    return s;
+}
+
+rv_seq_t *rv_seq_from_records(const char *const *names, const char *const *seqs, int n_rec,
+                              rv_alpha_t alpha)
+{
+    rv_seq_t *s = calloc(1, sizeof *s);
+    growbuf_t raw = {0};
+    uint64_t cap = 0;
+    if (!s) return NULL;
+    for (int i = 0; i < n_rec; i++) {
+        size_t l = strlen(seqs[i]);
+        if (add_record(s, &cap, names[i], raw.len) < 0 || grow(&raw, l + 1) < 0) goto fail;
+        memcpy(raw.buf + raw.len, seqs[i], l);
+        raw.len += l;
+        s->rec[i].len = l;
+    }
+    s->owned_raw = raw.buf;
+    s->raw = raw.buf ? raw.buf : "";
+    s->glen = raw.len;
+    if (rv_seq_index_names(s) == 0 && rv_seq_encode(s, alpha) == 0) return s;
+fail:
+    if (!s->owned_raw) free(raw.buf);
+    rv_seq_free(s);
+    rv_error("sequence", "out of memory");
+    return NULL;
+}
+
+rv_seq_t *rv_seq_from_string(const char *str, size_t len, rv_alpha_t alpha, const char *name)
+{
+    char *copy = strndup(str, len);
+    if (!copy) return NULL;
+    const char *names[1] = {name ? name : "string"};
+    const char *seqs[1] = {copy};
+    rv_seq_t *s = rv_seq_from_records(names, seqs, 1, alpha);
+    free(copy);
+    return s;
+}
+
+void rv_seq_free(rv_seq_t *s)
+{
+    if (!s) return;
+    for (uint64_t i = 0; i < s->n_rec; i++) free(s->rec[i].name);
+    free(s->rec);
+    free(s->seg);
+    free(s->owned_raw);
+    free(s->owned_text);
+    if (s->names) khash_str2int_destroy(s->names);
+    free(s->path);
+    free(s->warning);
+    free(s);
+}
+
+/* Fill text, segments and sigma: one code per symbol, one RV_BREAK per maximal
+ * breaker run between segments, none at the ends (SPEC §1, DESIGN "Text encoding"). */
+int rv_seq_encode(rv_seq_t *s, rv_alpha_t alpha)
+{
+    if (alpha == RV_ALPHA_AUTO)
+        alpha = rv_alpha_detect(s->raw, s->glen < (1u << 20) ? s->glen : (1u << 20));
+    s->alpha = alpha;
+    s->sigma = alpha == RV_ALPHA_DNA ? 4 : alpha == RV_ALPHA_PROTEIN ? 25 : 255;
+    uint8_t code[256];
+    for (int c = 0; c < 256; c++) code[c] = rv_alpha_code(alpha, (unsigned char)c);
+    uint8_t *t = malloc(s->glen + 1);
+    uint64_t segcap = 16, nseg = 0, n = 0;
+    rv_segment_t *seg = malloc(segcap * sizeof *seg);
+    if (!t || !seg) { free(t); free(seg); return rv_error(s->path, "out of memory"); }
+    for (uint64_t r = 0; r < s->n_rec; r++) {
+        const unsigned char *p = (const unsigned char *)s->raw + s->rec[r].off;
+        int open = 0;
+        for (uint64_t i = 0; i < s->rec[r].len; i++) {
+            uint8_t c = code[p[i]];
+            if (c == RV_BREAK) { open = 0; continue; }
+            if (!open) {
+                if (nseg == segcap) {
+                    segcap *= 2;
+                    rv_segment_t *g = realloc(seg, segcap * sizeof *g);
+                    if (!g) { free(t); free(seg); return rv_error(s->path, "out of memory"); }
+                    seg = g;
+                }
+                if (n) t[n++] = RV_BREAK;
+                seg[nseg++] = (rv_segment_t){n, s->rec[r].off + i, 0};
+                open = 1;
+            }
+            t[n++] = c;
+            seg[nseg - 1].len++;
+        }
+    }
+    s->owned_text = t;
+    s->text = t;
+    s->n = n;
+    s->seg = seg;
+    s->n_seg = nseg;
+    return 0;
+}
+
+/* Last segment whose start (text or global, per `global`) is <= v; 0 when none. */
+static uint64_t seg_search(const rv_seq_t *s, uint64_t v, int global)
+{
+    uint64_t lo = 0, hi = s->n_seg;
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        uint64_t key = global ? s->seg[mid].gpos : s->seg[mid].tpos;
+        if (key <= v) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+uint64_t rv_seq_segment_of_text(const rv_seq_t *s, uint64_t t)
+{
+    uint64_t k = seg_search(s, t, 0);
+    if (t >= s->seg[k].tpos + s->seg[k].len && k + 1 < s->n_seg) k++;
+    return k;
+}
+
+uint64_t rv_seq_text_to_global(const rv_seq_t *s, uint64_t t)
+{
+    if (s->n_seg == 0) return 0;
+    const rv_segment_t *g = &s->seg[seg_search(s, t, 0)];
+    if (t < g->tpos + g->len) return g->gpos + (t - g->tpos);
+    return g->gpos + g->len;
+}
+
+int64_t rv_seq_global_to_text(const rv_seq_t *s, uint64_t g)
+{
+    if (s->n_seg == 0) return -1;
+    const rv_segment_t *x = &s->seg[seg_search(s, g, 1)];
+    if (g >= x->gpos && g < x->gpos + x->len) return (int64_t)(x->tpos + (g - x->gpos));
+    return -1;
+}
+
+uint64_t rv_seq_record_of(const rv_seq_t *s, uint64_t g)
+{
+    uint64_t lo = 0, hi = s->n_rec;
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        /* zero-length records share offsets; prefer the last record starting <= g
+         * that actually contains g */
+        if (s->rec[mid].off <= g) lo = mid; else hi = mid;
+    }
+    while (lo > 0 && s->rec[lo].len == 0) lo--;
+    return lo;
+}
+
+int64_t rv_seq_record_by_name(const rv_seq_t *s, const char *name)
+{
+    int id;
+    if (s->names && khash_str2int_get(s->names, name, &id) == 0) return id;
+    return -1;
+}

@@ -1,0 +1,81 @@
+/* build.h — building an index, synchronously or in a worker thread, with progress
+ * and cancellation; and rv_open(), which every subcommand uses to get an index.
+ */
+#ifndef REPVIEW_BUILD_H
+#define REPVIEW_BUILD_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include "repview/index.h"
+
+typedef enum {
+    RV_STAGE_IDLE = 0, RV_STAGE_READ, RV_STAGE_SA, RV_STAGE_ISA, RV_STAGE_LCP,
+    RV_STAGE_LLR, RV_STAGE_EXTRA, RV_STAGE_SAVE, RV_STAGE_DONE, RV_STAGE_FAILED,
+    RV_STAGE_CANCELLED
+} rv_stage_t;
+
+const char *rv_stage_name(rv_stage_t s);
+
+/* Shared between the worker and its observers (UI thread, progress printer). */
+typedef struct rv_progress {
+    _Atomic int stage;        /* rv_stage_t */
+    _Atomic uint64_t done;    /* units done in this stage */
+    _Atomic uint64_t total;   /* units in this stage (0 = unknown) */
+    _Atomic int cancel;       /* set to 1 to ask the worker to stop */
+    char backend[96];         /* written once before the first stage */
+} rv_progress_t;
+
+typedef enum { RV_BACKEND_AUTO = 0, RV_BACKEND_CPU, RV_BACKEND_GPU } rv_backend_t;
+
+typedef struct {
+    int threads;          /* CPU threads, 0 = all */
+    rv_backend_t backend; /* from --cpu / --gpu / REPVIEW_DEVICE */
+    int force_wide;       /* 64-bit arrays even when n < 2^32 (tests) */
+    int with_llr;         /* also compute LLR/LLRc (lr.h) */
+} rv_build_opts_t;
+
+void rv_build_opts_init(rv_build_opts_t *o);
+
+/* Build SA, ISA, LCP (and the derived arrays asked for) for seq, which the index
+ * takes over.  progress may be NULL.  Returns the index or NULL (message set;
+ * "cancelled" when progress->cancel was raised). */
+rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *progress);
+
+/* True when the worker should stop. */
+static inline int rv_cancelled(rv_progress_t *p) { return p && atomic_load(&p->cancel); }
+static inline void rv_progress_stage(rv_progress_t *p, rv_stage_t s, uint64_t total)
+{
+    if (!p) return;
+    atomic_store(&p->done, 0);
+    atomic_store(&p->total, total);
+    atomic_store(&p->stage, (int)s);
+}
+static inline void rv_progress_add(rv_progress_t *p, uint64_t k)
+{
+    if (p) atomic_fetch_add(&p->done, k);
+}
+
+/* Background build: reads the input (when seq is NULL) and builds in a thread. */
+typedef struct rv_build_job rv_build_job_t;
+rv_build_job_t *rv_build_start(const char *path, rv_seq_t *seq, rv_alpha_t alpha,
+                               const rv_build_opts_t *o);
+rv_progress_t *rv_build_progress(rv_build_job_t *j);
+void rv_build_cancel(rv_build_job_t *j);
+/* Non-blocking: 1 when the worker has finished (successfully or not). */
+int rv_build_finished(rv_build_job_t *j);
+/* Wait for the worker; returns the index (caller owns) or NULL with the message
+ * copied into err. Frees the job. */
+rv_index_t *rv_build_join(rv_build_job_t *j, char *err, size_t errlen);
+
+/* Wait for a job in this thread, drawing progress on stderr (when it is a
+ * terminal, quiet = 0, and the build has run for more than a second).  Returns the
+ * index or NULL with the message set.  Frees the job. */
+rv_index_t *rv_build_wait(rv_build_job_t *j, int quiet);
+
+/* What every subcommand does: use PATH.rvx when it exists and matches (reporting
+ * in one line on stderr when it is stale/corrupt and rebuilding), else read the
+ * input and build in memory.  quiet = 0 prints progress on stderr when it takes
+ * more than a second and stderr is a terminal. */
+rv_index_t *rv_open(const char *path, rv_alpha_t alpha, const rv_build_opts_t *o, int quiet);
+
+#endif

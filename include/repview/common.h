@@ -1,0 +1,32 @@
+/* common.h — error reporting, version and small shared types for repview.
+ *
+ * Engine functions report failure with a negative return value and one message
+ * recorded through rv_error(); the caller (the CLI or the explorer) reads it with
+ * rv_last_error() and shows it as one line.  The message buffer is per thread.
+ */
+#ifndef REPVIEW_COMMON_H
+#define REPVIEW_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RV_VERSION "0.1.0"
+
+/* Record an error message "CONTEXT: MESSAGE" for this thread.  Always returns -1,
+ * so engine code can write `return rv_error(path, "truncated file");`. */
+int rv_error(const char *context, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The last message recorded by rv_error() in this thread ("" when none). */
+const char *rv_last_error(void);
+
+/* Clear this thread's error message. */
+void rv_clear_error(void);
+
+/* Number of CPU threads to use when the user asked for 0 ("all"). */
+int rv_default_threads(void);
+
+/* Wall-clock seconds since an arbitrary epoch (monotonic). */
+double rv_now(void);
+
+#endif

@@ -1,0 +1,21 @@
+/* gpu.h — the CUDA backend.  Built from the .cu files of gpu/ when nvcc is found, otherwise a
+ * stub whose functions report that CUDA is not compiled in. */
+#ifndef REPVIEW_GPU_H
+#define REPVIEW_GPU_H
+
+#include <stdint.h>
+#include "repview/build.h"
+
+/* 1 when this binary was built with CUDA. */
+int rv_gpu_compiled(void);
+
+/* 1 and the device name when a usable GPU is present, 0 (with a reason in why)
+ * otherwise. */
+int rv_gpu_probe(char *name, size_t name_len, char *why, size_t why_len);
+
+/* Build SA, ISA and LCP of x->seq->text into the already allocated arrays of x on the
+ * GPU (and LLR/LLRc when with_llr).  Returns 0, or -1 with a message; on -1 the
+ * caller falls back to the CPU path.  Honors progress and cancellation. */
+int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p);
+
+#endif

@@ -1,0 +1,114 @@
+/* seq.h — sequences read through htslib, their alphabet, breakers and coordinates.
+ *
+ * An rv_seq_t holds every record of one input: the bytes as read (case kept, for
+ * display) and the internal text the index is built on.  In the internal text each
+ * symbol is a code 1..sigma (order preserving, case folded) and RV_BREAK marks a
+ * breaker.  Every maximal run of breakers (N runs, IUPAC codes, record ends) is
+ * collapsed to a single RV_BREAK; the text has no breaker at its start or end.
+ * Segments map the text back to the original coordinates exactly.
+ *
+ * Coordinates: "global" positions index the concatenation of all records as read
+ * (0-based, no separators); record-relative positions are global - rec[i].off.
+ */
+#ifndef REPVIEW_SEQ_H
+#define REPVIEW_SEQ_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define RV_BREAK 0 /* code of a breaker in rv_seq_t.text */
+
+typedef enum {
+    RV_ALPHA_AUTO = 0, /* detect from the content */
+    RV_ALPHA_DNA,      /* A C G T; everything else breaks */
+    RV_ALPHA_PROTEIN,  /* letters; X * - break */
+    RV_ALPHA_TEXT      /* every byte (NUL breaks) */
+} rv_alpha_t;
+
+typedef struct {
+    char *name;   /* record name (first word of the header line) */
+    uint64_t len; /* length as read */
+    uint64_t off; /* global position of the record's first symbol */
+} rv_record_t;
+
+/* A maximal breaker-free run: text[tpos, tpos+len) is raw[gpos, gpos+len). */
+typedef struct {
+    uint64_t tpos, gpos, len;
+} rv_segment_t;
+
+typedef struct rv_seq {
+    rv_alpha_t alpha;    /* never RV_ALPHA_AUTO once loaded */
+    int sigma;           /* number of matching symbols (codes 1..sigma) */
+    uint64_t n_rec;
+    rv_record_t *rec;
+    uint64_t glen;       /* sum of record lengths */
+    const char *raw;     /* glen bytes as read, case kept */
+    const uint8_t *text; /* n codes */
+    uint64_t n;
+    uint64_t n_seg;
+    rv_segment_t *seg;
+    /* source fingerprint (zero for strings and stdin) */
+    uint64_t src_size;
+    int64_t src_mtime_ns;
+    char *path;          /* as given, or NULL for strings */
+    char *warning;       /* first non-fatal problem found while reading, or NULL */
+    void *names;         /* name -> record lookup (htslib khash_str2int) */
+    /* rec and seg are always owned; raw/text are freed through these (NULL when
+     * they point into the index file's mapping) */
+    void *owned_raw, *owned_text;
+} rv_seq_t;
+
+/* Read every record of PATH ("-" = stdin): FASTA or FASTQ, plain/gzip/bgzip.
+ * Returns a new rv_seq_t or NULL with a message (see rv_last_error()). */
+rv_seq_t *rv_seq_load(const char *path, rv_alpha_t alpha);
+
+/* Build a one-record sequence from a string (for `sa --string` and tests). */
+rv_seq_t *rv_seq_from_string(const char *s, size_t len, rv_alpha_t alpha, const char *name);
+
+/* Build a sequence from several records given as strings (tests). */
+rv_seq_t *rv_seq_from_records(const char *const *names, const char *const *seqs, int n_rec,
+                              rv_alpha_t alpha);
+
+void rv_seq_free(rv_seq_t *s);
+
+/* Fill the internal text, segments and sigma from raw/rec (used by the loaders). */
+int rv_seq_encode(rv_seq_t *s, rv_alpha_t alpha);
+
+/* Build the name lookup (and note duplicate names in s->warning). 0 or -1. */
+int rv_seq_index_names(rv_seq_t *s);
+
+/* Alphabet detected from a sample of bytes. */
+rv_alpha_t rv_alpha_detect(const char *buf, size_t len);
+const char *rv_alpha_name(rv_alpha_t a);
+int rv_alpha_parse(const char *name, rv_alpha_t *out); /* 0 ok, -1 unknown */
+
+/* Code of byte c in alphabet a (RV_BREAK for breakers). */
+uint8_t rv_alpha_code(rv_alpha_t a, unsigned char c);
+/* Upper-case letter of code c in alphabet a (for printing the text). */
+char rv_alpha_letter(rv_alpha_t a, uint8_t code);
+
+/* Index of the segment containing text position t, or of the one after the breaker
+ * at t. */
+uint64_t rv_seq_segment_of_text(const rv_seq_t *s, uint64_t t);
+/* Global position of text position t (a breaker maps to the first original
+ * position after the preceding segment). */
+uint64_t rv_seq_text_to_global(const rv_seq_t *s, uint64_t t);
+/* Text position of global position g, or -1 when g is a breaker. */
+int64_t rv_seq_global_to_text(const rv_seq_t *s, uint64_t g);
+/* Record holding global position g (g < glen). */
+uint64_t rv_seq_record_of(const rv_seq_t *s, uint64_t g);
+/* Record index by name, or -1. */
+int64_t rv_seq_record_by_name(const rv_seq_t *s, const char *name);
+
+/* Parse a samtools-style region ("chr", "chr:pos", "chr:beg-end", commas,
+ * "{name:with:colons}:beg-end") into record index and 0-based half-open [beg,end)
+ * record-relative, clipped to the record.  Returns 0, or -1 with a message. */
+int rv_seq_parse_region(const rv_seq_t *s, const char *region, uint64_t *rid, uint64_t *beg,
+                        uint64_t *end);
+
+/* Parse a position as typed by a person: "chr:pos" or a bare 1-based "pos" (allowed
+ * only with a single record or when it is unambiguous).  Returns the 0-based
+ * global position, or -1 with a message. */
+int64_t rv_seq_parse_pos(const rv_seq_t *s, const char *str);
+
+#endif

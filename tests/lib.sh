@@ -1,0 +1,21 @@
+# lib.sh — helpers for shell tests (sourced, not run: it has no PASS lines).
+# Each check prints "PASS name" or "FAIL name: why".
+: "${REPVIEW:?run through tests/run}"
+T=$(mktemp -d "${RV_TMP:-/tmp}/sh.XXXXXX")
+ok()   { echo "PASS $1"; }
+bad()  { echo "FAIL $1: $2"; }
+# expect_eq NAME GOT WANT
+expect_eq() { if [ "$2" == "$3" ]; then ok "$1"; else bad "$1" "got [$(head -c 300 <<<"$2")] want [$(head -c 300 <<<"$3")]"; fi; }
+# expect_exit NAME WANT_CODE cmd... : also checks stderr is one line starting "repview: " when non-zero
+expect_exit() {
+    local name=$1 want=$2; shift 2
+    "$@" >"$T/out" 2>"$T/err"; local rc=$?
+    if [ "$rc" -ne "$want" ]; then bad "$name" "exit $rc, want $want; stderr: $(head -c 200 "$T/err")"; return; fi
+    if [ "$want" -ne 0 ]; then
+        local lines; lines=$(wc -l <"$T/err")
+        if [ "$lines" -ne 1 ] || ! grep -q '^repview: ' "$T/err"; then
+            bad "$name" "stderr is not one 'repview: ...' line: $(head -c 300 "$T/err")"; return
+        fi
+    fi
+    ok "$name"
+}

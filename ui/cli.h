@@ -1,0 +1,67 @@
+/* cli.h — the command-line front end: subcommand entry points and the option
+ * handling they share (SPEC §4). */
+#ifndef REPVIEW_UI_CLI_H
+#define REPVIEW_UI_CLI_H
+
+#include <getopt.h>
+#include <stdio.h>
+#include "repview/build.h"
+#include "repview/index.h"
+
+enum { RV_EXIT_OK = 0, RV_EXIT_DATA = 1, RV_EXIT_USAGE = 2 };
+
+/* Options every subcommand takes. */
+typedef struct {
+    rv_build_opts_t build;
+    rv_alpha_t alpha;
+    int quiet;
+} cli_common_t;
+
+/* Called for each option that is not a common one; return 0, or -1 after
+ * cli_usage_error() for a bad value. */
+typedef int (*cli_opt_fn)(int opt, const char *arg, void *ud);
+
+/* Parse argv with the subcommand's own options plus the common ones.  Returns the
+ * index of the first operand, or -1 when the command should exit with *exit_code
+ * (help or version printed: 0; usage error printed: 2). */
+int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
+              const struct option *own, const char *usage, cli_opt_fn fn, void *ud,
+              cli_common_t *c, int *exit_code);
+
+/* Print "repview: CMD: message" on stderr; returns RV_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print "repview: <rv_last_error()>" on stderr; returns RV_EXIT_DATA. */
+int cli_data_error(void);
+
+/* Parse a non-negative integer option value (commas and k/m/g suffixes allowed). */
+int cli_parse_count(const char *s, uint64_t *out);
+
+/* The index of FILE per SPEC §4 (FILE.rvx when it matches, else built in memory),
+ * with the common options applied; NULL after printing the error. */
+rv_index_t *cli_open_index(const char *path, const cli_common_t *c);
+
+/* The sequence of FILE, from FILE.rvx when it matches (fast) or by reading FILE;
+ * *idx is set when the index file was used (free it instead of the seq).
+ * NULL after printing the error. */
+const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t **idx,
+                             rv_seq_t **owned);
+
+/* Write the record name and record-relative position of global position g. */
+void cli_put_pos(FILE *out, const rv_seq_t *s, uint64_t g);
+
+/* Print version and build features (SPEC §4). */
+void cli_print_version(FILE *out);
+
+int cli_index(int argc, char **argv);
+int cli_stats(int argc, char **argv);
+int cli_sa(int argc, char **argv);
+int cli_lce(int argc, char **argv);
+int cli_lr(int argc, char **argv);
+int cli_pairs(int argc, char **argv);
+int cli_tandem(int argc, char **argv);
+int cli_find(int argc, char **argv);
+int cli_overlap(int argc, char **argv);
+/* The explorer (ui/explorer.c): argv as given to repview itself. */
+int rv_explorer_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,176 @@
+/* cli_common.c — option parsing, error lines and input opening shared by every
+ * subcommand. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <divsufsort.h>
+#include <htslib/hts.h>
+#include "repview/common.h"
+#include "repview/gpu.h"
+#include "cli.h"
+
+enum { OPT_CPU = 1000, OPT_GPU, OPT_ALPHABET, OPT_VERSION, OPT_QUIET };
+
+static const struct option common_opts[] = {
+    {"cpu", no_argument, NULL, OPT_CPU},
+    {"gpu", no_argument, NULL, OPT_GPU},
+    {"threads", required_argument, NULL, 't'},
+    {"alphabet", required_argument, NULL, OPT_ALPHABET},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+};
+#define N_COMMON (sizeof common_opts / sizeof *common_opts)
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "repview: %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see 'repview %s --help')\n", cmd);
+    return RV_EXIT_USAGE;
+}
+
+int cli_data_error(void)
+{
+    fprintf(stderr, "repview: %s\n", rv_last_error());
+    return RV_EXIT_DATA;
+}
+
+int cli_parse_count(const char *s, uint64_t *out)
+{
+    char buf[64];
+    size_t k = 0;
+    for (const char *p = s; *p && k < sizeof buf - 1; p++)
+        if (*p != ',') buf[k++] = *p;
+    buf[k] = 0;
+    if (!isdigit((unsigned char)buf[0])) return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(buf, &end, 10);
+    uint64_t mult = 1;
+    if (*end == 'k' || *end == 'K') mult = 1000, end++;
+    else if (*end == 'm' || *end == 'M') mult = 1000000, end++;
+    else if (*end == 'g' || *end == 'G') mult = 1000000000, end++;
+    if (*end || errno) return -1;
+    *out = v * mult;
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
+              const struct option *own, const char *usage, cli_opt_fn fn, void *ud,
+              cli_common_t *c, int *exit_code)
+{
+    struct option all[64];
+    size_t n = 0;
+    for (const struct option *o = own; o && o->name && n < 48; o++) all[n++] = *o;
+    for (size_t i = 0; i < N_COMMON; i++) all[n++] = common_opts[i];
+    memset(&all[n], 0, sizeof all[n]);
+    char shorts[64];
+    snprintf(shorts, sizeof shorts, "+%st:h", shortopts ? shortopts : "");
+    memset(c, 0, sizeof *c);
+    rv_build_opts_init(&c->build);
+    opterr = 0;
+    optind = 1;
+    int opt;
+    while ((opt = getopt_long(argc, argv, shorts, all, NULL)) != -1) {
+        switch (opt) {
+        case OPT_CPU: c->build.backend = RV_BACKEND_CPU; break;
+        case OPT_GPU: c->build.backend = RV_BACKEND_GPU; break;
+        case OPT_QUIET: c->quiet = 1; break;
+        case 't': {
+            uint64_t t;
+            if (cli_parse_count(optarg, &t) < 0 || t < 1 || t > 1024) {
+                *exit_code = cli_usage_error(cmd, "bad thread count '%s'", optarg);
+                return -1;
+            }
+            c->build.threads = (int)t;
+            break;
+        }
+        case OPT_ALPHABET:
+            if (rv_alpha_parse(optarg, &c->alpha) < 0) {
+                *exit_code = cli_usage_error(cmd, "unknown alphabet '%s' (dna, protein or text)", optarg);
+                return -1;
+            }
+            break;
+        case 'h':
+            fputs(usage, stdout);
+            *exit_code = 0;
+            return -1;
+        case OPT_VERSION:
+            cli_print_version(stdout);
+            *exit_code = 0;
+            return -1;
+        case '?':
+        case ':':
+            *exit_code = cli_usage_error(cmd, "unknown option or missing value in '%s'",
+                                         argv[optind - 1]);
+            return -1;
+        default:
+            if (!fn || fn(opt, optarg, ud) < 0) {
+                *exit_code = RV_EXIT_USAGE;
+                return -1;
+            }
+        }
+    }
+    return optind;
+}
+
+rv_index_t *cli_open_index(const char *path, const cli_common_t *c)
+{
+    if (c->build.backend == RV_BACKEND_GPU) {
+        char name[80], why[160];
+        if (!rv_gpu_probe(name, sizeof name, why, sizeof why)) {
+            fprintf(stderr, "repview: --gpu: no usable GPU (%s)\n", why);
+            return NULL;
+        }
+    }
+    rv_index_t *x = rv_open(path, c->alpha, &c->build, c->quiet);
+    if (!x) cli_data_error();
+    return x;
+}
+
+const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t **idx,
+                             rv_seq_t **owned)
+{
+    *idx = NULL;
+    *owned = NULL;
+    if (strcmp(path, "-") != 0) {
+        char *rvx = rv_index_path_for(path);
+        rv_index_t *x = NULL;
+        if (rvx && rv_index_load(rvx, path, &x) == RV_RVX_OK &&
+            (c->alpha == RV_ALPHA_AUTO || c->alpha == x->seq->alpha)) {
+            free(rvx);
+            *idx = x;
+            return x->seq;
+        }
+        rv_index_free(x);
+        free(rvx);
+    }
+    rv_seq_t *s = rv_seq_load(path, c->alpha);
+    if (!s) { cli_data_error(); return NULL; }
+    if (s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", path, s->warning);
+    *owned = s;
+    return s;
+}
+
+void cli_put_pos(FILE *out, const rv_seq_t *s, uint64_t g)
+{
+    const rv_record_t *r = &s->rec[rv_seq_record_of(s, g)];
+    fprintf(out, "%s\t%llu", r->name, (unsigned long long)(g - r->off));
+}
+
+void cli_print_version(FILE *out)
+{
+    char name[80] = "", why[160] = "";
+    fprintf(out, "repview %s\n", RV_VERSION);
+    fprintf(out, "cuda: %s\n", rv_gpu_compiled() ? "yes" : "no");
+    if (rv_gpu_compiled())
+        fprintf(out, "gpu: %s\n", rv_gpu_probe(name, sizeof name, why, sizeof why) ? name : why);
+    fprintf(out, "htslib: %s\n", hts_version());
+    fprintf(out, "libdivsufsort: %s\n", divsufsort_version());
+}

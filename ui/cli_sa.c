@@ -1,0 +1,108 @@
+/* cli_sa.c — `repview sa`: the suffix-array teaching table (rank, SA, LCP, suffix). */
+#include <stdlib.h>
+#include <string.h>
+#include "repview/common.h"
+#include "cli.h"
+
+static const char usage[] =
+    "Usage: repview sa --string STR [OPTIONS]\n"
+    "       repview sa [--around POS] [--rows N] [OPTIONS] FILE\n\n"
+    "Print the suffix array as a table: rank sa lcp suffix (0-based ranks and\n"
+    "positions; LCP[0] = 0, LCP[r] = lcp(SA[r-1], SA[r]) stopping at breakers;\n"
+    "suffix truncated to 60 characters, breakers shown as '$').\n"
+    "For FILE, sa is the 0-based position in all records laid end to end.\n\n"
+    "  --string STR   index STR itself (all rows)\n"
+    "  --around POS   rows around the suffix starting at POS (1-based, NAME:POS or POS)\n"
+    "  --rows N       number of rows for FILE (default 20; 0 = all)\n";
+
+typedef struct {
+    const char *string, *around;
+    uint64_t rows;
+    int rows_set;
+} sa_opts_t;
+
+enum { OPT_STRING = 1, OPT_AROUND, OPT_ROWS };
+
+static int on_opt(int opt, const char *arg, void *ud)
+{
+    sa_opts_t *o = ud;
+    switch (opt) {
+    case OPT_STRING: o->string = arg; return 0;
+    case OPT_AROUND: o->around = arg; return 0;
+    case OPT_ROWS:
+        o->rows_set = 1;
+        if (cli_parse_count(arg, &o->rows) == 0) return 0;
+        cli_usage_error("sa", "bad --rows '%s'", arg);
+        return -1;
+    }
+    return -1;
+}
+
+/* Up to 60 characters of the suffix at text position t, as read (case kept). */
+static void put_suffix(FILE *out, const rv_seq_t *s, uint64_t t)
+{
+    uint64_t k = rv_seq_segment_of_text(s, t);
+    for (int c = 0; c < 60 && t < s->n; c++, t++) {
+        if (s->text[t] == RV_BREAK) { putc('$', out); k++; continue; }
+        while (k < s->n_seg && t >= s->seg[k].tpos + s->seg[k].len) k++;
+        putc(s->raw[s->seg[k].gpos + (t - s->seg[k].tpos)], out);
+    }
+}
+
+int cli_sa(int argc, char **argv)
+{
+    static const struct option own[] = {{"string", required_argument, NULL, OPT_STRING},
+                                        {"around", required_argument, NULL, OPT_AROUND},
+                                        {"rows", required_argument, NULL, OPT_ROWS},
+                                        {0, 0, 0, 0}};
+    sa_opts_t o = {NULL, NULL, 20, 0};
+    cli_common_t c;
+    int code;
+    int i = cli_parse(argc, argv, "sa", "", own, usage, on_opt, &o, &c, &code);
+    if (i < 0) return code;
+    c.build.with_llr = 0;
+    rv_index_t *x;
+    if (o.string) {
+        if (argc != i) return cli_usage_error("sa", "give either --string or FILE");
+        if (o.around) return cli_usage_error("sa", "--around needs FILE");
+        if (!*o.string) return cli_usage_error("sa", "empty --string");
+        rv_seq_t *s = rv_seq_from_string(o.string, strlen(o.string), c.alpha, "string");
+        x = s ? rv_build(s, &c.build, NULL) : NULL;
+        if (!x) return cli_data_error();
+        if (!o.rows_set) o.rows = 0;
+    } else {
+        if (argc - i != 1) return cli_usage_error("sa", "expected --string STR or one FILE");
+        x = cli_open_index(argv[i], &c);
+        if (!x) return RV_EXIT_DATA;
+    }
+    const rv_seq_t *s = x->seq;
+    uint64_t lo = 0, hi = x->n;
+    if (o.around) {
+        int64_t g = rv_seq_parse_pos(s, o.around);
+        int64_t t = g < 0 ? -1 : rv_seq_global_to_text(s, (uint64_t)g);
+        if (g < 0 || t < 0) {
+            if (g >= 0) rv_error(o.around, "is a breaker, not part of any suffix");
+            cli_data_error();
+            rv_index_free(x);
+            return RV_EXIT_DATA;
+        }
+        uint64_t r = rv_isa(x, (uint64_t)t);
+        if (o.rows) {
+            lo = r > o.rows / 2 ? r - o.rows / 2 : 0;
+            hi = lo + o.rows < x->n ? lo + o.rows : x->n;
+            lo = hi > o.rows ? hi - o.rows : 0;
+        }
+    } else if (o.rows && o.rows < x->n) {
+        hi = o.rows;
+    }
+    printf("#rank\tsa\tlcp\tsuffix\n");
+    for (uint64_t r = lo; r < hi; r++) {
+        printf("%llu\t%llu\t%llu\t", (unsigned long long)r,
+               (unsigned long long)rv_seq_text_to_global(s, rv_sa(x, r)),
+               (unsigned long long)rv_lcp(x, r));
+        put_suffix(stdout, s, rv_sa(x, r));
+        putchar('\n');
+    }
+    rv_index_free(x);
+    return RV_EXIT_OK;
+}

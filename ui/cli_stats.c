@@ -1,0 +1,78 @@
+/* cli_stats.c — `repview stats FILE`: records, lengths, breakers, index state. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "repview/common.h"
+#include "cli.h"
+
+static const char usage[] =
+    "Usage: repview stats [OPTIONS] FILE\n\n"
+    "Summary lines (starting with '# ') then one row per record:\n"
+    "  name length matching breakers breaker_runs soft_masked\n"
+    "matching = symbols of the alphabet, breakers = everything else (SPEC §1),\n"
+    "breaker_runs = maximal breaker runs, soft_masked = lower-case symbols.\n"
+    "The index state says whether FILE.rvx exists and matches FILE.\n";
+
+int cli_stats(int argc, char **argv)
+{
+    cli_common_t c;
+    int code;
+    int i = cli_parse(argc, argv, "stats", "", NULL, usage, NULL, NULL, &c, &code);
+    if (i < 0) return code;
+    if (argc - i != 1) return cli_usage_error("stats", "expected one FILE");
+    const char *path = argv[i];
+    rv_index_t *x;
+    rv_seq_t *owned;
+    const rv_seq_t *s = cli_open_seq(path, &c, &x, &owned);
+    if (!s) return RV_EXIT_DATA;
+
+    char state[600];
+    if (x) {
+        snprintf(state, sizeof state, "%s.rvx up to date", path);
+    } else if (strcmp(path, "-") == 0) {
+        snprintf(state, sizeof state, "none (standard input)");
+    } else {
+        char *rvx = rv_index_path_for(path);
+        rv_index_t *tmp = NULL;
+        rv_rvx_status_t st = rv_index_load(rvx, path, &tmp);
+        if (st == RV_RVX_OK) snprintf(state, sizeof state, "%s built for another alphabet", rvx);
+        else if (st == RV_RVX_MISSING) snprintf(state, sizeof state, "none (%s missing; 'repview index' writes it)", rvx);
+        else snprintf(state, sizeof state, "unusable: %s", rv_last_error());
+        rv_index_free(tmp);
+        free(rvx);
+    }
+    uint64_t tot_match = 0, tot_break = 0, tot_runs = 0, tot_lower = 0;
+    uint64_t *m = calloc(s->n_rec * 4 + 1, sizeof *m);
+    for (uint64_t r = 0; r < s->n_rec; r++) {
+        const unsigned char *p = (const unsigned char *)s->raw + s->rec[r].off;
+        uint64_t match = 0, runs = 0, lower = 0;
+        int in_break = 0;
+        for (uint64_t k = 0; k < s->rec[r].len; k++) {
+            int b = rv_alpha_code(s->alpha, p[k]) == RV_BREAK;
+            match += !b;
+            runs += b && !in_break;
+            in_break = b;
+            lower += islower(p[k]) != 0;
+        }
+        m[4 * r] = match; m[4 * r + 1] = s->rec[r].len - match; m[4 * r + 2] = runs; m[4 * r + 3] = lower;
+        tot_match += match; tot_break += s->rec[r].len - match; tot_runs += runs; tot_lower += lower;
+    }
+    printf("# file: %s\n", path);
+    printf("# alphabet: %s (%d symbols)\n", rv_alpha_name(s->alpha), s->sigma);
+    printf("# records: %llu\n", (unsigned long long)s->n_rec);
+    printf("# length: %llu (matching %llu, breakers %llu in %llu runs, soft-masked %llu)\n",
+           (unsigned long long)s->glen, (unsigned long long)tot_match, (unsigned long long)tot_break,
+           (unsigned long long)tot_runs, (unsigned long long)tot_lower);
+    printf("# indexed text: %llu symbols in %llu segments (%s arrays)\n", (unsigned long long)s->n,
+           (unsigned long long)s->n_seg, s->n >= (1ull << 32) ? "64-bit" : "32-bit");
+    printf("# index: %s\n", state);
+    printf("#name\tlength\tmatching\tbreakers\tbreaker_runs\tsoft_masked\n");
+    for (uint64_t r = 0; r < s->n_rec; r++)
+        printf("%s\t%llu\t%llu\t%llu\t%llu\t%llu\n", s->rec[r].name, (unsigned long long)s->rec[r].len,
+               (unsigned long long)m[4 * r], (unsigned long long)m[4 * r + 1],
+               (unsigned long long)m[4 * r + 2], (unsigned long long)m[4 * r + 3]);
+    free(m);
+    rv_index_free(x);
+    rv_seq_free(owned);
+    return RV_EXIT_OK;
+}

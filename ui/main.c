@@ -1,0 +1,61 @@
+/* main.c — dispatch to subcommands; anything else opens the explorer. */
+#include <stdio.h>
+#include <string.h>
+#include <htslib/hts_log.h>
+#include "cli.h"
+
+typedef struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} command_t;
+
+static const command_t commands[] = {
+    {"index", cli_index, "build and save the index (FILE.rvx)"},
+    {"stats", cli_stats, "records, lengths, breakers, index state"},
+    {"sa", cli_sa, "suffix-array teaching table"},
+    {"lce", cli_lce, "longest common extension of two positions"},
+    {"lr", cli_lr, "longest repeats covering each position"},
+    {"pairs", cli_pairs, "maximal repeated pairs (BEDPE)"},
+    {"tandem", cli_tandem, "tandem repeats (runs)"},
+    {"find", cli_find, "pattern matches on both strands"},
+    {"overlap", cli_overlap, "longest prefix of each query found in FILE"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: repview [OPTIONS] [FILE [REGION]]     explore FILE (no FILE: the bundled sample)\n"
+            "       repview COMMAND [OPTIONS] ...           headless answers (TSV/BED/BEDPE)\n\n"
+            "Commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\nOptions every command takes:\n"
+            "  --cpu | --gpu        force the CPU or the GPU backend (also REPVIEW_DEVICE=cpu|gpu)\n"
+            "  -t, --threads N      CPU threads (default: all cores)\n"
+            "  --alphabet A         dna, protein or text (default: detected)\n"
+            "  -h, --help           this help; 'repview COMMAND --help' for a command\n"
+            "  --version            version and build features\n\n"
+            "Explorer options: --no-color --no-mouse --keys KEYS --dump --size COLSxROWS --wait-index\n"
+            "FILE is FASTA or FASTQ, plain, gzip or bgzip; '-' reads standard input.\n"
+            "See man repview.\n");
+}
+
+int main(int argc, char **argv)
+{
+    hts_set_log_level(HTS_LOG_OFF); /* repview reports errors itself, in one line */
+    if (argc >= 2) {
+        if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(argv[1], "--version") == 0) {
+            cli_print_version(stdout);
+            return 0;
+        }
+        for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+            if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+    }
+    return rv_explorer_main(argc, argv);
+}
