@@ -38,11 +38,18 @@ static rv_backend_t backend_from_env(rv_backend_t b)
 
 static int build_cpu(rv_index_t *x, int threads, rv_progress_t *p)
 {
+    double t0 = rv_now();
     if (rv_cpu_sa(x, p) < 0) return -1;
+    double t1 = rv_now();
+    x->stage_s[RV_STAGE_SA] = t1 - t0;
     if (rv_cancelled(p)) return rv_error("", "cancelled");
     rv_cpu_isa(x, threads, p);
+    double t2 = rv_now();
+    x->stage_s[RV_STAGE_ISA] = t2 - t1;
     if (rv_cancelled(p)) return rv_error("", "cancelled");
-    return rv_cpu_lcp(x, threads, p);
+    int rc = rv_cpu_lcp(x, threads, p);
+    x->stage_s[RV_STAGE_LCP] = rv_now() - t2;
+    return rc;
 }
 
 rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
@@ -80,8 +87,10 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
         if (build_cpu(x, threads, p) < 0) { rv_index_free(x); return NULL; }
     }
     if (o->with_llr && !rv_index_section(x, RV_SEC_LLRC, NULL)) {
+        double t0 = rv_now();
         rv_progress_stage(p, RV_STAGE_LLR, x->n);
         if (rv_lr_build_arrays(x, threads, p) < 0) { rv_index_free(x); return NULL; }
+        x->stage_s[RV_STAGE_LLR] = rv_now() - t0;
     }
     if (rv_cancelled(p)) { rv_index_free(x); rv_error("", "cancelled"); return NULL; }
     rv_progress_stage(p, RV_STAGE_DONE, 0);

@@ -11,34 +11,55 @@ static const char usage[] =
     "explorer use FILE.rvx while it matches FILE (size and modification time).\n\n"
     "  -o, --output OUT   write the index to OUT (needed when FILE is '-')\n"
     "  --cpu | --gpu      force a backend     -t, --threads N   CPU threads\n"
-    "  --alphabet A       dna|protein|text    --quiet           no summary line\n";
+    "  --alphabet A       dna|protein|text    --quiet           no summary line\n"
+    "  --timing           print seconds per build stage on stderr (TSV: stage seconds)\n";
+
+typedef struct {
+    const char *out;
+    int timing;
+} index_opts_t;
+
+enum { OPT_TIMING = 1 };
 
 static int on_opt(int opt, const char *arg, void *ud)
 {
-    if (opt == 'o') { *(const char **)ud = arg; return 0; }
+    index_opts_t *o = ud;
+    if (opt == 'o') { o->out = arg; return 0; }
+    if (opt == OPT_TIMING) { o->timing = 1; return 0; }
     return -1;
 }
 
 int cli_index(int argc, char **argv)
 {
-    static const struct option own[] = {{"output", required_argument, NULL, 'o'}, {0, 0, 0, 0}};
-    const char *out = NULL;
+    static const struct option own[] = {{"output", required_argument, NULL, 'o'},
+                                        {"timing", no_argument, NULL, OPT_TIMING},
+                                        {0, 0, 0, 0}};
+    index_opts_t o = {NULL, 0};
     cli_common_t c;
     int code;
-    int i = cli_parse(argc, argv, "index", "o:", own, usage, on_opt, &out, &c, &code);
+    int i = cli_parse(argc, argv, "index", "o:", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
     if (argc - i != 1) return cli_usage_error("index", "expected one FILE");
     const char *path = argv[i];
     if (strcmp(path, "-") == 0 && !out) return cli_usage_error("index", "reading stdin needs -o OUT.rvx");
+    const char *out = o.out;
     double t0 = rv_now();
     rv_build_job_t *j = rv_build_start(path, NULL, c.alpha, &c.build);
     rv_index_t *x = j ? rv_build_wait(j, c.quiet) : NULL;
     if (!x) return cli_data_error();
     if (x->seq->warning && !c.quiet) fprintf(stderr, "repview: %s: %s\n", path, x->seq->warning);
     if (x->note[0] && !c.quiet) fprintf(stderr, "repview: %s\n", x->note);
+    double t_built = rv_now();
+    if (o.timing) {
+        fprintf(stderr, "read\t%.3f\n", t_built - t0 - x->stage_s[RV_STAGE_SA] - x->stage_s[RV_STAGE_ISA] -
+                                             x->stage_s[RV_STAGE_LCP] - x->stage_s[RV_STAGE_LLR]);
+        for (int k = RV_STAGE_SA; k <= RV_STAGE_LLR; k++)
+            fprintf(stderr, "%s\t%.3f\n", rv_stage_name((rv_stage_t)k), x->stage_s[k]);
+    }
     char *def = out ? NULL : rv_index_path_for(path);
     const char *dest = out ? out : def;
     int rc = rv_index_save(x, dest);
+    if (o.timing) fprintf(stderr, "save\t%.3f\n", rv_now() - t_built);
     if (rc < 0) {
         cli_data_error();
     } else if (!c.quiet) {

@@ -40,6 +40,7 @@ typedef struct rv_index {
     void *sa, *isa, *lcp;
     rv_section_t ext[RV_SEC_MAX]; /* derived arrays by section id */
     char backend[96];             /* what built it: "CPU, 2 threads", GPU name, "file" */
+    double stage_s[12];           /* seconds spent per rv_stage_t by the build (0 = not run) */
     char note[256];               /* non-fatal remark for the user (GPU fallback), or "" */
     void *map;                    /* mmap of the .rvx, or NULL */
     size_t map_len;
