@@ -40,9 +40,8 @@ int cli_index(int argc, char **argv)
     int i = cli_parse(argc, argv, "index", "o:", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
     if (argc - i != 1) return cli_usage_error("index", "expected one FILE");
-    const char *path = argv[i];
+    const char *path = argv[i], *out = o.out;
     if (strcmp(path, "-") == 0 && !out) return cli_usage_error("index", "reading stdin needs -o OUT.rvx");
-    const char *out = o.out;
     double t0 = rv_now();
     rv_build_job_t *j = rv_build_start(path, NULL, c.alpha, &c.build);
     rv_index_t *x = j ? rv_build_wait(j, c.quiet) : NULL;
