@@ -1,0 +1,81 @@
+# ui_golden.sh — golden screens of the explorer in scripted mode (--keys ... --dump).
+# Each case plays keys on a small input and compares the final screen with
+# tests/golden/NAME.txt.  UPDATE_GOLDEN=1 rewrites the goldens instead (read the
+# diff before committing them).
+source "$RV_TOP/tests/lib.sh"
+G="$RV_TOP/tests/golden"
+cp "$RV_TOP/tests/data/multi.fa" "$RV_TOP/samples/lambda.fa.gz" "$T/"
+printf '>only\nACGTACGTTTGACCA\n' | gzip -c >"$T/plain.fa.gz" # gzip, not bgzip: no random access
+
+# The build's backend and timing differ between machines: keep the words only.
+normalise() { sed -E 's/index ready: .*$/index ready: .../; s/created .* for fast access; //'; }
+
+# golden NAME FILE KEYS [SIZE]
+golden() {
+    local name=$1 file=$2 keys=$3 size=${4:-100x30}
+    local out
+    out=$(cd "$T" && "$REPVIEW" --keys "$keys" --dump --wait-index --size "$size" $file 2>"$T/err" | normalise)
+    if [ -s "$T/err" ]; then bad "golden_$name" "stderr: $(head -c 200 "$T/err")"; return; fi
+    if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+        printf '%s\n' "$out" >"$G/$name.txt"
+        ok "golden_$name (updated)"
+        return
+    fi
+    if [ ! -f "$G/$name.txt" ]; then bad "golden_$name" "no $G/$name.txt (run with UPDATE_GOLDEN=1)"; return; fi
+    if diff -u "$G/$name.txt" <(printf '%s\n' "$out") >"$T/diff"; then ok "golden_$name"
+    else bad "golden_$name" "screen differs: $(head -c 600 "$T/diff" | tr '\n' '|')"; fi
+}
+
+golden start_sample lambda.fa.gz ''
+golden start_multi multi.fa ''
+golden counts_move multi.fa '20l3<Down>'
+golden goto_region multi.fa ':chr2:100<CR>'
+golden goto_relative multi.fa ':+250<CR>:-2<CR>'
+golden goto_bad multi.fa ':chrX:5<CR>'
+golden goto_bad_pos multi.fa ':99999<CR>'
+golden region_arg "multi.fa chr1:201-260" ""
+golden record_next multi.fa '}'
+golden record_prev multi.fa '}}{'
+golden record_picker multi.fa 'R'
+golden record_pick multi.fa 'Rjj<CR>'
+golden search_fwd multi.fa '/ACGTTGCA<CR>'
+golden search_n multi.fa '/GCTAAAGACA<CR>n'
+golden search_N multi.fa '/GCTAAAGACA<CR>nN'
+golden search_none multi.fa '/GGGGGGGGGGGG<CR>'
+golden pane_sa_zoom multi.fa ':chr1:210<CR>z'
+golden pane_lr multi.fa ':chr1:210<CR><Tab>z'
+golden pane_lr_jump multi.fa ':chr1:210<CR><Tab>j<CR>'
+golden pane_lr_visual multi.fa ':chr1:205<CR>v20l<Tab>z'
+golden pane_matches multi.fa '/CACA<CR><Tab><Tab>z'
+golden pane_tandem multi.fa '<Tab><Tab><Tab>z'
+golden pane_pairs multi.fa '<S-Tab>z'
+golden feature_next multi.fa ']'
+golden jump_back multi.fa ']<C-o>'
+golden help multi.fa '<F1>'
+golden help_question multi.fa '?<CR>'
+golden help_scrolled multi.fa ':help<CR>20j'
+golden resize multi.fa ':chr1:300<CR><resize:60x20>'
+golden small_screen multi.fa '' 60x20
+golden gzip_input plain.fa.gz ''
+golden unknown_key multi.fa 'Q'
+
+# Without --wait-index the sequence is on the first screen (faidx), index or not.
+out=$(cd "$T" && "$REPVIEW" --keys '' --dump lambda.fa.gz)
+grep -q '^>     1 GGGCGGCGAC' <<<"$out" && ok first_screen_without_index || bad first_screen_without_index "$(head -c 300 <<<"$out")"
+
+# Standard input is read in the background, like gzip.
+out=$(cd "$T" && "$REPVIEW" --keys '' --dump --wait-index - <multi.fa)
+grep -q 'chr1 (1/3)' <<<"$out" && ok stdin_input || bad stdin_input "$(head -c 300 <<<"$out")"
+
+# The bundled sample opens when no FILE is given.
+out=$("$REPVIEW" --keys '' --dump)
+grep -q 'NC_001416.1 (1/1)' <<<"$out" && ok bundled_sample || bad bundled_sample "$(head -c 300 <<<"$out")"
+
+# Scripted mode quits cleanly on q; errors are one line with the right status.
+expect_exit quit_key 0 "$REPVIEW" --keys 'q' --dump "$T/multi.fa"
+expect_exit missing_file 1 "$REPVIEW" --keys '' --dump "$T/nope.fa"
+expect_exit bad_option 2 "$REPVIEW" --frobnicate
+expect_exit bad_key_name 2 "$REPVIEW" --keys '<Nope>' --dump "$T/multi.fa"
+expect_exit keys_without_dump 2 "$REPVIEW" --keys 'j' "$T/multi.fa"
+expect_exit bad_size 2 "$REPVIEW" --keys '' --dump --size 5x5 "$T/multi.fa"
+expect_exit no_terminal 1 "$REPVIEW" "$T/multi.fa"

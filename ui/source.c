@@ -1,0 +1,235 @@
+/* source.c — the explorer's sequence source (faidx first, then the index) and the
+ * background index build; see source.h for why. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <htslib/bgzf.h>
+#include "repview/common.h"
+#include "source.h"
+
+static int file_exists(const char *path, const char *suffix)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s", path, suffix);
+    return access(buf, F_OK) == 0;
+}
+
+/* Plain or bgzip FASTA: faidx can fetch any window without reading the rest. */
+static int has_random_access(const char *path, int *bgzf)
+{
+    BGZF *fp = bgzf_open(path, "r");
+    if (!fp) return 0;
+    int comp = bgzf_compression(fp); /* 0 none, 1 gzip, 2 bgzf */
+    int c = bgzf_peek(fp);
+    bgzf_close(fp);
+    *bgzf = comp == 2;
+    return c == '>' && comp != 1;
+}
+
+static void *fai_main(void *arg)
+{
+    source_t *s = arg;
+    s->fai = fai_load3(s->path, NULL, NULL, s->no_create ? 0 : FAI_CREATE);
+    atomic_store(&s->fai_done, 1);
+    return NULL;
+}
+
+int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opts_t *o,
+             int no_create, char *msg, size_t msglen)
+{
+    memset(s, 0, sizeof *s);
+    s->no_create = no_create;
+    s->path = strdup(path);
+    s->alpha = alpha;
+    s->opts = *o;
+    s->t_start = rv_now();
+    s->shown_alpha = alpha;
+    msg[0] = 0;
+    int is_stdin = strcmp(path, "-") == 0;
+    if (!is_stdin) {
+        struct stat st;
+        if (stat(path, &st) != 0) return snprintf(msg, msglen, "%s: %s", path, strerror(errno)), -1;
+        if (S_ISDIR(st.st_mode)) return snprintf(msg, msglen, "%s: is a directory", path), -1;
+        char *rvx = rv_index_path_for(path);
+        rv_index_t *x = NULL;
+        rv_rvx_status_t rs = rvx ? rv_index_load(rvx, path, &x) : RV_RVX_IOERR;
+        if (rs == RV_RVX_OK && (alpha == RV_ALPHA_AUTO || alpha == x->seq->alpha)) {
+            s->x = x;
+            s->seq = x->seq;
+            s->state = IDX_READY;
+            s->shown_alpha = x->seq->alpha;
+            s->t_ready = rv_now();
+            snprintf(msg, msglen, "index loaded from %s", rvx);
+            free(rvx);
+            return 0;
+        }
+        rv_index_free(x);
+        if (rs != RV_RVX_OK && rs != RV_RVX_MISSING)
+            snprintf(msg, msglen, "%s; building the index in memory", rv_last_error());
+        free(rvx);
+        int bgzf = 0;
+        s->random_access = has_random_access(path, &bgzf);
+        if (s->random_access) {
+            s->fai_created = !file_exists(path, ".fai");
+            s->gzi_created = bgzf && !file_exists(path, ".gzi");
+            s->fai_thread = pthread_create(&s->fai_tid, NULL, fai_main, s) == 0;
+        }
+    }
+    s->job = rv_build_start(path, NULL, alpha, &s->opts);
+    if (!s->job) return snprintf(msg, msglen, "%s", rv_last_error()), -1;
+    s->state = IDX_BUILDING;
+    return 0;
+}
+
+/* The record table of the .fai as an rv_seq_t without text: enough for names,
+ * lengths, region parsing and record lookups until the index is ready. */
+static rv_seq_t *skeleton_from_fai(const faidx_t *fai, const char *path)
+{
+    rv_seq_t *k = calloc(1, sizeof *k);
+    int n = faidx_nseq(fai);
+    if (!k || !(k->rec = calloc(n ? (size_t)n : 1, sizeof *k->rec))) { free(k); return NULL; }
+    for (int i = 0; i < n; i++) {
+        rv_record_t *r = &k->rec[k->n_rec++];
+        r->name = strdup(faidx_iseq(fai, i));
+        int l = faidx_seq_len(fai, r->name);
+        r->len = l > 0 ? (uint64_t)l : 0;
+        r->off = k->glen;
+        k->glen += r->len;
+    }
+    k->raw = "";
+    k->path = strdup(path);
+    rv_seq_index_names(k);
+    return k;
+}
+
+static void fai_finished(source_t *s, char *msg, size_t msglen)
+{
+    pthread_join(s->fai_tid, NULL);
+    s->fai_thread = 0;
+    if (!s->fai) return; /* no writable .fai: wait for the full load instead */
+    if (s->x) return;
+    s->skel = skeleton_from_fai(s->fai, s->path);
+    if (!s->skel || s->skel->n_rec == 0) return;
+    s->seq = s->skel;
+    s->generation++;
+    if (s->fai_created || s->gzi_created)
+        snprintf(msg, msglen, "created %s.fai%s%s%s for fast access", s->path,
+                 s->gzi_created ? " and " : "", s->gzi_created ? s->path : "",
+                 s->gzi_created ? ".gzi" : "");
+}
+
+static void build_finished(source_t *s, char *msg, size_t msglen)
+{
+    int cancelled = atomic_load(&rv_build_progress(s->job)->cancel);
+    s->x = rv_build_join(s->job, s->err, sizeof s->err);
+    s->job = NULL;
+    if (!s->x) {
+        s->state = cancelled ? IDX_CANCELLED : IDX_FAILED;
+        snprintf(msg, msglen, cancelled ? "index build cancelled" : "index build failed: %s", s->err);
+        return;
+    }
+    s->state = IDX_READY;
+    s->t_ready = rv_now();
+    s->seq = s->x->seq;
+    s->shown_alpha = s->x->seq->alpha;
+    s->generation++;
+    if (s->fai) { fai_destroy(s->fai); s->fai = NULL; }
+    rv_seq_free(s->skel);
+    s->skel = NULL;
+    free(s->cache);
+    s->cache = NULL;
+    s->cache_len = 0;
+    snprintf(msg, msglen, "index ready: %s, %.2f s%s%s%s%s", s->x->backend, s->t_ready - s->t_start,
+             s->x->note[0] ? "; " : "", s->x->note, s->seq->warning ? "; " : "",
+             s->seq->warning ? s->seq->warning : "");
+}
+
+int src_poll(source_t *s, char *msg, size_t msglen)
+{
+    int changed = 0;
+    msg[0] = 0;
+    if (s->fai_thread && atomic_load(&s->fai_done)) { fai_finished(s, msg, msglen); changed = 1; }
+    if (s->job && rv_build_finished(s->job)) {
+        char m2[600];
+        build_finished(s, m2, sizeof m2);
+        if (msg[0] && s->state == IDX_READY) snprintf(msg + strlen(msg), msglen - strlen(msg), "; %s", m2);
+        else snprintf(msg, msglen, "%s", m2);
+        changed = 1;
+    }
+    return changed;
+}
+
+void src_wait(source_t *s, int wait_index, double timeout, char *msg, size_t msglen)
+{
+    double t0 = rv_now();
+    char m[600];
+    msg[0] = 0;
+    for (;;) {
+        if (src_poll(s, m, sizeof m) && m[0]) {
+            size_t l = strlen(msg);
+            snprintf(msg + l, msglen - l, "%s%s", l ? "; " : "", m);
+        }
+        int seq_ok = s->seq || (!s->fai_thread && !s->job);
+        if (seq_ok && !s->fai_thread && (!wait_index || !s->job)) return;
+        if (rv_now() - t0 > timeout) return;
+        struct timespec ts = {0, 2 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+void src_progress(const source_t *s, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (!s->job) return;
+    rv_progress_t *p = rv_build_progress(s->job);
+    int stage = atomic_load(&p->stage);
+    uint64_t done = atomic_load(&p->done), total = atomic_load(&p->total);
+    const char *name = stage == RV_STAGE_IDLE ? "starting" : rv_stage_name((rv_stage_t)stage);
+    if (atomic_load(&p->cancel)) name = "cancelling";
+    char pct[16] = "";
+    if (total) snprintf(pct, sizeof pct, " %d%%", (int)(100.0 * (double)done / (double)total));
+    snprintf(buf, len, "indexing: %s%s%s%s (x cancels)", name, pct, p->backend[0] ? " on " : "",
+             p->backend);
+}
+
+const char *src_bytes(source_t *s, uint64_t g, uint64_t len)
+{
+    if (s->x) return g + len <= s->x->seq->glen ? s->x->seq->raw + g : NULL;
+    if (!s->fai || !s->skel || len == 0) return NULL;
+    if (s->cache && g >= s->cache_g && g + len <= s->cache_g + s->cache_len) return s->cache + (g - s->cache_g);
+    const rv_record_t *r = &s->skel->rec[rv_seq_record_of(s->skel, g)];
+    hts_pos_t got = 0;
+    char *b = faidx_fetch_seq64(s->fai, r->name, (hts_pos_t)(g - r->off),
+                                (hts_pos_t)(g - r->off + len - 1), &got);
+    if (!b || (uint64_t)got < len) { free(b); return NULL; }
+    free(s->cache);
+    s->cache = b;
+    s->cache_g = g;
+    s->cache_len = len;
+    if (s->shown_alpha == RV_ALPHA_AUTO) s->shown_alpha = rv_alpha_detect(b, (size_t)len);
+    return b;
+}
+
+void src_cancel(source_t *s)
+{
+    if (s->job) rv_build_cancel(s->job);
+}
+
+void src_close(source_t *s)
+{
+    if (s->fai_thread) pthread_join(s->fai_tid, NULL);
+    if (s->job) {
+        rv_build_cancel(s->job);
+        rv_index_free(rv_build_join(s->job, NULL, 0));
+    }
+    if (s->fai) fai_destroy(s->fai);
+    rv_seq_free(s->skel);
+    rv_index_free(s->x);
+    free(s->cache);
+    free(s->path);
+    memset(s, 0, sizeof *s);
+}
