@@ -25,6 +25,9 @@ void rv_build_opts_init(rv_build_opts_t *o)
 {
     memset(o, 0, sizeof *o);
     o->with_llr = 1;
+    /* test hook: exercise the 64-bit array path on small inputs */
+    const char *w = getenv("REPVIEW_FORCE_WIDE");
+    o->force_wide = w && *w == '1';
 }
 
 static rv_backend_t backend_from_env(rv_backend_t b)
@@ -210,8 +213,11 @@ rv_index_t *rv_open(const char *path, rv_alpha_t alpha, const rv_build_opts_t *o
             rv_index_free(x); /* built for another alphabet: not an answer to this question */
             x = NULL;
         } else if (st != RV_RVX_OK && st != RV_RVX_MISSING) {
-            if (!quiet) fprintf(stderr, "repview: %s; rebuilding it\n", rv_last_error());
-            rewrite = 1;
+            /* a file that is not ours is reported but never overwritten */
+            rewrite = st != RV_RVX_FOREIGN && st != RV_RVX_IOERR;
+            if (!quiet)
+                fprintf(stderr, "repview: %s; %s\n", rv_last_error(),
+                        rewrite ? "rebuilding it" : "building the index in memory");
         }
     }
     if (!x) {
