@@ -120,6 +120,7 @@ printf 'not a fasta\n' >"$T/bad.fa"
 expect_exit data_not_fasta 1 "$REPVIEW" stats "$T/bad.fa"
 : >"$T/empty.fa"
 expect_exit data_empty_file 1 "$REPVIEW" index "$T/empty.fa"
+rm -f "$T/s.fa.rvx"  # these check the error line alone, without an index report
 expect_exit data_lce_unknown_record 1 "$REPVIEW" lce "$T/s.fa" zz:1 a:1
 expect_exit data_lce_beyond_end 1 "$REPVIEW" lce "$T/s.fa" a:1 a:99
 expect_exit data_lce_ambiguous_pos 1 "$REPVIEW" lce "$T/s.fa" 1 2
