@@ -75,7 +75,7 @@ static void overlay_key(app_t *a, int key)
 {
     action_t act = keys_action(key);
     int records = a->overlay == OV_RECORDS;
-    int n = records && a->src.seq ? (int)a->src.seq->n_rec : 1000;
+    int n = records ? (a->src.seq ? (int)a->src.seq->n_rec : 1) : screen_help_max_scroll(a) + 1;
     int *pos = records ? &a->ov_sel : &a->ov_scroll;
     if (act == ACT_QUIT || act == ACT_ESCAPE || act == ACT_HELP) { a->overlay = OV_NONE; return; }
     if (act == ACT_PANE_DOWN || act == ACT_DOWN) (*pos)++;

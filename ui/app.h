@@ -112,6 +112,7 @@ char *fmt_commas(uint64_t v, char *buf, size_t len);
 
 /* screen.c */
 void screen_draw(app_t *a);
+int screen_help_max_scroll(const app_t *a);
 void screen_help_lines(const app_t *a, void (*emit)(void *ud, const char *keys, const char *text), void *ud);
 
 /* prompt.c */

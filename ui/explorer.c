@@ -1,7 +1,9 @@
 /* explorer.c — `repview [OPTIONS] [FILE [REGION]]`: options, the event loop on a
  * terminal, and scripted mode (--keys ... --dump) that plays keys into the grid
  * back end and prints the final screen.  REPVIEW_BENCH=1 makes scripted mode time
- * each key's handling and redraw and print the statistics on stderr. */
+ * each key's handling and redraw and print the statistics on stderr.
+ * --man-keys (undocumented) prints the KEYS section of repview-explorer.1 from the
+ * key table, so the man page is checked against it (tests/sh/ui_man.sh). */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -38,13 +40,37 @@ typedef struct {
     rv_build_opts_t build;
 } opts_t;
 
-enum { O_NOCOLOR = 1000, O_NOMOUSE, O_KEYS, O_DUMP, O_SIZE, O_WAIT, O_CPU, O_GPU, O_ALPHA, O_VERSION, O_QUIET };
+enum { O_NOCOLOR = 1000, O_NOMOUSE, O_KEYS, O_DUMP, O_SIZE, O_WAIT, O_CPU, O_GPU, O_ALPHA, O_VERSION, O_QUIET, O_MANKEYS };
 
 static int parse_size(const char *s, int *cols, int *rows)
 {
     char tail;
     return sscanf(s, "%dx%d%c", cols, rows, &tail) == 2 && *cols >= 20 && *rows >= 6 && *cols < 4096 &&
                    *rows < 4096 ? 0 : -1;
+}
+
+/* roff text: backslashes and hyphens escaped, no control character at the start. */
+static void roff_put(const char *s)
+{
+    if (*s == '.' || *s == '\'') fputs("\\&", stdout);
+    for (; *s; s++) {
+        if (*s == '\\') fputs("\\e", stdout);
+        else if (*s == '-') fputs("\\-", stdout);
+        else putchar(*s);
+    }
+}
+
+static void man_emit(void *ud, const char *keys, const char *text)
+{
+    (void)ud;
+    if (!keys && !*text) return;
+    if (!keys) { fputs(".SS ", stdout); roff_put(text); putchar('\n'); return; }
+    if (!*keys) { fputs(".br\n", stdout); roff_put(text); putchar('\n'); return; }
+    fputs(".TP\n.B \"", stdout);
+    roff_put(keys);
+    fputs("\"\n", stdout);
+    roff_put(text);
+    putchar('\n');
 }
 
 /* Parse argv; returns -1 to go on, or an exit code. */
@@ -58,6 +84,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         {"gpu", no_argument, NULL, O_GPU},          {"threads", required_argument, NULL, 't'},
         {"alphabet", required_argument, NULL, O_ALPHA}, {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, O_VERSION},  {"quiet", no_argument, NULL, O_QUIET},
+        {"man-keys", no_argument, NULL, O_MANKEYS},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->cols = 100;
@@ -91,6 +118,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
                 return fprintf(stderr, "repview: unknown alphabet '%s' (dna, protein or text)\n", optarg), RV_EXIT_USAGE;
             break;
         case 'h': fputs(usage, stdout); return RV_EXIT_OK;
+        case O_MANKEYS: screen_help_lines(NULL, man_emit, NULL); return RV_EXIT_OK;
         case O_VERSION: cli_print_version(stdout); return RV_EXIT_OK;
         default:
             fprintf(stderr, "repview: unknown option or command '%s' (see 'repview --help')\n", argv[optind - 1]);

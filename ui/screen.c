@@ -15,9 +15,9 @@ static const char *const commands_help[][2] = {
 
 void screen_help_lines(const app_t *a, void (*emit)(void *ud, const char *keys, const char *text), void *ud)
 {
-    char scale[160];
+    char scale[160] = "none, then levels doubling from the length chance gives (about log_sigma n)";
     uint64_t u = a ? view_track_unit(a) : 8;
-    snprintf(scale, sizeof scale, "none, <=%llu, <=%llu, <=%llu, <=%llu, <=%llu, <=%llu, <=%llu, longer",
+    if (a) snprintf(scale, sizeof scale, "none, <=%llu, <=%llu, <=%llu, <=%llu, <=%llu, <=%llu, <=%llu, longer",
              (unsigned long long)u, (unsigned long long)u * 2, (unsigned long long)u * 4,
              (unsigned long long)u * 8, (unsigned long long)u * 16, (unsigned long long)u * 32,
              (unsigned long long)u * 64);
@@ -28,9 +28,25 @@ void screen_help_lines(const app_t *a, void (*emit)(void *ud, const char *keys, 
     for (size_t i = 0; i < sizeof commands_help / sizeof *commands_help; i++)
         emit(ud, commands_help[i][0], commands_help[i][1]);
     emit(ud, NULL, "");
-    emit(ud, NULL, "Mouse: click a base to move there, a pane row to select it; wheel scrolls");
-    emit(ud, NULL, "LR track under the sequence: LR length per position (level 1: what chance gives)");
-    emit(ud, " .:-=+*#@", scale);
+    emit(ud, NULL, "Mouse and the LR track");
+    emit(ud, "mouse", "click a base to move there, a pane row to select it; the wheel scrolls");
+    emit(ud, " .:-=+*#@", "LR length per position under the sequence (UTF-8: blocks)");
+    emit(ud, "", scale);
+}
+
+static void count_emit(void *ud, const char *keys, const char *text)
+{
+    (void)keys;
+    (void)text;
+    ++*(int *)ud;
+}
+
+int screen_help_max_scroll(const app_t *a)
+{
+    int n = 4 + ST_COUNT / 4; /* the colour legend below the lines */
+    screen_help_lines(a, count_emit, &n);
+    int rows = dr_rows() - 3;
+    return n > rows ? n - rows : 0;
 }
 
 typedef struct { int y, skip, rows, x, w; } help_ctx_t;

@@ -223,7 +223,10 @@ void src_close(source_t *s)
 {
     if (s->fai_thread) pthread_join(s->fai_tid, NULL);
     if (s->job) {
+        /* A suffix sort cannot stop half-way: do not wait for it.  The caller is
+         * about to exit, which ends the worker too. */
         rv_build_cancel(s->job);
+        if (!rv_build_finished(s->job)) return;
         rv_index_free(rv_build_join(s->job, NULL, 0));
     }
     if (s->fai) fai_destroy(s->fai);
