@@ -53,3 +53,21 @@ for ((i = 0; i < 100; i++)); do [ -s "$T/exit" ] && break; sleep 0.05; done
 expect_eq tmux_ctrl_c_status "$(cat "$T/exit" 2>/dev/null)" "EXIT=130"
 sleep 0.2
 expect_eq tmux_terminal_restored "$(tr -d ' ' <"$T/stty" 2>/dev/null)" "echo"
+
+# A build can be cancelled with x; the sequence stays browsable (faidx)
+if [ -x "$RV_BUILD/gen_chrom" ]; then
+    "$RV_BUILD/gen_chrom" 8m 5 >"$T/big.fa"
+    tm kill-session -t rv 2>/dev/null
+    rm -f "$T/exit"
+    tm new-session -d -x 100 -y 30 -s rv \
+        "cd '$T' && TERM=xterm-256color '$REPVIEW' --cpu -t 1 big.fa; echo EXIT=\$? >'$T/exit'; sleep 30"
+    wait_for tmux_big_first_screen 'chrSyn (1/1)'
+    wait_for tmux_big_indexing 'indexing:'
+    tm send-keys -t rv x
+    wait_for tmux_cancelled 'index cancelled' 30
+    tm send-keys -t rv ':4,000,000' Enter
+    wait_for tmux_browse_after_cancel '> 3,999,921' 5
+    tm send-keys -t rv q
+    for ((i = 0; i < 100; i++)); do [ -s "$T/exit" ] && break; sleep 0.05; done
+    expect_eq tmux_big_quit_status "$(cat "$T/exit" 2>/dev/null)" "EXIT=0"
+fi
