@@ -39,7 +39,7 @@ void view_layout(app_t *a)
     int cols = dr_cols(), rows = dr_rows();
     const rv_record_t *r = view_record(a);
     char buf[40];
-    a->coord_w = (int)strlen(fmt_commas(r ? r->len : 0, buf, sizeof buf)) + 2;
+    a->coord_w = (int)strlen(fmt_commas(r ? r->len : 0, buf, sizeof buf)) + 3; /* "> " + number + " " */
     if (a->coord_w < 6) a->coord_w = 6;
     int blocks = (cols - a->coord_w) / 11;
     a->bases_per_line = blocks < 1 ? 10 : blocks * 10;
@@ -165,7 +165,7 @@ static void draw_line(app_t *a, int i, const char *bytes, const uint64_t *lens, 
     uint64_t m = end - lg < bpl ? end - lg : bpl;
     char c[40];
     int here = a->cur >= lg && a->cur < lg + m;
-    dr_printf(y, 0, ST_RULER, -1, "%c%*s", here ? '>' : ' ', a->coord_w - 2,
+    dr_printf(y, 0, ST_RULER, -1, "%c %*s", here ? '>' : ' ', a->coord_w - 3,
               fmt_commas(lg - r->off + 1, c, sizeof c));
     uint64_t unit = view_track_unit(a);
     uint64_t vlo = a->vis_anchor < a->cur ? a->vis_anchor : a->cur;
@@ -189,8 +189,15 @@ static void draw_line(app_t *a, int i, const char *bytes, const uint64_t *lens, 
 
 void view_draw(app_t *a)
 {
-    draw_title(a);
     const rv_record_t *r = view_record(a);
+    uint64_t m = 0;
+    const char *bytes = NULL;
+    if (r) { /* fetch first: the alphabet in the title is detected from these bytes */
+        m = (uint64_t)a->bases_per_line * (uint64_t)a->lines;
+        if (a->top + m > r->off + r->len) m = r->off + r->len - a->top;
+        bytes = m ? src_bytes(&a->src, a->top, m) : NULL;
+    }
+    draw_title(a);
     if (!r) {
         dr_text(a->r_seq.y, 2, ST_DIM,
                 a->src.state != IDX_BUILDING ? "no sequence to show"
@@ -200,10 +207,6 @@ void view_draw(app_t *a)
         return;
     }
     draw_ruler(a);
-    uint64_t end = r->off + r->len;
-    uint64_t m = (uint64_t)a->bases_per_line * (uint64_t)a->lines;
-    if (a->top + m > end) m = end - a->top;
-    const char *bytes = m ? src_bytes(&a->src, a->top, m) : NULL;
     const uint64_t *lens = m ? track_lengths(a, a->top, m) : NULL;
     for (int i = 0; i < a->lines; i++) draw_line(a, i, bytes, lens, a->top);
     if (!bytes && m)
