@@ -100,7 +100,11 @@ static int parse_records(BGZF *fp, const char *ctx, rv_seq_t *s, growbuf_t *raw)
         if (a < 0) { rc = rv_error(ctx, "out of memory"); goto out; }
         s->rec[s->n_rec - 1].len += raw->len - before;
     }
-    if (ret < -1) { rc = rv_error(ctx, "truncated or corrupt compressed data near line %llu", (unsigned long long)lineno); goto out; }
+    if (ret < -1) {
+        rc = lineno ? rv_error(ctx, "truncated or corrupt compressed data after line %llu", (unsigned long long)lineno)
+                    : rv_error(ctx, "truncated or corrupt compressed data");
+        goto out;
+    }
     if (state == 2 || state == 3) { rc = rv_error(ctx, "truncated FASTQ record at the end of the file"); goto out; }
     if (s->n_rec == 0) { rc = rv_error(ctx, lineno ? "no sequence records" : "empty file, no sequences"); goto out; }
 out:
