@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include "check.h"
 #include "repview/build.h"
+#include "repview/common.h"
 #include "repview/lce.h"
 #include "repview/lr.h"
 #include "lr_internal.h"
