@@ -67,7 +67,9 @@ raw_position(const void *llr, int w, int leftmost, uint64_t k, slot_t *s)
         uint64_t L = rv_get(llr, w, i);
         steps++;
         if (i + L <= k) break;
-        if (L >= best) best = L, bi = i; /* >=: leftmost among equals */
+        int take = L >= best; /* >=: leftmost among equals; branch-free (cmov) */
+        best = take ? L : best;
+        bi = take ? i : bi;
     }
     note_steps(&s->st, steps);
     if (!best) return;
@@ -95,7 +97,9 @@ compact_position(const void *c, int w, uint64_t m, int leftmost, uint64_t k, uin
         steps++;
         if (rv_llrc_start(c, w, jj) > k) break;
         uint64_t L = rv_llrc_len(c, w, jj);
-        if (L > best) best = L, bj = jj; /* >: leftmost among equals */
+        int take = L > best; /* >: leftmost among equals; branch-free */
+        best = take ? L : best;
+        bj = take ? jj : bj;
     }
     note_steps(&s->st, steps);
     if (!best) return;
@@ -107,6 +111,8 @@ compact_position(const void *c, int w, uint64_t m, int leftmost, uint64_t k, uin
 
 uint64_t rv_llrc_first_ending_after(const void *c, int wide, uint64_t m, uint64_t k)
 {
+    /* a plain branchy lower bound: neighbouring positions take the same path, so the
+     * branches predict well (a branch-free version measured slower here) */
     uint64_t lo = 0, hi = m;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
