@@ -76,6 +76,31 @@ uint64_t rv_lr_at(const rv_index_t *x, uint64_t k, rv_lr_t *out, uint64_t cap)
     return rv_lr_interval(x, k, k + 1, out, cap);
 }
 
+uint64_t rv_lr_llrs_covering(const rv_index_t *x, uint64_t k, rv_lr_t *out, uint64_t cap)
+{
+    if (k >= x->n) return 0;
+    rv_lr_src_t s;
+    rv_lr_src_init(&s, x);
+    if (!out) cap = 0;
+    uint64_t cnt = 0;
+    if (s.llrc) {
+        for (uint64_t j = rv_llrc_first_ending_after(s.llrc, s.wide, s.m, k);
+             j < s.m && rv_llrc_start(s.llrc, s.wide, j) <= k; j++, cnt++)
+            if (cnt < cap) out[cnt] = (rv_lr_t){rv_llrc_start(s.llrc, s.wide, j), rv_llrc_len(s.llrc, s.wide, j)};
+        return cnt;
+    }
+    uint64_t i = k + 1, L, first; /* leftwards to the first LLR that misses k */
+    while (i > 0 && (i - 1) + rv_lr_src_L(&s, i - 1) > k) i--;
+    first = i;
+    for (i = first; i <= k; i++) { /* the usefulness rule of lr.h */
+        L = rv_lr_src_L(&s, i);
+        if (L == 0 || (i > 0 && L < rv_lr_src_L(&s, i - 1))) continue;
+        if (cnt < cap) out[cnt] = (rv_lr_t){i, L};
+        cnt++;
+    }
+    return cnt;
+}
+
 static int has_prefix(const rv_index_t *x, uint64_t r, uint64_t start, uint64_t len)
 {
     return rv_lce_scan(x->seq, rv_sa(x, r), start) >= len;

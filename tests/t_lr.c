@@ -247,6 +247,49 @@ static void check_arrays(const rv_index_t *x, const char *what)
     CHECK(j == s.m, "%s: LLRc has %llu entries, want %llu", what, (unsigned long long)s.m, (unsigned long long)j);
 }
 
+/* rv_lr_llrs_covering: the useful LLRs containing k, from LLRc and without it. */
+static void check_llrs_covering(rv_index_t *x, const char *what)
+{
+    rv_lr_src_t s;
+    rv_lr_src_init(&s, x);
+    static rv_lr_t with[MAXN][MAXN];
+    uint64_t cw[MAXN];
+    for (uint64_t k = 0; k < x->n; k++) {
+        cw[k] = rv_lr_llrs_covering(x, k, with[k], MAXN);
+        uint64_t want = 0;
+        for (uint64_t j = 0; j < s.m; j++) {
+            uint64_t st = rv_llrc_start(s.llrc, s.wide, j), len = rv_llrc_len(s.llrc, s.wide, j);
+            if (st > k || st + len <= k) continue;
+            CHECK(want < cw[k] && with[k][want].start == st && with[k][want].len == len,
+                  "%s: llrs covering %llu, entry %llu", what, (unsigned long long)k, (unsigned long long)want);
+            want++;
+        }
+        CHECK(cw[k] == want, "%s: %llu llrs cover %llu, want %llu", what, (unsigned long long)cw[k],
+              (unsigned long long)k, (unsigned long long)want);
+    }
+    const void *llrc = s.llrc;
+    uint64_t bytes = 0;
+    rv_index_section(x, RV_SEC_LLRC, &bytes);
+    void *copy = malloc(bytes ? bytes : 1);
+    memcpy(copy, llrc, bytes);
+    uint64_t rbytes = 0;
+    const void *llr = rv_index_section(x, RV_SEC_LLR, &rbytes);
+    void *rcopy = malloc(rbytes ? rbytes : 1);
+    memcpy(rcopy, llr, rbytes);
+    rv_index_attach(x, RV_SEC_LLRC, NULL, 0);
+    for (int pass = 0; pass < 2; pass++) { /* from the raw array, then from the index */
+        if (pass) rv_index_attach(x, RV_SEC_LLR, NULL, 0);
+        for (uint64_t k = 0; k < x->n; k++) {
+            rv_lr_t got[MAXN];
+            uint64_t c = rv_lr_llrs_covering(x, k, got, MAXN);
+            CHECK(c == cw[k] && !memcmp(got, with[k], c * sizeof *got), "%s: llrs covering %llu, pass %d", what,
+                  (unsigned long long)k, pass);
+        }
+    }
+    rv_index_attach(x, RV_SEC_LLRC, copy, bytes);
+    rv_index_attach(x, RV_SEC_LLR, rcopy, rbytes);
+}
+
 static void check_baseline(const rv_index_t *x, const oracle_t *o, const char *what)
 {
     rv_lr_t out[MAXN], want[MAXN];
@@ -273,6 +316,7 @@ static void random_case(int kind, int iters, uint64_t seed)
         if (!x) break;
         snprintf(name, sizeof name, "%s #%d (%s)", kind_name[kind], it, wide ? "64-bit" : "32-bit");
         check_arrays(x, name);
+        check_llrs_covering(x, name);
         for (int m = RV_LR_RAW; m <= RV_LR_SWEEP; m++)
             for (int lm = 0; lm < 2; lm++) check_scan(x, &o, (rv_lr_method_t)m, lm, threads, name);
         check_baseline(x, &o, name);

@@ -57,6 +57,11 @@ uint64_t rv_lr_at(const rv_index_t *x, uint64_t k, rv_lr_t *out, uint64_t cap);
  * start; same conventions as rv_lr_at().  a >= b or b > n gives 0. */
 uint64_t rv_lr_interval(const rv_index_t *x, uint64_t a, uint64_t b, rv_lr_t *out, uint64_t cap);
 
+/* Every useful LLR (LLRc entry) covering text position k, sorted by start, for the
+ * teaching pane: the candidates the walk of seeds/000 Alg. 2 goes through; the
+ * longest of them are the LRs.  Same conventions as rv_lr_at(). */
+uint64_t rv_lr_llrs_covering(const rv_index_t *x, uint64_t k, rv_lr_t *out, uint64_t cap);
+
 /* The suffix-array rank interval [lo, hi) of the suffixes that start with
  * text[start, start + len): every occurrence of that substring is SA[r] for r in
  * [lo, hi).  len must be > 0 and start + len <= n. */
