@@ -1,13 +1,14 @@
-/* lrlen.c — LR lengths for the positions on the screen (see lrlen.h).  The LR
- * engine answers the same question for whole genomes; the explorer only needs a
- * screenful, computed with a sliding-window maximum over the covering LLRs. */
-#include <stdlib.h>
+/* lrlen.c — LLR and LR lengths for the screen (see lrlen.h), through the LR
+ * engine (lr.h) so the panes and `repview lr` give the same answers. */
+#include "repview/lr.h"
 #include "repview/seq.h"
 #include "lrlen.h"
 
 uint64_t lr_llr(const rv_index_t *x, uint64_t i)
 {
     if (i >= x->n || x->seq->text[i] == RV_BREAK) return 0;
+    const void *llr = rv_index_section(x, RV_SEC_LLR, NULL);
+    if (llr) return rv_get(llr, x->wide, i);
     uint64_t r = rv_isa(x, i);
     uint64_t a = rv_lcp(x, r), b = r + 1 < x->n ? rv_lcp(x, r + 1) : 0;
     return a > b ? a : b;
@@ -19,41 +20,19 @@ int lr_llr_useful(const rv_index_t *x, uint64_t i)
     return l > 0 && (i == 0 || l >= lr_llr(x, i - 1));
 }
 
-uint64_t lr_first_cover(const rv_index_t *x, uint64_t k, uint64_t cap)
+uint64_t lr_first_cover(const rv_index_t *x, uint64_t k)
 {
-    uint64_t lo = k > cap ? k - cap : 0, hi = k + 1; /* answer in [lo, hi] */
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (mid + lr_llr(x, mid) > k) hi = mid; else lo = mid + 1;
-    }
-    return lo;
+    /* the first LLR covering k is useful: the one before it ends at or before k */
+    rv_lr_t first;
+    return rv_lr_llrs_covering(x, k, &first, 1) ? first.start : k + 1;
 }
 
 void lr_lengths(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out)
 {
-    if (m == 0) return;
-    uint64_t i0 = lr_first_cover(x, t0, LR_LOOKBACK);
-    uint64_t span = t0 + m - i0;
-    uint64_t *llr = malloc(span * sizeof *llr), *dq = malloc(span * sizeof *dq);
-    if (!llr || !dq) {
-        for (uint64_t j = 0; j < m; j++) out[j] = 0;
-        free(llr); free(dq);
-        return;
-    }
-    for (uint64_t j = 0; j < span; j++) llr[j] = lr_llr(x, i0 + j);
-    /* deque of start offsets with decreasing LLR; front = longest covering LLR */
-    uint64_t head = 0, tail = 0, next = 0;
     for (uint64_t j = 0; j < m; j++) {
-        uint64_t k = t0 + j;
-        for (; i0 + next <= k; next++) {
-            while (tail > head && llr[dq[tail - 1]] <= llr[next]) tail--;
-            dq[tail++] = next;
-        }
-        while (head < tail && i0 + dq[head] + llr[dq[head]] <= k) head++;
-        out[j] = head < tail ? llr[dq[head]] : 0;
+        rv_lr_t lr;
+        out[j] = rv_lr_at(x, t0 + j, &lr, 1) ? lr.len : 0;
     }
-    free(llr);
-    free(dq);
 }
 
 int64_t lr_next_long(const rv_index_t *x, uint64_t t, int dir, uint64_t minlen, uint64_t limit)

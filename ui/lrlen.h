@@ -1,9 +1,9 @@
-/* lrlen.h — LLR and LR lengths for the screen, straight from SA/ISA/LCP.
+/* lrlen.h — LLR and LR lengths for the screen, through the LR engine (lr.h).
  *
  * LLR[i] = max(LCP[ISA[i]], LCP[ISA[i]+1]) is the longest repeat starting at i
  * (Tian & Xu, seeds/000 Lemma 1).  Its end e(i) = i + LLR[i] never decreases
  * (Lemma 2), so the LLRs covering k are exactly those starting in [i0(k), k] with
- * i0 found by binary search, and LR_k = the longest of them. */
+ * i0 the start of the first useful LLR covering k, and LR_k = the longest. */
 #ifndef REPVIEW_UI_LRLEN_H
 #define REPVIEW_UI_LRLEN_H
 
@@ -14,9 +14,8 @@
 uint64_t lr_llr(const rv_index_t *x, uint64_t i);
 /* Useful LLR (seeds/000 Definition 3): non-empty and not inside LLR[i-1]. */
 int lr_llr_useful(const rv_index_t *x, uint64_t i);
-/* Smallest i <= k with i + LLR[i] > k, looking back at most `cap` positions
- * (returns k + 1 when no LLR covers k). */
-uint64_t lr_first_cover(const rv_index_t *x, uint64_t k, uint64_t cap);
+/* Smallest i <= k with i + LLR[i] > k (k + 1 when no LLR covers k). */
+uint64_t lr_first_cover(const rv_index_t *x, uint64_t k);
 /* LR length of each text position t0..t0+m-1 into out[]. */
 void lr_lengths(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out);
 
@@ -26,9 +25,5 @@ void lr_lengths(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out);
 int64_t lr_next_long(const rv_index_t *x, uint64_t t, int dir, uint64_t minlen, uint64_t limit);
 /* A repeat length worth jumping to: twice what chance gives (about log_sigma n). */
 uint64_t lr_min_interesting(const rv_index_t *x);
-
-/* How far back the explorer looks for an LLR covering a position: repeats longer
- * than this are still found, their length may be reported short. */
-#define LR_LOOKBACK 65536
 
 #endif

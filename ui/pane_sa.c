@@ -93,7 +93,7 @@ static void add_bar(pane_t *p, const rv_index_t *x, uint64_t i, uint64_t t, uint
 
 static void fill_bars(pane_t *p, const rv_index_t *x, uint64_t t, int width)
 {
-    uint64_t i0 = lr_first_cover(x, t, LR_LOOKBACK);
+    uint64_t i0 = lr_first_cover(x, t);
     uint64_t count = t + 1 - i0, useful = 0;
     if (count == 0 || i0 > t) {
         pane_add(p, -1, ST_DIM, " no repeat covers the cursor (LR length 0)");

@@ -79,3 +79,14 @@ expect_exit bad_key_name 2 "$REPVIEW" --keys '<Nope>' --dump "$T/multi.fa"
 expect_exit keys_without_dump 2 "$REPVIEW" --keys 'j' "$T/multi.fa"
 expect_exit bad_size 2 "$REPVIEW" --keys '' --dump --size 5x5 "$T/multi.fa"
 expect_exit no_terminal 1 "$REPVIEW" "$T/multi.fa"
+
+# The LR pane and `repview lr` give the same LRs (one producer, two consumers).
+agree=1
+for pos in chr1:1 chr1:63 chr1:210 chr1:259 chr1:300 chr1:400 chr1:520 chr2:5 chr2:100 chrM:35; do
+    screen=$(cd "$T" && "$REPVIEW" --keys ":$pos<CR><Tab>z" --dump --wait-index --size 100x60 multi.fa |
+        sed -nE 's/^[ >]LR [0-9]+: ([^:]+):([0-9,]+)-([0-9,]+) .*/\1 \2 \3/p' | tr -d , |
+        awk '{ print $1, $2 - 1, $3 }')
+    cli=$("$REPVIEW" lr "$T/multi.fa" "$pos-${pos##*:}" | awk -F'\t' '!/^#/ { print $1, $3, $4 }')
+    if [ "$screen" != "$cli" ]; then agree=0; bad lr_pane_matches_cli "$pos: pane [$screen] cli [$cli]"; fi
+done
+[ $agree = 1 ] && ok lr_pane_matches_cli
