@@ -1,5 +1,6 @@
 /* lrlen.c — LLR and LR lengths for the screen (see lrlen.h), through the LR
  * engine (lr.h) so the panes and `repview lr` give the same answers. */
+#include <stdlib.h>
 #include "repview/lr.h"
 #include "repview/seq.h"
 #include "lrlen.h"
@@ -27,12 +28,41 @@ uint64_t lr_first_cover(const rv_index_t *x, uint64_t k)
     return rv_lr_llrs_covering(x, k, &first, 1) ? first.start : k + 1;
 }
 
-void lr_lengths(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out)
+/* Per position: binary search + walk in the engine. */
+static void lengths_each(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out)
 {
     for (uint64_t j = 0; j < m; j++) {
         rv_lr_t lr;
         out[j] = rv_lr_at(x, t0 + j, &lr, 1) ? lr.len : 0;
     }
+}
+
+void lr_lengths(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out)
+{
+    /* A screenful in one sweep: the LLRs covering t0..t0+m-1 start in [i0, t0+m),
+     * so a sliding-window maximum over that run of L gives every LR length with
+     * sequential reads, where per-position queries would each binary-search. */
+    if (m == 0) return;
+    uint64_t i0 = lr_first_cover(x, t0);
+    if (i0 > t0) i0 = t0;
+    uint64_t span = t0 + m - i0;
+    uint64_t *llr = span <= (4u << 20) ? malloc(span * sizeof *llr) : NULL;
+    uint64_t *dq = llr ? malloc(span * sizeof *dq) : NULL;
+    if (!dq) { free(llr); lengths_each(x, t0, m, out); return; }
+    for (uint64_t j = 0; j < span; j++) llr[j] = lr_llr(x, i0 + j);
+    uint64_t head = 0, tail = 0, next = 0; /* deque front: longest LLR covering k */
+    for (uint64_t j = 0; j < m; j++) {
+        uint64_t k = t0 + j;
+        for (; i0 + next <= k; next++) {
+            while (tail > head && llr[dq[tail - 1]] <= llr[next]) tail--;
+            dq[tail++] = next;
+        }
+        /* ends never decrease (Lemma 2), so the LLRs that stopped covering are in front */
+        while (head < tail && i0 + dq[head] + llr[dq[head]] <= k) head++;
+        out[j] = head < tail ? llr[dq[head]] : 0;
+    }
+    free(llr);
+    free(dq);
 }
 
 int64_t lr_next_long(const rv_index_t *x, uint64_t t, int dir, uint64_t minlen, uint64_t limit)
