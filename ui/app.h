@@ -81,6 +81,7 @@ struct app {
     uint64_t jumps[32];
     int n_jumps;
     int quit, mouse;
+    const char *title;        /* file name shown in the title bar */
     int extra_gen;            /* bumped when search results change */
 };
 

@@ -267,6 +267,7 @@ int rv_explorer_main(int argc, char **argv)
         return RV_EXIT_DATA;
     }
     if (msg[0]) app_message(&a, 0, "%s", msg);
+    a.title = o.file ? o.file : "lambda.fa.gz (bundled sample)";
     rc = o.keys ? run_script(&a, &o, o.region, t0) : run_terminal(&a, &o, o.region);
     for (int i = 0; i < N_PANES; i++) pane_free(&a.panes[i]);
     free(a.hits);

@@ -78,11 +78,17 @@ int64_t lr_next_long(const rv_index_t *x, uint64_t t, int dir, uint64_t minlen, 
     return -1;
 }
 
-uint64_t lr_min_interesting(const rv_index_t *x)
+uint64_t lr_chance_len(const rv_index_t *x)
 {
-    /* repeats of about log_sigma(n) letters occur by chance; twice that stands out */
+    /* a random text of n symbols has repeats of about log_sigma(n) letters */
     uint64_t len = 1, reach = 1;
     uint64_t sigma = x->seq->sigma > 1 ? (uint64_t)x->seq->sigma : 2;
     while (reach < x->n && len < 64) { reach *= sigma; len++; }
-    return 2 * len;
+    return len;
+}
+
+uint64_t lr_min_interesting(const rv_index_t *x)
+{
+    uint64_t c = lr_chance_len(x);
+    return c + c / 2;
 }

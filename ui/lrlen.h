@@ -23,7 +23,9 @@ void lr_lengths(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out);
  * a longer repeat than the one before it, scanning at most limit positions;
  * -1 when none. */
 int64_t lr_next_long(const rv_index_t *x, uint64_t t, int dir, uint64_t minlen, uint64_t limit);
-/* A repeat length worth jumping to: twice what chance gives (about log_sigma n). */
+/* The repeat length chance alone gives in a text like this one (about
+ * log_sigma n), and a length worth jumping to (half as long again). */
+uint64_t lr_chance_len(const rv_index_t *x);
 uint64_t lr_min_interesting(const rv_index_t *x);
 
 #endif

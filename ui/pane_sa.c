@@ -146,8 +146,13 @@ static int sa_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
     int64_t t = app_cursor_text(a);
     if (!a->src.x || t < 0) { app_message(a, 1, "needs the index and a cursor on a base"); return 0; }
     uint64_t min = lr_min_interesting(a->src.x);
-    int64_t i = lr_next_long(a->src.x, (uint64_t)t, dir, min, 4u << 20);
-    if (i < 0) { app_message(a, 1, "no %s repeat of %llu+ nearby", dir > 0 ? "later" : "earlier", (unsigned long long)min); return 0; }
+    uint64_t limit = 4u << 20;
+    int64_t i = lr_next_long(a->src.x, (uint64_t)t, dir, min, limit);
+    if (i < 0) {
+        app_message(a, 1, "no %s repeat of %llu+ bp%s", dir > 0 ? "later" : "earlier", (unsigned long long)min,
+                    a->src.x->n > limit ? " within 4 Mbp" : "");
+        return 0;
+    }
     *g = rv_seq_text_to_global(a->src.x->seq, (uint64_t)i);
     app_message(a, 0, "repeat of %llu starts here", (unsigned long long)lr_llr(a->src.x, (uint64_t)i));
     return 1;

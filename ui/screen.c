@@ -117,7 +117,7 @@ static void draw_status(app_t *a)
     int y = dr_rows() - 2, cols = dr_cols();
     char pos[200], right[200] = "", left[300];
     dr_fill(y, 0, cols, ST_BAR, ' ');
-    if (!a->src.seq) snprintf(left, sizeof left, " %s", a->src.path);
+    if (!a->src.seq) snprintf(left, sizeof left, " %s", a->title);
     else {
         app_fmt_pos(a, a->cur, pos, sizeof pos);
         int n = snprintf(left, sizeof left, " %s", pos);

@@ -17,7 +17,7 @@ static const char *const ramp_utf8[] = {" ", "\u2581", "\u2582", "\u2583", "\u25
 
 uint64_t view_track_unit(const app_t *a)
 {
-    return a->src.x ? lr_min_interesting(a->src.x) / 2 : 8;
+    return a->src.x ? lr_chance_len(a->src.x) : 8;
 }
 
 static int lr_level(uint64_t len, uint64_t unit)
@@ -90,10 +90,10 @@ static void draw_title(app_t *a)
     char len[40];
     dr_fill(0, 0, dr_cols(), ST_BAR, ' ');
     if (!r) {
-        dr_printf(0, 0, ST_BAR, -1, " repview  %s", a->src.path);
+        dr_printf(0, 0, ST_BAR, -1, " repview  %s", a->title);
         return;
     }
-    dr_printf(0, 0, ST_BAR, -1, " repview  %s  %s (%llu/%llu)  %s bp  %s", a->src.path, r->name,
+    dr_printf(0, 0, ST_BAR, -1, " repview  %s  %s (%llu/%llu)  %s bp  %s", a->title, r->name,
               (unsigned long long)(r - s->rec + 1), (unsigned long long)s->n_rec,
               fmt_commas(r->len, len, sizeof len),
               a->src.shown_alpha == RV_ALPHA_AUTO ? "" : rv_alpha_name(a->src.shown_alpha));
