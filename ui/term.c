@@ -89,15 +89,20 @@ static void color_styles(void)
 
 int term_start(int color, int mouse)
 {
-    if (!isatty(0) || !isatty(1)) {
-        fprintf(stderr, "repview: the explorer needs a terminal (use --keys ... --dump for scripts)\n");
-        return -1;
-    }
     setlocale(LC_ALL, ""); /* ncursesw draws UTF-8 glyphs only with the locale set */
-    set_escdelay(25); /* Esc answers at once, as in vim with a short ttimeout */
-    if (!initscr()) {
-        fprintf(stderr, "repview: cannot initialise the terminal\n");
-        return -1;
+    set_escdelay(25);      /* Esc answers at once, as in vim with a short ttimeout */
+    if (isatty(0) && isatty(1)) {
+        if (!initscr()) return fprintf(stderr, "repview: cannot initialise the terminal\n"), -1;
+    } else {
+        /* the sequence comes from a pipe (FILE '-') or the output is redirected:
+         * talk to the controlling terminal directly */
+        FILE *in = fopen("/dev/tty", "r"), *out = fopen("/dev/tty", "w");
+        if (!in || !out || !newterm(NULL, out, in)) {
+            if (in) fclose(in);
+            if (out) fclose(out);
+            fprintf(stderr, "repview: the explorer needs a terminal (use --keys ... --dump for scripts)\n");
+            return -1;
+        }
     }
     started = 1;
     atexit(term_stop);

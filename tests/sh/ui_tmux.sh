@@ -54,6 +54,18 @@ expect_eq tmux_ctrl_c_status "$(cat "$T/exit" 2>/dev/null)" "EXIT=130"
 sleep 0.2
 expect_eq tmux_terminal_restored "$(tr -d ' ' <"$T/stty" 2>/dev/null)" "echo"
 
+# Standard input: keys come from the terminal, the sequence from the pipe
+tm kill-session -t rv 2>/dev/null
+rm -f "$T/exit"
+tm new-session -d -x 100 -y 30 -s rv \
+    "cd '$T' && cat multi.fa | TERM=xterm-256color '$REPVIEW' -; echo EXIT=\$? >'$T/exit'; sleep 30"
+wait_for tmux_stdin_screen 'chr1 (1/3)'
+tm send-keys -t rv '}'
+wait_for tmux_stdin_keys 'chr2 (2/3)'
+tm send-keys -t rv q
+for ((i = 0; i < 100; i++)); do [ -s "$T/exit" ] && break; sleep 0.05; done
+expect_eq tmux_stdin_quit_status "$(cat "$T/exit" 2>/dev/null)" "EXIT=0"
+
 # A build can be cancelled with x; the sequence stays browsable (faidx)
 if [ -x "$RV_BUILD/gen_chrom" ]; then
     "$RV_BUILD/gen_chrom" 8m 5 >"$T/big.fa"
