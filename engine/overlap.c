@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
+#include "internal.h"
 #include "find_internal.h"
 
 #define DIRECT_MAX 16
@@ -82,5 +83,30 @@ int rv_overlap(const rv_index_t *x, const char *q, size_t len, rv_strand_t stran
         if (best[k] == res->len) rng[n++] = rng[k], res->n_occ += rng[k].hi - rng[k].lo;
     int64_t got = rv_ranges_first(x, rng, n, 0, res->hits, RV_OVERLAP_MAX_OCC);
     res->n_hits = got > 0 ? (size_t)got : 0;
+    return 0;
+}
+
+typedef struct {
+    const rv_index_t *x;
+    const char *const *q;
+    const size_t *len;
+    rv_strand_t strand;
+    rv_overlap_t *res;
+} many_t;
+
+static void overlap_range(void *arg, uint64_t lo, uint64_t hi, int t)
+{
+    (void)t;
+    const many_t *c = arg;
+    for (uint64_t i = lo; i < hi; i++) rv_overlap(c->x, c->q[i], c->len[i], c->strand, &c->res[i]);
+}
+
+int rv_overlap_many(const rv_index_t *x, const char *const *q, const size_t *len, size_t n,
+                    rv_strand_t strand, int threads, rv_overlap_t *res)
+{
+    if ((strand & RV_STRAND_REV) && x->seq->alpha != RV_ALPHA_DNA)
+        return rv_error("overlap", "strand '-' needs a DNA index (this one is %s)", rv_alpha_name(x->seq->alpha));
+    many_t c = {x, q, len, strand, res};
+    rv_parallel_dynamic(threads > 0 ? threads : rv_default_threads(), n, 64, overlap_range, &c);
     return 0;
 }

@@ -89,6 +89,11 @@ typedef struct {
 int rv_overlap(const rv_index_t *x, const char *q, size_t len, rv_strand_t strand,
                rv_overlap_t *res);
 
+/* rv_overlap() for n queries, spread over threads (0 = all cores); res[i] for
+ * q[i].  0, or -1 with a message. */
+int rv_overlap_many(const rv_index_t *x, const char *const *q, const size_t *len, size_t n,
+                    rv_strand_t strand, int threads, rv_overlap_t *res);
+
 /* ---- streaming FASTA/FASTQ reader for patterns and queries --------------- */
 
 typedef struct rv_reads rv_reads_t;
