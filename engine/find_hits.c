@@ -63,15 +63,44 @@ int rv_hits_sort(rv_hit_t *h, uint64_t n)
     return 0;
 }
 
-/* Write the hits of p's ranges into out (unsorted); returns the number written. */
+/* Iteration over every hit of a source (its SA ranges, then its list). */
+typedef struct {
+    const rv_hit_src_t *src;
+    size_t i;
+    uint64_t r, j;
+    int started;
+} hit_iter_t;
+
+static int iter_next(hit_iter_t *it, rv_hit_t *h)
+{
+    const rv_hit_src_t *s = it->src;
+    while (it->i < s->n_rng) {
+        const rv_sa_range_t *g = &s->rng[it->i];
+        if (!it->started) it->r = g->lo, it->started = 1;
+        if (it->r < g->hi) {
+            *h = (rv_hit_t){rv_sa(s->x, it->r++), 0, g->mism, g->strand};
+            return 1;
+        }
+        it->i++, it->started = 0;
+    }
+    if (it->j >= s->n_lst) return 0;
+    *h = s->lst[it->j++];
+    h->pattern = 0;
+    return 1;
+}
+
+static rv_hit_src_t source_of(const rv_pattern_t *p)
+{
+    return (rv_hit_src_t){p->x, p->rng, p->n_rng, p->lst, p->n_lst};
+}
+
+/* Write the hits of p into out (unsorted); returns the number written. */
 static uint64_t fill_hits(const rv_pattern_t *p, uint32_t pattern, rv_hit_t *out)
 {
+    rv_hit_src_t src = source_of(p);
+    hit_iter_t it = {&src, 0, 0, 0, 0};
     uint64_t k = 0;
-    for (size_t i = 0; i < p->n_rng; i++) {
-        const rv_sa_range_t *g = &p->rng[i];
-        for (uint64_t r = g->lo; r < g->hi; r++)
-            out[k++] = (rv_hit_t){rv_sa(p->x, r), pattern, g->mism, g->strand};
-    }
+    while (iter_next(&it, &out[k])) out[k++].pattern = pattern;
     return k;
 }
 
@@ -104,31 +133,27 @@ static inline int hit_less(const rv_hit_t *a, const rv_hit_t *b) { return hit_cm
 
 /* The max smallest hits >= from, by a bounded max-heap over every
  * occurrence (O(count log max)). */
-int64_t rv_ranges_first(const rv_index_t *x, const rv_sa_range_t *rng, size_t n_rng,
-                        uint64_t from, rv_hit_t *out, size_t max)
+int64_t rv_hits_first(const rv_hit_src_t *src, uint64_t from, rv_hit_t *out, size_t max)
 {
+    hit_iter_t it = {src, 0, 0, 0, 0};
+    rv_hit_t h;
     size_t k = 0;
-    for (size_t i = 0; i < n_rng; i++) {
-        const rv_sa_range_t *g = &rng[i];
-        for (uint64_t r = g->lo; r < g->hi; r++) {
-            rv_hit_t h = {rv_sa(x, r), 0, g->mism, g->strand};
-            if (h.pos < from) continue;
-            if (k == max && !hit_less(&h, &out[0])) continue;
-            size_t j;
-            if (k < max) { /* sift up */
-                for (j = k++; j > 0 && hit_less(&out[(j - 1) / 2], &h); j = (j - 1) / 2) out[j] = out[(j - 1) / 2];
-            } else { /* replace the root, sift down */
-                for (j = 0;;) {
-                    size_t c = 2 * j + 1;
-                    if (c >= k) break;
-                    if (c + 1 < k && hit_less(&out[c], &out[c + 1])) c++;
-                    if (!hit_less(&h, &out[c])) break;
-                    out[j] = out[c];
-                    j = c;
-                }
+    while (iter_next(&it, &h)) {
+        if (h.pos < from || (k == max && !hit_less(&h, &out[0]))) continue;
+        size_t j;
+        if (k < max) { /* sift up */
+            for (j = k++; j > 0 && hit_less(&out[(j - 1) / 2], &h); j = (j - 1) / 2) out[j] = out[(j - 1) / 2];
+        } else { /* replace the root, sift down */
+            for (j = 0;;) {
+                size_t c = 2 * j + 1;
+                if (c >= k) break;
+                if (c + 1 < k && hit_less(&out[c], &out[c + 1])) c++;
+                if (!hit_less(&h, &out[c])) break;
+                out[j] = out[c];
+                j = c;
             }
-            out[j] = h;
         }
+        out[j] = h;
     }
     qsort(out, k, sizeof *out, hit_cmp);
     return (int64_t)k;
@@ -138,7 +163,10 @@ int64_t rv_find_page(rv_pattern_t *p, uint64_t from, rv_hit_t *out, size_t max)
 {
     if (ensure_cache(p) < 0) return -1;
     if (max == 0) return 0;
-    if (!p->cached) return rv_ranges_first(p->x, p->rng, p->n_rng, from, out, max);
+    if (!p->cached) {
+        rv_hit_src_t src = source_of(p);
+        return rv_hits_first(&src, from, out, max);
+    }
     uint64_t i = cache_lower(p, from, 0), k = 0;
     for (; i < p->count && k < max; i++) out[k++] = p->cache[i];
     return (int64_t)k;
@@ -148,14 +176,13 @@ int64_t rv_find_page(rv_pattern_t *p, uint64_t from, rv_hit_t *out, size_t max)
  * with pos < before (dir < 0). */
 static int scan_nearest(const rv_pattern_t *p, uint64_t bound, int dir, rv_hit_t *hit)
 {
+    rv_hit_src_t src = source_of(p);
+    hit_iter_t it = {&src, 0, 0, 0, 0};
+    rv_hit_t h;
     int found = 0;
-    for (size_t i = 0; i < p->n_rng; i++) {
-        const rv_sa_range_t *g = &p->rng[i];
-        for (uint64_t r = g->lo; r < g->hi; r++) {
-            rv_hit_t h = {rv_sa(p->x, r), 0, g->mism, g->strand};
-            if (dir > 0 ? h.pos <= bound : h.pos >= bound) continue;
-            if (!found || (dir > 0 ? hit_less(&h, hit) : hit_less(hit, &h))) *hit = h, found = 1;
-        }
+    while (iter_next(&it, &h)) {
+        if (dir > 0 ? h.pos <= bound : h.pos >= bound) continue;
+        if (!found || (dir > 0 ? hit_less(&h, hit) : hit_less(hit, &h))) *hit = h, found = 1;
     }
     return found;
 }

@@ -28,6 +28,9 @@ struct rv_pattern {
     rv_pat_strand_t s[2]; /* [0] '+', [1] '-' (reverse complement) */
     rv_sa_range_t *rng;   /* matches as SA intervals, disjoint per strand */
     size_t n_rng, cap_rng;
+    rv_hit_t *lst;        /* matches found by the k-mismatch filter (unsorted) */
+    uint64_t n_lst, cap_lst;
+    uint64_t filter_max;  /* most candidates the filter verifies (0 = never filter) */
     uint64_t count;
     int searched;         /* rng/count are valid */
     rv_hit_t *cache;      /* all hits sorted, built on first use when count is small */
@@ -58,15 +61,35 @@ static inline int rv_pat_match(const rv_pat_strand_t *s, size_t i, uint8_t c)
  * sorted. */
 uint64_t rv_sa_lower(const rv_index_t *x, uint64_t lo, uint64_t hi, uint64_t d, unsigned c);
 
+/* Interval [*a, *b) of the suffixes in [lo, hi) (all sharing their first d
+ * symbols with the pattern) that start with code[0, m): mlr binary search. */
+void rv_sa_exact_range(const rv_index_t *x, const uint8_t *code, uint64_t m, uint64_t lo, uint64_t hi,
+                       uint64_t d, uint64_t *a, uint64_t *b);
+
+/* Default of rv_pattern.filter_max. */
+#define RV_FIND_FILTER_MAX 1024
+
+/* k mismatches on strand s (0 '+', 1 '-') by the pigeonhole filter, appending to
+ * p->lst: 1 done, 0 not worth it here (the caller backtracks), -1 memory. */
+int rv_find_filter(rv_pattern_t *p, int s);
+
 /* Find the SA intervals of p (fills p->rng, p->count).  0 or -1 (memory). */
 int rv_find_search(rv_pattern_t *p);
 /* rv_find_search() once. */
 static inline int rv_find_ensure(rv_pattern_t *p) { return p->searched ? 0 : rv_find_search(p); }
 
-/* The max smallest hits (in (pos, strand) order) with pos >= from among the
- * suffixes of the given ranges, sorted into out; returns how many. */
-int64_t rv_ranges_first(const rv_index_t *x, const rv_sa_range_t *rng, size_t n_rng,
-                        uint64_t from, rv_hit_t *out, size_t max);
+/* Hits given as SA ranges plus an explicit list (filtered matches). */
+typedef struct {
+    const rv_index_t *x;
+    const rv_sa_range_t *rng;
+    size_t n_rng;
+    const rv_hit_t *lst;
+    uint64_t n_lst;
+} rv_hit_src_t;
+
+/* The max smallest hits (in (pos, strand) order) with pos >= from, sorted into
+ * out; returns how many. */
+int64_t rv_hits_first(const rv_hit_src_t *src, uint64_t from, rv_hit_t *out, size_t max);
 
 /* Sort hits by (pos, strand, pattern).  0 or -1 (memory). */
 int rv_hits_sort(rv_hit_t *h, uint64_t n);

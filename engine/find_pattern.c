@@ -1,6 +1,7 @@
 /* find_pattern.c — compiling a pattern: letters to codes or code sets (IUPAC for
  * DNA, X for protein), the reverse complement strand, then the SA search. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
@@ -86,8 +87,10 @@ static int encode(rv_pattern_t *p, rv_alpha_t a, const char *pat)
         uint8_t single;
         uint32_t mask = letter_mask(a, ch, &single);
         if (!mask) {
-            if (isprint(ch)) return rv_error("pattern", "'%c' matches nothing in a %s index", ch, rv_alpha_name(a));
-            return rv_error("pattern", "byte 0x%02x matches nothing in a %s index", ch, rv_alpha_name(a));
+            char ctx[64];
+            snprintf(ctx, sizeof ctx, "pattern '%.*s%s'", (int)(m > 40 ? 40 : m), pat, m > 40 ? "..." : "");
+            if (isprint(ch)) return rv_error(ctx, "'%c' matches nothing in a %s index", ch, rv_alpha_name(a));
+            return rv_error(ctx, "byte 0x%02x matches nothing in a %s index", ch, rv_alpha_name(a));
         }
         p->s[0].code[i] = single;
         p->s[0].mask[i] = mask;
@@ -120,6 +123,7 @@ rv_pattern_t *rv_find_compile(const rv_index_t *x, const char *pat, size_t len,
     p->k = k;
     p->strand = strand;
     p->cache_max = RV_FIND_CACHE_MAX;
+    p->filter_max = RV_FIND_FILTER_MAX;
     int bad = strand_alloc(&p->s[0], len) < 0 ||
               (a == RV_ALPHA_DNA && strand_alloc(&p->s[1], len) < 0);
     if (bad) rv_error("pattern", "out of memory");
@@ -139,6 +143,7 @@ void rv_find_free(rv_pattern_t *p)
         free(p->s[i].exact_from);
     }
     free(p->rng);
+    free(p->lst);
     free(p->cache);
     free(p);
 }

@@ -15,7 +15,8 @@
  * search; a child is followed while its mismatch count stays <= k.  Pruning:
  * breakers (code 0) end every branch, an exhausted budget with only single codes
  * left switches to the exact search, and small intervals are verified directly
- * against the text instead of being split further.
+ * against the text instead of being split further.  (Long patterns with few
+ * candidates go through the pigeonhole filter of find_filter.c instead.)
  */
 #include <stdlib.h>
 #include "repview/common.h"
@@ -84,9 +85,7 @@ static uint64_t compare_from(const rv_index_t *x, const uint8_t *code, uint64_t 
     return h;
 }
 
-/* Interval [*a, *b) of the suffixes in [lo, hi) (all sharing the first d symbols
- * with the pattern) that start with code[0, m): mlr binary search. */
-static void exact_range(const rv_index_t *x, const uint8_t *code, uint64_t m, uint64_t lo,
+void rv_sa_exact_range(const rv_index_t *x, const uint8_t *code, uint64_t m, uint64_t lo,
                         uint64_t hi, uint64_t d, uint64_t *a, uint64_t *b)
 {
     uint64_t l = d, r = d, mid = 0;
@@ -148,7 +147,7 @@ static int backtrack(walk_t *w, uint64_t lo, uint64_t hi, uint64_t d, unsigned u
         if (hi - lo <= VERIFY_MAX) return verify_each(w, lo, hi, d, used);
         if (used == p->k && s->exact_from[d]) {
             uint64_t a, b;
-            exact_range(x, s->code, p->m, lo, hi, d, &a, &b);
+            rv_sa_exact_range(x, s->code, p->m, lo, hi, d, &a, &b);
             return emit(w, a, b, used);
         }
         uint64_t nlo = 0, nhi = 0;
@@ -173,11 +172,13 @@ static int backtrack(walk_t *w, uint64_t lo, uint64_t hi, uint64_t d, unsigned u
 int rv_find_search(rv_pattern_t *p)
 {
     p->n_rng = 0;
+    p->n_lst = 0;
     p->count = 0;
     for (int k = 0; k < 2; k++) {
         if (!(p->strand & (k ? RV_STRAND_REV : RV_STRAND_FWD))) continue;
         walk_t w = {p, &p->s[k], k ? '-' : '+'};
-        if (backtrack(&w, 0, p->x->n, 0, 0) < 0) return -1;
+        int filtered = rv_find_filter(p, k);
+        if (filtered < 0 || (!filtered && backtrack(&w, 0, p->x->n, 0, 0) < 0)) return -1;
     }
     p->searched = 1;
     return 0;

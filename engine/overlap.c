@@ -81,7 +81,8 @@ int rv_overlap(const rv_index_t *x, const char *q, size_t len, rv_strand_t stran
     size_t n = 0;
     for (int k = 0; k < 2; k++)
         if (best[k] == res->len) rng[n++] = rng[k], res->n_occ += rng[k].hi - rng[k].lo;
-    int64_t got = rv_ranges_first(x, rng, n, 0, res->hits, RV_OVERLAP_MAX_OCC);
+    rv_hit_src_t src = {x, rng, n, NULL, 0};
+    int64_t got = rv_hits_first(&src, 0, res->hits, RV_OVERLAP_MAX_OCC);
     res->n_hits = got > 0 ? (size_t)got : 0;
     return 0;
 }

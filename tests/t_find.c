@@ -180,6 +180,17 @@ static int same_hits(const rv_hit_t *a, const rv_hit_t *b, size_t n, size_t *whe
 
 /* ---- cases ---------------------------------------------------------------- */
 
+/* Cover both ways to k mismatches: backtracking (filter off), the pigeonhole
+ * filter (default), and a filter that gives up after some pieces. */
+static void vary_filter(rng_t *g, rv_pattern_t *p)
+{
+    switch (rng_below(g, 3)) {
+    case 0: p->filter_max = 0; break;
+    case 1: p->filter_max = 1 + rng_below(g, 6); break;
+    default: break;
+    }
+}
+
 /* One pattern: count, all hits (rv_find_many of one), pages, next and prev. */
 static void check_one(rng_t *g, const rv_index_t *x, const char *pat, int strands, unsigned k, const char *ctx)
 {
@@ -190,6 +201,7 @@ static void check_one(rng_t *g, const rv_index_t *x, const char *pat, int strand
     CHECK(p, "%s: compile '%s' failed: %s", ctx, pat, rv_last_error());
     if (!p) { free(want.h); return; }
     if (rng_below(g, 3) == 0) p->cache_max = 0; /* cover the scanning paths */
+    vary_filter(g, p);
     CHECK(rv_find_count(p) == (int64_t)want.n, "%s: '%s' k=%u strands=%d: count %lld, naive %zu", ctx, pat, k,
           strands, (long long)rv_find_count(p), want.n);
     size_t max = 1 + rng_below(g, 8);
@@ -228,6 +240,7 @@ static void check_many(rng_t *g, const rv_index_t *x, int strands, unsigned k, c
         random_pattern(g, x->seq, pats[i], 8);
         naive_find(x->seq, pats[i], strands, (int)k, (uint32_t)i, &want);
         p[i] = rv_find_compile(x, pats[i], strlen(pats[i]), (rv_strand_t)strands, k);
+        vary_filter(g, p[i]);
     }
     if (want.n) qsort(want.h, want.n, sizeof *want.h, hit_order);
     rv_hit_t *h = NULL;

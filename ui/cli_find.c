@@ -142,7 +142,7 @@ int cli_find(int argc, char **argv)
     }
     for (int j = i + 1; j < argc; j++) {
         rv_pattern_t *p = rv_find_compile(x, argv[j], strlen(argv[j]), o.strand, (unsigned)o.k);
-        if (!p) { rc = cli_usage_error("find", "pattern '%s': %s", argv[j], rv_last_error()); goto out; }
+        if (!p) { rc = cli_usage_error("find", "%s", rv_last_error()); goto out; }
         if (set_add(&ps, p, argv[j]) < 0) { rv_find_free(p); rc = cli_data_error(); goto out; }
     }
     if (o.file && read_pattern_file(x, &o, &ps) < 0) { rc = cli_data_error(); goto out; }
