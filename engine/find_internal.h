@@ -31,6 +31,7 @@ struct rv_pattern {
     rv_hit_t *lst;        /* matches found by the k-mismatch filter (unsorted) */
     uint64_t n_lst, cap_lst;
     uint64_t filter_max;  /* most candidates the filter verifies (0 = never filter) */
+    const _Atomic int *cancel; /* rv_find_set_cancel() */
     uint64_t count;
     int searched;         /* rng/count are valid */
     rv_hit_t *cache;      /* all hits sorted, built on first use when count is small */

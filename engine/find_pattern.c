@@ -148,6 +148,8 @@ void rv_find_free(rv_pattern_t *p)
     free(p);
 }
 
+void rv_find_set_cancel(rv_pattern_t *p, const _Atomic int *flag) { p->cancel = flag; }
+
 size_t rv_find_length(const rv_pattern_t *p) { return p->m; }
 
 int64_t rv_find_count(rv_pattern_t *p)

@@ -143,6 +143,8 @@ static int backtrack(walk_t *w, uint64_t lo, uint64_t hi, uint64_t d, unsigned u
     const rv_index_t *x = p->x;
     const rv_pat_strand_t *s = w->s;
     for (;;) {
+        if (p->cancel && atomic_load_explicit(p->cancel, memory_order_relaxed))
+            return rv_error("find", "cancelled");
         if (d == p->m) return emit(w, lo, hi, used);
         if (hi - lo <= VERIFY_MAX) return verify_each(w, lo, hi, d, used);
         if (used == p->k && s->exact_from[d]) {

@@ -381,6 +381,13 @@ static void test_edges(void)
     p = rv_find_compile(x, "N", 1, RV_STRAND_BOTH, 0);
     CHECK(p && rv_find_count(p) == 2 * 16, "N on both strands: %lld, want 32", (long long)rv_find_count(p));
     rv_find_free(p);
+    _Atomic int stop = 1; /* a cancelled search fails, and runs again later */
+    p = rv_find_compile(x, "NNN", 3, RV_STRAND_BOTH, 1);
+    rv_find_set_cancel(p, &stop);
+    CHECK(p && rv_find_count(p) == -1 && strcmp(rv_last_error(), "find: cancelled") == 0, "cancel: %s", rv_last_error());
+    stop = 0;
+    CHECK(p && rv_find_count(p) == 2 * (2 + 8 + 0), "after cancel: %lld", (long long)rv_find_count(p));
+    rv_find_free(p);
     rv_index_t *y = index_of("MKVLAAGXXXMKV", RV_ALPHA_PROTEIN, 1);
     CHECK(!rv_find_compile(y, "MKV", 3, RV_STRAND_BOTH, 0), "protein accepted strand both");
     p = rv_find_compile(y, "mkx", 3, RV_STRAND_FWD, 0);

@@ -15,10 +15,21 @@
  *
  * A compiled pattern caches its sorted hits; use one pattern from one thread at a
  * time.  Errors: NULL or a negative value with a message (rv_last_error()).
+ *
+ * The explorer's `/` and n/N, for example:
+ *     rv_pattern_t *p = rv_find_compile(x, typed, strlen(typed), RV_STRAND_BOTH, 0);
+ *     int64_t total = rv_find_count(p);              // status line "3 of 120"
+ *     rv_hit_t page[50];
+ *     int64_t k = rv_find_page(p, view_start, page, 50); // hits on screen, in order
+ *     rv_hit_t h;
+ *     if (rv_find_next(p, (int64_t)cursor, &h) == 1) cursor = h.pos;  // n
+ *     if (rv_find_prev(p, cursor, &h) == 1) cursor = h.pos;           // N
+ *     rv_find_free(p);
  */
 #ifndef REPVIEW_FIND_H
 #define REPVIEW_FIND_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "repview/index.h"
@@ -45,6 +56,11 @@ typedef struct rv_pattern rv_pattern_t;
 rv_pattern_t *rv_find_compile(const rv_index_t *x, const char *pat, size_t len,
                               rv_strand_t strand, unsigned k);
 void rv_find_free(rv_pattern_t *p);
+
+/* Let another thread stop a long search (a short pattern with many mismatches
+ * on a big genome): once *flag is non-zero the search returns -1 with the
+ * message "cancelled", and a later call starts it again.  NULL: never. */
+void rv_find_set_cancel(rv_pattern_t *p, const _Atomic int *flag);
 
 /* Length of the pattern (every hit covers this many text symbols). */
 size_t rv_find_length(const rv_pattern_t *p);
