@@ -14,6 +14,9 @@ chr1	10	16	GAATTC	0	-	GAATTC
 chr2	2	8	GAATTC	0	+	GAATTC
 chr2	2	8	GAATTC	0	-	GAATTC"
 
+expect_eq find_wide_arrays "$(REPVIEW_FORCE_WIDE=1 $REPVIEW find -k 1 "$T/s.fa" GAATTC ACG)" \
+    "$($REPVIEW find -k 1 "$T/s.fa" GAATTC ACG)"
+
 expect_eq find_plus_k1 "$($REPVIEW find -k 1 --strand + "$T/s.fa" GAATTA)" "$H
 chr1	10	16	GAATTA	1	+	GAATTC
 chr2	2	8	GAATTA	1	+	GAATTC"

@@ -11,6 +11,7 @@ q2	4	3	chr1	5	8	-
 q3	6	5	chr1	13	18	+
 q4	4	0	.	.	.	."
 expect_eq overlap_small "$($REPVIEW overlap -f "$T/q.fq" "$T/s.fa")" "$want"
+expect_eq overlap_wide_arrays "$(REPVIEW_FORCE_WIDE=1 $REPVIEW overlap -f "$T/q.fq" "$T/s.fa")" "$want"
 gzip -c "$T/q.fq" >"$T/q.fq.gz"
 expect_eq overlap_gz_queries "$($REPVIEW overlap -f "$T/q.fq.gz" "$T/s.fa")" "$want"
 expect_eq overlap_stdin_queries "$($REPVIEW overlap -f - "$T/s.fa" <"$T/q.fq")" "$want"
