@@ -166,7 +166,11 @@ static void act(app_t *a, action_t act, long count)
         break;
     case ACT_HELP: a->overlay = OV_HELP; a->ov_scroll = 0; break;
     case ACT_REDRAW: if (!dr_is_grid()) clearok(curscr, TRUE); break;
-    case ACT_ESCAPE: a->visual = 0; a->msg[0] = 0; break;
+    case ACT_ESCAPE:
+        a->visual = 0;
+        a->msg[0] = 0;
+        if (search_busy(a)) { search_cancel(a); app_message(a, 0, "search cancelled"); }
+        break;
     case ACT_QUIT: a->quit = 1; break;
     case ACT_NONE: case ACT_COUNT: break;
     }

@@ -14,6 +14,7 @@ typedef struct { int y, x, h, w; } rect_t;
 
 typedef struct app app_t;
 typedef struct pane pane_t;
+typedef struct search search_t;
 
 /* One row of a pane: text, a style, up to two highlighted spans, and the global
  * position Enter jumps to (-1: none). */
@@ -73,11 +74,9 @@ struct app {
     int line_len;
     int overlay, ov_sel, ov_scroll;
     /* search (pane_find.c) */
-    char pattern[128];
+    char pattern[128];        /* as typed: PATTERN or PATTERN/K */
     int search_dir;
-    uint64_t *hits;           /* sorted global starts of the hits */
-    uint64_t n_hits, hit_len;
-    int hits_gen;
+    search_t *search;
     uint64_t jumps[32];
     int n_jumps;
     int quit, mouse;
@@ -107,6 +106,9 @@ void panes_draw(app_t *a);
 int panes_click(app_t *a, int y, int x);
 /* Text position of the cursor, or -1 (no index, breaker). */
 int64_t app_cursor_text(const app_t *a);
+/* First text position at global >= g (n when none), last at global <= g (-1). */
+int64_t app_text_after(const app_t *a, uint64_t g);
+int64_t app_text_before(const app_t *a, uint64_t g);
 /* "name:1,234" for global g into buf. */
 char *app_fmt_pos(const app_t *a, uint64_t g, char *buf, size_t len);
 char *fmt_commas(uint64_t v, char *buf, size_t len);
@@ -127,8 +129,14 @@ void app_jump(app_t *a, uint64_t g);
 void app_message(app_t *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* pane_find.c */
-void search_run(app_t *a, const char *pattern, int dir);
-void search_step(app_t *a, int dir, long count);
-int search_hit_at(const app_t *a, uint64_t g); /* 1 when g is inside a hit */
+void search_run(app_t *a, const char *line, int dir); /* line "" repeats the last */
+void search_step(app_t *a, int dir, long count);       /* n (1) / N (-1) */
+int search_poll(app_t *a);                             /* 1: a search just finished */
+void search_wait(app_t *a);                            /* scripted mode */
+int search_busy(const app_t *a);
+void search_cancel(app_t *a);
+void search_free(app_t *a);
+void search_window(app_t *a, uint64_t g0, uint64_t g1); /* hits on screen */
+int search_hit_at(const app_t *a, uint64_t g);          /* 1 when g is in a hit */
 
 #endif

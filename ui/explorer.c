@@ -210,6 +210,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
         double k0 = rv_now();
         if ((keys[i] & SCRIPT_RESIZE) && keys[i] > 0xffffff) dr_grid_resize(keys[i] >> 12 & 0xfff, keys[i] & 0xfff);
         else app_key(a, keys[i]);
+        search_wait(a); /* scripts see the search finished: screens are deterministic */
         poll_source(a, &region);
         screen_draw(a);
         if (ms) ms[i] = (rv_now() - k0) * 1000;
@@ -241,6 +242,8 @@ static int run_terminal(app_t *a, const opts_t *o, const char *region)
     int dirty = 1;
     while (!a->quit && !term_quit_requested()) {
         if (poll_source(a, &region)) dirty = 1;
+        if (search_poll(a)) dirty = 1;
+        if (search_busy(a)) dirty = 1; /* "searching" until it is done */
         if (a->src.job && rv_now() - last > 0.2) dirty = 1; /* progress */
         if (dirty) { screen_draw(a); last = rv_now(); dirty = 0; }
         int ch = getch();
@@ -270,7 +273,7 @@ int rv_explorer_main(int argc, char **argv)
     a.title = o.file ? o.file : "lambda.fa.gz (bundled sample)";
     rc = o.keys ? run_script(&a, &o, o.region, t0) : run_terminal(&a, &o, o.region);
     for (int i = 0; i < N_PANES; i++) pane_free(&a.panes[i]);
-    free(a.hits);
+    search_free(&a);
     src_close(&a.src);
     return rc;
 }

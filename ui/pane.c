@@ -39,6 +39,34 @@ int64_t app_cursor_text(const app_t *a)
     return rv_seq_global_to_text(a->src.x->seq, a->cur);
 }
 
+/* Last segment starting at or before global g, or -1. */
+static int64_t segment_at(const rv_seq_t *s, uint64_t g)
+{
+    uint64_t lo = 0, hi = s->n_seg;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (s->seg[mid].gpos <= g) lo = mid + 1; else hi = mid;
+    }
+    return (int64_t)lo - 1;
+}
+
+int64_t app_text_after(const app_t *a, uint64_t g)
+{
+    const rv_seq_t *s = a->src.x->seq;
+    int64_t k = segment_at(s, g);
+    if (k >= 0 && g < s->seg[k].gpos + s->seg[k].len) return (int64_t)(s->seg[k].tpos + g - s->seg[k].gpos);
+    return (uint64_t)(k + 1) < s->n_seg ? (int64_t)s->seg[k + 1].tpos : (int64_t)s->n;
+}
+
+int64_t app_text_before(const app_t *a, uint64_t g)
+{
+    const rv_seq_t *s = a->src.x->seq;
+    int64_t k = segment_at(s, g);
+    if (k < 0) return -1;
+    const rv_segment_t *z = &s->seg[k];
+    return (int64_t)(g < z->gpos + z->len ? z->tpos + g - z->gpos : z->tpos + z->len - 1);
+}
+
 void pane_init(pane_t *p, const pane_ops_t *ops)
 {
     memset(p, 0, sizeof *p);

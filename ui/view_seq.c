@@ -175,7 +175,7 @@ static void draw_line(app_t *a, int i, const char *bytes, const uint64_t *lens, 
         int x = a->coord_w + (int)(k / 10 * 11 + k % 10);
         unsigned char ch = bytes ? (unsigned char)bytes[g - g0] : ' ';
         style_t st = base_style(a, ch);
-        if (a->n_hits && search_hit_at(a, g)) st = ST_HIT;
+        if (search_hit_at(a, g)) st = ST_HIT;
         if (a->visual && g >= vlo && g <= vhi) st = ST_SELECT;
         if (g == a->cur) st = ST_CURSOR;
         dr_char(y, x, st, bytes ? ch : '.');
@@ -208,6 +208,7 @@ void view_draw(app_t *a)
     }
     draw_ruler(a);
     const uint64_t *lens = m ? track_lengths(a, a->top, m) : NULL;
+    if (m && a->search) search_window(a, a->top, a->top + m);
     for (int i = 0; i < a->lines; i++) draw_line(a, i, bytes, lens, a->top);
     if (!bytes && m)
         dr_text(a->r_seq.y + 1, a->coord_w, ST_DIM, "reading...", -1);

@@ -42,6 +42,10 @@ golden search_fwd multi.fa '/ACGTTGCA<CR>'
 golden search_n multi.fa '/GCTAAAGACA<CR>n'
 golden search_N multi.fa '/GCTAAAGACA<CR>nN'
 golden search_none multi.fa '/GGGGGGGGGGGG<CR>'
+golden search_back multi.fa ':chr2:200<CR>?GCTAAAGACA<CR>'
+golden search_mismatch multi.fa '/GCTAAAGACT/1<CR><Tab><Tab>z'
+golden search_bad_letter multi.fa '/ACGJ<CR>'
+golden search_repeat multi.fa '/CACA<CR>/<CR>5n'
 golden pane_sa_zoom multi.fa ':chr1:210<CR>z'
 golden pane_lr multi.fa ':chr1:210<CR><Tab>z'
 golden pane_lr_jump multi.fa ':chr1:210<CR><Tab>j<CR>'
@@ -79,6 +83,12 @@ expect_exit bad_key_name 2 "$REPVIEW" --keys '<Nope>' --dump "$T/multi.fa"
 expect_exit keys_without_dump 2 "$REPVIEW" --keys 'j' "$T/multi.fa"
 expect_exit bad_size 2 "$REPVIEW" --keys '' --dump --size 5x5 "$T/multi.fa"
 expect_exit no_terminal 1 "$REPVIEW" "$T/multi.fa"
+
+# The matches pane and `repview find` list the same hits
+screen=$(cd "$T" && "$REPVIEW" --keys '/CACA<CR><Tab><Tab>z' --dump --wait-index --size 100x80 multi.fa |
+    sed -nE 's/^[ >]([^ :]+):([0-9,]+) +([+-]) +([0-9]+)$/\1 \2 \3 \4/p' | tr -d , | awk '{ print $1, $2 - 1, $3, $4 }')
+cli=$("$REPVIEW" find "$T/multi.fa" CACA | awk -F'\t' '!/^#/ { print $1, $2, $6, $5 }')
+if [ -z "$screen" ]; then bad matches_pane_matches_cli "no hits read from the screen"; else expect_eq matches_pane_matches_cli "$screen" "$cli"; fi
 
 # The LR pane and `repview lr` give the same LRs (one producer, two consumers).
 agree=1
