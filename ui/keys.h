@@ -31,7 +31,7 @@
     X(ACT_PREV_REC, '{', 0, 0, "{", "[count] records back")                                  \
     X(ACT_RECORDS, 'R', 0, 0, "R", "record picker (names and lengths)")                      \
     X(ACT_GOTO, ':', 0, 0, ":", "command line: goto REGION, +10k, -2m, =POS; :help, :q")     \
-    X(ACT_SEARCH, '/', 0, 0, "/", "search forward for a pattern (both strands for DNA)")    \
+    X(ACT_SEARCH, '/', 0, 0, "/", "search forward: PATTERN, or PATTERN/K for K mismatches")    \
     X(ACT_SEARCH_BACK, '?', 0, 0, "?", "search backward (? then Enter alone: this help)")    \
     X(ACT_NEXT_HIT, 'n', 0, 0, "n", "[count] next search hit")                               \
     X(ACT_PREV_HIT, 'N', 0, 0, "N", "[count] previous search hit")                           \
