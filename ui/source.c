@@ -1,6 +1,7 @@
 /* source.c — the explorer's sequence source (faidx first, then the index) and the
  * background index build; see source.h for why. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,36 @@ static void *fai_main(void *arg)
     return NULL;
 }
 
+/* Map FILE.rvx in a helper thread: checking its checksums reads every byte,
+ * seconds for a large genome, and the first screen must not wait for that. */
+static void *rvx_main(void *arg)
+{
+    source_t *s = arg;
+    s->rvx_status = rv_index_load(s->rvx_path, s->path, &s->rvx_index);
+    if (s->rvx_status != RV_RVX_OK) snprintf(s->rvx_err, sizeof s->rvx_err, "%s", rv_last_error());
+    atomic_store(&s->rvx_done, 1);
+    return NULL;
+}
+
+/* Start a helper thread with every signal blocked (the UI thread handles them). */
+static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int ok = pthread_create(tid, NULL, fn, arg) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return ok;
+}
+
+static int start_build(source_t *s, char *msg, size_t msglen)
+{
+    s->job = rv_build_start(s->path, NULL, s->alpha, &s->opts);
+    if (!s->job) return snprintf(msg, msglen, "%s", rv_last_error()), -1;
+    s->state = IDX_BUILDING;
+    return 0;
+}
+
 int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opts_t *o,
              int no_create, char *msg, size_t msglen)
 {
@@ -49,40 +80,49 @@ int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opt
     s->t_start = rv_now();
     s->shown_alpha = alpha;
     msg[0] = 0;
-    int is_stdin = strcmp(path, "-") == 0;
-    if (!is_stdin) {
-        struct stat st;
-        if (stat(path, &st) != 0) return snprintf(msg, msglen, "%s: %s", path, strerror(errno)), -1;
-        if (S_ISDIR(st.st_mode)) return snprintf(msg, msglen, "%s: is a directory", path), -1;
-        char *rvx = rv_index_path_for(path);
-        rv_index_t *x = NULL;
-        rv_rvx_status_t rs = rvx ? rv_index_load(rvx, path, &x) : RV_RVX_IOERR;
-        if (rs == RV_RVX_OK && (alpha == RV_ALPHA_AUTO || alpha == x->seq->alpha)) {
-            s->x = x;
-            s->seq = x->seq;
-            s->state = IDX_READY;
-            s->shown_alpha = x->seq->alpha;
-            s->t_ready = rv_now();
-            snprintf(msg, msglen, "index loaded from %s", rvx);
-            free(rvx);
-            return 0;
-        }
-        rv_index_free(x);
-        if (rs != RV_RVX_OK && rs != RV_RVX_MISSING)
-            snprintf(msg, msglen, "%s; building the index in memory", rv_last_error());
-        free(rvx);
-        int bgzf = 0;
-        s->random_access = has_random_access(path, &bgzf);
-        if (s->random_access) {
-            s->fai_created = !file_exists(path, ".fai");
-            s->gzi_created = bgzf && !file_exists(path, ".gzi");
-            s->fai_thread = pthread_create(&s->fai_tid, NULL, fai_main, s) == 0;
-        }
+    if (strcmp(path, "-") == 0) return start_build(s, msg, msglen);
+    struct stat st;
+    if (stat(path, &st) != 0) return snprintf(msg, msglen, "%s: %s", path, strerror(errno)), -1;
+    if (S_ISDIR(st.st_mode)) return snprintf(msg, msglen, "%s: is a directory", path), -1;
+    int bgzf = 0;
+    s->random_access = has_random_access(path, &bgzf);
+    if (s->random_access) {
+        s->fai_created = !file_exists(path, ".fai") && !no_create;
+        s->gzi_created = bgzf && !file_exists(path, ".gzi") && !no_create;
+        s->fai_thread = start_thread(&s->fai_tid, fai_main, s);
     }
-    s->job = rv_build_start(path, NULL, alpha, &s->opts);
-    if (!s->job) return snprintf(msg, msglen, "%s", rv_last_error()), -1;
-    s->state = IDX_BUILDING;
-    return 0;
+    s->rvx_path = rv_index_path_for(path);
+    if (s->rvx_path && access(s->rvx_path, R_OK) == 0 && start_thread(&s->rvx_tid, rvx_main, s)) {
+        s->rvx_thread = 1;
+        s->state = IDX_BUILDING;
+        return 0;
+    }
+    return start_build(s, msg, msglen);
+}
+
+/* The .rvx helper is done: use the index, or say why not and build instead. */
+static void rvx_finished(source_t *s, char *msg, size_t msglen)
+{
+    pthread_join(s->rvx_tid, NULL);
+    s->rvx_thread = 0;
+    rv_index_t *x = s->rvx_index;
+    s->rvx_index = NULL;
+    if (s->rvx_status == RV_RVX_OK && (s->alpha == RV_ALPHA_AUTO || s->alpha == x->seq->alpha)) {
+        s->x = x;
+        s->seq = x->seq;
+        s->state = IDX_READY;
+        s->shown_alpha = x->seq->alpha;
+        s->t_ready = rv_now();
+        s->generation++;
+        rv_seq_free(s->skel);
+        s->skel = NULL;
+        snprintf(msg, msglen, "index loaded from %s", s->rvx_path);
+        return;
+    }
+    rv_index_free(x);
+    if (s->rvx_status == RV_RVX_OK) snprintf(msg, msglen, "%s is for another alphabet; building the index in memory", s->rvx_path);
+    else snprintf(msg, msglen, "%s; building the index in memory", s->rvx_err);
+    if (start_build(s, msg + strlen(msg), msglen - strlen(msg)) < 0) s->state = IDX_FAILED;
 }
 
 /* The record table of the .fai as an rv_seq_t without text: enough for names,
@@ -152,6 +192,10 @@ int src_poll(source_t *s, char *msg, size_t msglen)
 {
     int changed = 0;
     msg[0] = 0;
+    if (s->rvx_thread && atomic_load(&s->rvx_done)) {
+        rvx_finished(s, msg, msglen);
+        changed = 1;
+    }
     if (s->fai_thread && atomic_load(&s->fai_done)) { fai_finished(s, msg, msglen); changed = 1; }
     if (s->job && rv_build_finished(s->job)) {
         char m2[600];
@@ -173,8 +217,8 @@ void src_wait(source_t *s, int wait_index, double timeout, char *msg, size_t msg
             size_t l = strlen(msg);
             snprintf(msg + l, msglen - l, "%s%s", l ? "; " : "", m);
         }
-        int seq_ok = s->seq || (!s->fai_thread && !s->job);
-        if (seq_ok && !s->fai_thread && (!wait_index || !s->job)) return;
+        int seq_ok = s->seq || (!s->fai_thread && !s->job && !s->rvx_thread);
+        if (seq_ok && !s->fai_thread && (!wait_index || (!s->job && !s->rvx_thread))) return;
         if (rv_now() - t0 > timeout) return;
         struct timespec ts = {0, 2 * 1000 * 1000};
         nanosleep(&ts, NULL);
@@ -184,6 +228,7 @@ void src_wait(source_t *s, int wait_index, double timeout, char *msg, size_t msg
 void src_progress(const source_t *s, char *buf, size_t len)
 {
     buf[0] = 0;
+    if (s->rvx_thread) { snprintf(buf, len, "loading %s", s->rvx_path); return; }
     if (!s->job) return;
     rv_progress_t *p = rv_build_progress(s->job);
     int stage = atomic_load(&p->stage);
@@ -222,6 +267,9 @@ void src_cancel(source_t *s)
 void src_close(source_t *s)
 {
     if (s->fai_thread) pthread_join(s->fai_tid, NULL);
+    if (s->rvx_thread) pthread_join(s->rvx_tid, NULL);
+    rv_index_free(s->rvx_index);
+    free(s->rvx_path);
     if (s->job) {
         /* A suffix sort cannot stop half-way: do not wait for it.  The caller is
          * about to exit, which ends the worker too. */

@@ -28,6 +28,14 @@ typedef struct {
     faidx_t *fai;
     int fai_created, gzi_created, no_create;
     rv_seq_t *skel;           /* record table built from the .fai (names, lengths) */
+    /* FILE.rvx, mapped and checked by a helper thread */
+    char *rvx_path;
+    pthread_t rvx_tid;
+    int rvx_thread;
+    _Atomic int rvx_done;
+    rv_rvx_status_t rvx_status;
+    rv_index_t *rvx_index;
+    char rvx_err[400];
     /* the index */
     rv_build_job_t *job;
     rv_index_t *x;
@@ -42,7 +50,8 @@ typedef struct {
     char *cache;
 } source_t;
 
-/* Open PATH: load FILE.rvx or start the build; start the faidx helper (which
+/* Open PATH: start loading FILE.rvx (or the build when there is none) and the
+ * faidx helper (which
  * writes no .fai/.gzi when no_create: the bundled sample).  Returns 0,
  * or -1 with a message in err (nothing to show at all). */
 int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opts_t *o,

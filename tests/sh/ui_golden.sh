@@ -100,3 +100,14 @@ for pos in chr1:1 chr1:63 chr1:210 chr1:259 chr1:300 chr1:400 chr1:520 chr2:5 ch
     if [ "$screen" != "$cli" ]; then agree=0; bad lr_pane_matches_cli "$pos: pane [$screen] cli [$cli]"; fi
 done
 [ $agree = 1 ] && ok lr_pane_matches_cli
+
+# FILE.rvx is used when it matches, and reported (then rebuilt in memory) when stale.
+cp "$T/multi.fa" "$T/withidx.fa"
+"$REPVIEW" index --quiet "$T/withidx.fa"
+out=$(cd "$T" && "$REPVIEW" --keys '' --dump --wait-index withidx.fa)
+grep -q 'index loaded from withidx.fa.rvx' <<<"$out" && ok rvx_used || bad rvx_used "$(tail -2 <<<"$out")"
+grep -q 'LR 4' <<<"$out" && ok rvx_panes || bad rvx_panes "$(tail -2 <<<"$out")"
+printf '>extra\nACGT\n' >>"$T/withidx.fa"
+out=$(cd "$T" && "$REPVIEW" --keys '' --dump --wait-index withidx.fa)
+grep -q 'building the index in memory' <<<"$out" && grep -q 'index ready' <<<"$out" && ok rvx_stale_rebuilt ||
+    bad rvx_stale_rebuilt "$(tail -2 <<<"$out")"

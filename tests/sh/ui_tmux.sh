@@ -7,6 +7,8 @@ cp "$RV_TOP/tests/data/multi.fa" "$T/"
 sock="$T/tmux.sock"
 tm() { tmux -S "$sock" "$@"; }
 trap 'tm kill-server 2>/dev/null' EXIT
+# a session that outlives the others, so the server never exits between them
+tm new-session -d -s keep 'sleep 600' || { bad tmux_start "tmux new-session failed"; exit 0; }
 
 screen() { tm capture-pane -p -t rv; }
 # wait_for NAME TEXT [SECONDS]: poll the screen until it shows TEXT
