@@ -128,6 +128,11 @@ void app_set_cursor(app_t *a, uint64_t g);
 void app_jump(app_t *a, uint64_t g);
 void app_message(app_t *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* pane_tandem.c: 1 while the runs are computed in the background; poll joins
+ * a finished computation (1 when it did) */
+int tandem_busy(void);
+int tandem_poll(app_t *a);
+
 /* pane_find.c */
 void search_run(app_t *a, const char *line, int dir); /* line "" repeats the last */
 void search_step(app_t *a, int dir, long count);       /* n (1) / N (-1) */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "repview/common.h"
 #include "app.h"
@@ -191,6 +192,19 @@ static void bench_report(double *ms, int n, double first_ms)
     fprintf(stderr, "keys\t%d\nmedian_ms\t%.3f\np99_ms\t%.3f\nmax_ms\t%.3f\n", n, ms[n / 2], ms[p99], ms[n - 1]);
 }
 
+/* Scripted mode: let background pane work (tandem runs) finish, so that every
+ * dump is the same. */
+static void settle(app_t *a)
+{
+    if (!tandem_busy() && !tandem_poll(a)) return;
+    while (tandem_busy()) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    tandem_poll(a);
+    screen_draw(a);
+}
+
 static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
 {
     int *keys, n;
@@ -204,6 +218,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
     if (m[0]) app_message(a, a->src.state == IDX_FAILED, "%s", m);
     on_source_change(a, &region);
     screen_draw(a);
+    settle(a);
     double first_ms = (rv_now() - t0) * 1000, *ms = malloc(((size_t)n + 1) * sizeof *ms);
     int bench = getenv("REPVIEW_BENCH") && *getenv("REPVIEW_BENCH") == '1';
     for (int i = 0; i < n && !a->quit; i++) {
@@ -213,6 +228,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
         search_wait(a); /* scripts see the search finished: screens are deterministic */
         poll_source(a, &region);
         screen_draw(a);
+        settle(a);
         if (ms) ms[i] = (rv_now() - k0) * 1000;
     }
     dr_dump(stdout);
@@ -243,8 +259,12 @@ static int run_terminal(app_t *a, const opts_t *o, const char *region)
     while (!a->quit && !term_quit_requested()) {
         if (poll_source(a, &region)) dirty = 1;
         if (search_poll(a)) dirty = 1;
+        if (tandem_poll(a)) dirty = 1;
         if (search_busy(a)) dirty = 1; /* "searching" until it is done */
-        if (a->src.job && rv_now() - last > 0.2) dirty = 1; /* progress */
+        if ((a->src.job || a->src.rvx_thread || tandem_busy()) && rv_now() - last > 0.2) {
+            dirty = 1; /* progress */
+            if (tandem_busy()) a->extra_gen++; /* the pane shows its percentage */
+        }
         if (dirty) { screen_draw(a); last = rv_now(); dirty = 0; }
         int ch = getch();
         if (ch == ERR) continue;

@@ -109,7 +109,7 @@ void search_run(app_t *a, const char *line, int dir)
     s->len = rv_find_length(p);
     rv_find_set_cancel(p, &s->cancel);
     a->search = s;
-    s->running = pthread_create(&s->tid, NULL, search_main, s) == 0;
+    s->running = src_thread(&s->tid, search_main, s);
     if (!s->running) search_main(s);
     app_message(a, 0, "searching for %s (Esc cancels)", a->pattern);
 }

@@ -50,8 +50,7 @@ static void *rvx_main(void *arg)
     return NULL;
 }
 
-/* Start a helper thread with every signal blocked (the UI thread handles them). */
-static int start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
+int src_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
 {
     sigset_t all, old;
     sigfillset(&all);
@@ -89,10 +88,10 @@ int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opt
     if (s->random_access) {
         s->fai_created = !file_exists(path, ".fai") && !no_create;
         s->gzi_created = bgzf && !file_exists(path, ".gzi") && !no_create;
-        s->fai_thread = start_thread(&s->fai_tid, fai_main, s);
+        s->fai_thread = src_thread(&s->fai_tid, fai_main, s);
     }
     s->rvx_path = rv_index_path_for(path);
-    if (s->rvx_path && access(s->rvx_path, R_OK) == 0 && start_thread(&s->rvx_tid, rvx_main, s)) {
+    if (s->rvx_path && access(s->rvx_path, R_OK) == 0 && src_thread(&s->rvx_tid, rvx_main, s)) {
         s->rvx_thread = 1;
         s->state = IDX_BUILDING;
         return 0;

@@ -67,6 +67,9 @@ void src_progress(const source_t *s, char *buf, size_t len);
  * available yet.  Valid until the next call. */
 const char *src_bytes(source_t *s, uint64_t g, uint64_t len);
 void src_cancel(source_t *s);
+/* Start a helper thread with every signal blocked, so that signals reach the UI
+ * thread (term.c).  1 on success. */
+int src_thread(pthread_t *tid, void *(*fn)(void *), void *arg);
 void src_close(source_t *s);
 
 #endif
