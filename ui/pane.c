@@ -152,7 +152,7 @@ void pane_draw(pane_t *p, app_t *a, rect_t r, int focused)
     if (r.h <= 0 || r.w <= 2) return;
     p->height = r.h - 1;
     pane_refresh(p, a, r.w - 1);
-    int x = dr_printf(r.y, r.x, focused ? ST_FOCUS : ST_TITLE, r.w, "%c %s %s", focused ? '*' : '-',
+    int x = dr_printf(r.y, r.x, focused ? ST_FOCUS : ST_TITLE, r.w - 1, "%c %s %s", focused ? '*' : '-',
                       p->ops->name, p->title_extra);
     dr_fill(r.y, x, r.x + r.w - x - 1, ST_TITLE, '-');
     int rows = r.h - 1;

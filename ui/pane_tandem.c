@@ -70,11 +70,12 @@ static const rv_runs_t *runs_of(pane_t *p, app_t *a)
 
 
 
-typedef struct { pane_t *p; app_t *a; uint64_t t; int n; } add_ctx_t;
+typedef struct { pane_t *p; app_t *a; uint64_t t, skip; int n; } add_ctx_t; /* skip: listed already */
 
 static int add_run(void *ud, const rv_run_t *run)
 {
     add_ctx_t *c = ud;
+    if (c->skip >= run->start && c->skip < run->end) return 0;
     const rv_seq_t *s = c->a->src.x->seq;
     uint64_t g = rv_seq_text_to_global(s, run->start);
     char where[160], motif[24];
@@ -95,7 +96,7 @@ static void tandem_fill(pane_t *p, app_t *a, int width)
     rv_tandem_filter_t f;
     rv_tandem_filter_init(&f);
     int64_t t = app_cursor_text(a);
-    add_ctx_t c = {p, a, t < 0 ? UINT64_MAX : (uint64_t)t, 0};
+    add_ctx_t c = {p, a, t < 0 ? UINT64_MAX : (uint64_t)t, UINT64_MAX, 0};
     snprintf(p->header, sizeof p->header, " %-18s %6s %4s %6s %s", "start", "len", "per", "copies", "motif");
     uint64_t lo = (uint64_t)app_text_after(a, a->top);
     uint64_t hi = (uint64_t)app_text_after(a, a->top + (uint64_t)a->bases_per_line * (uint64_t)a->lines);
@@ -107,7 +108,7 @@ static void tandem_fill(pane_t *p, app_t *a, int width)
              (unsigned long long)on_screen);
     if (nc && on_screen > nc) pane_add(p, -1, ST_DIM, " on the screen:");
     add_ctx_t rest = c;
-    rest.t = UINT64_MAX; /* the covering ones are listed above */
+    rest.skip = rest.t; /* the covering ones are listed above */
     if (on_screen > nc) rv_runs_overlapping(r, lo, hi, &f, add_run, &rest);
     if (p->n == 0) snprintf(p->note, sizeof p->note, "no tandem repeat on the screen; ] finds the next");
 }
