@@ -21,7 +21,7 @@ static struct {
     _Atomic int done;
     rv_progress_t progress;
     rv_runs_t *computed;
-    char err[200];
+    char err[160];
     rv_index_t *x;       /* the index the runs belong to */
     rv_runs_t view;
     int have;

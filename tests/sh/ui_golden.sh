@@ -113,6 +113,30 @@ screen=$(cd "$T" && "$REPVIEW" --keys '/CACA<CR><Tab><Tab>z' --dump --wait-index
 cli=$("$REPVIEW" find "$T/multi.fa" CACA | awk -F'\t' '!/^#/ { print $1, $2, $6, $5 }')
 if [ -z "$screen" ]; then bad matches_pane_matches_cli "no hits read from the screen"; else expect_eq matches_pane_matches_cli "$screen" "$cli"; fi
 
+# Every run in the tandem pane is one that `repview tandem` lists
+if "$REPVIEW" tandem --help >/dev/null 2>&1; then
+    screen=$(cd "$T" && "$REPVIEW" --keys ':chr1:520<CR><Tab><Tab><Tab>z' --dump --wait-index --size 100x60 multi.fa |
+        sed -nE 's/^[ >][ *]([^ :]+):([0-9,]+) +([0-9]+) +([0-9]+) +([0-9.]+) ([A-Z]+)$/\1 \2 \3 \4 \5 \6/p' | tr -d , |
+        awk '{ print $1, $2 - 1, $2 - 1 + $3, $4, $5, $6 }' | sort -u)
+    cli=$("$REPVIEW" tandem "$T/multi.fa" | awk -F'\t' '!/^#/ { print $1, $2, $3, $4, $5, $6 }' | sort -u)
+    extra=$(comm -23 <(printf '%s\n' "$screen") <(printf '%s\n' "$cli"))
+    if [ -z "$screen" ]; then bad tandem_pane_matches_cli "no runs read from the screen"
+    else expect_eq tandem_pane_matches_cli "$extra" ""; fi
+fi
+
+# The pairs pane and `repview pairs --covering` give the same pairs
+if "$REPVIEW" pairs --help >/dev/null 2>&1; then
+    agree=1
+    for pos in chr1:210 chr1:230 chr2:100 chr1:520; do
+        n_screen=$(cd "$T" && "$REPVIEW" --keys ":$pos<CR><S-Tab>z" --dump --wait-index --size 100x60 multi.fa |
+            grep -cE '^[ >] +[0-9]+  (->|<-) ')
+        min=$(cd "$T" && "$REPVIEW" --keys ":$pos<CR><S-Tab>z" --dump --wait-index multi.fa | grep -oE 'of [0-9]+\+ bp' | grep -oE '[0-9]+')
+        n_cli=$("$REPVIEW" pairs -l "$min" --covering "$pos" "$T/multi.fa" | grep -vc '^#')
+        [ "$n_screen" = "$n_cli" ] || { agree=0; bad pairs_pane_matches_cli "$pos: pane $n_screen pairs, cli $n_cli (-l $min)"; }
+    done
+    [ $agree = 1 ] && ok pairs_pane_matches_cli
+fi
+
 # The LR pane and `repview lr` give the same LRs (one producer, two consumers).
 agree=1
 for pos in chr1:1 chr1:63 chr1:210 chr1:259 chr1:300 chr1:400 chr1:520 chr2:5 chr2:100 chrM:35; do
