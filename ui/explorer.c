@@ -268,8 +268,13 @@ static int run_terminal(app_t *a, const opts_t *o, const char *region)
         if (dirty) { screen_draw(a); last = rv_now(); dirty = 0; }
         int ch = getch();
         if (ch == ERR) continue;
-        if (ch == KEY_MOUSE) mouse_event(a);
-        else app_key(a, ch);
+        /* handle what is already typed before drawing (key repeat never queues up) */
+        timeout(0);
+        for (int k = 0; ch != ERR && k < 64 && !a->quit; k++, ch = getch()) {
+            if (ch == KEY_MOUSE) mouse_event(a);
+            else app_key(a, ch);
+        }
+        timeout(40);
         dirty = 1;
     }
     term_stop();
