@@ -270,9 +270,11 @@ static int run_terminal(app_t *a, const opts_t *o, const char *region)
         if (ch == ERR) continue;
         /* handle what is already typed before drawing (key repeat never queues up) */
         timeout(0);
-        for (int k = 0; ch != ERR && k < 64 && !a->quit; k++, ch = getch()) {
+        for (int k = 0; ch != ERR; k++) {
             if (ch == KEY_MOUSE) mouse_event(a);
             else app_key(a, ch);
+            if (k == 63 || a->quit) break;
+            ch = getch();
         }
         timeout(40);
         dirty = 1;
