@@ -39,6 +39,7 @@ static rv_backend_t backend_from_env(rv_backend_t b)
     return RV_BACKEND_AUTO;
 }
 
+/* SA, then LCP (which borrows the ISA buffer as scratch), then ISA. */
 static int build_cpu(rv_index_t *x, int threads, rv_progress_t *p)
 {
     double t0 = rv_now();
@@ -46,13 +47,13 @@ static int build_cpu(rv_index_t *x, int threads, rv_progress_t *p)
     double t1 = rv_now();
     x->stage_s[RV_STAGE_SA] = t1 - t0;
     if (rv_cancelled(p)) return rv_error("", "cancelled");
-    rv_cpu_isa(x, threads, p);
+    if (rv_cpu_lcp(x, threads, p) < 0) return -1;
     double t2 = rv_now();
-    x->stage_s[RV_STAGE_ISA] = t2 - t1;
+    x->stage_s[RV_STAGE_LCP] = t2 - t1;
     if (rv_cancelled(p)) return rv_error("", "cancelled");
-    int rc = rv_cpu_lcp(x, threads, p);
-    x->stage_s[RV_STAGE_LCP] = rv_now() - t2;
-    return rc;
+    rv_cpu_isa(x, threads, p);
+    x->stage_s[RV_STAGE_ISA] = rv_now() - t2;
+    return 0;
 }
 
 rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
