@@ -20,10 +20,17 @@ static const char usage[] =
     "  --max-period P   largest period to print (default: no limit)\n"
     "  --min-copies C   at least C copies, C may be fractional (default 2)\n"
     "  --min-len L      at least L symbols long (default 10)\n"
+    "  --timing         print on stderr (TSV): seconds to open the index, seconds to\n"
+    "                   compute the runs, and the number of runs (all, unfiltered)\n"
     "  --cpu | --gpu    force a backend     -t, --threads N   CPU threads\n"
     "  --alphabet A     dna|protein|text    --quiet           no progress\n";
 
-enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN };
+enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN, OPT_TIMING };
+
+typedef struct {
+    rv_tandem_filter_t f;
+    int timing;
+} tandem_opts_t;
 
 static int parse_copies(const char *s, double *out)
 {
@@ -37,8 +44,10 @@ static int parse_copies(const char *s, double *out)
 
 static int on_opt(int opt, const char *arg, void *ud)
 {
-    rv_tandem_filter_t *f = ud;
+    tandem_opts_t *o = ud;
+    rv_tandem_filter_t *f = &o->f;
     uint64_t v = 0;
+    if (opt == OPT_TIMING) { o->timing = 1; return 0; }
     if (opt == OPT_MIN_COPIES) {
         if (parse_copies(arg, &f->min_copies) == 0) return 0;
         cli_usage_error("tandem", "bad --min-copies '%s'", arg);
@@ -95,16 +104,18 @@ int cli_tandem(int argc, char **argv)
                                         {"max-period", required_argument, NULL, OPT_MAX_PERIOD},
                                         {"min-copies", required_argument, NULL, OPT_MIN_COPIES},
                                         {"min-len", required_argument, NULL, OPT_MIN_LEN},
+                                        {"timing", no_argument, NULL, OPT_TIMING},
                                         {0, 0, 0, 0}};
-    rv_tandem_filter_t f;
-    rv_tandem_filter_init(&f);
+    tandem_opts_t o = {.timing = 0};
+    rv_tandem_filter_init(&o.f);
     cli_common_t c;
     int code;
-    int i = cli_parse(argc, argv, "tandem", "", own, usage, on_opt, &f, &c, &code);
+    int i = cli_parse(argc, argv, "tandem", "", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
     if (argc - i < 1 || argc - i > 2) return cli_usage_error("tandem", "expected FILE [REGION]");
-    if (f.max_period < f.min_period) return cli_usage_error("tandem", "--max-period is below --min-period");
+    if (o.f.max_period < o.f.min_period) return cli_usage_error("tandem", "--max-period is below --min-period");
     c.build.with_llr = 0;
+    double t0 = rv_now();
     rv_index_t *x = cli_open_index(argv[i], &c);
     if (!x) return RV_EXIT_DATA;
     const rv_seq_t *s = x->seq;
@@ -119,20 +130,24 @@ int cli_tandem(int argc, char **argv)
         hi = text_at_or_after(s, s->rec[rid].off + end);
     }
     rv_runs_t r;
+    double t1 = rv_now();
     if (rv_runs_get(x, c.build.threads, NULL, &r) < 0) {
         cli_data_error();
         rv_index_free(x);
         return RV_EXIT_DATA;
     }
+    if (o.timing)
+        fprintf(stderr, "open\t%.3f\nruns\t%.3f\ncount\t%llu\n", t1 - t0, rv_now() - t1,
+                (unsigned long long)r.n);
     static char obuf[1 << 20];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     printf("#chrom\tstart\tend\tperiod\tcopies\tmotif\n");
     print_ctx_t pc = {s, stdout};
     if (argc - i == 1) {
         for (uint64_t k = 0; k < r.n; k++)
-            if (rv_run_passes(&f, &r.run[k])) print_run(&pc, &r.run[k]);
+            if (rv_run_passes(&o.f, &r.run[k])) print_run(&pc, &r.run[k]);
     } else {
-        rv_runs_overlapping(&r, lo, hi, &f, print_run, &pc);
+        rv_runs_overlapping(&r, lo, hi, &o.f, print_run, &pc);
     }
     int rc = fflush(stdout) == 0 ? RV_EXIT_OK : RV_EXIT_DATA;
     if (rc) fprintf(stderr, "repview: tandem: write error: %s\n", strerror(errno));
