@@ -11,7 +11,7 @@
 #include "repview/tandem.h"
 #include "lyndon.h"
 
-#define MAXN 4096
+#define MAXN 8192
 
 typedef struct {
     rv_run_t v[MAXN];
@@ -283,6 +283,46 @@ static void case_fibonacci_long(void)
     case_end("runs_fibonacci_2584");
 }
 
+/* Inputs past one Lyndon chunk (4096) and with several candidate tasks: brute force
+ * on 9000 binary symbols with 3 threads; on 300 kbp of DNA with microsatellites, 1
+ * and 3 threads agree and every run is checked (period, 2 copies, maximal). */
+static void case_threads(void)
+{
+    case_begin();
+    rng_t g = rng_new(17);
+    static char buf[300001];
+    random_string(&g, buf, 9000, "ab", 0, 'N');
+    const char *t = buf;
+    rv_index_t *x = build(&t, 1, RV_ALPHA_TEXT, 0, 2);
+    CHECK(x && check_runs(x, 3, "binary 9000"), "binary 9000");
+    rv_index_free(x);
+    random_string(&g, buf, 300000, "ACGT", 0, 'N');
+    for (int k = 0; k < 3000; k++) { /* microsatellites, some with an N inside */
+        int p = 1 + (int)rng_below(&g, 8), at = (int)rng_below(&g, 299000), len = 2 * p + (int)rng_below(&g, 60);
+        for (int i = p; i < len && at + i < 300000; i++) buf[at + i] = buf[at + i - p];
+        if (k % 50 == 0) buf[at + len / 2] = 'N';
+    }
+    x = build(&t, 1, RV_ALPHA_DNA, 1, 2);
+    rv_runs_t *a = x ? rv_runs_compute(x, 1, NULL) : NULL, *b = x ? rv_runs_compute(x, 3, NULL) : NULL;
+    CHECK(a && b && a->n == b->n && !memcmp(a->run, b->run, a->n * sizeof *a->run), "1 vs 3 threads");
+    const uint8_t *u = x ? x->seq->text : NULL;
+    for (uint64_t i = 0; a && i < a->n; i++) {
+        const rv_run_t *r = &a->run[i];
+        int fine = r->end - r->start >= 2 * r->period && has_period(u, r->start, r->end, r->period) &&
+                   (r->start == 0 || u[r->start - 1] == RV_BREAK || u[r->start - 1] != u[r->start - 1 + r->period]) &&
+                   (r->end == x->n || u[r->end] == RV_BREAK || u[r->end] != u[r->end - r->period]);
+        for (uint64_t q = 1; q < r->period && fine; q++) fine = !has_period(u, r->start, r->end, q);
+        CHECK(fine, "run %llu [%llu,%llu) p=%llu is not a run", (unsigned long long)i,
+              (unsigned long long)r->start, (unsigned long long)r->end, (unsigned long long)r->period);
+        if (!fine) break;
+    }
+    CHECK(a && a->n < x->n && a->n > 10000, "%llu runs", a ? (unsigned long long)a->n : 0ull);
+    rv_runs_free(a);
+    rv_runs_free(b);
+    rv_index_free(x);
+    case_end("runs_threads_large");
+}
+
 /* rv_runs_get attaches RV_SEC_RUNS; a saved and reloaded index answers from it. */
 static void case_section(void)
 {
@@ -342,6 +382,7 @@ int main(void)
     case_random("runs_random_periodic", "AAAAAAC", 100, 2, RV_ALPHA_DNA, 1000, 16);
     case_words();
     case_fibonacci_long();
+    case_threads();
     case_section();
     case_filter();
     return check_exit();
