@@ -49,18 +49,24 @@ int rv_runs_view(const void *block, uint64_t bytes, uint64_t n_text, rv_runs_t *
     return 0;
 }
 
+int rv_runs_attach(rv_index_t *x, rv_runs_t *r, rv_runs_t *out)
+{
+    if (!r->owned) return rv_error("tandem", "runs not from rv_runs_compute");
+    void *block = r->owned;
+    uint64_t bytes = rv_runs_block_bytes(r->n);
+    r->owned = NULL;
+    rv_runs_free(r);
+    rv_index_attach(x, RV_SEC_RUNS, block, bytes);
+    return out ? rv_runs_view(block, bytes, x->n, out) : 0;
+}
+
 int rv_runs_get(rv_index_t *x, int threads, rv_progress_t *p, rv_runs_t *out)
 {
     uint64_t bytes;
     const void *sec = rv_index_section(x, RV_SEC_RUNS, &bytes);
     if (sec && rv_runs_view(sec, bytes, x->n, out) == 0) return 0;
     rv_runs_t *r = rv_runs_compute(x, threads, p);
-    if (!r) return -1;
-    void *block = r->owned;
-    r->owned = NULL;
-    rv_index_attach(x, RV_SEC_RUNS, block, rv_runs_block_bytes(r->n));
-    rv_runs_free(r);
-    return rv_runs_view(block, rv_runs_block_bytes(((uint64_t *)block)[2]), x->n, out);
+    return r ? rv_runs_attach(x, r, out) : -1;
 }
 
 void rv_tandem_filter_init(rv_tandem_filter_t *f)

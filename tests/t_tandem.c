@@ -350,6 +350,14 @@ static void case_section(void)
     }
     unlink(path);
     rv_index_free(x);
+    /* computed elsewhere (a worker), then attached */
+    x = build(recs, 2, RV_ALPHA_DNA, 1, 1);
+    rv_runs_t *c = x ? rv_runs_compute(x, 2, NULL) : NULL;
+    uint64_t m = c ? c->n : 0;
+    CHECK(c && rv_runs_attach(x, c, &r2) == 0 && r2.n == m && m == r.n &&
+              memcmp(r2.run, r.run, m * sizeof *r.run) == 0, "attach");
+    CHECK(x && rv_runs_get(x, 1, NULL, &r2) == 0 && r2.n == m, "get after attach");
+    rv_index_free(x);
     case_end("runs_section_roundtrip");
 }
 

@@ -46,6 +46,11 @@ void rv_runs_free(rv_runs_t *r);
  * against other calls on the same x. */
 int rv_runs_get(rv_index_t *x, int threads, rv_progress_t *p, rv_runs_t *out);
 
+/* Hand runs from rv_runs_compute (e.g. computed in a worker thread) to x as its
+ * RV_SEC_RUNS section; r is freed.  When out is non-NULL it receives the view, as
+ * from rv_runs_get.  0, or -1 with a message (r is then left alone). */
+int rv_runs_attach(rv_index_t *x, rv_runs_t *r, rv_runs_t *out);
+
 /* Filter settings (SPEC §4 `repview tandem` options). */
 typedef struct {
     uint64_t min_period; /* default 1 */
