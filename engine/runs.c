@@ -97,13 +97,13 @@ static void candidate(const cand_ctx_t *c, runbuf_t *B, uint64_t a)
     const uint64_t e1 = rv_get(c->end, x->wide, a), p = e1 - a;
     if (e1 >= n || t[e1] == RV_BREAK) return; /* no second copy can start */
     uint64_t f = rv_lce_fast(x, c->q, a, e1);
-    uint64_t need = f >= p ? 0 : p - f;       /* backward symbols still needed */
+    if (f == 0) return;              /* would need b >= p: a is not the first root */
+    const uint64_t e = e1 + f;
+    if (c->order == 1 && (e == n || t[e] == RV_BREAK)) return; /* order 0 has it */
+    uint64_t need = f >= p ? 0 : p - f; /* backward symbols still needed, < p */
     if (need > a) return;
     if (need && (t[a - 1] != t[e1 - 1] || !back_at_least(x, c->q, a, p, need))) return;
-    if (need < p && a >= p && back_at_least(x, c->q, a, p, p)) return; /* not the first root */
-    if (need == p) return; /* b >= p: also not the first root */
-    uint64_t e = e1 + f;
-    if (c->order == 1 && (e == n || t[e] == RV_BREAK)) return; /* order 0 has it */
+    if (a >= p && back_at_least(x, c->q, a, p, p)) return; /* not the first root */
     uint64_t b = back_exact(x, c->q, a, p, need);
     buf_push(B, a - b, e, p);
 }
