@@ -1,7 +1,7 @@
 /* runs.c — every run (maximal repetition) of the text, by Lyndon roots.
  *
  * Bannai, I, Inenaga, Nakashima, Takeda, Tsuruta, "The Runs Theorem" (SIAM J.
- * Comput. 2017), Lemma 3.3 and §4: let r = [s, e) be a run of period p, and pick
+ * Comput. 46(5), 2017; arXiv 1406.0263, §3-4): let r = [s, e) be a run of period p, and pick
  * the order <_l of the alphabet with text[e] <_l text[e-p] (a breaker or the end of
  * the text after the run is smaller in both orders).  Then every Lyndon root
  * [a, a+p) of r w.r.t. <_l is the LONGEST Lyndon word starting at a.  Conversely,
