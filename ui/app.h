@@ -112,6 +112,8 @@ int64_t app_text_before(const app_t *a, uint64_t g);
 /* "name:1,234" for global g into buf. */
 char *app_fmt_pos(const app_t *a, uint64_t g, char *buf, size_t len);
 char *fmt_commas(uint64_t v, char *buf, size_t len);
+/* "bp", "aa" or "chars" for the alphabet shown. */
+const char *app_unit(const app_t *a);
 
 /* screen.c */
 void screen_draw(app_t *a);

@@ -23,6 +23,15 @@ char *fmt_commas(uint64_t v, char *buf, size_t len)
     return buf;
 }
 
+const char *app_unit(const app_t *a)
+{
+    switch (a->src.shown_alpha) {
+    case RV_ALPHA_PROTEIN: return "aa";
+    case RV_ALPHA_TEXT: return "chars";
+    default: return "bp";
+    }
+}
+
 char *app_fmt_pos(const app_t *a, uint64_t g, char *buf, size_t len)
 {
     const rv_seq_t *s = a->src.seq;

@@ -32,14 +32,14 @@ static void list_lrs(pane_t *p, app_t *a, const rv_lr_t *lr, uint64_t n, uint64_
 {
     const rv_seq_t *s = a->src.x->seq;
     char b1[160], c[32];
-    snprintf(p->title_extra, sizeof p->title_extra, "%llu of %llu bp", (unsigned long long)total,
-             (unsigned long long)lr[0].len);
+    snprintf(p->title_extra, sizeof p->title_extra, "%llu of %llu %s", (unsigned long long)total,
+             (unsigned long long)lr[0].len, app_unit(a));
     for (uint64_t k = 0; k < n; k++) {
         uint64_t g = rv_seq_text_to_global(s, lr[k].start);
         const rv_record_t *rec = &s->rec[rv_seq_record_of(s, g)];
-        pane_add(p, (int64_t)g, ST_USEFUL, "LR %llu: %s-%s (%llu bp)", (unsigned long long)k + 1,
+        pane_add(p, (int64_t)g, ST_USEFUL, "LR %llu: %s-%s (%llu %s)", (unsigned long long)k + 1,
                  app_fmt_pos(a, g, b1, sizeof b1), fmt_commas(g - rec->off + lr[k].len, c, sizeof c),
-                 (unsigned long long)lr[k].len);
+                 (unsigned long long)lr[k].len, app_unit(a));
         add_occurrences(p, a, &lr[k]);
     }
     if (total > n) pane_add(p, -1, ST_DIM, "... %llu more", (unsigned long long)(total - n));

@@ -149,7 +149,7 @@ static int sa_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
     uint64_t limit = 4u << 20;
     int64_t i = lr_next_long(a->src.x, (uint64_t)t, dir, min, limit);
     if (i < 0) {
-        app_message(a, 1, "no %s repeat of %llu+ bp%s", dir > 0 ? "later" : "earlier", (unsigned long long)min,
+        app_message(a, 1, "no %s repeat of %llu+ %s%s", dir > 0 ? "later" : "earlier", (unsigned long long)min, app_unit(a),
                     a->src.x->n > limit ? " within 4 Mbp" : "");
         return 0;
     }

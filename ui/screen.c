@@ -107,8 +107,8 @@ static void draw_records(app_t *a)
         const rv_record_t *r = &s->rec[a->ov_scroll + i];
         int sel = a->ov_scroll + i == a->ov_sel;
         dr_fill(1 + i, 0, cols, sel ? ST_SELROW : ST_NORMAL, ' ');
-        dr_printf(1 + i, 0, sel ? ST_SELROW : ST_NORMAL, cols, "%c %6d  %-30s %15s bp", sel ? '>' : ' ',
-                  a->ov_scroll + i + 1, r->name, fmt_commas(r->len, c, sizeof c));
+        dr_printf(1 + i, 0, sel ? ST_SELROW : ST_NORMAL, cols, "%c %6d  %-30s %15s %s", sel ? '>' : ' ',
+                  a->ov_scroll + i + 1, r->name, fmt_commas(r->len, c, sizeof c), app_unit(a));
     }
 }
 
@@ -127,7 +127,7 @@ static void draw_status(app_t *a)
         }
         if (a->visual && n > 0 && (size_t)n < sizeof left) {
             uint64_t d = a->cur > a->vis_anchor ? a->cur - a->vis_anchor : a->vis_anchor - a->cur;
-            n += snprintf(left + n, sizeof left - (size_t)n, "  selection %llu bp", (unsigned long long)d + 1);
+            n += snprintf(left + n, sizeof left - (size_t)n, "  selection %llu %s", (unsigned long long)d + 1, app_unit(a));
         }
         if (a->count && n > 0 && (size_t)n < sizeof left) snprintf(left + n, sizeof left - (size_t)n, "  %ld", a->count);
     }

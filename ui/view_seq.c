@@ -93,9 +93,9 @@ static void draw_title(app_t *a)
         dr_printf(0, 0, ST_BAR, -1, " repview  %s", a->title);
         return;
     }
-    dr_printf(0, 0, ST_BAR, -1, " repview  %s  %s (%llu/%llu)  %s bp  %s", a->title, r->name,
+    dr_printf(0, 0, ST_BAR, -1, " repview  %s  %s (%llu/%llu)  %s %s  %s", a->title, r->name,
               (unsigned long long)(r - s->rec + 1), (unsigned long long)s->n_rec,
-              fmt_commas(r->len, len, sizeof len),
+              fmt_commas(r->len, len, sizeof len), app_unit(a),
               a->src.shown_alpha == RV_ALPHA_AUTO ? "" : rv_alpha_name(a->src.shown_alpha));
 }
 
