@@ -213,13 +213,19 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
         return fprintf(stderr, "repview: %s\n", err), RV_EXIT_USAGE;
     term_plain_styles();
     dr_use_grid(o->cols, o->rows);
+    double first_ms = -1;
+    if (a->src.seq) { /* the start of the file, before the record table is known */
+        screen_draw(a);
+        first_ms = (rv_now() - t0) * 1000;
+    }
     char m[700];
     src_wait(&a->src, o->wait_index, 600, m, sizeof m);
     if (m[0]) app_message(a, a->src.state == IDX_FAILED, "%s", m);
     on_source_change(a, &region);
     screen_draw(a);
     settle(a);
-    double first_ms = (rv_now() - t0) * 1000, *ms = malloc(((size_t)n + 1) * sizeof *ms);
+    if (first_ms < 0) first_ms = (rv_now() - t0) * 1000;
+    double *ms = malloc(((size_t)n + 1) * sizeof *ms);
     int bench = getenv("REPVIEW_BENCH") && *getenv("REPVIEW_BENCH") == '1';
     for (int i = 0; i < n && !a->quit; i++) {
         double k0 = rv_now();

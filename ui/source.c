@@ -39,6 +39,42 @@ static void *fai_main(void *arg)
     return NULL;
 }
 
+/* The first screen before anything else: the start of the first FASTA record,
+ * read straight from the file (plain, gzip or bgzip; at most HEAD_BYTES), shown
+ * while the .fai is built or, for gzip, while the whole file is read. */
+enum { HEAD_BYTES = 1 << 20 };
+
+static rv_seq_t *head_load(const char *path, rv_alpha_t alpha)
+{
+    BGZF *fp = bgzf_open(path, "r");
+    if (!fp) return NULL;
+    char *buf = malloc(HEAD_BYTES + 1);
+    ssize_t got = buf ? bgzf_read(fp, buf, HEAD_BYTES) : -1;
+    bgzf_close(fp);
+    if (got <= 1 || buf[0] != '>') { free(buf); return NULL; }
+    buf[got] = 0;
+    char *nl = strchr(buf, '\n');
+    if (!nl) { free(buf); return NULL; }
+    *nl = 0;
+    char *name = buf + 1, *out = nl + 1;
+    name[strcspn(name, " \t\r")] = 0;
+    size_t k = 0; /* sequence bytes up to the next record or the end of what was read */
+    for (char *q = nl + 1; *q && !(*q == '>' && q[-1] == '\n'); q++)
+        if (*q > ' ' && *q < 127) out[k++] = *q;
+    out[k] = 0;
+    const char *names[1] = {name}, *seqs[1] = {out};
+    rv_seq_t *h = k ? rv_seq_from_records(names, seqs, 1, alpha) : NULL;
+    free(buf);
+    return h;
+}
+
+static void drop_head(source_t *s)
+{
+    rv_seq_free(s->head);
+    s->head = NULL;
+    s->partial = 0;
+}
+
 /* Map FILE.rvx in a helper thread: checking its checksums reads every byte,
  * seconds for a large genome, and the first screen must not wait for that. */
 static void *rvx_main(void *arg)
@@ -83,6 +119,11 @@ int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opt
     struct stat st;
     if (stat(path, &st) != 0) return snprintf(msg, msglen, "%s: %s", path, strerror(errno)), -1;
     if (S_ISDIR(st.st_mode)) return snprintf(msg, msglen, "%s: is a directory", path), -1;
+    if ((s->head = head_load(path, alpha))) {
+        s->seq = s->head;
+        s->partial = 1;
+        s->shown_alpha = s->head->alpha;
+    }
     int bgzf = 0;
     s->random_access = has_random_access(path, &bgzf);
     if (s->random_access) {
@@ -115,6 +156,7 @@ static void rvx_finished(source_t *s, char *msg, size_t msglen)
         s->generation++;
         rv_seq_free(s->skel);
         s->skel = NULL;
+        drop_head(s);
         snprintf(msg, msglen, "index loaded from %s", s->rvx_path);
         return;
     }
@@ -154,6 +196,7 @@ static void fai_finished(source_t *s, char *msg, size_t msglen)
     s->skel = skeleton_from_fai(s->fai, s->path);
     if (!s->skel || s->skel->n_rec == 0) return;
     s->seq = s->skel;
+    drop_head(s);
     s->generation++;
     if (s->fai_created || s->gzi_created)
         snprintf(msg, msglen, "created %s.fai%s%s%s for fast access", s->path,
@@ -179,6 +222,7 @@ static void build_finished(source_t *s, char *msg, size_t msglen)
     if (s->fai) { fai_destroy(s->fai); s->fai = NULL; }
     rv_seq_free(s->skel);
     s->skel = NULL;
+    drop_head(s);
     free(s->cache);
     s->cache = NULL;
     s->cache_len = 0;
@@ -216,7 +260,7 @@ void src_wait(source_t *s, int wait_index, double timeout, char *msg, size_t msg
             size_t l = strlen(msg);
             snprintf(msg + l, msglen - l, "%s%s", l ? "; " : "", m);
         }
-        int seq_ok = s->seq || (!s->fai_thread && !s->job && !s->rvx_thread);
+        int seq_ok = (s->seq && !s->partial) || (!s->fai_thread && !s->job && !s->rvx_thread);
         if (seq_ok && !s->fai_thread && (!wait_index || (!s->job && !s->rvx_thread))) return;
         if (rv_now() - t0 > timeout) return;
         struct timespec ts = {0, 2 * 1000 * 1000};
@@ -243,6 +287,7 @@ void src_progress(const source_t *s, char *buf, size_t len)
 const char *src_bytes(source_t *s, uint64_t g, uint64_t len)
 {
     if (s->x) return g + len <= s->x->seq->glen ? s->x->seq->raw + g : NULL;
+    if (s->head && s->seq == s->head) return g + len <= s->head->glen ? s->head->raw + g : NULL;
     if (!s->fai || !s->skel || len == 0) return NULL;
     if (s->cache && g >= s->cache_g && g + len <= s->cache_g + s->cache_len) return s->cache + (g - s->cache_g);
     const rv_record_t *r = &s->skel->rec[rv_seq_record_of(s->skel, g)];
@@ -278,6 +323,7 @@ void src_close(source_t *s)
     }
     if (s->fai) fai_destroy(s->fai);
     rv_seq_free(s->skel);
+    rv_seq_free(s->head);
     rv_index_free(s->x);
     free(s->cache);
     free(s->path);

@@ -28,6 +28,8 @@ typedef struct {
     faidx_t *fai;
     int fai_created, gzi_created, no_create;
     rv_seq_t *skel;           /* record table built from the .fai (names, lengths) */
+    rv_seq_t *head;           /* the start of the first record, until better is known */
+    int partial;              /* seq is only that start */
     /* FILE.rvx, mapped and checked by a helper thread */
     char *rvx_path;
     pthread_t rvx_tid;

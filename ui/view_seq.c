@@ -93,6 +93,11 @@ static void draw_title(app_t *a)
         dr_printf(0, 0, ST_BAR, -1, " repview  %s", a->title);
         return;
     }
+    if (a->src.partial) {
+        dr_printf(0, 0, ST_BAR, -1, " repview  %s  %s  first %s %s (reading the rest...)", a->title, r->name,
+                  fmt_commas(r->len, len, sizeof len), app_unit(a));
+        return;
+    }
     dr_printf(0, 0, ST_BAR, -1, " repview  %s  %s (%llu/%llu)  %s %s  %s", a->title, r->name,
               (unsigned long long)(r - s->rec + 1), (unsigned long long)s->n_rec,
               fmt_commas(r->len, len, sizeof len), app_unit(a),
