@@ -2,9 +2,10 @@
  *
  * Signals: SIGINT, SIGTERM and SIGHUP only set a flag that the event loop polls
  * (getch times out every few tens of milliseconds), so the terminal is restored by
- * the normal exit path.  SIGTSTP restores the terminal, stops, and re-enters curses
- * on SIGCONT.  Build workers block every signal (engine/build.c), so all of these
- * arrive on the UI thread. */
+ * the normal exit path.  SIGTSTP (Ctrl-Z) is left to ncurses, whose handler
+ * restores the terminal, stops, and redraws on SIGCONT.  Every helper thread
+ * blocks all signals (engine/build.c, src_thread), so they arrive on the UI
+ * thread. */
 #include <curses.h>
 #include <locale.h>
 #include <signal.h>
@@ -24,17 +25,6 @@ static void on_quit(int sig)
 {
     (void)sig;
     quit_flag = 1;
-}
-
-static void on_tstp(int sig)
-{
-    (void)sig;
-    if (started) endwin();
-    signal(SIGTSTP, SIG_DFL);
-    raise(SIGTSTP);
-    /* execution resumes here after SIGCONT */
-    signal(SIGTSTP, on_tstp);
-    if (started) { refresh(); clearok(curscr, TRUE); }
 }
 
 int term_color_wanted(int no_color_flag)
@@ -124,7 +114,6 @@ int term_start(int color, int mouse)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    signal(SIGTSTP, on_tstp);
     dr_use_curses();
     return 0;
 }

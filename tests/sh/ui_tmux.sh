@@ -85,3 +85,20 @@ if [ -x "$RV_BUILD/gen_chrom" ]; then
     for ((i = 0; i < 100; i++)); do [ -s "$T/exit" ] && break; sleep 0.05; done
     expect_eq tmux_big_quit_status "$(cat "$T/exit" 2>/dev/null)" "EXIT=0"
 fi
+
+# Ctrl-Z suspends (the shell gets the terminal back) and fg resumes the screen
+if command -v bash >/dev/null; then
+    tm kill-session -t rv 2>/dev/null
+    tm new-session -d -x 100 -y 30 -s rv "cd '$T' && PS1='sh$ ' bash --norc --noprofile"
+    sleep 0.3
+    tm send-keys -t rv "TERM=xterm-256color '$REPVIEW' multi.fa" Enter
+    wait_for tmux_job_start 'chr1 (1/3)'
+    tm send-keys -t rv C-z
+    wait_for tmux_suspended 'Stopped'
+    tm send-keys -t rv 'fg' Enter
+    wait_for tmux_resumed 'Suffix array'
+    tm send-keys -t rv q
+    sleep 0.3
+    tm send-keys -t rv 'echo "rc=$?"' Enter
+    wait_for tmux_resumed_quit 'rc=0'
+fi
