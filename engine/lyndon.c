@@ -115,6 +115,7 @@ int rv_lyndon_array(const rv_index_t *x, const rv_rmq_t *q, int order, void *end
                     uint64_t min_chunk)
 {
     if (order != 0 && order != 1) return rv_error("lyndon", "bad order %d", order);
+    if (x->n == 0) return 0;
     if (order == 1 && !q) return rv_error("lyndon", "reversed order needs the LCP RMQ");
     if (threads < 1) threads = 1;
     if (min_chunk == 0) min_chunk = 4096; /* no point cutting tiny inputs */
