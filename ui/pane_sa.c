@@ -91,21 +91,35 @@ static void add_bar(pane_t *p, const rv_index_t *x, uint64_t i, uint64_t t, uint
     (void)it;
 }
 
-static void fill_bars(pane_t *p, const rv_index_t *x, uint64_t t, int width)
+/* Up to rows lines: a summary, then the longest covering LLRs (the LRs first in
+ * line, so they are always drawn), in start order, on one scale. */
+static void fill_bars(pane_t *p, const rv_index_t *x, uint64_t t, int width, int rows)
 {
     uint64_t i0 = lr_first_cover(x, t);
-    uint64_t count = t + 1 - i0, useful = 0;
-    if (count == 0 || i0 > t) {
+    if (i0 > t) {
         pane_add(p, -1, ST_DIM, " no repeat covers the cursor (LR length 0)");
         return;
     }
-    uint64_t pick[MAX_BARS];
+    uint64_t count = t + 1 - i0, useful = 0;
+    int room = rows - 1 < MAX_BARS ? rows - 1 : MAX_BARS;
+    if (room < 1) room = 1;
+    if (count > (uint64_t)room && room > 1) room--; /* keep a line for "not drawn" */
+    uint64_t pick[MAX_BARS], plen[MAX_BARS];
     int np = 0;
     for (uint64_t i = i0; i <= t; i++) {
-        int u = lr_llr_useful(x, i);
-        useful += (uint64_t)u;
-        if (np < MAX_BARS && (u || count <= MAX_BARS)) pick[np++] = i;
+        uint64_t l = lr_llr(x, i);
+        useful += (uint64_t)lr_llr_useful(x, i);
+        int k = np < room ? np++ : room; /* insertion by length, longest first */
+        if (k == room && l <= plen[room - 1]) continue;
+        if (k == room) k = room - 1;
+        while (k > 0 && plen[k - 1] < l) { pick[k] = pick[k - 1]; plen[k] = plen[k - 1]; k--; }
+        pick[k] = i;
+        plen[k] = l;
     }
+    for (int a = 1; a < np; a++) /* back to start order */
+        for (int b = a; b > 0 && pick[b - 1] > pick[b]; b--) {
+            uint64_t u = pick[b]; pick[b] = pick[b - 1]; pick[b - 1] = u;
+        }
     pane_add(p, -1, ST_DIM, " %llu LLR segment%s cover the cursor, %llu useful (= useful, - useless):",
              (unsigned long long)count, count == 1 ? "" : "s", (unsigned long long)useful);
     uint64_t wa = pick[0], wb = t + 1;
@@ -117,7 +131,7 @@ static void fill_bars(pane_t *p, const rv_index_t *x, uint64_t t, int width)
     if (scale == 0) scale = 1;
     for (int k = 0; k < np; k++) add_bar(p, x, pick[k], t, wa, scale, bw);
     if (count > (uint64_t)np)
-        pane_add(p, -1, ST_DIM, " (%llu useless segments not drawn)", (unsigned long long)(count - (uint64_t)np));
+        pane_add(p, -1, ST_DIM, " (%llu shorter segments not drawn)", (unsigned long long)(count - (uint64_t)np));
 }
 
 static void sa_fill(pane_t *p, app_t *a, int width)
@@ -136,7 +150,7 @@ static void sa_fill(pane_t *p, app_t *a, int width)
     int h = p->height - 1, bars = h / 2 > MAX_BARS + 2 ? MAX_BARS + 2 : h / 2;
     fill_rows(p, x, (uint64_t)t, width, (uint64_t)(h - bars > 3 ? h - bars : 3) | 1);
     int keep = p->sel;
-    fill_bars(p, x, (uint64_t)t, width);
+    fill_bars(p, x, (uint64_t)t, width, bars);
     p->sel = keep;
 }
 
