@@ -304,6 +304,14 @@ int rv_explorer_main(int argc, char **argv)
     }
     if (msg[0]) app_message(&a, 0, "%s", msg);
     a.title = o.file ? o.file : "lambda.fa.gz (bundled sample)";
+    const char *term = getenv("TERM");
+    if (!o.keys && (!term || !*term || strcmp(term, "dumb") == 0)) {
+        /* no cursor addressing: print the first screen as text instead */
+        const char *c = getenv("COLUMNS"), *l = getenv("LINES");
+        o.keys = "";
+        o.cols = c && atoi(c) >= 20 ? atoi(c) : 80;
+        o.rows = l && atoi(l) >= 6 ? atoi(l) : 24;
+    }
     rc = o.keys ? run_script(&a, &o, o.region, t0) : run_terminal(&a, &o, o.region);
     for (int i = 0; i < N_PANES; i++) pane_free(&a.panes[i]);
     search_free(&a);
