@@ -108,7 +108,7 @@ expect_exit bad_size 2 "$REPVIEW" --keys '' --dump --size 5x5 "$T/multi.fa"
 expect_exit no_terminal 1 env TERM=xterm "$REPVIEW" "$T/multi.fa"
 # TERM=dumb has no cursor addressing: the first screen is printed as text
 out=$(cd "$T" && TERM=dumb COLUMNS=70 LINES=12 "$REPVIEW" multi.fa)
-expect_eq dumb_terminal_prints_screen "$(sed -n 3p <<<"$out" | cut -c1-17)|$(wc -l <<<"$out")" ">   1 CTTAAGGGTT|12"
+expect_eq dumb_terminal_prints_screen "$(sed -n 3p <<<"$out" | cut -c1-16)|$(wc -l <<<"$out")" ">   1 CTTAAGGGTT|12"
 
 # The matches pane and `repview find` list the same hits
 screen=$(cd "$T" && "$REPVIEW" --keys '/CACA<CR><Tab><Tab>z' --dump --wait-index --size 100x80 multi.fa |
