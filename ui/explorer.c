@@ -161,7 +161,7 @@ static const char *sample_path(void)
 static void on_source_change(app_t *a, const char **region)
 {
     if (!a->src.seq) return;
-    if (*region) {
+    if (*region && !a->src.partial) { /* the start of the file knows one record only */
         goto_command(a, *region);
         *region = NULL;
     }

@@ -102,3 +102,8 @@ if command -v bash >/dev/null; then
     tm send-keys -t rv 'echo "rc=$?"' Enter
     wait_for tmux_resumed_quit 'rc=0'
 fi
+
+# REGION on the command line, applied once the records are known
+tm kill-session -t rv 2>/dev/null
+tm new-session -d -x 100 -y 30 -s rv "cd '$T' && TERM=xterm-256color '$REPVIEW' multi.fa chr2:100; sleep 30"
+wait_for tmux_region_argument 'chr2:100  LR'
