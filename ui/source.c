@@ -119,13 +119,14 @@ int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opt
     struct stat st;
     if (stat(path, &st) != 0) return snprintf(msg, msglen, "%s: %s", path, strerror(errno)), -1;
     if (S_ISDIR(st.st_mode)) return snprintf(msg, msglen, "%s: is a directory", path), -1;
-    if ((s->head = head_load(path, alpha))) {
+    int bgzf = 0;
+    s->random_access = has_random_access(path, &bgzf);
+    int fai_ready = s->random_access && file_exists(path, ".fai") && (!bgzf || file_exists(path, ".gzi"));
+    if (!fai_ready && (s->head = head_load(path, alpha))) { /* faidx is milliseconds away otherwise */
         s->seq = s->head;
         s->partial = 1;
         s->shown_alpha = s->head->alpha;
     }
-    int bgzf = 0;
-    s->random_access = has_random_access(path, &bgzf);
     if (s->random_access) {
         s->fai_created = !file_exists(path, ".fai") && !no_create;
         s->gzi_created = bgzf && !file_exists(path, ".gzi") && !no_create;
