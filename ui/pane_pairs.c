@@ -45,7 +45,7 @@ static void pairs_fill(pane_t *p, app_t *a, int width)
         return;
     }
     snprintf(p->title_extra, sizeof p->title_extra, "%s%llu of %llu+ %s", page.complete ? "" : "at least ",
-             (unsigned long long)page.total, (unsigned long long)o.min_len);
+             (unsigned long long)page.total, (unsigned long long)o.min_len, app_unit(a));
     if (page.n == 0) snprintf(p->note, sizeof p->note, "no maximal pair of %llu+ %s covers the cursor", (unsigned long long)o.min_len, app_unit(a));
     else snprintf(p->header, sizeof p->header, "  len     other copy");
     for (size_t i = 0; i < page.n; i++) add_pair(p, a, &page.pairs[i], (uint64_t)t);

@@ -23,9 +23,11 @@ normalise() {
 # golden NAME FILE KEYS [SIZE]
 golden() {
     local name=$1 file=$2 keys=$3 size=${4:-100x30}
-    local out
-    out=$(cd "$T" && "$REPVIEW" --keys "$keys" --dump --wait-index --size "$size" $file 2>"$T/err" | normalise)
-    if [ -s "$T/err" ]; then bad "golden_$name" "stderr: $(head -c 200 "$T/err")"; return; fi
+    local out rc
+    (cd "$T" && "$REPVIEW" --keys "$keys" --dump --wait-index --size "$size" $file >"$T/screen" 2>"$T/err")
+    rc=$?
+    if [ $rc -ne 0 ] || [ -s "$T/err" ]; then bad "golden_$name" "exit $rc, stderr: $(head -c 200 "$T/err")"; return; fi
+    out=$(normalise <"$T/screen")
     if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
         printf '%s\n' "$out" >"$G/$name.txt"
         ok "golden_$name (updated)"
