@@ -286,7 +286,7 @@ static int run_terminal(app_t *a, const opts_t *o, const char *region)
         dirty = 1;
     }
     term_stop();
-    return term_quit_requested() ? 130 : RV_EXIT_OK;
+    return term_quit_requested() ? 128 + term_quit_requested() : RV_EXIT_OK; /* as the shell reports it */
 }
 
 int rv_explorer_main(int argc, char **argv)

@@ -19,12 +19,11 @@
 static volatile sig_atomic_t quit_flag;
 static int started;
 
-int term_quit_requested(void) { return quit_flag != 0; }
+int term_quit_requested(void) { return quit_flag; }
 
 static void on_quit(int sig)
 {
-    (void)sig;
-    quit_flag = 1;
+    quit_flag = sig;
 }
 
 int term_color_wanted(int no_color_flag)

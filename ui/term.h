@@ -8,7 +8,7 @@
 int term_start(int color, int mouse);
 /* Restore the terminal (idempotent, safe from atexit). */
 void term_stop(void);
-/* 1 once SIGINT/SIGTERM/SIGHUP asked the explorer to quit. */
+/* The signal (SIGINT, SIGTERM, SIGHUP) that asked the explorer to quit, or 0. */
 int term_quit_requested(void);
 /* Colour wanted: not --no-color, NO_COLOR unset or empty, TERM not dumb. */
 int term_color_wanted(int no_color_flag);
