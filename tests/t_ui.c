@@ -33,7 +33,7 @@ static rv_seq_t *random_seq(rng_t *r, int kind)
     static const char *const alpha[] = {"ACGT", "ACGTN", "AC", "A", "ACDEFGHIKLMNPQRSTVWYX", "ab c."};
     const rv_alpha_t code[] = {RV_ALPHA_DNA, RV_ALPHA_DNA, RV_ALPHA_DNA, RV_ALPHA_DNA, RV_ALPHA_PROTEIN, RV_ALPHA_TEXT};
     int n_rec = 1 + (int)rng_below(r, 3);
-    char *seqs[3], names[3][8];
+    char *seqs[3], names[3][16];
     const char *sp[3], *np[3];
     for (int k = 0; k < n_rec; k++) {
         size_t len = 1 + rng_below(r, 60);
