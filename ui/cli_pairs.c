@@ -1,10 +1,201 @@
-/* cli_pairs.c — `repview pairs` (not implemented yet: see the issue tracker). */
+/* cli_pairs.c — `repview pairs`: maximal pairs as BEDPE (SPEC §3 "Maximal pair",
+ * §4), with length, gap and range filters, a count, and the pairs covering one
+ * position (the explorer's pairs pane, headless). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "repview/common.h"
+#include "repview/pairs.h"
 #include "cli.h"
+
+static const char usage[] =
+    "Usage: repview pairs -l MIN [--min-gap G] [--max-gap G] [--within REGION]\n"
+    "                     [--covering POS] [--count] [OPTIONS] FILE\n\n"
+    "Print every maximal pair (two equal copies that extend neither left nor right)\n"
+    "of length >= MIN as BEDPE, ordered by the first copy then the second:\n"
+    "  chrom1 start1 end1 chrom2 start2 end2 name score strand1 strand2 gap\n"
+    "(0-based half-open; name '.', score = length, strands '+', gap = start2 - end1\n"
+    "within one record, negative when the copies overlap, '.' across records).\n\n"
+    "  -l, --min-len MIN  minimum length of the copies (required, >= 1)\n"
+    "  --min-gap G        only pairs with gap >= G (G may be negative)\n"
+    "  --max-gap G        only pairs with gap <= G\n"
+    "                     (with either gap bound, pairs across records are left out)\n"
+    "  --within REGION    both copies inside REGION (chr, chr:beg-end; 1-based)\n"
+    "  --covering POS     only pairs with a copy covering POS (NAME:POS or POS)\n"
+    "  --count            print the number of pairs instead\n"
+    "  -t, --threads N    threads (default: all)\n";
+
+typedef struct {
+    uint64_t min_len;
+    int have_len, count;
+    int use_min_gap, use_max_gap;
+    int64_t min_gap, max_gap;
+    const char *within, *covering;
+} pairs_args_t;
+
+enum { OPT_MIN_GAP = 1, OPT_MAX_GAP, OPT_WITHIN, OPT_COVERING, OPT_COUNT };
+
+/* A signed integer with optional commas ("-1,000"). */
+static int parse_signed(const char *s, int64_t *out)
+{
+    char buf[64];
+    size_t k = 0;
+    for (const char *p = s; *p && k < sizeof buf - 1; p++)
+        if (*p != ',') buf[k++] = *p;
+    buf[k] = 0;
+    const char *d = buf[0] == '-' || buf[0] == '+' ? buf + 1 : buf;
+    if (!isdigit((unsigned char)*d)) return -1;
+    errno = 0;
+    char *end;
+    long long v = strtoll(buf, &end, 10);
+    if (*end || errno) return -1;
+    *out = v;
+    return 0;
+}
+
+static int on_opt(int opt, const char *arg, void *ud)
+{
+    pairs_args_t *a = ud;
+    switch (opt) {
+    case 'l':
+        if (cli_parse_count(arg, &a->min_len) < 0 || a->min_len < 1) {
+            cli_usage_error("pairs", "bad -l '%s' (a length >= 1)", arg);
+            return -1;
+        }
+        a->have_len = 1;
+        return 0;
+    case OPT_MIN_GAP:
+    case OPT_MAX_GAP:
+        if (parse_signed(arg, opt == OPT_MIN_GAP ? &a->min_gap : &a->max_gap) < 0) {
+            cli_usage_error("pairs", "bad %s '%s'", opt == OPT_MIN_GAP ? "--min-gap" : "--max-gap", arg);
+            return -1;
+        }
+        if (opt == OPT_MIN_GAP) a->use_min_gap = 1; else a->use_max_gap = 1;
+        return 0;
+    case OPT_WITHIN: a->within = arg; return 0;
+    case OPT_COVERING: a->covering = arg; return 0;
+    case OPT_COUNT: a->count = 1; return 0;
+    }
+    return -1;
+}
+
+/* ---- BEDPE writer ---- */
+
+typedef struct {
+    const rv_seq_t *s;
+    FILE *out;
+} writer_t;
+
+static void put_u64(FILE *out, uint64_t v)
+{
+    char b[24];
+    int k = sizeof b;
+    do b[--k] = (char)('0' + v % 10); while ((v /= 10) != 0);
+    fwrite(b + k, 1, sizeof b - (size_t)k, out);
+}
+
+static int put_pair(void *ud, const rv_pair_t *p)
+{
+    const writer_t *w = ud;
+    rv_pair_loc_t loc;
+    rv_pair_locate(w->s, p, &loc);
+    FILE *o = w->out;
+    fputs(w->s->rec[loc.rec1].name, o);
+    putc('\t', o); put_u64(o, loc.start1);
+    putc('\t', o); put_u64(o, loc.start1 + p->len);
+    putc('\t', o); fputs(w->s->rec[loc.rec2].name, o);
+    putc('\t', o); put_u64(o, loc.start2);
+    putc('\t', o); put_u64(o, loc.start2 + p->len);
+    fputs("\t.\t", o); put_u64(o, p->len);
+    fputs("\t+\t+\t", o);
+    if (!loc.same_record) putc('.', o);
+    else if (loc.gap < 0) putc('-', o), put_u64(o, (uint64_t)-loc.gap);
+    else put_u64(o, (uint64_t)loc.gap);
+    putc('\n', o);
+    return 0;
+}
+
+static void put_header(FILE *out)
+{
+    fputs("#chrom1\tstart1\tend1\tchrom2\tstart2\tend2\tname\tscore\tstrand1\tstrand2\tgap\n", out);
+}
+
+/* --covering: the pairs with a copy over one position (all of them). */
+static int run_covering(const rv_index_t *x, const rv_pairs_opts_t *o, const char *where, int count)
+{
+    int64_t g = rv_seq_parse_pos(x->seq, where);
+    if (g < 0) return cli_data_error();
+    int64_t t = rv_seq_global_to_text(x->seq, (uint64_t)g);
+    rv_pairs_page_t page = {NULL, 0, 0, 1};
+    if (t >= 0 && rv_pairs_covering(x, o, (uint64_t)t, count ? 0 : RV_PAIRS_ALL, 0, &page) < 0)
+        return cli_data_error();
+    if (count) {
+        printf("%llu\n", (unsigned long long)page.total);
+    } else {
+        writer_t w = {x->seq, stdout};
+        put_header(stdout);
+        for (size_t i = 0; i < page.n; i++) put_pair(&w, &page.pairs[i]);
+    }
+    rv_pairs_page_free(&page);
+    return RV_EXIT_OK;
+}
+
+static int run(const rv_index_t *x, rv_pairs_opts_t *o, const pairs_args_t *a)
+{
+    if (a->within) {
+        uint64_t rid, beg, end;
+        if (rv_seq_parse_region(x->seq, a->within, &rid, &beg, &end) < 0) return cli_data_error();
+        o->use_within = 1;
+        o->within_beg = x->seq->rec[rid].off + beg;
+        o->within_end = x->seq->rec[rid].off + end;
+    }
+    if (a->covering) return run_covering(x, o, a->covering, a->count);
+    if (a->count) {
+        uint64_t n;
+        if (rv_pairs_count(x, o, &n) < 0) return cli_data_error();
+        printf("%llu\n", (unsigned long long)n);
+        return RV_EXIT_OK;
+    }
+    writer_t w = {x->seq, stdout};
+    put_header(stdout);
+    if (rv_pairs_each(x, o, put_pair, &w) < 0) return cli_data_error();
+    return RV_EXIT_OK;
+}
 
 int cli_pairs(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "repview: pairs: not implemented yet\n");
-    return RV_EXIT_DATA;
+    static const struct option own[] = {{"min-len", required_argument, NULL, 'l'},
+                                        {"min-gap", required_argument, NULL, OPT_MIN_GAP},
+                                        {"max-gap", required_argument, NULL, OPT_MAX_GAP},
+                                        {"within", required_argument, NULL, OPT_WITHIN},
+                                        {"covering", required_argument, NULL, OPT_COVERING},
+                                        {"count", no_argument, NULL, OPT_COUNT},
+                                        {0, 0, 0, 0}};
+    pairs_args_t a = {0};
+    cli_common_t c;
+    int code;
+    int i = cli_parse(argc, argv, "pairs", "l:", own, usage, on_opt, &a, &c, &code);
+    if (i < 0) return code;
+    if (!a.have_len) return cli_usage_error("pairs", "-l MIN is required");
+    if (argc - i != 1) return cli_usage_error("pairs", "expected one FILE");
+    if (a.use_min_gap && a.use_max_gap && a.min_gap > a.max_gap)
+        return cli_usage_error("pairs", "--min-gap is larger than --max-gap");
+    c.build.with_llr = 0;
+    rv_index_t *x = cli_open_index(argv[i], &c);
+    if (!x) return RV_EXIT_DATA;
+    rv_pairs_opts_t o;
+    rv_pairs_opts_init(&o, a.min_len);
+    o.use_min_gap = a.use_min_gap, o.min_gap = a.min_gap;
+    o.use_max_gap = a.use_max_gap, o.max_gap = a.max_gap;
+    o.threads = c.build.threads;
+    static char obuf[1 << 20];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    int rc = run(x, &o, &a);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "repview: pairs: cannot write the output: %s\n", strerror(errno));
+        rc = RV_EXIT_DATA;
+    }
+    rv_index_free(x);
+    return rc;
 }
