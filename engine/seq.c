@@ -221,7 +221,8 @@ int rv_seq_encode(rv_seq_t *s, rv_alpha_t alpha)
     s->sigma = alpha == RV_ALPHA_DNA ? 4 : alpha == RV_ALPHA_PROTEIN ? 25 : 255;
     uint8_t code[256];
     for (int c = 0; c < 256; c++) code[c] = rv_alpha_code(alpha, (unsigned char)c);
-    uint8_t *t = malloc(s->glen + s->n_rec + 1); /* + one breaker per record end */
+    /* a record end adds one breaker even when no breaker byte pays for it */
+    uint8_t *t = malloc(s->glen + s->n_rec + 1);
     uint64_t segcap = 16, nseg = 0, n = 0;
     rv_segment_t *seg = malloc(segcap * sizeof *seg);
     if (!t || !seg) { free(t); free(seg); return rv_error(s->path, "out of memory"); }
