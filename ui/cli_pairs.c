@@ -80,19 +80,45 @@ static int on_opt(int opt, const char *arg, void *ud)
     return -1;
 }
 
-/* ---- BEDPE writer ---- */
+/* ---- BEDPE writer: one line built in a local buffer, one fwrite ---- */
 
 typedef struct {
     const rv_seq_t *s;
     FILE *out;
+    size_t *name_len; /* strlen of each record name */
 } writer_t;
 
-static void put_u64(FILE *out, uint64_t v)
+/* Decimal digits two at a time (half the divisions of the naive loop). */
+static char *put_u64(char *b, uint64_t v)
 {
-    char b[24];
-    int k = sizeof b;
-    do b[--k] = (char)('0' + v % 10); while ((v /= 10) != 0);
-    fwrite(b + k, 1, sizeof b - (size_t)k, out);
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    char t[24];
+    int k = sizeof t;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        t[--k] = pairs[d + 1];
+        t[--k] = pairs[d];
+    }
+    if (v >= 10) {
+        t[--k] = pairs[v * 2 + 1];
+        t[--k] = pairs[v * 2];
+    } else {
+        t[--k] = (char)('0' + v);
+    }
+    memcpy(b, t + k, sizeof t - (size_t)k);
+    return b + (sizeof t - (size_t)k);
+}
+
+static char *put_name(char *b, const writer_t *w, uint64_t rec)
+{
+    size_t l = w->name_len[rec];
+    memcpy(b, w->s->rec[rec].name, l);
+    b[l] = '\t';
+    return b + l + 1;
 }
 
 static int put_pair(void *ud, const rv_pair_t *p)
@@ -100,19 +126,34 @@ static int put_pair(void *ud, const rv_pair_t *p)
     const writer_t *w = ud;
     rv_pair_loc_t loc;
     rv_pair_locate(w->s, p, &loc);
-    FILE *o = w->out;
-    fputs(w->s->rec[loc.rec1].name, o);
-    putc('\t', o); put_u64(o, loc.start1);
-    putc('\t', o); put_u64(o, loc.start1 + p->len);
-    putc('\t', o); fputs(w->s->rec[loc.rec2].name, o);
-    putc('\t', o); put_u64(o, loc.start2);
-    putc('\t', o); put_u64(o, loc.start2 + p->len);
-    fputs("\t.\t", o); put_u64(o, p->len);
-    fputs("\t+\t+\t", o);
-    if (!loc.same_record) putc('.', o);
-    else if (loc.gap < 0) putc('-', o), put_u64(o, (uint64_t)-loc.gap);
-    else put_u64(o, (uint64_t)loc.gap);
-    putc('\n', o);
+    size_t need = w->name_len[loc.rec1] + w->name_len[loc.rec2] + 160;
+    char small[512], *line = need <= sizeof small ? small : malloc(need), *b = line;
+    if (!line) return -1;
+    b = put_name(b, w, loc.rec1);
+    b = put_u64(b, loc.start1), *b++ = '\t';
+    b = put_u64(b, loc.start1 + p->len), *b++ = '\t';
+    b = put_name(b, w, loc.rec2);
+    b = put_u64(b, loc.start2), *b++ = '\t';
+    b = put_u64(b, loc.start2 + p->len);
+    memcpy(b, "\t.\t", 3), b += 3;
+    b = put_u64(b, p->len);
+    memcpy(b, "\t+\t+\t", 5), b += 5;
+    if (!loc.same_record) *b++ = '.';
+    else if (loc.gap < 0) *b++ = '-', b = put_u64(b, (uint64_t)-loc.gap);
+    else b = put_u64(b, (uint64_t)loc.gap);
+    *b++ = '\n';
+    fwrite_unlocked(line, 1, (size_t)(b - line), w->out);
+    if (line != small) free(line);
+    return 0;
+}
+
+static int writer_init(writer_t *w, const rv_seq_t *s)
+{
+    w->s = s;
+    w->out = stdout;
+    w->name_len = malloc((s->n_rec ? s->n_rec : 1) * sizeof *w->name_len);
+    if (!w->name_len) return rv_error("pairs", "out of memory");
+    for (uint64_t i = 0; i < s->n_rec; i++) w->name_len[i] = strlen(s->rec[i].name);
     return 0;
 }
 
@@ -133,9 +174,14 @@ static int run_covering(const rv_index_t *x, const rv_pairs_opts_t *o, const cha
     if (count) {
         printf("%llu\n", (unsigned long long)page.total);
     } else {
-        writer_t w = {x->seq, stdout};
+        writer_t w;
+        if (writer_init(&w, x->seq) < 0) {
+            rv_pairs_page_free(&page);
+            return cli_data_error();
+        }
         put_header(stdout);
         for (size_t i = 0; i < page.n; i++) put_pair(&w, &page.pairs[i]);
+        free(w.name_len);
     }
     rv_pairs_page_free(&page);
     return RV_EXIT_OK;
@@ -157,9 +203,12 @@ static int run(const rv_index_t *x, rv_pairs_opts_t *o, const pairs_args_t *a)
         printf("%llu\n", (unsigned long long)n);
         return RV_EXIT_OK;
     }
-    writer_t w = {x->seq, stdout};
+    writer_t w;
+    if (writer_init(&w, x->seq) < 0) return cli_data_error();
     put_header(stdout);
-    if (rv_pairs_each(x, o, put_pair, &w) < 0) return cli_data_error();
+    int rc = rv_pairs_each(x, o, put_pair, &w);
+    free(w.name_len);
+    if (rc != 0) return rc < 0 ? cli_data_error() : (rv_error("pairs", "out of memory"), cli_data_error());
     return RV_EXIT_OK;
 }
 
