@@ -25,17 +25,24 @@
 
 typedef struct {
     rv_pair_t *a;
-    size_t n, cap, max; /* max-heap on (p1, p2) of the `max` smallest, or a list */
+    size_t n, cap, max; /* max-heap (page order) of the `max` first, or a list */
     uint64_t total;
-    int oom;
+    int oom, by_len;
 } page_acc_t;
 
-static void heap_sift_down(rv_pair_t *a, size_t n, size_t i)
+/* Page order: (p1, p2), or longest first then (p1, p2). */
+static int page_less(int by_len, const rv_pair_t *a, const rv_pair_t *b)
+{
+    if (by_len && a->len != b->len) return a->len > b->len;
+    return pf_pair_less(a, b);
+}
+
+static void heap_sift_down(int by_len, rv_pair_t *a, size_t n, size_t i)
 {
     for (;;) {
         size_t m = i, l = 2 * i + 1, r = l + 1;
-        if (l < n && pf_pair_less(&a[m], &a[l])) m = l;
-        if (r < n && pf_pair_less(&a[m], &a[r])) m = r;
+        if (l < n && page_less(by_len, &a[m], &a[l])) m = l;
+        if (r < n && page_less(by_len, &a[m], &a[r])) m = r;
         if (m == i) return;
         rv_pair_t t = a[i];
         a[i] = a[m];
@@ -61,21 +68,26 @@ static void acc_add(page_acc_t *acc, const rv_pair_t *p)
     } else if (acc->n < acc->max) {
         size_t i = acc->n++; /* sift up */
         acc->a[i] = *p;
-        while (i > 0 && pf_pair_less(&acc->a[(i - 1) / 2], &acc->a[i])) {
+        while (i > 0 && page_less(acc->by_len, &acc->a[(i - 1) / 2], &acc->a[i])) {
             rv_pair_t t = acc->a[i];
             acc->a[i] = acc->a[(i - 1) / 2];
             acc->a[(i - 1) / 2] = t;
             i = (i - 1) / 2;
         }
-    } else if (pf_pair_less(p, &acc->a[0])) {
+    } else if (page_less(acc->by_len, p, &acc->a[0])) {
         acc->a[0] = *p;
-        heap_sift_down(acc->a, acc->n, 0);
+        heap_sift_down(acc->by_len, acc->a, acc->n, 0);
     }
 }
 
 static int pair_cmp(const void *a, const void *b)
 {
     return pf_pair_less(a, b) ? -1 : pf_pair_less(b, a);
+}
+
+static int pair_cmp_len(const void *a, const void *b)
+{
+    return page_less(1, a, b) ? -1 : page_less(1, b, a);
 }
 
 typedef struct {
@@ -125,7 +137,7 @@ int rv_pairs_covering(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t po
     if (pf_filter_init(&f, x, o) < 0) return -1;
     const uint8_t *t = x->seq->text;
     if (pos >= x->n || t[pos] == RV_BREAK) return 0;
-    cursor_t c = {x, &f, pos, 0, max_work, {NULL, 0, 0, max, 0, 0}};
+    cursor_t c = {x, &f, pos, 0, max_work, {NULL, 0, 0, max, 0, 0, o->longest_first}};
     for (uint64_t s = pos;; s--) {
         if (t[s] == RV_BREAK) break;
         uint64_t r = rv_isa(x, s);
@@ -142,7 +154,7 @@ int rv_pairs_covering(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t po
         free(c.acc.a);
         return rv_error("pairs", "out of memory");
     }
-    if (c.acc.n) qsort(c.acc.a, c.acc.n, sizeof *c.acc.a, pair_cmp);
+    if (c.acc.n) qsort(c.acc.a, c.acc.n, sizeof *c.acc.a, o->longest_first ? pair_cmp_len : pair_cmp);
     page->pairs = c.acc.a;
     page->n = c.acc.n;
     page->total = c.acc.total;

@@ -187,8 +187,16 @@ static void test_random(int wide)
     }
 }
 
-/* Oracle pairs covering pos (one copy contains it). */
-static plist_t covering_oracle(const plist_t *all, uint64_t pos)
+static int by_len_cmp(const void *a, const void *b)
+{
+    const rv_pair_t *p = a, *q = b;
+    if (p->len != q->len) return p->len > q->len ? -1 : 1;
+    if (p->p1 != q->p1) return p->p1 < q->p1 ? -1 : 1;
+    return p->p2 < q->p2 ? -1 : p->p2 > q->p2;
+}
+
+/* Oracle pairs covering pos (one copy contains it), in page order. */
+static plist_t covering_oracle(const plist_t *all, uint64_t pos, int by_len)
 {
     plist_t l = {0};
     for (size_t i = 0; i < all->n; i++) {
@@ -196,6 +204,7 @@ static plist_t covering_oracle(const plist_t *all, uint64_t pos)
         if ((p->p1 <= pos && pos < p->p1 + p->len) || (p->p2 <= pos && pos < p->p2 + p->len))
             plist_add(&l, *p);
     }
+    if (by_len && l.n) qsort(l.a, l.n, sizeof *l.a, by_len_cmp);
     return l;
 }
 
@@ -203,6 +212,7 @@ static void test_covering(int wide)
 {
     rng_t r = rng_new(wide ? 9 : 5);
     char why[256];
+    uint64_t incomplete = 0;
     case_begin();
     int iters = check_iters(300);
     for (int it = 0; it < iters && !check_failed_; it++) {
@@ -212,9 +222,10 @@ static void test_covering(int wide)
         rv_pairs_opts_t o;
         rv_pairs_opts_init(&o, 1);
         random_filters(&r, x->seq, (int)rng_below(&r, 8), &o);
+        o.longest_first = (int)rng_below(&r, 2);
         plist_t all = oracle(x, &o);
         for (uint64_t pos = 0; pos < x->n; pos++) {
-            plist_t want = covering_oracle(&all, pos);
+            plist_t want = covering_oracle(&all, pos, o.longest_first);
             rv_pairs_page_t pg;
             CHECK(rv_pairs_covering(x, &o, pos, RV_PAIRS_ALL, 0, &pg) == 0, "%s", rv_last_error());
             plist_t got = {pg.pairs, pg.n, pg.n};
@@ -230,11 +241,23 @@ static void test_covering(int wide)
             CHECK(rv_pairs_covering(x, &o, pos, 0, 0, &pg) == 0 && pg.n == 0 && pg.total == want.n,
                   "count-only page");
             rv_pairs_page_free(&pg);
+            /* a work bound: complete and exact, or incomplete with a subset */
+            CHECK(rv_pairs_covering(x, &o, pos, RV_PAIRS_ALL, 1 + rng_below(&r, 12), &pg) == 0, "bounded");
+            CHECK(pg.complete ? pg.total == want.n : pg.total <= want.n, "bounded total %llu want %zu",
+                  (unsigned long long)pg.total, want.n);
+            for (size_t i = 0; i < pg.n; i++) {
+                size_t k = 0;
+                while (k < want.n && (want.a[k].p1 != pg.pairs[i].p1 || want.a[k].p2 != pg.pairs[i].p2)) k++;
+                CHECK(k < want.n && want.a[k].len == pg.pairs[i].len, "bounded page has a wrong pair");
+            }
+            incomplete += !pg.complete;
+            rv_pairs_page_free(&pg);
             free(want.a);
         }
         free(all.a);
         rv_index_free(x);
     }
+    CHECK(incomplete > 0, "the work bound never cut a query short");
     case_end(wide ? "pairs_covering_64" : "pairs_covering_32");
 }
 

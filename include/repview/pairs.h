@@ -45,6 +45,8 @@ typedef struct {
                                   temporary files ($TMPDIR or /tmp); 0 = 256 MiB */
     uint64_t grain;            /* fewest suffix-array ranks per work unit; 0 =
                                   4096 (tests lower it to exercise scheduling) */
+    int longest_first;         /* rv_pairs_covering: order (and choose) the page by
+                                  length, longest first, ties by (p1, p2) */
 } rv_pairs_opts_t;
 
 /* Defaults: min_len as given, no gap or range filter, all threads. */
@@ -87,8 +89,9 @@ void rv_pair_locate(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc);
  * Cost: the sizes of those intervals, not n.  o->threads and o->mem_bytes are
  * ignored (it runs in the caller's thread).
  *
- * The page holds the first `max` pairs in (p1, p2) order (all of them when max is
- * RV_PAIRS_ALL; none when max is 0) and `total` counts every matching pair.
+ * The page holds the first `max` pairs in (p1, p2) order, or longest first with
+ * o->longest_first (all of them when max is RV_PAIRS_ALL; none when max is 0),
+ * and `total` counts every matching pair.
  * max_work > 0 bounds the number of suffix-array rows visited (keep the explorer
  * responsive); when the bound is hit `complete` is 0 and `total`/the page cover
  * only what was seen.  Returns 0, or -1 with a message (out of memory).
@@ -104,5 +107,25 @@ typedef struct {
 int rv_pairs_covering(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t pos, size_t max,
                       uint64_t max_work, rv_pairs_page_t *page);
 void rv_pairs_page_free(rv_pairs_page_t *page);
+
+/* Explorer pane, per cursor move (t = text position of the cursor, from
+ * rv_seq_global_to_text(); skip breakers):
+ *
+ *     rv_pairs_opts_t o;
+ *     rv_pairs_opts_init(&o, 20);          // the pane's minimum length
+ *     o.longest_first = 1;
+ *     rv_pairs_page_t pg;
+ *     if (rv_pairs_covering(x, &o, t, 50, 2000000, &pg) == 0) {
+ *         for (size_t i = 0; i < pg.n; i++) {
+ *             rv_pair_loc_t loc;
+ *             rv_pair_locate(x->seq, &pg.pairs[i], &loc);
+ *             // row: rec[loc.rec1].name:loc.start1+1 <-> rec[loc.rec2].name:
+ *             // loc.start2+1, len, gap (or "." across records); jump target =
+ *             // the copy that does not cover t
+ *         }
+ *         // footer: pg.n of pg.total pairs (pg.complete ? "" : "at least")
+ *         rv_pairs_page_free(&pg);
+ *     }
+ */
 
 #endif
