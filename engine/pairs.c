@@ -280,7 +280,8 @@ int rv_pairs_count(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t *coun
     return run_all(x, &f, f.any ? MODE_COUNT : MODE_PRODUCT, o, resolve_threads(o), NULL, count);
 }
 
-int rv_pairs_each(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pair_fn fn, void *ud)
+int rv_pairs_each_batch(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pairs_batch_fn fn,
+                        void *ud)
 {
     pf_filter_t f;
     if (pf_filter_init(&f, x, o) < 0) return -1;
@@ -297,4 +298,25 @@ int rv_pairs_each(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pair_fn fn, 
     for (int t = 0; t < made; t++) pf_sink_free(&sinks[t]);
     free(sinks);
     return rc;
+}
+
+typedef struct {
+    rv_pair_fn fn;
+    void *ud;
+} one_by_one_t;
+
+static int one_by_one(void *ud, const rv_pair_t *p, size_t n)
+{
+    const one_by_one_t *b = ud;
+    for (size_t i = 0; i < n; i++) {
+        int rc = b->fn(b->ud, &p[i]);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+int rv_pairs_each(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pair_fn fn, void *ud)
+{
+    one_by_one_t b = {fn, ud};
+    return rv_pairs_each_batch(x, o, one_by_one, &b);
 }

@@ -66,7 +66,7 @@ static inline void pf_sink_push(pf_sink_t *k, uint64_t p1, uint64_t p2, uint64_t
     k->buf[k->n++] = (rv_pair_t){p1, p2, len};
 }
 /* Sort what is left in every sink and pass all pairs to fn in (p1, p2) order. */
-int pf_merge(pf_sink_t *sinks, int nsinks, rv_pair_fn fn, void *ud);
+int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud);
 
 /* Sort pairs by (p1, p2): LSD radix over `bits`-bit fields, tmp the same size. */
 void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits);

@@ -226,30 +226,55 @@ static int gather_sources(pf_sink_t *sinks, int nsinks, source_t **out, int *nou
     return 0;
 }
 
-int pf_merge(pf_sink_t *sinks, int nsinks, rv_pair_fn fn, void *ud)
+/* Flush the batch: 0 or the callback's value. */
+static int flush(rv_pair_t *batch, size_t *nb, rv_pairs_batch_fn fn, void *ud)
+{
+    int rc = *nb ? fn(ud, batch, *nb) : 0;
+    *nb = 0;
+    return rc;
+}
+
+int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud)
 {
     source_t *src = NULL;
     int nsrc = 0, rc = gather_sources(sinks, nsinks, &src, &nsrc);
     int *heap = rc == 0 ? malloc((size_t)(nsrc ? nsrc : 1) * sizeof *heap) : NULL;
-    if (rc == 0 && !heap) rc = rv_error("pairs", "out of memory");
+    rv_pair_t *batch = rc == 0 ? malloc(RV_PAIRS_BATCH * sizeof *batch) : NULL;
+    if (rc == 0 && (!heap || !batch)) rc = rv_error("pairs", "out of memory");
     int nh = 0;
+    size_t nb = 0;
     for (int i = 0; rc == 0 && i < nsrc; i++) {
         int f = source_fill(&src[i]);
         if (f < 0) rc = -1;
         else if (f) heap[nh++] = i;
     }
     for (int i = nh / 2 - 1; rc == 0 && i >= 0; i--) sift_down(src, heap, nh, i);
-    while (rc == 0 && nh > 0) {
+    while (rc == 0 && nh > 1) {
         source_t *s = &src[heap[0]];
-        rc = fn(ud, s->cur++);
-        if (rc) break;
+        batch[nb++] = *s->cur++;
+        if (nb == RV_PAIRS_BATCH && (rc = flush(batch, &nb, fn, ud)) != 0) break;
         int f = source_fill(s);
         if (f < 0) rc = -1;
         else if (!f) heap[0] = heap[--nh];
         sift_down(src, heap, nh, 0);
     }
+    if (rc == 0) rc = flush(batch, &nb, fn, ud);
+    /* one source left: hand its buffers over without copying */
+    for (source_t *s = rc == 0 && nh == 1 ? &src[heap[0]] : NULL; s;) {
+        int f = source_fill(s);
+        if (f <= 0) {
+            rc = f < 0 ? -1 : 0;
+            break;
+        }
+        size_t k = (size_t)(s->end - s->cur);
+        if (k > RV_PAIRS_BATCH) k = RV_PAIRS_BATCH;
+        rc = fn(ud, s->cur, k);
+        s->cur += k;
+        if (rc) break;
+    }
     for (int i = 0; i < nsrc; i++) free(src[i].rbuf);
     free(src);
     free(heap);
+    free(batch);
     return rc;
 }

@@ -29,6 +29,13 @@ static int collect(void *ud, const rv_pair_t *p)
     return 0;
 }
 
+static int collect_batch(void *ud, const rv_pair_t *p, size_t n)
+{
+    if (n == 0 || n > RV_PAIRS_BATCH) return 99; /* never an empty or oversized batch */
+    for (size_t i = 0; i < n; i++) plist_add(ud, p[i]);
+    return 0;
+}
+
 /* ---- random inputs ---- */
 
 static const char *const kinds[] = {"dna", "dnaN", "protein", "text", "periodic", "same", "binary"};
@@ -289,6 +296,10 @@ static void test_threads(void)
             }
             uint64_t cnt;
             CHECK(rv_pairs_count(x, &o, &cnt) == 0 && cnt == ref.n, "count threads %d", t);
+            plist_t bat = {0};
+            CHECK(rv_pairs_each_batch(x, &o, collect_batch, &bat) == 0, "batches");
+            CHECK(same_list(&bat, &ref, why, sizeof why), "batches, threads %d: %s", t, why);
+            free(bat.a);
         }
         free(ref.a);
         rv_index_free(x);

@@ -3,6 +3,7 @@
  * position (the explorer's pairs pane, headless). */
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
@@ -80,12 +81,19 @@ static int on_opt(int opt, const char *arg, void *ud)
     return -1;
 }
 
-/* ---- BEDPE writer: one line built in a local buffer, one fwrite ---- */
+/* ---- BEDPE writer: batches of pairs formatted in place on several threads,
+ * written in order (the engine's merge is serial; formatting is the costly part
+ * of a large output) ---- */
+
+enum { FMT_THREADS_MAX = 64, FMT_MIN_SLICE = 4096 };
 
 typedef struct {
     const rv_seq_t *s;
-    FILE *out;
     size_t *name_len; /* strlen of each record name */
+    size_t max_line;  /* bytes a line can take */
+    int threads;
+    char *buf[FMT_THREADS_MAX];
+    size_t cap[FMT_THREADS_MAX];
 } writer_t;
 
 /* Decimal digits two at a time (half the divisions of the naive loop). */
@@ -121,14 +129,11 @@ static char *put_name(char *b, const writer_t *w, uint64_t rec)
     return b + l + 1;
 }
 
-static int put_pair(void *ud, const rv_pair_t *p)
+/* One BEDPE line for p at b (room for max_line bytes); returns its end. */
+static char *format_pair(const writer_t *w, const rv_pair_t *p, char *b)
 {
-    const writer_t *w = ud;
     rv_pair_loc_t loc;
     rv_pair_locate(w->s, p, &loc);
-    size_t need = w->name_len[loc.rec1] + w->name_len[loc.rec2] + 160;
-    char small[512], *line = need <= sizeof small ? small : malloc(need), *b = line;
-    if (!line) return -1;
     b = put_name(b, w, loc.rec1);
     b = put_u64(b, loc.start1), *b++ = '\t';
     b = put_u64(b, loc.start1 + p->len), *b++ = '\t';
@@ -142,19 +147,81 @@ static int put_pair(void *ud, const rv_pair_t *p)
     else if (loc.gap < 0) *b++ = '-', b = put_u64(b, (uint64_t)-loc.gap);
     else b = put_u64(b, (uint64_t)loc.gap);
     *b++ = '\n';
-    fwrite_unlocked(line, 1, (size_t)(b - line), w->out);
-    if (line != small) free(line);
+    return b;
+}
+
+typedef struct {
+    const writer_t *w;
+    const rv_pair_t *p;
+    size_t n;
+    char *buf;
+    size_t len;
+} slice_t;
+
+static void *format_slice(void *arg)
+{
+    slice_t *j = arg;
+    char *b = j->buf;
+    for (size_t i = 0; i < j->n; i++) b = format_pair(j->w, &j->p[i], b);
+    j->len = (size_t)(b - j->buf);
+    return NULL;
+}
+
+/* rv_pairs_batch_fn: format slices of the batch in threads, write them in order. */
+static int put_batch(void *ud, const rv_pair_t *p, size_t n)
+{
+    writer_t *w = ud;
+    for (size_t done = 0; done < n;) {
+        size_t m = n - done < RV_PAIRS_BATCH ? n - done : RV_PAIRS_BATCH;
+        int T = w->threads;
+        if ((size_t)T > m / FMT_MIN_SLICE) T = m / FMT_MIN_SLICE ? (int)(m / FMT_MIN_SLICE) : 1;
+        slice_t job[FMT_THREADS_MAX] = {{0}};
+        pthread_t tid[FMT_THREADS_MAX];
+        int started[FMT_THREADS_MAX] = {0};
+        for (int t = 0; t < T; t++) {
+            size_t lo = m * (size_t)t / (size_t)T, hi = m * (size_t)(t + 1) / (size_t)T;
+            size_t need = (hi - lo) * w->max_line;
+            if (need > w->cap[t]) {
+                char *nb = realloc(w->buf[t], need);
+                if (!nb) return rv_error("pairs", "out of memory");
+                w->buf[t] = nb;
+                w->cap[t] = need;
+            }
+            job[t] = (slice_t){w, p + done + lo, hi - lo, w->buf[t], 0};
+        }
+        for (int t = 1; t < T; t++) started[t] = pthread_create(&tid[t], NULL, format_slice, &job[t]) == 0;
+        format_slice(&job[0]);
+        for (int t = 1; t < T; t++) {
+            if (started[t]) pthread_join(tid[t], NULL);
+            else format_slice(&job[t]);
+        }
+        for (int t = 0; t < T; t++) fwrite_unlocked(job[t].buf, 1, job[t].len, stdout);
+        done += m;
+    }
     return 0;
 }
 
-static int writer_init(writer_t *w, const rv_seq_t *s)
+static int writer_init(writer_t *w, const rv_seq_t *s, int threads)
 {
+    memset(w, 0, sizeof *w);
     w->s = s;
-    w->out = stdout;
+    w->threads = threads < 1 ? rv_default_threads() : threads;
+    if (w->threads > FMT_THREADS_MAX) w->threads = FMT_THREADS_MAX;
     w->name_len = malloc((s->n_rec ? s->n_rec : 1) * sizeof *w->name_len);
     if (!w->name_len) return rv_error("pairs", "out of memory");
-    for (uint64_t i = 0; i < s->n_rec; i++) w->name_len[i] = strlen(s->rec[i].name);
+    size_t longest = 0;
+    for (uint64_t i = 0; i < s->n_rec; i++) {
+        w->name_len[i] = strlen(s->rec[i].name);
+        if (w->name_len[i] > longest) longest = w->name_len[i];
+    }
+    w->max_line = 2 * longest + 6 * 21 + 16; /* names, six numbers, separators */
     return 0;
+}
+
+static void writer_free(writer_t *w)
+{
+    free(w->name_len);
+    for (int t = 0; t < FMT_THREADS_MAX; t++) free(w->buf[t]);
 }
 
 static void put_header(FILE *out)
@@ -171,20 +238,20 @@ static int run_covering(const rv_index_t *x, const rv_pairs_opts_t *o, const cha
     rv_pairs_page_t page = {NULL, 0, 0, 1};
     if (t >= 0 && rv_pairs_covering(x, o, (uint64_t)t, count ? 0 : RV_PAIRS_ALL, 0, &page) < 0)
         return cli_data_error();
+    int rc = 0;
     if (count) {
         printf("%llu\n", (unsigned long long)page.total);
     } else {
         writer_t w;
-        if (writer_init(&w, x->seq) < 0) {
-            rv_pairs_page_free(&page);
-            return cli_data_error();
+        rc = writer_init(&w, x->seq, o->threads);
+        if (rc == 0) {
+            put_header(stdout);
+            rc = put_batch(&w, page.pairs, page.n);
         }
-        put_header(stdout);
-        for (size_t i = 0; i < page.n; i++) put_pair(&w, &page.pairs[i]);
-        free(w.name_len);
+        writer_free(&w);
     }
     rv_pairs_page_free(&page);
-    return RV_EXIT_OK;
+    return rc < 0 ? cli_data_error() : RV_EXIT_OK;
 }
 
 static int run(const rv_index_t *x, rv_pairs_opts_t *o, const pairs_args_t *a)
@@ -204,12 +271,13 @@ static int run(const rv_index_t *x, rv_pairs_opts_t *o, const pairs_args_t *a)
         return RV_EXIT_OK;
     }
     writer_t w;
-    if (writer_init(&w, x->seq) < 0) return cli_data_error();
-    put_header(stdout);
-    int rc = rv_pairs_each(x, o, put_pair, &w);
-    free(w.name_len);
-    if (rc != 0) return rc < 0 ? cli_data_error() : (rv_error("pairs", "out of memory"), cli_data_error());
-    return RV_EXIT_OK;
+    int rc = writer_init(&w, x->seq, o->threads);
+    if (rc == 0) {
+        put_header(stdout);
+        rc = rv_pairs_each_batch(x, o, put_batch, &w);
+    }
+    writer_free(&w);
+    return rc < 0 ? cli_data_error() : RV_EXIT_OK;
 }
 
 int cli_pairs(int argc, char **argv)

@@ -68,6 +68,14 @@ typedef int (*rv_pair_fn)(void *ud, const rv_pair_t *p);
  * the callback's value when it stopped early, -1 on error (message set). */
 int rv_pairs_each(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pair_fn fn, void *ud);
 
+/* The same pairs in the same order, handed over in consecutive batches of at
+ * most RV_PAIRS_BATCH (valid during the call only), so the caller can format a
+ * batch on several threads.  Same return values. */
+#define RV_PAIRS_BATCH 65536
+typedef int (*rv_pairs_batch_fn)(void *ud, const rv_pair_t *pairs, size_t n);
+int rv_pairs_each_batch(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pairs_batch_fn fn,
+                        void *ud);
+
 /* Where a pair lies for output: record index of each copy, record-relative
  * 0-based starts, and the gap (valid when same_record). */
 typedef struct {

@@ -51,6 +51,11 @@ awk 'NR > 1 { s = s $0 } END {
 "$REPVIEW" pairs -l 10 -t 1 "$T/multi.fa" >"$T/all.bedpe"
 "$REPVIEW" pairs -l 10 -t 2 "$T/multi.fa" >"$T/all2.bedpe"
 expect_eq pairs_threads_same "$(cmp "$T/all.bedpe" "$T/all2.bedpe" && echo same)" "same"
+# enough pairs (> 2 x 4096) for the BEDPE formatting to use several threads
+"$REPVIEW" pairs -l 8 -t 1 "$T/multi.fa" >"$T/l8_t1.bedpe"
+for t in 2 3; do
+    expect_eq "pairs_threads_same_l8_t$t" "$("$REPVIEW" pairs -l 8 -t $t "$T/multi.fa" | cmp - "$T/l8_t1.bedpe" && echo same)" "same"
+done
 expect_eq pairs_sorted "$(tail -n +2 "$T/all.bedpe" | awk '{print $1, $2, $4, $5}' | sort -c -k1,1 -k2,2n -s 2>&1 | head -1)" ""
 expect_eq pairs_count_multi "$("$REPVIEW" pairs -l 10 --count "$T/multi.fa")" "$(($(wc -l <"$T/all.bedpe") - 1))"
 n_cross=$(awk '$11 == "."' "$T/all.bedpe" | wc -l)
