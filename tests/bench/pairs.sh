@@ -8,6 +8,10 @@
 #   vs_vm     vmatch total_s / repview total_s (> 1: repview faster)
 #   x1t       repview pairs speed-up over its 1-thread row (same index)
 #   same      repview and vmatch report the same number of pairs
+# A cell whose pair count (repview pairs --count, a second or so) exceeds
+# PAIRS_MAX (default 200 M: ~12 GB of BEDPE) is skipped with a line saying so: the
+# number of maximal pairs grows with the square of a repeat family's size, and at
+# 50 Mbp -l 20 gives about a billion.
 set -u
 : "${REPVIEW:?run through tests/bench/run}" "${RV_BUILD:?}"
 BENCH_DIR=${BENCH_DIR:-build/benchdata}
@@ -59,6 +63,11 @@ for size in $sizes; do
         vm_index=$(med "$tmp/vm_index" 1)
     fi
     for l in $lens; do
+        n_est=$("$REPVIEW" pairs --quiet --count -l "$l" "$tmp/chr.fa")
+        if [ "$n_est" -gt "${PAIRS_MAX:-200000000}" ]; then
+            printf '%-5s %4d skipped: %s pairs > PAIRS_MAX=%s\n' "$size" "$l" "$n_est" "${PAIRS_MAX:-200000000}"
+            continue
+        fi
         vm_total=0 vm_pairs=-1
         if [ $have_vm = 1 ]; then
             repeat "$tmp/vm" vmatch -l "$l" -d "$tmp/vm" || exit 1
