@@ -9,8 +9,9 @@
  *       on (p1, p2)) into a run, spills full runs to an unlinked temporary file,
  *       and a k-way heap merge streams every run in order (external merge sort).
  * We use (b): every pair is produced once, memory stays at mem_bytes whatever z
- * is, and nothing touches the disk unless the output outgrows memory (then 24
- * bytes per pair, a fraction of the BEDPE text being written anyway).  (p1, p2)
+ * is, and nothing touches the disk unless the output outgrows memory.  Spilled
+ * runs are delta + varint coded (p1 - previous p1, p2 - p1, len: about 6 bytes a
+ * pair instead of 24), which keeps the temporary files and their I/O small.  (p1, p2)
  * identifies a maximal pair (its length is the LCE of p1 and p2), so the order is
  * total and the output does not depend on the thread count.
  */
@@ -22,7 +23,7 @@
 #include "repview/common.h"
 #include "pairs_internal.h"
 
-enum { DIGIT = 11, READ_PAIRS = 2048 };
+enum { DIGIT = 11, READ_PAIRS = 2048, RAW_BYTES = 1 << 16, MAX_CODE = 30, OUT_BYTES = 1 << 20 };
 
 static int sink_fail(pf_sink_t *k, const char *what)
 {
@@ -120,6 +121,24 @@ static int open_spill(pf_sink_t *k)
     return 0;
 }
 
+static uint8_t *put_varint(uint8_t *b, uint64_t v)
+{
+    while (v >= 0x80) *b++ = (uint8_t)(v | 0x80), v >>= 7;
+    *b++ = (uint8_t)v;
+    return b;
+}
+
+static int write_all(pf_sink_t *k, const uint8_t *p, uint64_t len)
+{
+    while (len) {
+        ssize_t w = pwrite(k->fd, p, len, (off_t)k->file_bytes);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return sink_fail(k, "cannot write a temporary file");
+        p += w, k->file_bytes += (uint64_t)w, len -= (uint64_t)w;
+    }
+    return 0;
+}
+
 int pf_sink_spill(pf_sink_t *k)
 {
     if (k->err) return -1;
@@ -134,47 +153,88 @@ int pf_sink_spill(pf_sink_t *k)
         if (!o || !l) return sink_fail(k, "out of memory");
         k->runs_cap = c;
     }
-    const char *p = (const char *)k->buf;
-    uint64_t left = k->n * sizeof *k->buf, off = k->file_bytes;
-    while (left) {
-        ssize_t w = pwrite(k->fd, p, left, (off_t)off);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return sink_fail(k, "cannot write a temporary file");
-        p += w, off += (uint64_t)w, left -= (uint64_t)w;
-    }
+    /* the radix scratch is free now: code the run into it, flushing by OUT_BYTES */
+    uint8_t *out = (uint8_t *)k->tmp, *b = out;
+    uint64_t room = k->cap * sizeof *k->tmp, flush_at = room < OUT_BYTES ? room : OUT_BYTES, prev = 0;
     k->run_off[k->nruns] = k->file_bytes;
+    for (uint64_t i = 0; i < k->n; i++) {
+        const rv_pair_t *p = &k->buf[i];
+        b = put_varint(b, p->p1 - prev);
+        b = put_varint(b, p->p2 - p->p1);
+        b = put_varint(b, p->len);
+        prev = p->p1;
+        if ((uint64_t)(b - out) + MAX_CODE > flush_at) {
+            if (write_all(k, out, (uint64_t)(b - out)) < 0) return -1;
+            b = out;
+        }
+    }
+    if (write_all(k, out, (uint64_t)(b - out)) < 0) return -1;
     k->run_len[k->nruns++] = k->n;
-    k->file_bytes = off;
     k->n = 0;
     return 0;
 }
 
-/* One sorted source of the merge: a memory run or a run in a spill file. */
+/* One sorted source of the merge: a memory run, or a coded run in a spill file
+ * decoded READ_PAIRS at a time. */
 typedef struct {
     const rv_pair_t *cur, *end;
     int fd;
-    uint64_t off, left; /* what remains in the file: byte offset, pairs */
+    uint64_t off, end_off, left; /* file bytes still to read [off, end_off); pairs */
+    uint64_t prev;               /* last p1 decoded */
+    uint8_t *raw;                /* RAW_BYTES of coded bytes, [rpos, rlen) unread */
+    size_t rpos, rlen;
     rv_pair_t *rbuf;
 } source_t;
 
-/* Make cur < end if anything is left: 1, 0 when exhausted, -1 on read error. */
+static int get_varint(source_t *s, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int sh = 0; s->rpos < s->rlen && sh < 64; sh += 7) {
+        uint8_t c = s->raw[s->rpos++];
+        x |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return rv_error("pairs", "corrupt temporary file");
+}
+
+/* Keep at least MAX_CODE coded bytes buffered while the run has more. */
+static int source_read(source_t *s)
+{
+    if (s->rlen - s->rpos >= MAX_CODE || s->off == s->end_off) return 0;
+    memmove(s->raw, s->raw + s->rpos, s->rlen - s->rpos);
+    s->rlen -= s->rpos;
+    s->rpos = 0;
+    uint64_t want = s->end_off - s->off;
+    if (want > RAW_BYTES - s->rlen) want = RAW_BYTES - s->rlen;
+    while (want) {
+        ssize_t r = pread(s->fd, s->raw + s->rlen, want, (off_t)s->off);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return rv_error("pairs", "cannot read a temporary file: %s",
+                                    r < 0 ? strerror(errno) : "short read");
+        s->rlen += (size_t)r, s->off += (uint64_t)r, want -= (uint64_t)r;
+    }
+    return 0;
+}
+
+/* Make cur < end if anything is left: 1, 0 when exhausted, -1 on error. */
 static int source_fill(source_t *s)
 {
     if (s->cur < s->end) return 1;
     if (!s->left) return 0;
-    uint64_t want = s->left < READ_PAIRS ? s->left : READ_PAIRS, got = 0;
-    char *p = (char *)s->rbuf;
-    while (got < want * sizeof *s->rbuf) {
-        ssize_t r = pread(s->fd, p + got, want * sizeof *s->rbuf - got, (off_t)(s->off + got));
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return rv_error("pairs", "cannot read a temporary file: %s",
-                                    r < 0 ? strerror(errno) : "short read");
-        got += (uint64_t)r;
+    size_t k = 0;
+    for (; k < READ_PAIRS && s->left; k++, s->left--) {
+        uint64_t d1, d2, len;
+        if (source_read(s) < 0 || get_varint(s, &d1) < 0 || get_varint(s, &d2) < 0 ||
+            get_varint(s, &len) < 0)
+            return -1;
+        s->prev += d1;
+        s->rbuf[k] = (rv_pair_t){s->prev, s->prev + d2, len};
     }
-    s->off += got;
-    s->left -= want;
     s->cur = s->rbuf;
-    s->end = s->rbuf + want;
+    s->end = s->rbuf + k;
     return 1;
 }
 
@@ -210,15 +270,18 @@ static int gather_sources(pf_sink_t *sinks, int nsinks, source_t **out, int *nou
     for (int t = 0; t < nsinks; t++) {
         pf_sink_t *s = &sinks[t];
         pf_sort_pairs(s->buf, s->tmp, s->n, s->bits);
-        src[k++] = (source_t){s->buf, s->buf + s->n, -1, 0, 0, NULL};
+        src[k++] = (source_t){.cur = s->buf, .end = s->buf + s->n, .fd = -1};
         for (uint64_t r = 0; r < s->nruns; r++) {
             rv_pair_t *b = malloc(READ_PAIRS * sizeof *b);
-            src[k] = (source_t){b, b, s->fd, s->run_off[r], s->run_len[r], b};
-            if (!b) {
-                *out = src, *nout = k;
+            uint8_t *raw = malloc(RAW_BYTES);
+            uint64_t end = r + 1 < s->nruns ? s->run_off[r + 1] : s->file_bytes;
+            src[k] = (source_t){.cur = b, .end = b, .fd = s->fd, .off = s->run_off[r], .end_off = end,
+                                .left = s->run_len[r], .raw = raw, .rbuf = b};
+            k++;
+            if (!b || !raw) {
+                *nout = k;
                 return rv_error("pairs", "out of memory");
             }
-            k++;
         }
     }
     *out = src;
@@ -272,7 +335,7 @@ int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud)
         s->cur += k;
         if (rc) break;
     }
-    for (int i = 0; i < nsrc; i++) free(src[i].rbuf);
+    for (int i = 0; i < nsrc; i++) free(src[i].rbuf), free(src[i].raw);
     free(src);
     free(heap);
     free(batch);

@@ -105,17 +105,24 @@ static char *put_u64(char *b, uint64_t v)
                                 "75767778798081828384858687888990919293949596979899";
     char t[24];
     int k = sizeof t;
-    while (v >= 100) {
+    while (v > UINT32_MAX) { /* rare: 64-bit divisions only above 2^32 */
         unsigned d = (unsigned)(v % 100) * 2;
         v /= 100;
         t[--k] = pairs[d + 1];
         t[--k] = pairs[d];
     }
-    if (v >= 10) {
-        t[--k] = pairs[v * 2 + 1];
-        t[--k] = pairs[v * 2];
+    uint32_t u = (uint32_t)v;
+    while (u >= 100) {
+        unsigned d = (u % 100) * 2;
+        u /= 100;
+        t[--k] = pairs[d + 1];
+        t[--k] = pairs[d];
+    }
+    if (u >= 10) {
+        t[--k] = pairs[u * 2 + 1];
+        t[--k] = pairs[u * 2];
     } else {
-        t[--k] = (char)('0' + v);
+        t[--k] = (char)('0' + u);
     }
     memcpy(b, t + k, sizeof t - (size_t)k);
     return b + (sizeof t - (size_t)k);
