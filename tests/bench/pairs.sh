@@ -8,6 +8,10 @@
 #   vs_vm     vmatch total_s / repview total_s (> 1: repview faster)
 #   x1t       repview pairs speed-up over its 1-thread row (same index)
 #   same      repview and vmatch report the same number of pairs
+# Second table: the explorer's pairs pane query (rv_pairs_covering, page of 50,
+# longest first, work bound 2 M rows) at 2000 random cursor positions — p50/p99/
+# max milliseconds against DESIGN's 16 ms p99, pairs covering a position (mean,
+# max) and queries cut short by the work bound.
 # A cell whose pair count (repview pairs --count, a second or so) exceeds
 # PAIRS_MAX (default 200 M: ~12 GB of BEDPE) is skipped with a line saying so: the
 # number of maximal pairs grows with the square of a repeat family's size, and at
@@ -20,6 +24,16 @@ if [ "${BENCH_QUICK:-0}" != 0 ]; then sizes="1m 2m" runs=1; else sizes="10m 50m"
 lens="20 50 100"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_pairs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+cursor_bin="$RV_BUILD/bench/pairs_cursor"
+mkdir -p "$RV_BUILD/bench"
+if [ ! -x "$cursor_bin" ] || [ "$cursor_bin" -ot "$RV_BUILD/librepview.a" ] ||
+   [ "$cursor_bin" -ot "${RV_TOP:-.}/tests/bench/pairs_cursor.c" ]; then
+    cc -std=c11 -D_GNU_SOURCE -O2 -I"${RV_TOP:-.}/include" -pthread -o "$cursor_bin" \
+        "${RV_TOP:-.}/tests/bench/pairs_cursor.c" "$RV_BUILD/librepview.a" \
+        $(pkg-config --libs htslib 2>/dev/null || echo -lhts) -ldivsufsort -ldivsufsort64 -lpthread -lm ||
+        cursor_bin=
+fi
+: >"$tmp/cursor"
 have_vm=0
 command -v mkvtree >/dev/null && command -v vmatch >/dev/null && have_vm=1
 
@@ -91,5 +105,12 @@ for size in $sizes; do
                        ix, s, ix + s, np, (s > 0 ? np / s : 0), rss / 1024, "1.00", "-", "-" }'
         fi
     done
+    if [ -n "$cursor_bin" ]; then
+        for l in $lens; do printf '%-5s %s\n' "$size" "$("$cursor_bin" "$tmp/chr.fa" "$l")" >>"$tmp/cursor"; done
+    fi
     rm -f "$tmp"/vm.* "$tmp/chr.fa.rvx"
 done
+echo
+echo "# pairs pane query (rv_pairs_covering), 2000 random positions"
+printf '%-5s %7s %7s %8s %8s %8s %11s %10s %10s\n' size min_len queries p50_ms p99_ms max_ms mean_pairs max_pairs incomplete
+cat "$tmp/cursor"
