@@ -79,6 +79,7 @@ for pos in a:1 a:15003 b:7777 c:2999 $spots; do
     expect_eq "pairs_covering_$pos" "$("$REPVIEW" pairs -l 10 --covering "$pos" "$T/multi.fa")" \
         "$(filt "(\$1 == \"$rec\" && \$2 <= $p && $p < \$3) || (\$4 == \"$rec\" && \$5 <= $p && $p < \$6)")"
 done
+expect_eq pairs_wide_same "$(REPVIEW_FORCE_WIDE=1 "$REPVIEW" pairs -l 8 "$T/multi.fa" | cmp - "$T/l8_t1.bedpe" && echo same)" "same"
 "$REPVIEW" index -o "$T/multi.fa.rvx" "$T/multi.fa" 2>/dev/null
 expect_eq pairs_from_rvx "$("$REPVIEW" pairs -l 10 "$T/multi.fa" | cmp - "$T/all.bedpe" && echo same)" "same"
 
