@@ -102,6 +102,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 repview $(DESTDIR)$(PREFIX)/bin/repview
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -D -m 644 samples/lambda.fa.gz $(DESTDIR)$(PREFIX)/share/repview/lambda.fa.gz
 
 clean:
 	rm -rf build build-asan build-nocuda repview
