@@ -7,7 +7,8 @@
 #   trf         trf FILE 2 7 7 80 10 50 500 -h -ngs (its default-like parameters)
 # Columns: runs_s = seconds computing every run (`--timing`), wall = whole command,
 # rss_MB = peak memory, loci = lines printed (repview: default filter, >= 10 bp),
-# Mruns/s = all runs / runs_s, x_trf = trf wall / this wall.  The last line gives
+# Mruns/s = all runs / runs_s ("stored": the runs come from FILE.rvx, which
+# `repview index` writes with them), x_trf = trf wall / this wall.  The last line gives
 # the agreement: TRF loci (period <= 6, >= 95% identity) that overlap a run of ours.
 set -u
 : "${REPVIEW:?run through tests/bench/run}" "${RV_BUILD:=build}"
@@ -66,8 +67,10 @@ for len in $sizes; do
     for row in t1 t2 mem; do
         name=$([ $row = mem ] && echo "mem t=2" || echo "rvx t=${row#t}")
         x=$([ -n "$trf_wall" ] && echo "scale=1; $trf_wall / ${W[$row]}" | bc || echo -)
-        printf '%-9s %-8s %7.2f %7.2f %7s %9s %8.1f %6s\n' "$len" "$name" "${S[$row]}" "${W[$row]}" \
-            "${R[$row]}" "${L[$row]}" "$(echo "${N[$row]} / ${S[$row]} / 1000000" | bc -l)" "$x"
+        # rvx rows read the runs that `repview index` stored: nothing to compute
+        rate=$(awk -v n="${N[$row]}" -v s="${S[$row]}" 'BEGIN { if (s > 0) printf "%.1f", n / s / 1e6; else print "stored" }')
+        printf '%-9s %-8s %7.2f %7.2f %7s %9s %8s %6s\n' "$len" "$name" "${S[$row]}" "${W[$row]}" \
+            "${R[$row]}" "${L[$row]}" "$rate" "$x"
     done
     if [ $have_trf = 1 ]; then
         printf '%-9s %-8s %7s %7.2f %7s %9s %8s %6s\n' "$len" trf - "$trf_wall" "$trf_rss" \
