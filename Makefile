@@ -57,11 +57,11 @@ $(LIB): $(ENGINE_OBJ) $(GPU_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard include/repview/*.h) $(wildcard engine/*.h) $(wildcard ui/*.h)
+$(BUILD)/%.o: %.c $(wildcard include/repview/*.h) $(wildcard engine/*.h) $(wildcard ui/*.h) $(wildcard gpu/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DRV_HAVE_CUDA=$(HAVE_CUDA) -c -o $@ $<
 
-$(BUILD)/gpu/%.o: gpu/%.cu $(wildcard include/repview/*.h) $(wildcard gpu/*.cuh)
+$(BUILD)/gpu/%.o: gpu/%.cu $(wildcard include/repview/*.h) $(wildcard gpu/*.cuh) $(wildcard gpu/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
 

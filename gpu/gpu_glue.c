@@ -1,0 +1,51 @@
+/* gpu_glue.c — gpu.h for a build with CUDA: hands the index, progress and cancellation
+ * to the CUDA side (gpu_host.cu) through gpu_iface.h. */
+#include <stdlib.h>
+#include "repview/common.h"
+#include "repview/gpu.h"
+#include "gpu_iface.h"
+
+int rv_gpu_compiled(void) { return 1; }
+
+int rv_gpu_probe(char *name, size_t name_len, char *why, size_t why_len)
+{
+    return rv_gpu_query(name, name_len, why, why_len);
+}
+
+/* stage 0, 1, 2 of the CUDA side: SA, ISA, LCP */
+static void on_stage(void *ctx, int stage, uint64_t total)
+{
+    rv_progress_stage(ctx, (rv_stage_t)(RV_STAGE_SA + stage), total);
+}
+static void on_add(void *ctx, uint64_t done) { rv_progress_add(ctx, done); }
+static int on_cancelled(void *ctx) { return rv_cancelled(ctx); }
+
+static int env_on(const char *name)
+{
+    const char *e = getenv(name);
+    return e && *e && *e != '0';
+}
+
+int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
+{
+    (void)o;
+    rv_gpu_job_t j = {0};
+    j.n = x->n;
+    j.text = x->seq->text;
+    j.sigma = x->seq->sigma;
+    j.sa = x->sa;
+    j.isa = x->isa;
+    j.lcp = x->lcp;
+    j.wide = x->wide;
+    j.trace = env_on("REPVIEW_GPU_TRACE");
+    j.pin = env_on("REPVIEW_GPU_PIN");
+    j.ctx = p;
+    j.stage = on_stage;
+    j.add = on_add;
+    j.cancelled = on_cancelled;
+    int rc = rv_gpu_run(&j);
+    x->stage_s[RV_STAGE_SA] = j.stage_s[0];
+    x->stage_s[RV_STAGE_ISA] = j.stage_s[1];
+    x->stage_s[RV_STAGE_LCP] = j.stage_s[2];
+    return rc;
+}

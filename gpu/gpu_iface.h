@@ -1,0 +1,41 @@
+/* gpu_iface.h — the plain C interface between gpu_glue.c (which speaks rv_index_t,
+ * progress and cancellation through the C11 headers) and the CUDA files of gpu/ (C++,
+ * which cannot include those headers).  Not part of the public API. */
+#ifndef REPVIEW_GPU_IFACE_H
+#define REPVIEW_GPU_IFACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rv_gpu_job {
+    /* in */
+    uint64_t n;
+    const uint8_t *text;   /* n codes, RV_BREAK = 0 */
+    int sigma;             /* largest code that may occur */
+    void *sa, *isa, *lcp;  /* host arrays to fill (32- or 64-bit) */
+    int wide;
+    int trace;             /* per-step times on stderr */
+    int pin;               /* page-lock the host arrays for the transfers */
+    void *ctx;             /* for the callbacks */
+    void (*stage)(void *ctx, int stage, uint64_t total); /* 0 SA, 1 ISA, 2 LCP */
+    void (*add)(void *ctx, uint64_t done);
+    int (*cancelled)(void *ctx);
+    /* out */
+    double stage_s[3];     /* seconds: SA (with upload), ISA (SA+ISA download), LCP */
+    uint64_t device_bytes; /* device memory the build held at its peak */
+} rv_gpu_job_t;
+
+/* 1 with the device name when a usable GPU is present, else 0 with the reason. */
+int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_len);
+
+/* Build SA, ISA and LCP on the GPU.  0, or -1 with a message through rv_error(). */
+int rv_gpu_run(rv_gpu_job_t *j);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
