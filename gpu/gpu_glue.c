@@ -28,7 +28,6 @@ static int env_on(const char *name)
 
 int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
 {
-    (void)o;
     rv_gpu_job_t j = {0};
     j.n = x->n;
     j.text = x->seq->text;
@@ -38,7 +37,10 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
     j.lcp = x->lcp;
     j.wide = x->wide;
     j.trace = env_on("REPVIEW_GPU_TRACE");
-    j.pin = env_on("REPVIEW_GPU_PIN");
+    const char *pin = getenv("REPVIEW_GPU_PIN");
+    j.pin = !pin || *pin != '0'; /* default on: REPVIEW_GPU_PIN=0 copies through pageable memory */
+    j.with_llr = o ? o->with_llr : 1;
+    j.threads = o && o->threads > 0 ? o->threads : rv_default_threads();
     j.ctx = p;
     j.stage = on_stage;
     j.add = on_add;
@@ -47,5 +49,10 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
     x->stage_s[RV_STAGE_SA] = j.stage_s[0];
     x->stage_s[RV_STAGE_ISA] = j.stage_s[1];
     x->stage_s[RV_STAGE_LCP] = j.stage_s[2];
+    if (rc == 0 && j.llr) {
+        rv_index_attach(x, RV_SEC_LLR, j.llr, j.llr_bytes);
+        rv_index_attach(x, RV_SEC_LLRC, j.llrc, j.llrc_bytes);
+        x->stage_s[RV_STAGE_LLR] = j.llr_s;
+    }
     return rc;
 }

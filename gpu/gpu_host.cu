@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <thread>
+#include <vector>
 #include <cub/cub.cuh>
 #include "gpu_internal.cuh"
 
@@ -35,6 +38,13 @@ extern "C" int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_l
                  prop.name, prop.major, prop.minor);
         return 0;
     }
+    /* create the context now: it proves the device usable, and its ~0.1 s is not
+     * counted as a build stage */
+    e = cudaFree(0);
+    if (e != cudaSuccess) {
+        snprintf(why, why_len, "%s", cudaGetErrorString(e));
+        return 0;
+    }
     snprintf(name, name_len, "%s", prop.name);
     return 1;
 }
@@ -51,15 +61,15 @@ int gpu_trace(gpu_ctx_t *c, const char *what)
 
 static size_t align256(size_t b) { return (b + 255) & ~(size_t)255; }
 
-/* Copy a device array of n uint32 into a host array (widened when wide). */
+/* Copy a device array of n uint32 into a host array: asynchronously on s (pinned or
+ * not), or widened through a temporary buffer when wide (tests of the 64-bit path). */
 static int download(void *host, const uint32_t *dev, uint64_t n, int wide, cudaStream_t s)
 {
     if (!wide) {
         GK(cudaMemcpyAsync(host, dev, n * 4, cudaMemcpyDeviceToHost, s));
-        GK(cudaStreamSynchronize(s));
         return 0;
     }
-    uint32_t *tmp = (uint32_t *)malloc(n * 4);
+    uint32_t *tmp = (uint32_t *)malloc(n * 4 + 4);
     if (!tmp) return rv_error("GPU", "out of host memory");
     cudaError_t e = cudaMemcpyAsync(tmp, dev, n * 4, cudaMemcpyDeviceToHost, s);
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
@@ -68,6 +78,44 @@ static int download(void *host, const uint32_t *dev, uint64_t n, int wide, cudaS
     free(tmp);
     GK(e);
     return 0;
+}
+
+/* Host arrays fresh from malloc() cost a page fault per page on first touch, which
+ * made the downloads ~20x slower than the bus (1.3 s for SA + ISA of 250 Mbp on the
+ * device machine).  Threads touch them (with transparent huge pages where the kernel
+ * has them) while the GPU sorts. */
+typedef struct {
+    std::vector<std::thread> th;
+} prefault_t;
+
+static void touch(char *p, size_t bytes)
+{
+    for (size_t o = 0; o < bytes; o += 4096) p[o] = 0;
+    if (bytes) p[bytes - 1] = 0;
+}
+
+static void prefault_start(prefault_t *pf, void *const *ptr, const size_t *bytes, int k, int threads)
+{
+    for (int a = 0; a < k; a++) {
+        uintptr_t lo = ((uintptr_t)ptr[a] + 4095) & ~(uintptr_t)4095;
+        uintptr_t hi = ((uintptr_t)ptr[a] + bytes[a]) & ~(uintptr_t)4095;
+        if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    }
+    if (threads < 1) threads = 1;
+    for (int t = 0; t < threads; t++)
+        pf->th.emplace_back([=]() {
+            for (int a = 0; a < k; a++) {
+                size_t part = (bytes[a] / (size_t)threads + 4095) & ~(size_t)4095;
+                size_t lo = part * (size_t)t, hi = lo + part < bytes[a] ? lo + part : bytes[a];
+                if (lo < hi) touch((char *)ptr[a] + lo, hi - lo);
+            }
+        });
+}
+
+static void prefault_join(prefault_t *pf)
+{
+    for (auto &t : pf->th) t.join();
+    pf->th.clear();
 }
 
 /* Largest code in the text (the radix of the packed keys); DNA's is known. */
@@ -87,7 +135,9 @@ static int carve(gpu_ctx_t *c, uint64_t n, void **arena, size_t *bytes)
 {
     uint64_t cap = n < 64 ? 64 : n; /* room for the text padding when n is tiny */
     size_t temp = 0;
-    if (gpu_sa_temp_bytes(cap, &temp) < 0) return -1;
+    size_t lr_temp = 0;
+    if (gpu_sa_temp_bytes(cap, &temp) < 0 || gpu_lr_temp_bytes(cap, &lr_temp) < 0) return -1;
+    if (lr_temp > temp) temp = lr_temp;
     size_t sz4 = align256(cap * 4), sz8 = align256(cap * 8 + 64);
     size_t total = 2 * sz4 + 2 * sz8 + 2 * sz4 + align256(temp) + 256;
     size_t fr = 0, tot = 0;
@@ -111,20 +161,35 @@ static int carve(gpu_ctx_t *c, uint64_t n, void **arena, size_t *bytes)
     return 0;
 }
 
-static int pin(void *p, size_t bytes, int on)
+typedef struct {
+    void *ptr[4];
+    size_t bytes[4];
+    int pinned;
+    prefault_t pf;
+} host_t;
+
+static int pin_all(host_t *h, int k)
 {
-    if (on) GK(cudaHostRegister(p, bytes, cudaHostRegisterDefault));
+    for (; h->pinned < k; h->pinned++)
+        GK(cudaHostRegister(h->ptr[h->pinned], h->bytes[h->pinned], cudaHostRegisterDefault));
     return 0;
 }
 
-static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, int *pinned)
+/* The useful LLRs: (start, len) pairs, widened when wide. */
+static int download_llrc(gpu_ctx_t *c, rv_gpu_job_t *j, uint32_t m)
+{
+    size_t w = j->wide ? 8 : 4;
+    j->llrc_bytes = (uint64_t)m * 2 * w;
+    j->llrc = malloc(j->llrc_bytes ? j->llrc_bytes : 1);
+    if (!j->llrc) return rv_error("GPU", "out of host memory");
+    return download(j->llrc, (const uint32_t *)c->k1, (uint64_t)m * 2, j->wide, c->s0);
+}
+
+static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm)
 {
     const uint64_t n = j->n;
     double t0 = rv_now();
     c->t_last = t0;
-    GK(cudaSetDevice(0));
-    GK(cudaFree(0)); /* create the context now, so that it is timed apart */
-    if (gpu_trace(c, "init") < 0) return -1;
     size_t arena_bytes = 0;
     if (carve(c, n, arena, &arena_bytes) < 0) return -1;
     j->device_bytes = arena_bytes;
@@ -132,6 +197,16 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, int *pinned)
         fprintf(stderr, "gpu\tdevice_bytes\t%zu\t%.2f B/base\n", arena_bytes, (double)arena_bytes / (double)n);
     GK(cudaStreamCreateWithFlags(&c->s0, cudaStreamNonBlocking));
     GK(cudaStreamCreateWithFlags(&c->s1, cudaStreamNonBlocking));
+    size_t w = j->wide ? 8 : 4;
+    int k = 3;
+    hm->ptr[0] = j->sa, hm->ptr[1] = j->isa, hm->ptr[2] = j->lcp;
+    if (j->with_llr) {
+        j->llr_bytes = n * w;
+        if (!(j->llr = malloc(j->llr_bytes))) return rv_error("GPU", "out of host memory");
+        hm->ptr[k++] = j->llr;
+    }
+    for (int a = 0; a < k; a++) hm->bytes[a] = n * w;
+    prefault_start(&hm->pf, hm->ptr, hm->bytes, k, j->threads);
 
     j->stage(j->ctx, 0, n);
     GK(cudaMemcpyAsync(c->k1, j->text, n, cudaMemcpyHostToDevice, c->s0));
@@ -145,26 +220,37 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, int *pinned)
     if (gpu_cancelled(c)) return rv_error("", "cancelled");
 
     /* LCP kernels run on s0 while SA and ISA travel back on s1 */
-    size_t w = j->wide ? 8 : 4;
     j->stage(j->ctx, 2, n);
     if (gpu_lcp_build(c, j->text) < 0) return -1;
-    if (j->pin && !j->wide) {
-        if (pin(j->sa, n * w, 1) < 0) return -1;
-        *pinned = 1;
-        if (pin(j->isa, n * w, 1) < 0) return -1;
-        *pinned = 2;
-        if (pin(j->lcp, n * w, 1) < 0) return -1;
-        *pinned = 3;
-        if (gpu_trace(c, "pin") < 0) return -1;
-    }
+    prefault_join(&hm->pf);
+    if (gpu_trace(c, "host.prefault") < 0) return -1;
+    if (j->pin && !j->wide && pin_all(hm, k) < 0) return -1;
+    if (gpu_trace(c, "host.pin") < 0) return -1;
     if (download(j->sa, c->sa, n, j->wide, c->s1) < 0) return -1;
     if (download(j->isa, c->rank, n, j->wide, c->s1) < 0) return -1;
-    double t2 = rv_now();
-    j->stage_s[1] = t2 - t1;
-    if (gpu_trace(c, "download.sa+isa") < 0) return -1;
-    if (download(j->lcp, c->v0, n, j->wide, c->s0) < 0) return -1;
-    j->stage_s[2] = rv_now() - t2;
-    if (gpu_trace(c, "download.lcp") < 0) return -1;
+    cudaEvent_t ev;
+    GK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    GK(cudaEventRecord(ev, c->s0));
+    GK(cudaStreamWaitEvent(c->s1, ev, 0));
+    if (download(j->lcp, c->v0, n, j->wide, c->s1) < 0) return -1;
+    if (j->with_llr) {
+        /* LLR kernels on s0 overlap the downloads on s1 */
+        uint32_t m = 0;
+        if (gpu_lr_build(c, &m) < 0) return -1;
+        GK(cudaStreamSynchronize(c->s1));
+        double t2 = rv_now();
+        j->stage_s[2] = t2 - t1;
+        if (download(j->llr, c->v1, n, j->wide, c->s1) < 0) return -1;
+        if (download_llrc(c, j, m) < 0) return -1;
+        GK(cudaStreamSynchronize(c->s0));
+        GK(cudaStreamSynchronize(c->s1));
+        j->llr_s = rv_now() - t2;
+    } else {
+        GK(cudaStreamSynchronize(c->s1));
+        j->stage_s[2] = rv_now() - t1;
+    }
+    cudaEventDestroy(ev);
+    if (gpu_trace(c, "downloads") < 0) return -1;
     return gpu_cancelled(c) ? rv_error("", "cancelled") : 0;
 }
 
@@ -180,13 +266,19 @@ extern "C" int rv_gpu_run(rv_gpu_job_t *j)
     c.job = j;
     c.trace = j->trace;
     void *arena = NULL;
-    int pinned = 0;
-    int rc = build(&c, j, &arena, &pinned);
+    host_t hm;
+    hm.pinned = 0;
+    int rc = build(&c, j, &arena, &hm);
     /* release everything whatever happened; after a sticky error these fail too */
+    prefault_join(&hm.pf);
     if (c.s0) cudaStreamSynchronize(c.s0);
     if (c.s1) cudaStreamSynchronize(c.s1);
-    void *host[3] = {j->sa, j->isa, j->lcp};
-    for (int k = 0; k < pinned; k++) cudaHostUnregister(host[k]);
+    for (int k = 0; k < hm.pinned; k++) cudaHostUnregister(hm.ptr[k]);
+    if (rc < 0) {
+        free(j->llr);
+        free(j->llrc);
+        j->llr = j->llrc = NULL;
+    }
     if (arena) cudaFree(arena);
     if (c.s0) cudaStreamDestroy(c.s0);
     if (c.s1) cudaStreamDestroy(c.s1);

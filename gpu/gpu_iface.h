@@ -20,6 +20,8 @@ typedef struct rv_gpu_job {
     int wide;
     int trace;             /* per-step times on stderr */
     int pin;               /* page-lock the host arrays for the transfers */
+    int with_llr;          /* also LLR and LLRc (lr.h layout) */
+    int threads;           /* host threads that prepare the host arrays */
     void *ctx;             /* for the callbacks */
     void (*stage)(void *ctx, int stage, uint64_t total); /* 0 SA, 1 ISA, 2 LCP */
     void (*add)(void *ctx, uint64_t done);
@@ -27,6 +29,9 @@ typedef struct rv_gpu_job {
     /* out */
     double stage_s[3];     /* seconds: SA (with upload), ISA (SA+ISA download), LCP */
     uint64_t device_bytes; /* device memory the build held at its peak */
+    void *llr, *llrc;      /* malloc()ed sections (32/64-bit as wide) for the caller */
+    uint64_t llr_bytes, llrc_bytes;
+    double llr_s;          /* seconds for LLR + LLRc (with their download) */
 } rv_gpu_job_t;
 
 /* 1 with the device name when a usable GPU is present, else 0 with the reason. */

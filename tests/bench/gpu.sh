@@ -49,7 +49,7 @@ run_index() { # backend file log
 
 median() { sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
 
-printf '%-16s %10s %8s %8s %8s %8s %9s %8s %9s %8s\n' input Mbp gpu_sa gpu_dl gpu_lcp gpu_llr gpu_total \
+printf '%-16s %10s %8s %8s %8s %8s %9s %8s %9s %8s\n' input Mbp gpu_sa gpu_isa gpu_lcp gpu_llr gpu_total \
     Mbase/s cpu_total ratio
 for spec in $(for s in $sizes; do echo "dna:$s"; done) "collection:$coll"; do
     kind=${spec%%:*} size=${spec#*:}
@@ -65,12 +65,13 @@ for spec in $(for s in $sizes; do echo "dna:$s"; done) "collection:$coll"; do
     c=$(run_index cpu "$f" "$tmp/c.log") || { echo "$kind $size: CPU build failed"; continue; }
     ctot=$(echo "$c" | awk '{print $5}')
     n=$(awk '!/^>/{n+=length($0)} END{print n}' "$f")
-    printf '%-16s %10.1f %8.3f %8.3f %8.3f %8.3f %9.3f %8.0f %9.2f %7.0fx\n' "${kind}_$size" \
-        "$(echo "$n / 1000000" | bc -l)" "$gsa" "$gisa" "$glcp" "$gllr" "$gtot" \
-        "$(echo "$n / 1000000 / $gtot" | bc -l)" "$ctot" "$(echo "$ctot / $gtot" | bc -l)"
+    awk -v name="${kind}_$size" -v n="$n" -v a="$gsa" -v b="$gisa" -v l="$glcp" -v r="$gllr" \
+        -v g="$gtot" -v c="$ctot" 'BEGIN{printf "%-16s %10.1f %8.3f %8.3f %8.3f %8.3f %9.3f %8.0f %9.2f %7.0fx\n",
+        name, n / 1e6, a, b, l, r, g, n / 1e6 / g, c, c / g}' 
     echo "  device memory: ${dev:-?}; GPU steps (ms):" \
         $(awk -F'\t' '$1=="gpu" && $2!="device_bytes" && $2 !~ /^sa.round[0-9]/{printf "%s=%s ", $2, $3+0}' "$tmp/g$best.log")
     echo "  rounds:" $(awk -F'\t' '$1=="gpu" && $2 ~ /^sa.round[1-9]/{printf "%s ", $3}' "$tmp/g$best.log" | sed 's/h=//g; s/active=/:/g')
 done
-echo "(gpu_dl = SA+ISA download while the LCP kernels run; totals exclude file reading and saving;"
+echo "(gpu_lcp includes the SA/ISA/LCP downloads, gpu_llr LLR+LLRc with theirs; ISA comes free"
+echo " from the last ranking; totals exclude file reading, saving and CUDA context creation;"
 echo " gpu_total is the median of $REPS runs, cpu_total one run, ratio = cpu_total / gpu_total)"
