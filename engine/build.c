@@ -25,6 +25,9 @@ void rv_build_opts_init(rv_build_opts_t *o)
 {
     memset(o, 0, sizeof *o);
     o->with_llr = 1;
+    /* test hook: exercise the 64-bit array path on small inputs */
+    const char *w = getenv("REPVIEW_FORCE_WIDE");
+    o->force_wide = w && *w == '1';
 }
 
 static rv_backend_t backend_from_env(rv_backend_t b)
@@ -36,6 +39,7 @@ static rv_backend_t backend_from_env(rv_backend_t b)
     return RV_BACKEND_AUTO;
 }
 
+/* SA, then LCP (which borrows the ISA buffer as scratch), then ISA. */
 static int build_cpu(rv_index_t *x, int threads, rv_progress_t *p)
 {
     double t0 = rv_now();
@@ -43,13 +47,13 @@ static int build_cpu(rv_index_t *x, int threads, rv_progress_t *p)
     double t1 = rv_now();
     x->stage_s[RV_STAGE_SA] = t1 - t0;
     if (rv_cancelled(p)) return rv_error("", "cancelled");
-    rv_cpu_isa(x, threads, p);
+    if (rv_cpu_lcp(x, threads, p) < 0) return -1;
     double t2 = rv_now();
-    x->stage_s[RV_STAGE_ISA] = t2 - t1;
+    x->stage_s[RV_STAGE_LCP] = t2 - t1;
     if (rv_cancelled(p)) return rv_error("", "cancelled");
-    int rc = rv_cpu_lcp(x, threads, p);
-    x->stage_s[RV_STAGE_LCP] = rv_now() - t2;
-    return rc;
+    rv_cpu_isa(x, threads, p);
+    x->stage_s[RV_STAGE_ISA] = rv_now() - t2;
+    return 0;
 }
 
 rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
@@ -210,8 +214,11 @@ rv_index_t *rv_open(const char *path, rv_alpha_t alpha, const rv_build_opts_t *o
             rv_index_free(x); /* built for another alphabet: not an answer to this question */
             x = NULL;
         } else if (st != RV_RVX_OK && st != RV_RVX_MISSING) {
-            if (!quiet) fprintf(stderr, "repview: %s; rebuilding it\n", rv_last_error());
-            rewrite = 1;
+            /* a file that is not ours is reported but never overwritten */
+            rewrite = st != RV_RVX_FOREIGN && st != RV_RVX_IOERR;
+            if (!quiet)
+                fprintf(stderr, "repview: %s; %s\n", rv_last_error(),
+                        rewrite ? "rebuilding it" : "building the index in memory");
         }
     }
     if (!x) {

@@ -1,20 +1,30 @@
-/* lcp_cpu.c — LCP array stopping at breakers, by Kasai et al.'s algorithm run in
- * independent text chunks (each chunk restarts with h = 0, so chunks need no
- * coordination; Kärkkäinen, Manzini & Puglisi 2009 for the PLCP view).  The
- * invariant lcp(i+1, j+1) >= lcp(i, j) - 1 still holds when comparisons stop at
- * breakers (DESIGN.md, text encoding). */
+/* lcp_cpu.c — LCP array stopping at breakers, by the Φ / PLCP method of Kärkkäinen,
+ * Manzini & Puglisi (CPM 2009), threaded:
+ *   1. Φ[SA[r]] = SA[r-1]             (scatter, split by rank)
+ *   2. PLCP[i] = lcp(i, Φ[i])          (text order, split into chunks; each chunk
+ *                                       restarts with h = 0 and then uses
+ *                                       PLCP[i+1] >= PLCP[i] - 1)
+ *   3. LCP[r] = PLCP[SA[r]]            (gather, split by rank)
+ * The invariant of step 2 still holds when comparisons stop at breakers (DESIGN.md,
+ * text encoding).  No memory beyond the index: Φ and PLCP live in the LCP array and
+ * the gather writes into the ISA array, whose buffer is then swapped with LCP's;
+ * the caller computes ISA afterwards. */
 #include <string.h>
 #include "repview/common.h"
 #include "repview/seq.h"
 #include "internal.h"
 
+#define NO_PREV UINT64_MAX
+
 typedef struct {
     rv_index_t *x;
+    void *phi;    /* Φ, then PLCP, indexed by text position */
+    void *out;    /* LCP, indexed by rank */
     rv_progress_t *p;
 } lcp_ctx_t;
 
-/* Length of the common breaker-free prefix of text[i..] and text[j..], starting
- * the comparison at offset h (known equal before it). Compares 8 bytes at a time. */
+/* Common breaker-free prefix length of text[i..] and text[j..], known to be at
+ * least h.  Compares 8 bytes at a time while no byte is a breaker (code 0). */
 static inline uint64_t extend(const uint8_t *t, uint64_t n, uint64_t i, uint64_t j, uint64_t h)
 {
     uint64_t lim = n - (i > j ? i : j);
@@ -22,50 +32,69 @@ static inline uint64_t extend(const uint8_t *t, uint64_t n, uint64_t i, uint64_t
         uint64_t a, b;
         memcpy(&a, t + i + h, 8);
         memcpy(&b, t + j + h, 8);
-        uint64_t zero = (a - 0x0101010101010101ull) & ~a & 0x8080808080808080ull;
-        if (a != b || zero) break;
+        uint64_t has_zero = (a - 0x0101010101010101ull) & ~a & 0x8080808080808080ull;
+        if (a != b || has_zero) break;
         h += 8;
     }
     while (h < lim && t[i + h] == t[j + h] && t[i + h] != RV_BREAK) h++;
     return h;
 }
 
-static void lcp_range(void *arg, uint64_t lo, uint64_t hi, int tid)
+static void phi_range(void *arg, uint64_t lo, uint64_t hi, int tid)
 {
     (void)tid;
     lcp_ctx_t *c = arg;
-    rv_index_t *x = c->x;
+    const rv_index_t *x = c->x;
+    for (uint64_t r = lo; r < hi; r++)
+        rv_put(c->phi, x->wide, rv_sa(x, r), r ? rv_sa(x, r - 1) : (x->wide ? NO_PREV : UINT32_MAX));
+}
+
+static void plcp_range(void *arg, uint64_t lo, uint64_t hi, int tid)
+{
+    (void)tid;
+    lcp_ctx_t *c = arg;
+    const rv_index_t *x = c->x;
     const uint8_t *t = x->seq->text;
-    const uint64_t n = x->n;
-    uint64_t h = 0, since = 0;
+    const uint64_t none = x->wide ? NO_PREV : UINT32_MAX;
+    uint64_t h = 0;
     for (uint64_t i = lo; i < hi; i++) {
-        uint64_t r = rv_isa(x, i);
-        if (r == 0) {
+        uint64_t j = rv_get(c->phi, x->wide, i);
+        if (j == none) {
             h = 0;
-            rv_put(x->lcp, x->wide, 0, 0);
         } else {
-            uint64_t j = rv_sa(x, r - 1);
-            h = extend(t, n, i, j, h);
-            rv_put(x->lcp, x->wide, r, h);
-            if (h) h--;
+            h = extend(t, x->n, i, j, h);
         }
-        if (++since == 1u << 20) {
-            rv_progress_add(c->p, since);
-            since = 0;
-            if (rv_cancelled(c->p)) return;
-        }
+        rv_put(c->phi, x->wide, i, h);
+        if (h) h--;
     }
-    rv_progress_add(c->p, since);
+    rv_progress_add(c->p, hi - lo);
+}
+
+static void gather_range(void *arg, uint64_t lo, uint64_t hi, int tid)
+{
+    (void)tid;
+    lcp_ctx_t *c = arg;
+    const rv_index_t *x = c->x;
+    for (uint64_t r = lo; r < hi; r++) rv_put(c->out, x->wide, r, rv_get(c->phi, x->wide, rv_sa(x, r)));
+    if (lo == 0 && hi > 0) rv_put(c->out, x->wide, 0, 0);
 }
 
 int rv_cpu_lcp(rv_index_t *x, int threads, rv_progress_t *p)
 {
     rv_progress_stage(p, RV_STAGE_LCP, x->n);
-    lcp_ctx_t c = {x, p};
-    /* more chunks than threads: a chunk's restart costs at most one LCP value of
-     * extra comparisons, and dynamic hand-out balances repetitive regions */
-    uint64_t chunk = x->n / ((uint64_t)threads * 16) + 1;
+    if (x->n == 0) return 0;
+    lcp_ctx_t c = {x, x->lcp, x->isa, p};
+    rv_parallel_for(threads, x->n, phi_range, &c);
+    if (rv_cancelled(p)) return rv_error("", "cancelled");
+    /* many more chunks than threads: repetitive regions cost more, and a chunk's
+     * restart at h = 0 costs at most one LCP value of extra comparisons */
+    uint64_t chunk = x->n / ((uint64_t)threads * 32) + 1;
     if (chunk < (1u << 16)) chunk = 1u << 16;
-    rv_parallel_dynamic(threads, x->n, chunk, lcp_range, &c);
-    return rv_cancelled(p) ? rv_error("", "cancelled") : 0;
+    rv_parallel_dynamic(threads, x->n, chunk, plcp_range, &c);
+    if (rv_cancelled(p)) return rv_error("", "cancelled");
+    rv_parallel_for(threads, x->n, gather_range, &c);
+    void *tmp = x->lcp; /* the LCP now sits in the ISA buffer: swap */
+    x->lcp = x->isa;
+    x->isa = tmp;
+    return 0;
 }

@@ -100,7 +100,11 @@ static int parse_records(BGZF *fp, const char *ctx, rv_seq_t *s, growbuf_t *raw)
         if (a < 0) { rc = rv_error(ctx, "out of memory"); goto out; }
         s->rec[s->n_rec - 1].len += raw->len - before;
     }
-    if (ret < -1) { rc = rv_error(ctx, "truncated or corrupt compressed data near line %llu", (unsigned long long)lineno); goto out; }
+    if (ret < -1) {
+        rc = lineno ? rv_error(ctx, "truncated or corrupt compressed data after line %llu", (unsigned long long)lineno)
+                    : rv_error(ctx, "truncated or corrupt compressed data");
+        goto out;
+    }
     if (state == 2 || state == 3) { rc = rv_error(ctx, "truncated FASTQ record at the end of the file"); goto out; }
     if (s->n_rec == 0) { rc = rv_error(ctx, lineno ? "no sequence records" : "empty file, no sequences"); goto out; }
 out:
@@ -217,7 +221,8 @@ int rv_seq_encode(rv_seq_t *s, rv_alpha_t alpha)
     s->sigma = alpha == RV_ALPHA_DNA ? 4 : alpha == RV_ALPHA_PROTEIN ? 25 : 255;
     uint8_t code[256];
     for (int c = 0; c < 256; c++) code[c] = rv_alpha_code(alpha, (unsigned char)c);
-    uint8_t *t = malloc(s->glen + 1);
+    /* a record end adds one breaker even when no breaker byte pays for it */
+    uint8_t *t = malloc(s->glen + s->n_rec + 1);
     uint64_t segcap = 16, nseg = 0, n = 0;
     rv_segment_t *seg = malloc(segcap * sizeof *seg);
     if (!t || !seg) { free(t); free(seg); return rv_error(s->path, "out of memory"); }

@@ -71,7 +71,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
     for (size_t i = 0; i < N_COMMON; i++) all[n++] = common_opts[i];
     memset(&all[n], 0, sizeof all[n]);
     char shorts[64];
-    snprintf(shorts, sizeof shorts, "+%st:h", shortopts ? shortopts : "");
+    snprintf(shorts, sizeof shorts, "%st:h", shortopts ? shortopts : "");
     memset(c, 0, sizeof *c);
     rv_build_opts_init(&c->build);
     opterr = 0;
@@ -117,18 +117,19 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
             }
         }
     }
+    if (c->build.backend == RV_BACKEND_GPU) {
+        char name[80], why[160];
+        if (!rv_gpu_probe(name, sizeof name, why, sizeof why)) {
+            fprintf(stderr, "repview: --gpu: no usable GPU (%s)\n", why);
+            *exit_code = RV_EXIT_DATA;
+            return -1;
+        }
+    }
     return optind;
 }
 
 rv_index_t *cli_open_index(const char *path, const cli_common_t *c)
 {
-    if (c->build.backend == RV_BACKEND_GPU) {
-        char name[80], why[160];
-        if (!rv_gpu_probe(name, sizeof name, why, sizeof why)) {
-            fprintf(stderr, "repview: --gpu: no usable GPU (%s)\n", why);
-            return NULL;
-        }
-    }
     rv_index_t *x = rv_open(path, c->alpha, &c->build, c->quiet);
     if (!x) cli_data_error();
     return x;
@@ -142,12 +143,14 @@ const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t
     if (strcmp(path, "-") != 0) {
         char *rvx = rv_index_path_for(path);
         rv_index_t *x = NULL;
-        if (rvx && rv_index_load(rvx, path, &x) == RV_RVX_OK &&
-            (c->alpha == RV_ALPHA_AUTO || c->alpha == x->seq->alpha)) {
+        rv_rvx_status_t st = rvx ? rv_index_load(rvx, path, &x) : RV_RVX_IOERR;
+        if (st == RV_RVX_OK && (c->alpha == RV_ALPHA_AUTO || c->alpha == x->seq->alpha)) {
             free(rvx);
             *idx = x;
             return x->seq;
         }
+        if (st != RV_RVX_OK && st != RV_RVX_MISSING && !c->quiet)
+            fprintf(stderr, "repview: %s; reading %s instead\n", rv_last_error(), path);
         rv_index_free(x);
         free(rvx);
     }

@@ -1,10 +1,180 @@
-/* cli_lr.c — `repview lr` (not implemented yet: see the issue tracker). */
+/* cli_lr.c — `repview lr`: the longest repeats covering every position (SPEC §4),
+ * streamed: the engine hands over batches of answers in order and they are
+ * formatted straight into a buffer, so memory stays bounded by the index. */
+#include <stdlib.h>
+#include <string.h>
+#include "repview/common.h"
+#include "repview/lr.h"
 #include "cli.h"
+
+static const char usage[] =
+    "Usage: repview lr [--leftmost|--bedgraph] [OPTIONS] FILE [REGION]\n\n"
+    "Longest repeats covering each position (Tian & Xu): for every position, the\n"
+    "longest substrings that contain it and occur at least twice in FILE (copies may\n"
+    "overlap or lie in other records; breakers such as N never belong to a repeat).\n"
+    "REGION is samtools-style: chr, chr:beg-end (1-based, inclusive).\n\n"
+    "Output (tab-separated, BED coordinates: 0-based, half-open):\n"
+    "  default      chrom pos lr_start lr_end   one line per (position, LR)\n"
+    "  --leftmost   same columns, only the leftmost LR of each position\n"
+    "  --bedgraph   chrom start end lr_len      runs of positions with equal LR length\n"
+    "Positions inside no repeat are left out.\n\n"
+    "  -t, --threads N   worker threads (default: all cores)\n";
+
+enum { OPT_LEFTMOST = 1, OPT_BEDGRAPH };
+
+typedef struct {
+    int leftmost, bedgraph;
+} lr_opts_t;
+
+static int on_opt(int opt, const char *arg, void *ud)
+{
+    (void)arg;
+    lr_opts_t *o = ud;
+    if (opt == OPT_LEFTMOST) o->leftmost = 1;
+    else if (opt == OPT_BEDGRAPH) o->bedgraph = 1;
+    else return -1;
+    return 0;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+typedef struct {
+    const rv_seq_t *s;
+    FILE *out;
+    char buf[1 << 16];
+    size_t used;
+    uint64_t seg, rec;              /* cursors: positions only increase */
+    int bedgraph, open;             /* bedgraph run: */
+    uint64_t run_rec, run_beg, run_end, run_len;
+    int failed;
+} writer_t;
+
+static void put_str(writer_t *w, const char *p, size_t n)
+{
+    if (w->used + n > sizeof w->buf) {
+        if (fwrite(w->buf, 1, w->used, w->out) != w->used) w->failed = 1;
+        w->used = 0;
+    }
+    memcpy(w->buf + w->used, p, n);
+    w->used += n;
+}
+
+static void put_u64(writer_t *w, uint64_t v, char sep)
+{
+    char tmp[24];
+    int k = (int)sizeof tmp;
+    tmp[--k] = sep;
+    do tmp[--k] = (char)('0' + v % 10); while (v /= 10);
+    put_str(w, tmp + k, sizeof tmp - (size_t)k);
+}
+
+static void put_name(writer_t *w, uint64_t rec)
+{
+    const char *name = w->s->rec[rec].name;
+    put_str(w, name, strlen(name));
+    put_str(w, "\t", 1);
+}
+
+static void flush_run(writer_t *w)
+{
+    if (!w->open) return;
+    put_name(w, w->run_rec);
+    put_u64(w, w->run_beg, '\t');
+    put_u64(w, w->run_end, '\t');
+    put_u64(w, w->run_len, '\n');
+    w->open = 0;
+}
+
+/* Record-relative position of text position t (cursors move forward only). */
+static uint64_t locate(writer_t *w, uint64_t t)
+{
+    const rv_seq_t *s = w->s;
+    while (t >= s->seg[w->seg].tpos + s->seg[w->seg].len) w->seg++;
+    uint64_t g = s->seg[w->seg].gpos + (t - s->seg[w->seg].tpos);
+    while (g >= s->rec[w->rec].off + s->rec[w->rec].len) w->rec++;
+    return g - s->rec[w->rec].off;
+}
+
+static int emit(void *ctx, const rv_lr_hit_t *h, size_t n)
+{
+    writer_t *w = ctx;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t pos = locate(w, h[i].pos);
+        if (w->bedgraph) { /* one hit per position (leftmost scan) */
+            if (w->open && w->run_rec == w->rec && w->run_end == pos && w->run_len == h[i].len) {
+                w->run_end++;
+                continue;
+            }
+            flush_run(w);
+            w->open = 1;
+            w->run_rec = w->rec, w->run_beg = pos, w->run_end = pos + 1, w->run_len = h[i].len;
+            continue;
+        }
+        /* an LR contains its position and has no breaker: same segment */
+        uint64_t start = pos - (h[i].pos - h[i].start);
+        put_name(w, w->rec);
+        put_u64(w, pos, '\t');
+        put_u64(w, start, '\t');
+        put_u64(w, start + h[i].len, '\n');
+    }
+    return w->failed;
+}
+
+/* ---- region -> text range ------------------------------------------------------ */
+
+/* First text position whose global position is >= g (n when none). */
+static uint64_t text_at_or_after(const rv_seq_t *s, uint64_t g)
+{
+    uint64_t lo = 0, hi = s->n_seg; /* first segment ending after g */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (s->seg[mid].gpos + s->seg[mid].len > g) hi = mid; else lo = mid + 1;
+    }
+    if (lo == s->n_seg) return s->n;
+    const rv_segment_t *sg = &s->seg[lo];
+    return sg->gpos <= g ? sg->tpos + (g - sg->gpos) : sg->tpos;
+}
 
 int cli_lr(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "repview: lr: not implemented yet\n");
-    return RV_EXIT_DATA;
+    static const struct option own[] = {{"leftmost", no_argument, NULL, OPT_LEFTMOST},
+                                        {"bedgraph", no_argument, NULL, OPT_BEDGRAPH},
+                                        {0, 0, 0, 0}};
+    lr_opts_t o = {0, 0};
+    cli_common_t c;
+    int code;
+    int i = cli_parse(argc, argv, "lr", "", own, usage, on_opt, &o, &c, &code);
+    if (i < 0) return code;
+    if (o.leftmost && o.bedgraph) return cli_usage_error("lr", "--leftmost and --bedgraph exclude each other");
+    if (argc - i < 1 || argc - i > 2) return cli_usage_error("lr", "expected FILE [REGION]");
+    rv_index_t *x = cli_open_index(argv[i], &c);
+    if (!x) return RV_EXIT_DATA;
+    const rv_seq_t *s = x->seq;
+    uint64_t lo = 0, hi = x->n;
+    if (argc - i == 2) {
+        uint64_t rid, beg, end;
+        if (rv_seq_parse_region(s, argv[i + 1], &rid, &beg, &end) < 0) {
+            rv_index_free(x);
+            return cli_data_error();
+        }
+        lo = text_at_or_after(s, s->rec[rid].off + beg);
+        hi = text_at_or_after(s, s->rec[rid].off + end);
+    }
+    writer_t *w = calloc(1, sizeof *w);
+    if (!w) { rv_index_free(x); rv_error("lr", "out of memory"); return cli_data_error(); }
+    w->s = s;
+    w->out = stdout;
+    w->bedgraph = o.bedgraph;
+    fputs(o.bedgraph ? "#chrom\tstart\tend\tlr_len\n" : "#chrom\tpos\tlr_start\tlr_end\n", stdout);
+    rv_lr_scan_opts_t so = {RV_LR_SWEEP, o.leftmost || o.bedgraph, c.build.threads};
+    int rc = lo < hi ? rv_lr_scan(x, lo, hi, &so, emit, w, NULL) : 0;
+    flush_run(w);
+    if (w->used && fwrite(w->buf, 1, w->used, stdout) != w->used) w->failed = 1;
+    if (fflush(stdout) != 0) w->failed = 1;
+    int failed = w->failed;
+    free(w);
+    rv_index_free(x);
+    if (rc < 0) return cli_data_error();
+    if (failed) { rv_error("lr", "cannot write the output"); return cli_data_error(); }
+    return RV_EXIT_OK;
 }

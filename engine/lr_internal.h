@@ -1,0 +1,50 @@
+/* lr_internal.h — helpers shared by the longest-repeat files (lr_*.c); not part of
+ * the public API.  See include/repview/lr.h for the definitions and layouts. */
+#ifndef REPVIEW_ENGINE_LR_INTERNAL_H
+#define REPVIEW_ENGINE_LR_INTERNAL_H
+
+#include <stdint.h>
+#include "repview/index.h"
+#include "repview/lr.h"
+
+/* L[i] = |LLR_i| straight from the index (seeds/000 Lemma 1, LCP[n] = 0). */
+static inline uint64_t rv_llr_of(const rv_index_t *x, uint64_t i)
+{
+    uint64_t r = rv_isa(x, i);
+    uint64_t a = rv_lcp(x, r), b = r + 1 < x->n ? rv_lcp(x, r + 1) : 0;
+    return a > b ? a : b;
+}
+
+/* Where the LLRs come from: the raw section when attached, else the index. */
+typedef struct {
+    const rv_index_t *x;
+    const void *llr;   /* RV_SEC_LLR or NULL */
+    const void *llrc;  /* RV_SEC_LLRC or NULL */
+    uint64_t m;        /* LLRc entries */
+    int wide;
+} rv_lr_src_t;
+
+void rv_lr_src_init(rv_lr_src_t *s, const rv_index_t *x);
+
+static inline uint64_t rv_lr_src_L(const rv_lr_src_t *s, uint64_t i)
+{
+    return s->llr ? rv_get(s->llr, s->wide, i) : rv_llr_of(s->x, i);
+}
+static inline uint64_t rv_llrc_start(const void *c, int wide, uint64_t j)
+{
+    return rv_get(c, wide, 2 * j);
+}
+static inline uint64_t rv_llrc_len(const void *c, int wide, uint64_t j)
+{
+    return rv_get(c, wide, 2 * j + 1);
+}
+
+/* First LLRc entry with end = start + len > k (m when none). */
+uint64_t rv_llrc_first_ending_after(const void *c, int wide, uint64_t m, uint64_t k);
+
+/* Bench/test baseline (lr_ileri.c): the leftmost LR of every text position in
+ * O(n) time, in the role of İleri, Külekci & Xu (arXiv 1501.06259).  out[k] gets
+ * {start, len} (len 0: none) for k in [0, n).  0, or -1 with a message. */
+int rv_lr_leftmost_linear(const rv_index_t *x, rv_lr_t *out);
+
+#endif

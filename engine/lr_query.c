@@ -1,0 +1,135 @@
+/* lr_query.c — longest repeats for one position or one interval, and the other
+ * occurrences of a repeat (explorer panes).
+ *
+ * Interval queries follow Xu (arXiv 1511.02393): a longest repeat covering all of
+ * [a, b) can be extended to the right without losing coverage, so it is an LLR_i
+ * with i <= a and end(i) >= b; a useless LLR lies inside a longer useful one that
+ * also covers [a, b), so only LLRc entries matter.  As starts and ends both
+ * increase along LLRc, those entries form one run found by a binary search; the
+ * point query is the interval [k, k+1).  Without LLRc the raw walk of seeds/000
+ * (Alg. 3) runs leftwards from a over L, read from RV_SEC_LLR or from LCP/ISA.
+ */
+#include "repview/lce.h"
+#include "lr_internal.h"
+
+#define OCC_SCAN 256 /* LCP steps tried before switching to binary search */
+
+void rv_lr_src_init(rv_lr_src_t *s, const rv_index_t *x)
+{
+    uint64_t bytes = 0, w = x->wide ? 8 : 4;
+    s->x = x;
+    s->wide = x->wide;
+    s->llr = rv_index_section(x, RV_SEC_LLR, &bytes);
+    if (s->llr && bytes != x->n * w) s->llr = NULL; /* not ours: ignore */
+    s->llrc = rv_index_section(x, RV_SEC_LLRC, &bytes);
+    s->m = s->llrc ? bytes / (2 * w) : 0;
+    if (s->llrc && bytes % (2 * w)) s->llrc = NULL, s->m = 0;
+}
+
+/* Compact: the run of LLRc entries with start <= a and end >= b. */
+static uint64_t interval_compact(const rv_lr_src_t *s, uint64_t a, uint64_t b, rv_lr_t *out,
+                                 uint64_t cap)
+{
+    const void *c = s->llrc;
+    const int w = s->wide;
+    uint64_t j0 = rv_llrc_first_ending_after(c, w, s->m, b - 1), best = 0, cnt = 0;
+    for (uint64_t j = j0; j < s->m && rv_llrc_start(c, w, j) <= a; j++)
+        if (rv_llrc_len(c, w, j) > best) best = rv_llrc_len(c, w, j);
+    if (!best) return 0;
+    for (uint64_t j = j0; j < s->m && rv_llrc_start(c, w, j) <= a; j++) {
+        if (rv_llrc_len(c, w, j) != best) continue;
+        if (cnt < cap) out[cnt] = (rv_lr_t){rv_llrc_start(c, w, j), best};
+        cnt++;
+    }
+    return cnt;
+}
+
+/* Raw: walk left from a while end(i) >= b (ends never decrease). */
+static uint64_t interval_raw(const rv_lr_src_t *s, uint64_t a, uint64_t b, rv_lr_t *out,
+                             uint64_t cap)
+{
+    uint64_t best = 0, cnt = 0, i, L;
+    for (i = a + 1; i-- > 0 && i + (L = rv_lr_src_L(s, i)) >= b;)
+        if (L > best) best = L;
+    if (!best) return 0;
+    for (i = a + 1; i-- > 0 && i + (L = rv_lr_src_L(s, i)) >= b;) cnt += L == best;
+    uint64_t d = 0; /* found in decreasing start order: fill from the back */
+    for (i = a + 1; i-- > 0 && d < cnt && i + (L = rv_lr_src_L(s, i)) >= b;) {
+        if (L != best) continue;
+        uint64_t at = cnt - 1 - d++;
+        if (at < cap) out[at] = (rv_lr_t){i, best};
+    }
+    return cnt;
+}
+
+uint64_t rv_lr_interval(const rv_index_t *x, uint64_t a, uint64_t b, rv_lr_t *out, uint64_t cap)
+{
+    if (a >= b || b > x->n) return 0;
+    rv_lr_src_t s;
+    rv_lr_src_init(&s, x);
+    if (!out) cap = 0;
+    return s.llrc ? interval_compact(&s, a, b, out, cap) : interval_raw(&s, a, b, out, cap);
+}
+
+uint64_t rv_lr_at(const rv_index_t *x, uint64_t k, rv_lr_t *out, uint64_t cap)
+{
+    return rv_lr_interval(x, k, k + 1, out, cap);
+}
+
+uint64_t rv_lr_llrs_covering(const rv_index_t *x, uint64_t k, rv_lr_t *out, uint64_t cap)
+{
+    if (k >= x->n) return 0;
+    rv_lr_src_t s;
+    rv_lr_src_init(&s, x);
+    if (!out) cap = 0;
+    uint64_t cnt = 0;
+    if (s.llrc) {
+        for (uint64_t j = rv_llrc_first_ending_after(s.llrc, s.wide, s.m, k);
+             j < s.m && rv_llrc_start(s.llrc, s.wide, j) <= k; j++, cnt++)
+            if (cnt < cap) out[cnt] = (rv_lr_t){rv_llrc_start(s.llrc, s.wide, j), rv_llrc_len(s.llrc, s.wide, j)};
+        return cnt;
+    }
+    uint64_t i = k + 1, L, first; /* leftwards to the first LLR that misses k */
+    while (i > 0 && (i - 1) + rv_lr_src_L(&s, i - 1) > k) i--;
+    first = i;
+    for (i = first; i <= k; i++) { /* the usefulness rule of lr.h */
+        L = rv_lr_src_L(&s, i);
+        if (L == 0 || (i > 0 && L < rv_lr_src_L(&s, i - 1))) continue;
+        if (cnt < cap) out[cnt] = (rv_lr_t){i, L};
+        cnt++;
+    }
+    return cnt;
+}
+
+static int has_prefix(const rv_index_t *x, uint64_t r, uint64_t start, uint64_t len)
+{
+    return rv_lce_scan(x->seq, rv_sa(x, r), start) >= len;
+}
+
+void rv_lr_occurrences(const rv_index_t *x, uint64_t start, uint64_t len, uint64_t *lo,
+                       uint64_t *hi)
+{
+    uint64_t r = rv_isa(x, start), a = r, b = r + 1, steps;
+    /* the ranks sharing the prefix are one block around r: scan LCP a little, then
+     * binary search the rest (frequent short repeats have huge blocks) */
+    for (steps = 0; a > 0 && rv_lcp(x, a) >= len && steps < OCC_SCAN; steps++) a--;
+    if (a > 0 && rv_lcp(x, a) >= len) {
+        uint64_t l = 0, h = a; /* first rank in [0, a] with the prefix */
+        while (l < h) {
+            uint64_t mid = l + (h - l) / 2;
+            if (has_prefix(x, mid, start, len)) h = mid; else l = mid + 1;
+        }
+        a = l;
+    }
+    for (steps = 0; b < x->n && rv_lcp(x, b) >= len && steps < OCC_SCAN; steps++) b++;
+    if (b < x->n && rv_lcp(x, b) >= len) {
+        uint64_t l = b, h = x->n; /* first rank in [b, n) without it */
+        while (l < h) {
+            uint64_t mid = l + (h - l) / 2;
+            if (has_prefix(x, mid, start, len)) l = mid + 1; else h = mid;
+        }
+        b = l;
+    }
+    *lo = a;
+    *hi = b;
+}
