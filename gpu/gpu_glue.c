@@ -4,6 +4,7 @@
 #include "repview/common.h"
 #include "repview/gpu.h"
 #include "gpu_iface.h"
+#include "../engine/internal.h" /* rv_cpu_lcp: the LCP of texts with huge repeats */
 
 int rv_gpu_compiled(void) { return 1; }
 
@@ -49,6 +50,11 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
     x->stage_s[RV_STAGE_SA] = j.stage_s[0];
     x->stage_s[RV_STAGE_ISA] = j.stage_s[1];
     x->stage_s[RV_STAGE_LCP] = j.stage_s[2];
+    if (rc == 0 && j.lcp_on_cpu) { /* SA and ISA came from the GPU; LLR follows on the CPU */
+        double t0 = rv_now();
+        rc = rv_cpu_lcp(x, j.threads, p);
+        x->stage_s[RV_STAGE_LCP] = rv_now() - t0;
+    }
     if (rc == 0 && j.llr) {
         rv_index_attach(x, RV_SEC_LLR, j.llr, j.llr_bytes);
         rv_index_attach(x, RV_SEC_LLRC, j.llrc, j.llrc_bytes);

@@ -233,6 +233,20 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm)
     j->stage_s[0] = t1 - t0;
     if (gpu_cancelled(c)) return rv_error("", "cancelled");
 
+    if (c->plcp_restart / PLCP_CHUNK > 64.0 * (double)n) {
+        /* repeats of many kb everywhere (all-A, a text and its copy): chunk restarts
+         * would make the PLCP kernel quadratic; the CPU's few long chunks are linear */
+        if (c->trace)
+            fprintf(stderr, "gpu\tlcp on the CPU: restarts would compare ~%.3g bytes\n",
+                    c->plcp_restart / PLCP_CHUNK);
+        prefault_join(&hm->pf);
+        if (download(j->sa, c->sa, n, j->wide, c->s1) < 0) return -1;
+        if (download(j->isa, c->rank, n, j->wide, c->s1) < 0) return -1;
+        GK(cudaStreamSynchronize(c->s1));
+        j->lcp_on_cpu = 1;
+        j->stage_s[1] = rv_now() - t1;
+        return gpu_trace(c, "download.sa+isa");
+    }
     /* LCP kernels run on s0 while SA and ISA travel back on s1 */
     j->stage(j->ctx, 2, n);
     if (gpu_lcp_build(c, j->text) < 0) return -1;
@@ -289,7 +303,7 @@ extern "C" int rv_gpu_run(rv_gpu_job_t *j)
     if (c.s1) cudaStreamSynchronize(c.s1);
     for (int k = 0; k < hm.pinned; k++) cudaHostUnregister(hm.ptr[k]);
     if (hm.text_pinned) cudaHostUnregister((void *)j->text);
-    if (rc < 0) {
+    if (rc < 0 || j->lcp_on_cpu) {
         free(j->llr);
         free(j->llrc);
         j->llr = j->llrc = NULL;

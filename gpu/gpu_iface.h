@@ -32,6 +32,8 @@ typedef struct rv_gpu_job {
     void *llr, *llrc;      /* malloc()ed sections (32/64-bit as wide) for the caller */
     uint64_t llr_bytes, llrc_bytes;
     double llr_s;          /* seconds for LLR + LLRc (with their download) */
+    int lcp_on_cpu;        /* set when only SA and ISA were built: the text's repeats
+                              are so long that the chunked PLCP would be quadratic */
 } rv_gpu_job_t;
 
 /* 1 with the device name when a usable GPU is present, else 0 with the reason. */

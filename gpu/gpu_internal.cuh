@@ -38,6 +38,7 @@ typedef struct {
     rv_gpu_job_t *job;
     int trace;        /* REPVIEW_GPU_TRACE: per-step times on stderr */
     double t_last;    /* host clock of the previous trace point */
+    double plcp_restart; /* estimated bytes the PLCP chunk restarts would compare */
 } gpu_ctx_t;
 
 /* Bytes of CUB temporary storage the stages need for n items (max over stages). */
@@ -55,6 +56,8 @@ int gpu_lcp_build(gpu_ctx_t *c, const uint8_t *text);
  * c->rank and LCP in c->v0; *m = number of pairs. */
 int gpu_lr_build(gpu_ctx_t *c, uint32_t *m);
 int gpu_lr_temp_bytes(uint64_t n, size_t *bytes);
+
+#define PLCP_CHUNK 64 /* text positions per thread of the PLCP kernel */
 
 /* Trace point: prints "gpu <what> <ms since the last point>" when tracing. */
 int gpu_trace(gpu_ctx_t *c, const char *what);

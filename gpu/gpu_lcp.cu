@@ -9,7 +9,7 @@
 #include "gpu_internal.cuh"
 
 #define GRID(m) ((unsigned)(((m) + 255) / 256 < 65535u * 16 ? ((m) + 255) / 256 : 65535u * 16))
-#define PLCP_CHUNK 64 /* text positions per thread */
+
 
 __global__ void k_phi(const uint32_t *sa, uint64_t n, uint32_t *phi)
 {
