@@ -50,10 +50,15 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
     x->stage_s[RV_STAGE_SA] = j.stage_s[0];
     x->stage_s[RV_STAGE_ISA] = j.stage_s[1];
     x->stage_s[RV_STAGE_LCP] = j.stage_s[2];
-    if (rc == 0 && j.lcp_on_cpu) { /* SA and ISA came from the GPU; LLR follows on the CPU */
+    if (rc == 0 && j.lcp_on_cpu) {
+        /* SA came from the GPU; the CPU's LCP borrows the ISA buffer, so ISA is
+         * scattered afterwards, as build_cpu() does; LLR follows on the CPU */
         double t0 = rv_now();
         rc = rv_cpu_lcp(x, j.threads, p);
-        x->stage_s[RV_STAGE_LCP] = rv_now() - t0;
+        double t1 = rv_now();
+        x->stage_s[RV_STAGE_LCP] = t1 - t0;
+        if (rc == 0) rc = rv_cpu_isa(x, j.threads, p);
+        x->stage_s[RV_STAGE_ISA] = rv_now() - t1;
     }
     if (rc == 0 && j.llr) {
         rv_index_attach(x, RV_SEC_LLR, j.llr, j.llr_bytes);

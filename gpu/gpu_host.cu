@@ -80,42 +80,89 @@ static int download(void *host, const uint32_t *dev, uint64_t n, int wide, cudaS
     return 0;
 }
 
-/* Host arrays fresh from malloc() cost a page fault per page on first touch, which
- * made the downloads ~20x slower than the bus (1.3 s for SA + ISA of 250 Mbp on the
- * device machine).  Threads touch them (with transparent huge pages where the kernel
- * has them) while the GPU sorts. */
+/* Host arrays fresh from malloc() cost a page fault per page on first touch, and
+ * page-locking them costs as much again: on the device machine pageable downloads of
+ * SA + ISA of 250 Mbp took 1.3 s, and one cudaHostRegister of 4 GB 90-170 ms.  So
+ * each array is cut into page-aligned slices; one thread per slice touches it (with
+ * transparent huge pages where the kernel offers them) and page-locks it while the
+ * GPU sorts, and each slice travels with its own cudaMemcpyAsync. */
 typedef struct {
-    std::vector<std::thread> th;
-} prefault_t;
+    char *base;
+    size_t bytes;
+    std::vector<size_t> cut;  /* slice t is [cut[t], cut[t+1]) */
+    std::vector<char> locked; /* slice t is page-locked */
+} harr_t;
 
-static void touch(char *p, size_t bytes)
+typedef struct {
+    harr_t a[5]; /* SA, ISA, LCP, LLR, LLRc */
+    std::vector<std::thread> th;
+    int text_pinned;
+} host_t;
+
+static void harr_init(harr_t *h, void *p, size_t bytes, int T)
 {
-    for (size_t o = 0; o < bytes; o += 4096) p[o] = 0;
-    if (bytes) p[bytes - 1] = 0;
+    h->base = (char *)p;
+    h->bytes = bytes;
+    h->cut.assign((size_t)T + 1, bytes);
+    h->locked.assign((size_t)T, 0);
+    uintptr_t b = (uintptr_t)p;
+    h->cut[0] = 0;
+    for (int t = 1; t < T; t++) {
+        uintptr_t at = (b + bytes / (size_t)T * (size_t)t + 4095) & ~(uintptr_t)4095;
+        size_t off = at - b < bytes ? at - b : bytes;
+        h->cut[t] = off > h->cut[t - 1] ? off : h->cut[t - 1];
+    }
+    uintptr_t lo = (b + 4095) & ~(uintptr_t)4095, hi = (b + bytes) & ~(uintptr_t)4095;
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 }
 
-static void prefault_start(prefault_t *pf, void *const *ptr, const size_t *bytes, int k, int threads)
+static void host_start(host_t *hm, int first, int count, int T, int pin)
 {
-    for (int a = 0; a < k; a++) {
-        uintptr_t lo = ((uintptr_t)ptr[a] + 4095) & ~(uintptr_t)4095;
-        uintptr_t hi = ((uintptr_t)ptr[a] + bytes[a]) & ~(uintptr_t)4095;
-        if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-    }
-    if (threads < 1) threads = 1;
-    for (int t = 0; t < threads; t++)
-        pf->th.emplace_back([=]() {
-            for (int a = 0; a < k; a++) {
-                size_t part = (bytes[a] / (size_t)threads + 4095) & ~(size_t)4095;
-                size_t lo = part * (size_t)t, hi = lo + part < bytes[a] ? lo + part : bytes[a];
-                if (lo < hi) touch((char *)ptr[a] + lo, hi - lo);
+    for (int t = 0; t < T; t++)
+        hm->th.emplace_back([=]() {
+            for (int a = first; a < first + count; a++) {
+                harr_t *h = &hm->a[a];
+                size_t lo = h->cut[t], hi = h->cut[t + 1];
+                if (lo >= hi) continue;
+                for (size_t o = lo; o < hi; o += 4096) h->base[o] = 0;
+                h->base[hi - 1] = 0;
+                if (pin) {
+                    h->locked[t] = cudaHostRegister(h->base + lo, hi - lo, cudaHostRegisterDefault) == cudaSuccess;
+                    if (!h->locked[t]) (void)cudaGetLastError(); /* then it goes pageable */
+                }
             }
         });
 }
 
-static void prefault_join(prefault_t *pf)
+static void host_join(host_t *hm)
 {
-    for (auto &t : pf->th) t.join();
-    pf->th.clear();
+    for (auto &t : hm->th) t.join();
+    hm->th.clear();
+}
+
+static void host_release(host_t *hm)
+{
+    host_join(hm);
+    for (auto &h : hm->a)
+        for (size_t t = 0; t < h.locked.size(); t++)
+            if (h.locked[t]) cudaHostUnregister(h.base + h.cut[t]);
+}
+
+/* Device array (uint32) -> host array a, slice by slice, asynchronously on s. */
+static int host_download(host_t *hm, int a, const uint32_t *dev, cudaStream_t s)
+{
+    harr_t *h = &hm->a[a];
+    for (size_t t = 0; t + 1 < h->cut.size(); t++)
+        if (h->cut[t + 1] > h->cut[t])
+            GK(cudaMemcpyAsync(h->base + h->cut[t], (const char *)dev + h->cut[t], h->cut[t + 1] - h->cut[t],
+                               cudaMemcpyDeviceToHost, s));
+    return 0;
+}
+
+/* Host array a from a device array: sliced, or widened through a buffer when wide. */
+static int fetch(host_t *hm, int a, void *host, const uint32_t *dev, uint64_t n, int wide, cudaStream_t s)
+{
+    return wide ? download(host, dev, n, 1, s) : host_download(hm, a, dev, s);
 }
 
 /* Largest code in the text (the radix of the packed keys); DNA's is known. */
@@ -161,23 +208,8 @@ static int carve(gpu_ctx_t *c, uint64_t n, void **arena, size_t *bytes)
     return 0;
 }
 
-typedef struct {
-    void *ptr[5];   /* SA, ISA, LCP, LLR, LLRc */
-    size_t bytes[5];
-    int pinned;     /* ptr[0 .. pinned) are page-locked */
-    int text_pinned;
-    prefault_t pf;
-} host_t;
-
-static int pin_all(host_t *h, int k)
-{
-    for (; h->pinned < k; h->pinned++)
-        GK(cudaHostRegister(h->ptr[h->pinned], h->bytes[h->pinned], cudaHostRegisterDefault));
-    return 0;
-}
-
 /* The useful LLRs: (start, len) pairs, widened when wide; the fresh host buffer is
- * prefaulted by threads and page-locked like the others (500 ms -> tens at 250 Mbp). */
+ * touched and page-locked by threads like the others (500 ms -> tens at 250 Mbp). */
 static int download_llrc(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, uint32_t m)
 {
     size_t w = j->wide ? 8 : 4;
@@ -185,12 +217,13 @@ static int download_llrc(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, uint32_t m)
     j->llrc = malloc(j->llrc_bytes ? j->llrc_bytes : 1);
     if (!j->llrc) return rv_error("GPU", "out of host memory");
     if (!m) return 0;
-    hm->ptr[4] = j->llrc;
-    hm->bytes[4] = j->llrc_bytes;
-    prefault_start(&hm->pf, hm->ptr + 4, hm->bytes + 4, 1, j->threads);
-    prefault_join(&hm->pf);
-    if (j->pin && !j->wide && hm->pinned == 4 && pin_all(hm, 5) < 0) return -1;
-    return download(j->llrc, (const uint32_t *)c->k1, (uint64_t)m * 2, j->wide, c->s0);
+    int T = j->threads < 1 ? 1 : j->threads;
+    harr_init(&hm->a[4], j->llrc, j->llrc_bytes, T);
+    if (!j->wide) {
+        host_start(hm, 4, 1, T, j->pin);
+        host_join(hm);
+    }
+    return fetch(hm, 4, j->llrc, (const uint32_t *)c->k1, (uint64_t)m * 2, j->wide, c->s0);
 }
 
 static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm)
@@ -206,15 +239,12 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm)
     GK(cudaStreamCreateWithFlags(&c->s0, cudaStreamNonBlocking));
     GK(cudaStreamCreateWithFlags(&c->s1, cudaStreamNonBlocking));
     size_t w = j->wide ? 8 : 4;
-    int k = 3;
-    hm->ptr[0] = j->sa, hm->ptr[1] = j->isa, hm->ptr[2] = j->lcp;
-    if (j->with_llr) {
-        j->llr_bytes = n * w;
-        if (!(j->llr = malloc(j->llr_bytes))) return rv_error("GPU", "out of host memory");
-        hm->ptr[k++] = j->llr;
-    }
-    for (int a = 0; a < k; a++) hm->bytes[a] = n * w;
-    prefault_start(&hm->pf, hm->ptr, hm->bytes, k, j->threads);
+    int T = j->threads < 1 ? 1 : j->threads;
+    if (j->with_llr && !(j->llr = malloc(j->llr_bytes = n * w))) return rv_error("GPU", "out of host memory");
+    void *arr[4] = {j->sa, j->isa, j->lcp, j->llr};
+    int k = j->with_llr ? 4 : 3;
+    for (int a = 0; a < k; a++) harr_init(&hm->a[a], arr[a], n * w, T);
+    host_start(hm, 0, k, T, j->pin && !j->wide); /* overlaps the sort */
 
     j->stage(j->ctx, 0, n);
     if (j->pin) { /* the text goes up twice (SA, then LCP): page-lock it when we can */
@@ -239,10 +269,9 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm)
         if (c->trace)
             fprintf(stderr, "gpu\tlcp on the CPU: restarts would compare ~%.3g bytes\n",
                     c->plcp_restart / PLCP_CHUNK);
-        prefault_join(&hm->pf);
-        if (download(j->sa, c->sa, n, j->wide, c->s1) < 0) return -1;
-        if (download(j->isa, c->rank, n, j->wide, c->s1) < 0) return -1;
-        GK(cudaStreamSynchronize(c->s1));
+        host_join(hm);
+        if (fetch(hm, 0, j->sa, c->sa, n, j->wide, c->s1) < 0) return -1;
+        GK(cudaStreamSynchronize(c->s1)); /* ISA: rv_cpu_lcp uses its buffer, then fills it */
         j->lcp_on_cpu = 1;
         j->stage_s[1] = rv_now() - t1;
         return gpu_trace(c, "download.sa+isa");
@@ -250,17 +279,15 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm)
     /* LCP kernels run on s0 while SA and ISA travel back on s1 */
     j->stage(j->ctx, 2, n);
     if (gpu_lcp_build(c, j->text) < 0) return -1;
-    prefault_join(&hm->pf);
-    if (gpu_trace(c, "host.prefault") < 0) return -1;
-    if (j->pin && !j->wide && pin_all(hm, k) < 0) return -1;
-    if (gpu_trace(c, "host.pin") < 0) return -1;
-    if (download(j->sa, c->sa, n, j->wide, c->s1) < 0) return -1;
-    if (download(j->isa, c->rank, n, j->wide, c->s1) < 0) return -1;
+    host_join(hm);
+    if (gpu_trace(c, "host.prepare") < 0) return -1;
+    if (fetch(hm, 0, j->sa, c->sa, n, j->wide, c->s1) < 0) return -1;
+    if (fetch(hm, 1, j->isa, c->rank, n, j->wide, c->s1) < 0) return -1;
     cudaEvent_t ev;
     GK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
     GK(cudaEventRecord(ev, c->s0));
     GK(cudaStreamWaitEvent(c->s1, ev, 0));
-    if (download(j->lcp, c->v0, n, j->wide, c->s1) < 0) return -1;
+    if (fetch(hm, 2, j->lcp, c->v0, n, j->wide, c->s1) < 0) return -1;
     if (j->with_llr) {
         /* LLR kernels on s0 overlap the downloads on s1 */
         uint32_t m = 0;
@@ -268,7 +295,7 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm)
         GK(cudaStreamSynchronize(c->s1));
         double t2 = rv_now();
         j->stage_s[2] = t2 - t1;
-        if (download(j->llr, c->v1, n, j->wide, c->s1) < 0) return -1;
+        if (fetch(hm, 3, j->llr, c->v1, n, j->wide, c->s1) < 0) return -1;
         if (download_llrc(c, j, hm, m) < 0) return -1;
         GK(cudaStreamSynchronize(c->s0));
         GK(cudaStreamSynchronize(c->s1));
@@ -295,13 +322,13 @@ extern "C" int rv_gpu_run(rv_gpu_job_t *j)
     c.trace = j->trace;
     void *arena = NULL;
     host_t hm;
-    hm.pinned = hm.text_pinned = 0;
+    hm.text_pinned = 0;
     int rc = build(&c, j, &arena, &hm);
     /* release everything whatever happened; after a sticky error these fail too */
-    prefault_join(&hm.pf);
+    host_join(&hm);
     if (c.s0) cudaStreamSynchronize(c.s0);
     if (c.s1) cudaStreamSynchronize(c.s1);
-    for (int k = 0; k < hm.pinned; k++) cudaHostUnregister(hm.ptr[k]);
+    host_release(&hm);
     if (hm.text_pinned) cudaHostUnregister((void *)j->text);
     if (rc < 0 || j->lcp_on_cpu) {
         free(j->llr);
