@@ -81,22 +81,27 @@ static int download(void *host, const uint32_t *dev, uint64_t n, int wide, cudaS
 }
 
 /* Host arrays fresh from malloc() cost a page fault per page on first touch, and
- * page-locking them costs as much again: on the device machine pageable downloads of
- * SA + ISA of 250 Mbp took 1.3 s, and one cudaHostRegister of 4 GB 90-170 ms.  So
- * each array is cut into page-aligned slices; one thread per slice touches it (with
- * transparent huge pages where the kernel offers them) and page-locks it while the
- * GPU sorts, and each slice travels with its own cudaMemcpyAsync. */
+ * page-locking them costs about as much again: on the device machine pageable
+ * downloads of SA + ISA of 250 Mbp took 1.3 s, one cudaHostRegister of 4 GB 90-170 ms,
+ * and registering from threads while the sort ran stalled the sort's own CUDA calls.
+ * So each array is cut into page-aligned slices: while the GPU sorts, one thread per
+ * slice touches it (transparent huge pages where the kernel offers them); once the
+ * LCP and LLR kernels are queued, the same threads page-lock their slices and queue
+ * each slice's copy at once, so locking, copying and the kernels overlap. */
 typedef struct {
     char *base;
     size_t bytes;
     std::vector<size_t> cut;  /* slice t is [cut[t], cut[t+1]) */
     std::vector<char> locked; /* slice t is page-locked */
+    const uint32_t *dev;      /* where the copy comes from */
+    cudaStream_t s;           /* and on which stream */
 } harr_t;
 
 typedef struct {
     harr_t a[5]; /* SA, ISA, LCP, LLR, LLRc */
     std::vector<std::thread> th;
     int text_pinned;
+    int wide;
 } host_t;
 
 static void harr_init(harr_t *h, void *p, size_t bytes, int T)
@@ -105,6 +110,7 @@ static void harr_init(harr_t *h, void *p, size_t bytes, int T)
     h->bytes = bytes;
     h->cut.assign((size_t)T + 1, bytes);
     h->locked.assign((size_t)T, 0);
+    h->dev = NULL;
     uintptr_t b = (uintptr_t)p;
     h->cut[0] = 0;
     for (int t = 1; t < T; t++) {
@@ -116,7 +122,10 @@ static void harr_init(harr_t *h, void *p, size_t bytes, int T)
     if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 }
 
-static void host_start(host_t *hm, int first, int count, int T, int pin)
+enum { H_TOUCH = 1, H_PIN = 2, H_COPY = 4 };
+
+/* T threads over arrays [first, first + count): thread t does slice t of each. */
+static void host_start(host_t *hm, int first, int count, int T, int what)
 {
     for (int t = 0; t < T; t++)
         hm->th.emplace_back([=]() {
@@ -124,12 +133,18 @@ static void host_start(host_t *hm, int first, int count, int T, int pin)
                 harr_t *h = &hm->a[a];
                 size_t lo = h->cut[t], hi = h->cut[t + 1];
                 if (lo >= hi) continue;
-                for (size_t o = lo; o < hi; o += 4096) h->base[o] = 0;
-                h->base[hi - 1] = 0;
-                if (pin) {
+                if (what & H_TOUCH) {
+                    for (size_t o = lo; o < hi; o += 4096) h->base[o] = 0;
+                    h->base[hi - 1] = 0;
+                }
+                if (what & H_PIN) {
                     h->locked[t] = cudaHostRegister(h->base + lo, hi - lo, cudaHostRegisterDefault) == cudaSuccess;
                     if (!h->locked[t]) (void)cudaGetLastError(); /* then it goes pageable */
                 }
+                if ((what & H_COPY) &&
+                    cudaMemcpyAsync(h->base + lo, (const char *)h->dev + lo, hi - lo, cudaMemcpyDeviceToHost,
+                                    h->s) != cudaSuccess)
+                    h->dev = NULL; /* checked by host_copied() */
             }
         });
 }
@@ -140,6 +155,13 @@ static void host_join(host_t *hm)
     hm->th.clear();
 }
 
+static int host_copied(host_t *hm, int first, int count)
+{
+    for (int a = first; a < first + count; a++)
+        if (!hm->a[a].dev) return rv_error("GPU", "a device-to-host copy failed");
+    return 0;
+}
+
 static void host_release(host_t *hm)
 {
     host_join(hm);
@@ -148,21 +170,21 @@ static void host_release(host_t *hm)
             if (h.locked[t]) cudaHostUnregister(h.base + h.cut[t]);
 }
 
-/* Device array (uint32) -> host array a, slice by slice, asynchronously on s. */
-static int host_download(host_t *hm, int a, const uint32_t *dev, cudaStream_t s)
+/* Arrays [first, first + count) from their device arrays: by the threads as above,
+ * or widened through a buffer when wide (tests of the 64-bit path). */
+static int fetch(host_t *hm, int first, int count, int T, int pin)
 {
-    harr_t *h = &hm->a[a];
-    for (size_t t = 0; t + 1 < h->cut.size(); t++)
-        if (h->cut[t + 1] > h->cut[t])
-            GK(cudaMemcpyAsync(h->base + h->cut[t], (const char *)dev + h->cut[t], h->cut[t + 1] - h->cut[t],
-                               cudaMemcpyDeviceToHost, s));
-    return 0;
-}
-
-/* Host array a from a device array: sliced, or widened through a buffer when wide. */
-static int fetch(host_t *hm, int a, void *host, const uint32_t *dev, uint64_t n, int wide, cudaStream_t s)
-{
-    return wide ? download(host, dev, n, 1, s) : host_download(hm, a, dev, s);
+    if (hm->wide) {
+        for (int a = first; a < first + count; a++) {
+            harr_t *h = &hm->a[a];
+            GK(cudaStreamSynchronize(h->s));
+            if (download(h->base, h->dev, h->bytes / 8, 1, h->s) < 0) return -1;
+        }
+        return 0;
+    }
+    host_start(hm, first, count, T, (pin ? H_PIN : 0) | H_COPY);
+    host_join(hm);
+    return host_copied(hm, first, count);
 }
 
 /* Largest code in the text (the radix of the packed keys); DNA's is known. */
@@ -208,25 +230,26 @@ static int carve(gpu_ctx_t *c, uint64_t n, void **arena, size_t *bytes)
     return 0;
 }
 
-/* The useful LLRs: (start, len) pairs, widened when wide; the fresh host buffer is
- * touched and page-locked by threads like the others (500 ms -> tens at 250 Mbp). */
-static int download_llrc(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, uint32_t m)
+/* The useful LLRs: (start, len) pairs; their number is known once the LLR kernels
+ * have run. */
+static int fetch_llrc(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, int T)
 {
+    uint32_t m = 0;
+    GK(cudaMemcpyAsync(&m, c->small + 1, sizeof m, cudaMemcpyDeviceToHost, c->s0));
+    GK(cudaStreamSynchronize(c->s0));
     size_t w = j->wide ? 8 : 4;
     j->llrc_bytes = (uint64_t)m * 2 * w;
     j->llrc = malloc(j->llrc_bytes ? j->llrc_bytes : 1);
     if (!j->llrc) return rv_error("GPU", "out of host memory");
     if (!m) return 0;
-    int T = j->threads < 1 ? 1 : j->threads;
     harr_init(&hm->a[4], j->llrc, j->llrc_bytes, T);
-    if (!j->wide) {
-        host_start(hm, 4, 1, T, j->pin);
-        host_join(hm);
-    }
-    return fetch(hm, 4, j->llrc, (const uint32_t *)c->k1, (uint64_t)m * 2, j->wide, c->s0);
+    hm->a[4].dev = (const uint32_t *)c->k1;
+    hm->a[4].s = c->s0;
+    if (!j->wide) return fetch(hm, 4, 1, T, j->pin) < 0 ? -1 : 0;
+    return fetch(hm, 4, 1, T, 0);
 }
 
-static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm)
+static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaStream_t *st)
 {
     const uint64_t n = j->n;
     double t0 = rv_now();
@@ -238,13 +261,20 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm)
         fprintf(stderr, "gpu\tdevice_bytes\t%zu\t%.2f B/base\n", arena_bytes, (double)arena_bytes / (double)n);
     GK(cudaStreamCreateWithFlags(&c->s0, cudaStreamNonBlocking));
     GK(cudaStreamCreateWithFlags(&c->s1, cudaStreamNonBlocking));
+    for (int a = 0; a < 4; a++) GK(cudaStreamCreateWithFlags(&st[a], cudaStreamNonBlocking));
     size_t w = j->wide ? 8 : 4;
     int T = j->threads < 1 ? 1 : j->threads;
+    hm->wide = j->wide;
     if (j->with_llr && !(j->llr = malloc(j->llr_bytes = n * w))) return rv_error("GPU", "out of host memory");
     void *arr[4] = {j->sa, j->isa, j->lcp, j->llr};
+    const uint32_t *dev[4] = {c->sa, c->rank, c->v0, c->v1};
     int k = j->with_llr ? 4 : 3;
-    for (int a = 0; a < k; a++) harr_init(&hm->a[a], arr[a], n * w, T);
-    host_start(hm, 0, k, T, j->pin && !j->wide); /* overlaps the sort */
+    for (int a = 0; a < k; a++) {
+        harr_init(&hm->a[a], arr[a], n * w, T);
+        hm->a[a].dev = dev[a];
+        hm->a[a].s = st[a];
+    }
+    if (!j->wide) host_start(hm, 0, k, T, H_TOUCH); /* while the GPU sorts */
 
     j->stage(j->ctx, 0, n);
     if (j->pin) { /* the text goes up twice (SA, then LCP): page-lock it when we can */
@@ -262,49 +292,49 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm)
     double t1 = rv_now();
     j->stage_s[0] = t1 - t0;
     if (gpu_cancelled(c)) return rv_error("", "cancelled");
+    host_join(hm);
 
     if (c->plcp_restart / PLCP_CHUNK > 64.0 * (double)n) {
         /* repeats of many kb everywhere (all-A, a text and its copy): chunk restarts
-         * would make the PLCP kernel quadratic; the CPU's few long chunks are linear */
+         * would make the PLCP kernel quadratic; the CPU's few long chunks are linear.
+         * ISA is not fetched: the CPU's LCP borrows its buffer, then fills it. */
         if (c->trace)
             fprintf(stderr, "gpu\tlcp on the CPU: restarts would compare ~%.3g bytes\n",
                     c->plcp_restart / PLCP_CHUNK);
-        host_join(hm);
-        if (fetch(hm, 0, j->sa, c->sa, n, j->wide, c->s1) < 0) return -1;
-        GK(cudaStreamSynchronize(c->s1)); /* ISA: rv_cpu_lcp uses its buffer, then fills it */
+        if (fetch(hm, 0, 1, T, 0) < 0) return -1;
+        GK(cudaStreamSynchronize(st[0]));
         j->lcp_on_cpu = 1;
         j->stage_s[1] = rv_now() - t1;
-        return gpu_trace(c, "download.sa+isa");
+        return gpu_trace(c, "download.sa");
     }
-    /* LCP kernels run on s0 while SA and ISA travel back on s1 */
+    /* queue every kernel (LCP, then LLR) on s0; the copies wait for their events */
     j->stage(j->ctx, 2, n);
-    if (gpu_lcp_build(c, j->text) < 0) return -1;
-    host_join(hm);
-    if (gpu_trace(c, "host.prepare") < 0) return -1;
-    if (fetch(hm, 0, j->sa, c->sa, n, j->wide, c->s1) < 0) return -1;
-    if (fetch(hm, 1, j->isa, c->rank, n, j->wide, c->s1) < 0) return -1;
-    cudaEvent_t ev;
-    GK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
-    GK(cudaEventRecord(ev, c->s0));
-    GK(cudaStreamWaitEvent(c->s1, ev, 0));
-    if (fetch(hm, 2, j->lcp, c->v0, n, j->wide, c->s1) < 0) return -1;
-    if (j->with_llr) {
-        /* LLR kernels on s0 overlap the downloads on s1 */
-        uint32_t m = 0;
-        if (gpu_lr_build(c, &m) < 0) return -1;
-        GK(cudaStreamSynchronize(c->s1));
-        double t2 = rv_now();
-        j->stage_s[2] = t2 - t1;
-        if (fetch(hm, 3, j->llr, c->v1, n, j->wide, c->s1) < 0) return -1;
-        if (download_llrc(c, j, hm, m) < 0) return -1;
-        GK(cudaStreamSynchronize(c->s0));
-        GK(cudaStreamSynchronize(c->s1));
-        j->llr_s = rv_now() - t2;
-    } else {
-        GK(cudaStreamSynchronize(c->s1));
-        j->stage_s[2] = rv_now() - t1;
+    cudaEvent_t ev[2];
+    GK(cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming));
+    GK(cudaEventCreateWithFlags(&ev[1], cudaEventDisableTiming));
+    int rc = gpu_lcp_build(c, j->text);
+    if (rc == 0 && cudaEventRecord(ev[0], c->s0) != cudaSuccess) rc = -1;
+    if (rc == 0 && cudaStreamWaitEvent(st[2], ev[0], 0) != cudaSuccess) rc = -1;
+    if (rc == 0 && j->with_llr) {
+        rc = gpu_lr_build(c);
+        if (rc == 0 && cudaEventRecord(ev[1], c->s0) != cudaSuccess) rc = -1;
+        if (rc == 0 && cudaStreamWaitEvent(st[3], ev[1], 0) != cudaSuccess) rc = -1;
     }
-    cudaEventDestroy(ev);
+    if (rc == 0) rc = fetch(hm, 0, k, T, j->pin); /* lock + copy, slice by slice */
+    if (rc == 0) rc = gpu_trace(c, "host.lock+queue");
+    for (int a = 0; a < 3 && rc == 0; a++)
+        if (cudaStreamSynchronize(st[a]) != cudaSuccess) rc = rv_error("GPU", "download failed");
+    double t2 = rv_now();
+    j->stage_s[2] = t2 - t1;
+    if (rc == 0 && j->with_llr) {
+        if (cudaStreamSynchronize(st[3]) != cudaSuccess) rc = rv_error("GPU", "download failed");
+        if (rc == 0) rc = fetch_llrc(c, j, hm, T);
+        if (rc == 0 && cudaStreamSynchronize(c->s0) != cudaSuccess) rc = rv_error("GPU", "download failed");
+        j->llr_s = rv_now() - t2;
+    }
+    cudaEventDestroy(ev[0]);
+    cudaEventDestroy(ev[1]);
+    if (rc < 0) return -1;
     if (gpu_trace(c, "downloads") < 0) return -1;
     return gpu_cancelled(c) ? rv_error("", "cancelled") : 0;
 }
@@ -323,11 +353,14 @@ extern "C" int rv_gpu_run(rv_gpu_job_t *j)
     void *arena = NULL;
     host_t hm;
     hm.text_pinned = 0;
-    int rc = build(&c, j, &arena, &hm);
+    cudaStream_t st[4] = {0, 0, 0, 0};
+    int rc = build(&c, j, &arena, &hm, st);
     /* release everything whatever happened; after a sticky error these fail too */
     host_join(&hm);
     if (c.s0) cudaStreamSynchronize(c.s0);
     if (c.s1) cudaStreamSynchronize(c.s1);
+    for (int a = 0; a < 4; a++)
+        if (st[a]) cudaStreamSynchronize(st[a]);
     host_release(&hm);
     if (hm.text_pinned) cudaHostUnregister((void *)j->text);
     if (rc < 0 || j->lcp_on_cpu) {
@@ -338,5 +371,7 @@ extern "C" int rv_gpu_run(rv_gpu_job_t *j)
     if (arena) cudaFree(arena);
     if (c.s0) cudaStreamDestroy(c.s0);
     if (c.s1) cudaStreamDestroy(c.s1);
+    for (int a = 0; a < 4; a++)
+        if (st[a]) cudaStreamDestroy(st[a]);
     return rc;
 }

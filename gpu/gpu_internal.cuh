@@ -52,9 +52,9 @@ int gpu_sa_build(gpu_ctx_t *c, int max_code);
  * ISA in place; writes LCP into c->v0. */
 int gpu_lcp_build(gpu_ctx_t *c, const uint8_t *text);
 
-/* LLR (into c->v1) and the useful LLRs as (start, len) pairs (into c->k1) from ISA in
- * c->rank and LCP in c->v0; *m = number of pairs. */
-int gpu_lr_build(gpu_ctx_t *c, uint32_t *m);
+/* Enqueue on s0: LLR (into c->v1) and the useful LLRs as (start, len) pairs (into
+ * c->k1, their number into c->small[1]) from ISA in c->rank and LCP in c->v0. */
+int gpu_lr_build(gpu_ctx_t *c);
 int gpu_lr_temp_bytes(uint64_t n, size_t *bytes);
 
 #define PLCP_CHUNK 64 /* text positions per thread of the PLCP kernel */

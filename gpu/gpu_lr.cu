@@ -28,8 +28,10 @@ struct useful {
     }
 };
 
-__global__ void k_pairs(const uint32_t *idx, uint32_t m, const uint32_t *llr, uint32_t *pairs)
+/* m is read on the device, so that nothing waits for the host between the kernels */
+__global__ void k_pairs(const uint32_t *idx, const uint32_t *m_dev, const uint32_t *llr, uint32_t *pairs)
 {
+    const uint32_t m = *m_dev;
     for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < m; j += gridDim.x * blockDim.x) {
         uint32_t i = idx[j];
         pairs[2 * (uint64_t)j] = i;
@@ -44,22 +46,17 @@ int gpu_lr_temp_bytes(uint64_t n, size_t *bytes)
     return 0;
 }
 
-int gpu_lr_build(gpu_ctx_t *c, uint32_t *m_out)
+int gpu_lr_build(gpu_ctx_t *c)
 {
     const uint64_t n = c->n;
-    /* LCP in v0, ISA in rank; LLR -> v1, useful starts -> k0, pairs -> k1 */
+    /* LCP in v0, ISA in rank; LLR -> v1, useful starts -> k0, pairs -> k1, count ->
+     * small[1]; all enqueued on s0 */
     k_llr<<<GRID(n), 256, 0, c->s0>>>(c->rank, c->v0, n, c->v1);
     GK_LAUNCH();
     size_t b = c->temp_bytes;
     GK(cub::DeviceSelect::If(c->temp, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)c->k0,
-                             c->small, (int64_t)n, useful{c->v1}, c->s0));
-    uint32_t m = 0;
-    GK(cudaMemcpyAsync(&m, c->small, sizeof m, cudaMemcpyDeviceToHost, c->s0));
-    GK(cudaStreamSynchronize(c->s0));
-    if (m) {
-        k_pairs<<<GRID(m), 256, 0, c->s0>>>((const uint32_t *)c->k0, m, c->v1, (uint32_t *)c->k1);
-        GK_LAUNCH();
-    }
-    *m_out = m;
+                             c->small + 1, (int64_t)n, useful{c->v1}, c->s0));
+    k_pairs<<<GRID(n / 4 + 1), 256, 0, c->s0>>>((const uint32_t *)c->k0, c->small + 1, c->v1, (uint32_t *)c->k1);
+    GK_LAUNCH();
     return gpu_trace(c, "llr+llrc");
 }
