@@ -67,3 +67,14 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
     }
     return rc;
 }
+
+int rv_gpu_lr_all(const rv_index_t *x, uint32_t *len, uint32_t *off, uint32_t **starts,
+                  uint64_t *hits, double *kernel_s)
+{
+    uint64_t bytes = 0;
+    const uint32_t *llrc = rv_index_section(x, RV_SEC_LLRC, &bytes);
+    if (x->wide) return rv_error("GPU", "all-LR kernel: 64-bit indexes are not supported");
+    if (!llrc) return rv_error("GPU", "all-LR kernel: the index has no LLRc section");
+    if (x->n == 0) { off[0] = 0; *starts = NULL; *hits = 0; *kernel_s = 0; return 0; }
+    return rv_gpu_lr_all_run(llrc, (uint32_t)(bytes / 8), x->n, len, off, starts, hits, kernel_s);
+}

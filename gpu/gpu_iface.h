@@ -42,6 +42,12 @@ int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_len);
 /* Build SA, ISA and LCP on the GPU.  0, or -1 with a message through rv_error(). */
 int rv_gpu_run(rv_gpu_job_t *j);
 
+/* All LRs of every position from the LLRc pairs (32-bit): len[k] (0: none), the LRs
+ * of k are starts[off[k] .. off[k+1]) (off has n + 1 entries), *starts malloc()ed.
+ * kernel_s: device time of the two passes and the scan.  0 or -1 with a message. */
+int rv_gpu_lr_all_run(const uint32_t *llrc, uint32_t m, uint64_t n, uint32_t *len, uint32_t *off,
+                      uint32_t **starts, uint64_t *hits, double *kernel_s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 #include "repview/common.h"
 #include "repview/build.h"
 #include "repview/gpu.h"
+#include "repview/lr.h"
 #include "repview/seq.h"
 
 typedef struct {
@@ -192,6 +193,40 @@ static void check_llr(const rv_index_t *c, const rv_index_t *g)
     }
 }
 
+/* The GPU's all-LR kernel against rv_lr_at() of the CPU index: every position of
+ * small texts, a sample of 100000 of large ones. */
+static void check_lr_all(const rv_index_t *c, const rv_index_t *g, const char *name)
+{
+    uint64_t n = g->n, hits = 0;
+    uint32_t *len = malloc((n + 1) * 4), *off = malloc((n + 1) * 4), *starts = NULL;
+    double ks = 0;
+    int rc = rv_gpu_lr_all(g, len, off, &starts, &hits, &ks);
+    CHECK(rc == 0, "rv_gpu_lr_all: %s", rv_last_error());
+    if (rc == 0) {
+        rv_lr_t buf[256];
+        rng_t r = rng_new(n);
+        uint64_t probes = n <= 200000 ? n : 100000;
+        for (uint64_t q = 0; q < probes && !check_failed_; q++) {
+            uint64_t k = n <= 200000 ? q : rng_below(&r, n);
+            uint64_t cnt = rv_lr_at(c, k, buf, 256);
+            CHECK(off[k + 1] - off[k] == cnt, "position %llu: %u LRs on the GPU, %llu on the CPU",
+                  (unsigned long long)k, off[k + 1] - off[k], (unsigned long long)cnt);
+            CHECK(len[k] == (cnt ? buf[0].len : 0), "position %llu: LR length %u, CPU %llu",
+                  (unsigned long long)k, len[k], (unsigned long long)(cnt ? buf[0].len : 0));
+            for (uint64_t h = 0; h < cnt && h < 256 && !check_failed_; h++)
+                CHECK(starts[off[k] + h] == buf[h].start, "position %llu: LR %llu starts at %u, CPU %llu",
+                      (unsigned long long)k, (unsigned long long)h, starts[off[k] + h],
+                      (unsigned long long)buf[h].start);
+        }
+        if (n >= 10000000)
+            fprintf(stderr, "%s: all-LR kernels %.1f ms for %llu positions, %llu LRs\n", name, ks * 1e3,
+                    (unsigned long long)n, (unsigned long long)hits);
+    }
+    free(len);
+    free(off);
+    free(starts);
+}
+
 static void compare(const char *name, input_t in, int wide)
 {
     case_begin();
@@ -212,6 +247,7 @@ static void compare(const char *name, input_t in, int wide)
         CHECK(memcmp(c->lcp, g->lcp, bytes) == 0, "LCP differs");
         if (g->n <= 4000) oracle(g);
         if (g->n > 0) check_llr(c, g);
+        if (g->n > 0 && !g->wide) check_lr_all(c, g, name);
     }
     char full[160];
     snprintf(full, sizeof full, "gpu_%s%s", name, wide ? "_wide" : "");
