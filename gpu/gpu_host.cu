@@ -333,13 +333,14 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaSt
     }
     if (rc == 0) rc = fetch_locked(hm, 0, k, T); /* slice by slice */
     if (rc == 0) rc = gpu_trace(c, "host.queue");
+    /* the LLRc host buffer is sized, touched and locked while the other copies run */
+    if (rc == 0 && j->with_llr) rc = fetch_llrc(c, j, hm, T);
     for (int a = 0; a < 3 && rc == 0; a++)
         if (cudaStreamSynchronize(st[a]) != cudaSuccess) rc = rv_error("GPU", "download failed");
     double t2 = rv_now();
     j->stage_s[2] = t2 - t1;
     if (rc == 0 && j->with_llr) {
         if (cudaStreamSynchronize(st[3]) != cudaSuccess) rc = rv_error("GPU", "download failed");
-        if (rc == 0) rc = fetch_llrc(c, j, hm, T);
         if (rc == 0 && cudaStreamSynchronize(c->s0) != cudaSuccess) rc = rv_error("GPU", "download failed");
         j->llr_s = rv_now() - t2;
     }
