@@ -253,8 +253,10 @@ static int fetch_llrc(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, int T)
     harr_init(&hm->a[4], j->llrc, j->llrc_bytes, T);
     hm->a[4].dev = (const uint32_t *)c->k1;
     hm->a[4].s = c->s0;
-    if (!j->wide) return fetch(hm, 4, 1, T, j->pin) < 0 ? -1 : 0;
-    return fetch(hm, 4, 1, T, 0);
+    if (j->wide) return fetch(hm, 4, 1, T, 0);
+    host_start(hm, 4, 1, T, H_TOUCH | (j->pin ? H_PIN : 0) | H_COPY); /* a fresh buffer */
+    host_join(hm);
+    return host_copied(hm, 4, 1);
 }
 
 static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaStream_t *st)
