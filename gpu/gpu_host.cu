@@ -83,14 +83,15 @@ static int download(void *host, const uint32_t *dev, uint64_t n, int wide, cudaS
 /* Host arrays fresh from malloc() cost a page fault per page on first touch, and
  * page-locking them costs about as much again: on the device machine pageable
  * downloads of SA + ISA of 250 Mbp took 1.3 s, one cudaHostRegister of 4 GB 90-170 ms,
- * So each array is cut into page-aligned slices: while the GPU sorts, threads touch
- * them (transparent huge pages where the kernel offers them) and page-lock them; once the LCP and LLR kernels are queued, threads queue each slice's
+ * So each array is cut into page-aligned slices: while the GPU sorts, one thread per
+ * slice touches it (transparent huge pages where the kernel offers them) and
+ * page-locks it; once the LCP and LLR kernels are queued, threads queue each slice's
  * copy on its array's stream, so copies and kernels overlap. */
 typedef struct {
     char *base;
     size_t bytes;
-    std::vector<size_t> cut;  /* slice s is [cut[s], cut[s+1]) */
-    std::vector<char> locked; /* slice s is page-locked */
+    std::vector<size_t> cut;  /* slice t is [cut[t], cut[t+1]) */
+    std::vector<char> locked; /* slice t is page-locked */
     const uint32_t *dev;      /* where the copy comes from */
     cudaStream_t s;           /* and on which stream */
 } harr_t;
@@ -102,25 +103,17 @@ typedef struct {
     int wide;
 } host_t;
 
-/* Slices of about 8 MB: short enough that a thread's cudaHostRegister of one holds
- * the driver only ~0.2 ms at a time (one lock of a 62 MB slice stalled the sort's own
- * calls for whole milliseconds: rounds 10 -> 65 ms at 250 Mbp). */
-#define SLICE_BYTES (8u << 20)
-
 static void harr_init(harr_t *h, void *p, size_t bytes, int T)
 {
-    size_t S = (bytes + SLICE_BYTES - 1) / SLICE_BYTES;
-    S = (S + (size_t)T - 1) / (size_t)T * (size_t)T; /* a multiple of the threads, >= T */
-    if (S == 0) S = (size_t)T;
     h->base = (char *)p;
     h->bytes = bytes;
-    h->cut.assign(S + 1, bytes);
-    h->locked.assign(S, 0);
+    h->cut.assign((size_t)T + 1, bytes);
+    h->locked.assign((size_t)T, 0);
     h->dev = NULL;
     uintptr_t b = (uintptr_t)p;
     h->cut[0] = 0;
-    for (size_t t = 1; t < S; t++) {
-        uintptr_t at = (b + bytes / S * t + 4095) & ~(uintptr_t)4095;
+    for (int t = 1; t < T; t++) {
+        uintptr_t at = (b + bytes / (size_t)T * (size_t)t + 4095) & ~(uintptr_t)4095;
         size_t off = at - b < bytes ? at - b : bytes;
         h->cut[t] = off > h->cut[t - 1] ? off : h->cut[t - 1];
     }
@@ -130,29 +123,27 @@ static void harr_init(harr_t *h, void *p, size_t bytes, int T)
 
 enum { H_TOUCH = 1, H_PIN = 2, H_COPY = 4 };
 
-/* T threads over arrays [first, first + count): thread t does slices t, t + T, ... */
+/* T threads over arrays [first, first + count): thread t does slice t of each. */
 static void host_start(host_t *hm, int first, int count, int T, int what)
 {
     for (int t = 0; t < T; t++)
         hm->th.emplace_back([=]() {
             for (int a = first; a < first + count; a++) {
                 harr_t *h = &hm->a[a];
-                for (size_t sl = (size_t)t; sl + 1 < h->cut.size(); sl += (size_t)T) {
-                    size_t lo = h->cut[sl], hi = h->cut[sl + 1];
-                    if (lo >= hi) continue;
-                    if (what & H_TOUCH) {
-                        for (size_t o = lo; o < hi; o += 4096) h->base[o] = 0;
-                        h->base[hi - 1] = 0;
-                    }
-                    if (what & H_PIN) {
-                        h->locked[sl] = cudaHostRegister(h->base + lo, hi - lo, cudaHostRegisterDefault) == cudaSuccess;
-                        if (!h->locked[sl]) (void)cudaGetLastError(); /* then it goes pageable */
-                    }
-                    if ((what & H_COPY) &&
-                        cudaMemcpyAsync(h->base + lo, (const char *)h->dev + lo, hi - lo, cudaMemcpyDeviceToHost,
-                                        h->s) != cudaSuccess)
-                        h->dev = NULL; /* checked by host_copied() */
+                size_t lo = h->cut[t], hi = h->cut[t + 1];
+                if (lo >= hi) continue;
+                if (what & H_TOUCH) {
+                    for (size_t o = lo; o < hi; o += 4096) h->base[o] = 0;
+                    h->base[hi - 1] = 0;
                 }
+                if (what & H_PIN) {
+                    h->locked[t] = cudaHostRegister(h->base + lo, hi - lo, cudaHostRegisterDefault) == cudaSuccess;
+                    if (!h->locked[t]) (void)cudaGetLastError(); /* then it goes pageable */
+                }
+                if ((what & H_COPY) &&
+                    cudaMemcpyAsync(h->base + lo, (const char *)h->dev + lo, hi - lo, cudaMemcpyDeviceToHost,
+                                    h->s) != cudaSuccess)
+                    h->dev = NULL; /* checked by host_copied() */
             }
         });
 }
