@@ -104,6 +104,7 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man7
 	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
+	install -D -m 644 samples/lambda.fa.gz $(DESTDIR)$(PREFIX)/share/repview/lambda.fa.gz
 
 clean:
 	rm -rf build build-asan build-nocuda repview

@@ -11,12 +11,13 @@
 #include "repview/build.h"
 #include "repview/gpu.h"
 #include "repview/lr.h"
+#include "repview/tandem.h"
 #include "internal.h"
 
 const char *rv_stage_name(rv_stage_t s)
 {
     static const char *const names[] = {"idle", "reading", "suffix array", "inverse SA", "LCP",
-                                        "longest repeats", "extras", "saving", "ready", "failed",
+                                        "longest repeats", "tandem runs", "saving", "ready", "failed",
                                         "cancelled"};
     return (unsigned)s < sizeof names / sizeof *names ? names[s] : "?";
 }
@@ -95,6 +96,13 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
         rv_progress_stage(p, RV_STAGE_LLR, x->n);
         if (rv_lr_build_arrays(x, threads, p) < 0) { rv_index_free(x); return NULL; }
         x->stage_s[RV_STAGE_LLR] = rv_now() - t0;
+    }
+    if (o->with_runs && !rv_index_section(x, RV_SEC_RUNS, NULL)) {
+        double t0 = rv_now();
+        rv_runs_t view;
+        rv_progress_stage(p, RV_STAGE_EXTRA, 0);
+        if (rv_runs_get(x, threads, p, &view) < 0) { rv_index_free(x); return NULL; }
+        x->stage_s[RV_STAGE_EXTRA] = rv_now() - t0;
     }
     if (rv_cancelled(p)) { rv_index_free(x); rv_error("", "cancelled"); return NULL; }
     rv_progress_stage(p, RV_STAGE_DONE, 0);

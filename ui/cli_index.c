@@ -6,9 +6,10 @@
 
 static const char usage[] =
     "Usage: repview index [-o OUT.rvx] [OPTIONS] FILE\n\n"
-    "Build the suffix-array index of FILE (SA, ISA, LCP and the longest-repeat arrays)\n"
-    "and write it atomically to FILE.rvx (or OUT.rvx).  Every subcommand and the\n"
-    "explorer use FILE.rvx while it matches FILE (size and modification time).\n\n"
+    "Build the suffix-array index of FILE (SA, ISA, LCP, the longest-repeat arrays\n"
+    "and the tandem runs) and write it atomically to FILE.rvx (or OUT.rvx).  Every\n"
+    "subcommand and the explorer use FILE.rvx while it matches FILE (size and\n"
+    "modification time).\n\n"
     "  -o, --output OUT   write the index to OUT (needed when FILE is '-')\n"
     "  --cpu | --gpu      force a backend     -t, --threads N   CPU threads\n"
     "  --alphabet A       dna|protein|text    --quiet           no summary line\n"
@@ -42,6 +43,7 @@ int cli_index(int argc, char **argv)
     if (argc - i != 1) return cli_usage_error("index", "expected one FILE");
     const char *path = argv[i], *out = o.out;
     if (strcmp(path, "-") == 0 && !out) return cli_usage_error("index", "reading stdin needs -o OUT.rvx");
+    c.build.with_runs = 1; /* the saved index answers every subcommand */
     double t0 = rv_now();
     rv_build_job_t *j = rv_build_start(path, NULL, c.alpha, &c.build);
     rv_index_t *x = j ? rv_build_wait(j, c.quiet) : NULL;
@@ -51,8 +53,9 @@ int cli_index(int argc, char **argv)
     double t_built = rv_now();
     if (o.timing) {
         fprintf(stderr, "read\t%.3f\n", t_built - t0 - x->stage_s[RV_STAGE_SA] - x->stage_s[RV_STAGE_ISA] -
-                                             x->stage_s[RV_STAGE_LCP] - x->stage_s[RV_STAGE_LLR]);
-        for (int k = RV_STAGE_SA; k <= RV_STAGE_LLR; k++)
+                                             x->stage_s[RV_STAGE_LCP] - x->stage_s[RV_STAGE_LLR] -
+                                             x->stage_s[RV_STAGE_EXTRA]);
+        for (int k = RV_STAGE_SA; k <= RV_STAGE_EXTRA; k++)
             fprintf(stderr, "%s\t%.3f\n", rv_stage_name((rv_stage_t)k), x->stage_s[k]);
     }
     char *def = out ? NULL : rv_index_path_for(path);

@@ -43,7 +43,7 @@ static void put_suffix(FILE *out, const rv_seq_t *s, uint64_t t)
 {
     uint64_t k = rv_seq_segment_of_text(s, t);
     for (int c = 0; c < 60 && t < s->n; c++, t++) {
-        if (s->text[t] == RV_BREAK) { putc('$', out); k++; continue; }
+        if (s->text[t] == RV_BREAK) { putc('$', out); continue; }
         while (k < s->n_seg && t >= s->seg[k].tpos + s->seg[k].len) k++;
         putc(s->raw[s->seg[k].gpos + (t - s->seg[k].tpos)], out);
     }

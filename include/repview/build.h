@@ -32,6 +32,7 @@ typedef struct {
     rv_backend_t backend; /* from --cpu / --gpu / REPVIEW_DEVICE */
     int force_wide;       /* 64-bit arrays even when n < 2^32 (tests) */
     int with_llr;         /* also compute LLR/LLRc (lr.h) */
+    int with_runs;        /* also compute the tandem runs (tandem.h) */
 } rv_build_opts_t;
 
 void rv_build_opts_init(rv_build_opts_t *o);

@@ -27,13 +27,14 @@ damage() { # NAME EXPECTED_WORD COMMAND-TO-DAMAGE
 }
 flip() { python3 -c "
 import sys
-b = bytearray(open('l.fa.gz.rvx','rb').read()); b[int(len(b)*$1)] ^= 0x10
+b = bytearray(open('l.fa.gz.rvx','rb').read()); f = $1; b[int(len(b)*f) if f < 1 else int(f)] ^= 0x10
 open('l.fa.gz.rvx','wb').write(b)"; }
 damage stale stale touch -d '2001-01-01' l.fa.gz
 damage truncated truncated truncate -s 100000 l.fa.gz.rvx
 damage truncated_header truncated truncate -s 40 l.fa.gz.rvx
 damage corrupt_section corrupt flip 0.6
-damage corrupt_header corrupt flip 0.0003
+damage corrupt_header corrupt flip 20
+damage corrupt_table corrupt flip 100
 damage empty_file empty truncate -s 0 l.fa.gz.rvx
 damage other_version version python3 -c "
 b = bytearray(open('l.fa.gz.rvx','rb').read()); b[8] = 99; open('l.fa.gz.rvx','wb').write(b)"

@@ -1,0 +1,79 @@
+/* pairs_filter.c — the gap and range filters of maximal pairs (RACE, seeds/002
+ * §2 and §4.3: length, bounded gap, range), resolved once into text coordinates,
+ * and the mapping of a pair back to records for output. */
+#include <string.h>
+#include "repview/common.h"
+#include "pairs_internal.h"
+
+void rv_pairs_opts_init(rv_pairs_opts_t *o, uint64_t min_len)
+{
+    memset(o, 0, sizeof *o);
+    o->min_len = min_len;
+}
+
+/* Smallest text position t that is not a breaker and whose global position is
+ * >= g (n when none).  Global positions grow with text positions, so a copy
+ * [t, t+len) lies in global [gb, ge) iff tb <= t and t + len <= te. */
+static uint64_t text_lower_bound(const rv_seq_t *s, uint64_t g)
+{
+    uint64_t lo = 0, hi = s->n_seg;
+    while (lo < hi) { /* first segment ending after g */
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (s->seg[mid].gpos + s->seg[mid].len <= g) lo = mid + 1; else hi = mid;
+    }
+    if (lo == s->n_seg) return s->n;
+    const rv_segment_t *k = &s->seg[lo];
+    return g <= k->gpos ? k->tpos : k->tpos + (g - k->gpos);
+}
+
+int pf_filter_init(pf_filter_t *f, const rv_index_t *x, const rv_pairs_opts_t *o)
+{
+    memset(f, 0, sizeof *f);
+    f->s = x->seq;
+    f->min_len = o->min_len;
+    if (o->min_len < 1) return rv_error("pairs", "minimum length must be at least 1");
+    f->min_gap = o->use_min_gap ? o->min_gap : INT64_MIN;
+    f->max_gap = o->use_max_gap ? o->max_gap : INT64_MAX;
+    f->use_gap = o->use_min_gap || o->use_max_gap;
+    f->use_within = o->use_within;
+    if (o->use_within) {
+        if (o->within_beg > o->within_end || o->within_end > x->seq->glen)
+            return rv_error("pairs", "range outside the sequence");
+        f->tb = text_lower_bound(x->seq, o->within_beg);
+        f->te = text_lower_bound(x->seq, o->within_end);
+        if (f->te < f->tb) f->te = f->tb;
+    }
+    f->any = f->use_gap || f->use_within;
+    return 0;
+}
+
+/* Segment index and global position of text position t (t not a breaker). */
+static uint64_t locate_text(const rv_seq_t *s, uint64_t t, uint64_t *g)
+{
+    uint64_t k = rv_seq_segment_of_text(s, t);
+    *g = s->seg[k].gpos + (t - s->seg[k].tpos);
+    return k;
+}
+
+void rv_pair_locate(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc)
+{
+    uint64_t g1, g2;
+    uint64_t k1 = locate_text(s, p->p1, &g1), k2 = locate_text(s, p->p2, &g2);
+    loc->rec1 = rv_seq_record_of(s, g1);
+    loc->rec2 = k1 == k2 ? loc->rec1 : rv_seq_record_of(s, g2);
+    loc->start1 = g1 - s->rec[loc->rec1].off;
+    loc->start2 = g2 - s->rec[loc->rec2].off;
+    loc->same_record = loc->rec1 == loc->rec2;
+    loc->gap = loc->same_record ? (int64_t)g2 - (int64_t)(g1 + p->len) : 0;
+}
+
+int pf_pass_gap(const pf_filter_t *f, uint64_t p1, uint64_t p2, uint64_t len)
+{
+    /* Within one record each text breaker stands for >= 1 original symbol, so the
+     * gap in text coordinates is a lower bound: reject far pairs without lookups. */
+    if ((int64_t)p2 - (int64_t)(p1 + len) > f->max_gap) return 0;
+    rv_pair_t p = {p1, p2, len};
+    rv_pair_loc_t loc;
+    rv_pair_locate(f->s, &p, &loc);
+    return loc.same_record && loc.gap >= f->min_gap && loc.gap <= f->max_gap;
+}

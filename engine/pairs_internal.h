@@ -1,0 +1,78 @@
+/* pairs_internal.h — what the maximal-pair files share (pairs.c: traversal,
+ * pairs_sort.c: ordered output, pairs_cursor.c: cursor queries, pairs_filter.c:
+ * filters).  Not part of the public API. */
+#ifndef REPVIEW_ENGINE_PAIRS_INTERNAL_H
+#define REPVIEW_ENGINE_PAIRS_INTERNAL_H
+
+#include <stdint.h>
+#include "repview/pairs.h"
+
+/* The filters of rv_pairs_opts_t, resolved to text coordinates. */
+typedef struct {
+    const rv_seq_t *s;
+    uint64_t min_len;
+    int use_gap;              /* a gap bound is set: same record required */
+    int64_t min_gap, max_gap; /* INT64_MIN / INT64_MAX when unused */
+    int use_within;
+    uint64_t tb, te;          /* copies must lie in text [tb, te) */
+    int any;                  /* some filter beyond the length */
+} pf_filter_t;
+
+/* Resolve o against x: 0, or -1 with a message (bad min_len or range). */
+int pf_filter_init(pf_filter_t *f, const rv_index_t *x, const rv_pairs_opts_t *o);
+
+/* Gap part of the filter (needs the segment and record maps). */
+int pf_pass_gap(const pf_filter_t *f, uint64_t p1, uint64_t p2, uint64_t len);
+
+/* Does the pair <p1 < p2, len> pass the gap and range filters? (Length is the
+ * caller's business: the traversal only reports intervals of lcp >= min_len.) */
+static inline int pf_pass(const pf_filter_t *f, uint64_t p1, uint64_t p2, uint64_t len)
+{
+    if (f->use_within && (p1 < f->tb || p2 + len > f->te)) return 0;
+    return !f->use_gap || pf_pass_gap(f, p1, p2, len);
+}
+
+/* Left-character class of the suffix at text position p (Gusfield's left
+ * character): the code before it, or 0 for the text start and after a breaker.
+ * Class 0 never equals anything, itself included (RV_BREAK is 0). */
+static inline unsigned pf_left_class(const rv_seq_t *s, uint64_t p)
+{
+    return p ? s->text[p - 1] : 0;
+}
+
+/* ---- one thread's sorted runs (pairs_sort.c) ---- */
+typedef struct {
+    rv_pair_t *buf, *tmp; /* pairs of the current run, radix scratch */
+    uint64_t n, cap;      /* cap: allocated, grown by doubling up to max */
+    uint64_t max;
+    int bits;             /* significant bits of a text position */
+    int fd;               /* spill file (unlinked) or -1 */
+    uint64_t file_bytes;
+    uint64_t *run_off, *run_len; /* runs in the file: byte offset, pairs */
+    uint64_t nruns, runs_cap;
+    int err;              /* set (with a message) when a spill failed */
+    char errmsg[256];
+} pf_sink_t;
+
+int pf_sink_init(pf_sink_t *k, uint64_t cap, uint64_t n_text);
+void pf_sink_free(pf_sink_t *k);
+/* Sort the buffer and append it to the spill file as a run. */
+int pf_sink_spill(pf_sink_t *k);
+/* Make room for one more pair: grow the buffer, or spill it when at max. */
+int pf_sink_room(pf_sink_t *k);
+static inline void pf_sink_push(pf_sink_t *k, uint64_t p1, uint64_t p2, uint64_t len)
+{
+    if (k->n == k->cap && pf_sink_room(k) < 0) return;
+    k->buf[k->n++] = (rv_pair_t){p1, p2, len};
+}
+/* Sort what is left in every sink and pass all pairs to fn in (p1, p2) order. */
+int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud);
+
+/* Sort pairs by (p1, p2): LSD radix over `bits`-bit fields, tmp the same size. */
+void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits);
+static inline int pf_pair_less(const rv_pair_t *a, const rv_pair_t *b)
+{
+    return a->p1 < b->p1 || (a->p1 == b->p1 && a->p2 < b->p2);
+}
+
+#endif

@@ -1,0 +1,343 @@
+/* pairs_sort.c — maximal pairs in (p1, p2) order with bounded memory.
+ *
+ * The traversal (pairs.c) finds pairs task by task, in suffix-array order, while
+ * SPEC §4 wants them ordered by position.  Two ways to get there without holding
+ * every pair:
+ *   (a) bucket by p1 range and run the whole traversal once per bucket — each
+ *       pass pays the full enumeration again, so z pairs cost z * buckets;
+ *   (b) produce once and merge: each thread fills a buffer, sorts it (LSD radix
+ *       on (p1, p2)) into a run, spills full runs to an unlinked temporary file,
+ *       and a k-way heap merge streams every run in order (external merge sort).
+ * We use (b): every pair is produced once, memory stays at mem_bytes whatever z
+ * is, and nothing touches the disk unless the output outgrows memory.  Spilled
+ * runs are delta + varint coded (p1 - previous p1, p2 - p1, len: about 6 bytes a
+ * pair instead of 24), which keeps the temporary files and their I/O small.  (p1, p2)
+ * identifies a maximal pair (its length is the LCE of p1 and p2), so the order is
+ * total and the output does not depend on the thread count.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "repview/common.h"
+#include "pairs_internal.h"
+
+enum { DIGIT = 11, READ_PAIRS = 2048, RAW_BYTES = 1 << 16, MAX_CODE = 30, OUT_BYTES = 1 << 20 };
+
+static int sink_fail(pf_sink_t *k, const char *what)
+{
+    snprintf(k->errmsg, sizeof k->errmsg, "pairs: %s: %s", what, strerror(errno));
+    k->err = 1;
+    return -1;
+}
+
+int pf_sink_init(pf_sink_t *k, uint64_t max, uint64_t n_text)
+{
+    memset(k, 0, sizeof *k);
+    k->fd = -1;
+    k->bits = 1;
+    while (k->bits < 64 && (1ull << k->bits) < n_text) k->bits++;
+    k->max = max;
+    return 0;
+}
+
+int pf_sink_room(pf_sink_t *k)
+{
+    if (k->n < k->cap) return 0;
+    if (k->cap >= k->max) return pf_sink_spill(k);
+    uint64_t c = k->cap ? 2 * k->cap : 4096;
+    if (c > k->max) c = k->max;
+    rv_pair_t *b = realloc(k->buf, c * sizeof *b);
+    if (b) k->buf = b;
+    rv_pair_t *t = b ? realloc(k->tmp, c * sizeof *t) : NULL;
+    if (t) k->tmp = t;
+    if (!b || !t) {
+        errno = ENOMEM;
+        return sink_fail(k, "sort buffer");
+    }
+    k->cap = c;
+    return 0;
+}
+
+void pf_sink_free(pf_sink_t *k)
+{
+    free(k->buf);
+    free(k->tmp);
+    free(k->run_off);
+    free(k->run_len);
+    if (k->fd >= 0) close(k->fd);
+    k->fd = -1;
+}
+
+static void insertion_sort(rv_pair_t *a, uint64_t n)
+{
+    for (uint64_t i = 1; i < n; i++) {
+        rv_pair_t v = a[i];
+        uint64_t j = i;
+        for (; j > 0 && pf_pair_less(&v, &a[j - 1]); j--) a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits)
+{
+    if (n < 256) {
+        insertion_sort(a, n);
+        return;
+    }
+    static const uint64_t mask = (1u << DIGIT) - 1;
+    uint64_t cnt[1u << DIGIT];
+    rv_pair_t *src = a, *dst = tmp;
+    for (int field = 0; field < 2; field++) /* least significant key (p2) first */
+        for (int sh = 0; sh < bits; sh += DIGIT) {
+            memset(cnt, 0, sizeof cnt);
+            for (uint64_t i = 0; i < n; i++)
+                cnt[((field ? src[i].p1 : src[i].p2) >> sh) & mask]++;
+            if (cnt[((field ? src[0].p1 : src[0].p2) >> sh) & mask] == n) continue;
+            uint64_t sum = 0;
+            for (uint64_t d = 0; d <= mask; d++) {
+                uint64_t c = cnt[d];
+                cnt[d] = sum;
+                sum += c;
+            }
+            for (uint64_t i = 0; i < n; i++)
+                dst[cnt[((field ? src[i].p1 : src[i].p2) >> sh) & mask]++] = src[i];
+            rv_pair_t *t = src;
+            src = dst;
+            dst = t;
+        }
+    if (src != a) memcpy(a, src, n * sizeof *a);
+}
+
+static int open_spill(pf_sink_t *k)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/repview-pairs.XXXXXX", dir && *dir ? dir : "/tmp");
+    k->fd = mkstemp(path);
+    if (k->fd < 0) return sink_fail(k, "cannot create a temporary file");
+    unlink(path); /* gone when closed, even after a crash */
+    return 0;
+}
+
+static uint8_t *put_varint(uint8_t *b, uint64_t v)
+{
+    while (v >= 0x80) *b++ = (uint8_t)(v | 0x80), v >>= 7;
+    *b++ = (uint8_t)v;
+    return b;
+}
+
+static int write_all(pf_sink_t *k, const uint8_t *p, uint64_t len)
+{
+    while (len) {
+        ssize_t w = pwrite(k->fd, p, len, (off_t)k->file_bytes);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return sink_fail(k, "cannot write a temporary file");
+        p += w, k->file_bytes += (uint64_t)w, len -= (uint64_t)w;
+    }
+    return 0;
+}
+
+int pf_sink_spill(pf_sink_t *k)
+{
+    if (k->err) return -1;
+    pf_sort_pairs(k->buf, k->tmp, k->n, k->bits);
+    if (k->fd < 0 && open_spill(k) < 0) return -1;
+    if (k->nruns == k->runs_cap) {
+        uint64_t c = k->runs_cap ? 2 * k->runs_cap : 16;
+        uint64_t *o = realloc(k->run_off, c * sizeof *o);
+        if (o) k->run_off = o;
+        uint64_t *l = realloc(k->run_len, c * sizeof *l);
+        if (l) k->run_len = l;
+        if (!o || !l) return sink_fail(k, "out of memory");
+        k->runs_cap = c;
+    }
+    /* the radix scratch is free now: code the run into it, flushing by OUT_BYTES */
+    uint8_t *out = (uint8_t *)k->tmp, *b = out;
+    uint64_t room = k->cap * sizeof *k->tmp, flush_at = room < OUT_BYTES ? room : OUT_BYTES, prev = 0;
+    k->run_off[k->nruns] = k->file_bytes;
+    for (uint64_t i = 0; i < k->n; i++) {
+        const rv_pair_t *p = &k->buf[i];
+        b = put_varint(b, p->p1 - prev);
+        b = put_varint(b, p->p2 - p->p1);
+        b = put_varint(b, p->len);
+        prev = p->p1;
+        if ((uint64_t)(b - out) + MAX_CODE > flush_at) {
+            if (write_all(k, out, (uint64_t)(b - out)) < 0) return -1;
+            b = out;
+        }
+    }
+    if (write_all(k, out, (uint64_t)(b - out)) < 0) return -1;
+    k->run_len[k->nruns++] = k->n;
+    k->n = 0;
+    return 0;
+}
+
+/* One sorted source of the merge: a memory run, or a coded run in a spill file
+ * decoded READ_PAIRS at a time. */
+typedef struct {
+    const rv_pair_t *cur, *end;
+    int fd;
+    uint64_t off, end_off, left; /* file bytes still to read [off, end_off); pairs */
+    uint64_t prev;               /* last p1 decoded */
+    uint8_t *raw;                /* RAW_BYTES of coded bytes, [rpos, rlen) unread */
+    size_t rpos, rlen;
+    rv_pair_t *rbuf;
+} source_t;
+
+static int get_varint(source_t *s, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int sh = 0; s->rpos < s->rlen && sh < 64; sh += 7) {
+        uint8_t c = s->raw[s->rpos++];
+        x |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return rv_error("pairs", "corrupt temporary file");
+}
+
+/* Keep at least MAX_CODE coded bytes buffered while the run has more. */
+static int source_read(source_t *s)
+{
+    if (s->rlen - s->rpos >= MAX_CODE || s->off == s->end_off) return 0;
+    memmove(s->raw, s->raw + s->rpos, s->rlen - s->rpos);
+    s->rlen -= s->rpos;
+    s->rpos = 0;
+    uint64_t want = s->end_off - s->off;
+    if (want > RAW_BYTES - s->rlen) want = RAW_BYTES - s->rlen;
+    while (want) {
+        ssize_t r = pread(s->fd, s->raw + s->rlen, want, (off_t)s->off);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return rv_error("pairs", "cannot read a temporary file: %s",
+                                    r < 0 ? strerror(errno) : "short read");
+        s->rlen += (size_t)r, s->off += (uint64_t)r, want -= (uint64_t)r;
+    }
+    return 0;
+}
+
+/* Make cur < end if anything is left: 1, 0 when exhausted, -1 on error. */
+static int source_fill(source_t *s)
+{
+    if (s->cur < s->end) return 1;
+    if (!s->left) return 0;
+    size_t k = 0;
+    for (; k < READ_PAIRS && s->left; k++, s->left--) {
+        uint64_t d1, d2, len;
+        if (source_read(s) < 0 || get_varint(s, &d1) < 0 || get_varint(s, &d2) < 0 ||
+            get_varint(s, &len) < 0)
+            return -1;
+        s->prev += d1;
+        s->rbuf[k] = (rv_pair_t){s->prev, s->prev + d2, len};
+    }
+    s->cur = s->rbuf;
+    s->end = s->rbuf + k;
+    return 1;
+}
+
+static int src_less(const source_t *s, int a, int b)
+{
+    return pf_pair_less(s[a].cur, s[b].cur);
+}
+
+static void sift_down(const source_t *s, int *heap, int n, int i)
+{
+    for (;;) {
+        int m = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && src_less(s, heap[l], heap[m])) m = l;
+        if (r < n && src_less(s, heap[r], heap[m])) m = r;
+        if (m == i) return;
+        int t = heap[i];
+        heap[i] = heap[m];
+        heap[m] = t;
+        i = m;
+    }
+}
+
+/* Collect every run of every sink as a merge source. */
+static int gather_sources(pf_sink_t *sinks, int nsinks, source_t **out, int *nout)
+{
+    uint64_t total = 0;
+    for (int t = 0; t < nsinks; t++) total += sinks[t].nruns + 1;
+    source_t *src = calloc(total ? total : 1, sizeof *src);
+    *out = src;
+    *nout = 0;
+    if (!src) return rv_error("pairs", "out of memory");
+    int k = 0;
+    for (int t = 0; t < nsinks; t++) {
+        pf_sink_t *s = &sinks[t];
+        pf_sort_pairs(s->buf, s->tmp, s->n, s->bits);
+        src[k++] = (source_t){.cur = s->buf, .end = s->buf + s->n, .fd = -1};
+        for (uint64_t r = 0; r < s->nruns; r++) {
+            rv_pair_t *b = malloc(READ_PAIRS * sizeof *b);
+            uint8_t *raw = malloc(RAW_BYTES);
+            uint64_t end = r + 1 < s->nruns ? s->run_off[r + 1] : s->file_bytes;
+            src[k] = (source_t){.cur = b, .end = b, .fd = s->fd, .off = s->run_off[r], .end_off = end,
+                                .left = s->run_len[r], .raw = raw, .rbuf = b};
+            k++;
+            if (!b || !raw) {
+                *nout = k;
+                return rv_error("pairs", "out of memory");
+            }
+        }
+    }
+    *out = src;
+    *nout = k;
+    return 0;
+}
+
+/* Flush the batch: 0 or the callback's value. */
+static int flush(rv_pair_t *batch, size_t *nb, rv_pairs_batch_fn fn, void *ud)
+{
+    int rc = *nb ? fn(ud, batch, *nb) : 0;
+    *nb = 0;
+    return rc;
+}
+
+int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud)
+{
+    source_t *src = NULL;
+    int nsrc = 0, rc = gather_sources(sinks, nsinks, &src, &nsrc);
+    int *heap = rc == 0 ? malloc((size_t)(nsrc ? nsrc : 1) * sizeof *heap) : NULL;
+    rv_pair_t *batch = rc == 0 ? malloc(RV_PAIRS_BATCH * sizeof *batch) : NULL;
+    if (rc == 0 && (!heap || !batch)) rc = rv_error("pairs", "out of memory");
+    int nh = 0;
+    size_t nb = 0;
+    for (int i = 0; rc == 0 && i < nsrc; i++) {
+        int f = source_fill(&src[i]);
+        if (f < 0) rc = -1;
+        else if (f) heap[nh++] = i;
+    }
+    for (int i = nh / 2 - 1; rc == 0 && i >= 0; i--) sift_down(src, heap, nh, i);
+    while (rc == 0 && nh > 1) {
+        source_t *s = &src[heap[0]];
+        batch[nb++] = *s->cur++;
+        if (nb == RV_PAIRS_BATCH && (rc = flush(batch, &nb, fn, ud)) != 0) break;
+        int f = source_fill(s);
+        if (f < 0) rc = -1;
+        else if (!f) heap[0] = heap[--nh];
+        sift_down(src, heap, nh, 0);
+    }
+    if (rc == 0) rc = flush(batch, &nb, fn, ud);
+    /* one source left: hand its buffers over without copying */
+    for (source_t *s = rc == 0 && nh == 1 ? &src[heap[0]] : NULL; s;) {
+        int f = source_fill(s);
+        if (f <= 0) {
+            rc = f < 0 ? -1 : 0;
+            break;
+        }
+        size_t k = (size_t)(s->end - s->cur);
+        if (k > RV_PAIRS_BATCH) k = RV_PAIRS_BATCH;
+        rc = fn(ud, s->cur, k);
+        s->cur += k;
+        if (rc) break;
+    }
+    for (int i = 0; i < nsrc; i++) free(src[i].rbuf), free(src[i].raw);
+    free(src);
+    free(heap);
+    free(batch);
+    return rc;
+}

@@ -1,0 +1,213 @@
+/* runs.c — every run (maximal repetition) of the text, by Lyndon roots.
+ *
+ * Bannai, I, Inenaga, Nakashima, Takeda, Tsuruta, "The Runs Theorem" (SIAM J.
+ * Comput. 46(5), 2017; arXiv 1406.0263, §3-4): let r = [s, e) be a run of period p, and pick
+ * the order <_l of the alphabet with text[e] <_l text[e-p] (a breaker or the end of
+ * the text after the run is smaller in both orders).  Then every Lyndon root
+ * [a, a+p) of r w.r.t. <_l is the LONGEST Lyndon word starting at a.  Conversely,
+ * for the other order a root is always extended by the next symbol (u^k u' c with c
+ * above the matching symbol is still Lyndon), so it never shows up with length p.
+ *
+ * So for both orders and every position a with p = L[a] (Lyndon array, lyndon.c):
+ *   f = LCE(a, a+p)      forward: text[a, a+p+f) has period p
+ *   b = backward match of text[..a) against text[..a+p)
+ * and [a-b, a+p+f) is a run of period p when f + b >= p.  Its smallest period is p:
+ * a smaller one q would, by Fine and Wilf (length >= p+q), make the Lyndon word
+ * text[a, a+p) a power, but Lyndon words are primitive.
+ *
+ * Each run is reported exactly once, without a hash or a sort: only from its first
+ * root (b < p, i.e. text[a-p, a) != text[a, a+p)), and from order 1 only when the
+ * run is not followed by a breaker or the end (then order 0 reports it).  Every test
+ * is a constant number of LCE queries (RMQ over LCP); only the exact b of a run
+ * that is reported is found by a short scan then a binary search with LCE queries,
+ * so the total is O(n) LCE queries plus O(log p) per run.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "repview/common.h"
+#include "repview/lce.h"
+#include "internal.h"
+#include "lyndon.h"
+#include "runs_internal.h"
+
+#define TASK 65536 /* positions per dynamic task */
+#define BACK_SCAN 32
+
+typedef struct {
+    rv_run_t *v;
+    uint64_t n, cap;
+    int oom;
+} runbuf_t;
+
+typedef struct {
+    const rv_index_t *x;
+    const rv_rmq_t *q;
+    const void *end; /* Lyndon array of this order */
+    int order;
+    runbuf_t *buf;   /* one per thread */
+    rv_progress_t *p;
+    _Atomic int stop;
+} cand_ctx_t;
+
+/* text[a-t, a) == text[a+p-t, a+p) */
+static int back_at_least(const rv_index_t *x, const rv_rmq_t *q, uint64_t a, uint64_t p,
+                         uint64_t t)
+{
+    if (t == 0) return 1;
+    if (t > a) return 0;
+    return rv_lce_fast(x, q, a - t, a + p - t) >= t;
+}
+
+/* The largest b < p with text[a-b, a) == text[a+p-b, a+p), knowing it is >= lo. */
+static uint64_t back_exact(const rv_index_t *x, const rv_rmq_t *q, uint64_t a, uint64_t p,
+                           uint64_t lo)
+{
+    const uint8_t *t = x->seq->text;
+    uint64_t b = lo, stop = lo + BACK_SCAN;
+    while (b < p && b < a && b < stop && t[a - 1 - b] == t[a + p - 1 - b] && t[a - 1 - b] != RV_BREAK)
+        b++;
+    if (b < stop) return b;                 /* the scan found the mismatch */
+    uint64_t hi = p < a + 1 ? p : a + 1;    /* back_at_least(hi) is false */
+    while (hi - b > 1) {
+        uint64_t mid = b + (hi - b) / 2;
+        if (back_at_least(x, q, a, p, mid)) b = mid; else hi = mid;
+    }
+    return b;
+}
+
+static int buf_push(runbuf_t *B, uint64_t s, uint64_t e, uint64_t p)
+{
+    if (B->n == B->cap) {
+        uint64_t cap = B->cap ? B->cap * 2 : 4096;
+        rv_run_t *v = realloc(B->v, cap * sizeof *v);
+        if (!v) { B->oom = 1; return -1; }
+        B->v = v;
+        B->cap = cap;
+    }
+    B->v[B->n++] = (rv_run_t){s, e, p};
+    return 0;
+}
+
+/* The run whose first Lyndon root (in this order) is at a, if any. */
+static void candidate(const cand_ctx_t *c, runbuf_t *B, uint64_t a)
+{
+    const rv_index_t *x = c->x;
+    const uint8_t *t = x->seq->text;
+    const uint64_t n = x->n;
+    const uint64_t e1 = rv_get(c->end, x->wide, a), p = e1 - a;
+    if (e1 >= n || t[e1] == RV_BREAK) return; /* no second copy can start */
+    uint64_t f = rv_lce_fast(x, c->q, a, e1);
+    if (f == 0) return;              /* would need b >= p: a is not the first root */
+    const uint64_t e = e1 + f;
+    if (c->order == 1 && (e == n || t[e] == RV_BREAK)) return; /* order 0 has it */
+    uint64_t need = f >= p ? 0 : p - f; /* backward symbols still needed, < p */
+    if (need > a) return;
+    if (need && (t[a - 1] != t[e1 - 1] || !back_at_least(x, c->q, a, p, need))) return;
+    if (a >= p && back_at_least(x, c->q, a, p, p)) return; /* not the first root */
+    uint64_t b = back_exact(x, c->q, a, p, need);
+    buf_push(B, a - b, e, p);
+}
+
+static void cand_range(void *arg, uint64_t lo, uint64_t hi, int thread)
+{
+    cand_ctx_t *c = arg;
+    runbuf_t *B = &c->buf[thread];
+    if (c->stop || B->oom) return;
+    if (rv_cancelled(c->p)) { c->stop = 1; return; }
+    const uint8_t *t = c->x->seq->text;
+    for (uint64_t a = lo; a < hi && !B->oom; a++)
+        if (t[a] != RV_BREAK) candidate(c, B, a);
+    rv_progress_add(c->p, hi - lo);
+}
+
+/* Counting sort of all buffers by start into dst (count = n+1 scratch entries of
+ * the index width), then each equal-start group by period (groups are O(log n)). */
+static void sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, void *count, rv_run_t *dst)
+{
+    const int w = x->wide;
+    memset(count, 0, (x->n + 1) * (w ? 8 : 4));
+    for (int k = 0; k < nb; k++)
+        for (uint64_t i = 0; i < bufs[k].n; i++) {
+            uint64_t s = bufs[k].v[i].start + 1;
+            rv_put(count, w, s, rv_get(count, w, s) + 1);
+        }
+    for (uint64_t i = 1; i <= x->n; i++)
+        rv_put(count, w, i, rv_get(count, w, i) + rv_get(count, w, i - 1));
+    for (int k = 0; k < nb; k++)
+        for (uint64_t i = 0; i < bufs[k].n; i++) {
+            uint64_t s = bufs[k].v[i].start, at = rv_get(count, w, s);
+            rv_put(count, w, s, at + 1);
+            dst[at] = bufs[k].v[i];
+        }
+    uint64_t m = 0;
+    for (int k = 0; k < nb; k++) m += bufs[k].n;
+    for (uint64_t i = 1; i < m; i++) { /* insertion sort: only equal starts move */
+        rv_run_t r = dst[i];
+        uint64_t j = i;
+        while (j > 0 && dst[j - 1].start == r.start && dst[j - 1].period > r.period) {
+            dst[j] = dst[j - 1];
+            j--;
+        }
+        dst[j] = r;
+    }
+}
+
+static int find_candidates(const rv_index_t *x, const rv_rmq_t *q, void *end, int threads,
+                           runbuf_t *bufs, rv_progress_t *p)
+{
+    for (int order = 0; order < 2; order++) {
+        if (rv_lyndon_array(x, q, order, end, threads, 0) < 0) return -1;
+        cand_ctx_t c = {x, q, end, order, bufs, p, 0};
+        rv_parallel_dynamic(threads, x->n, TASK, cand_range, &c);
+        if (c.stop) return rv_error("tandem", "cancelled");
+        for (int k = 0; k < threads; k++)
+            if (bufs[k].oom) return rv_error("tandem", "out of memory");
+    }
+    return 0;
+}
+
+rv_runs_t *rv_runs_compute(const rv_index_t *x, int threads, rv_progress_t *p)
+{
+    if (threads <= 0) threads = rv_default_threads();
+    if (threads > 256) threads = 256;
+    const uint64_t n = x->n;
+    rv_progress_stage(p, RV_STAGE_EXTRA, 2 * n);
+    rv_rmq_t *q = n ? rv_rmq_build(x) : NULL;
+    void *end = malloc((n + 1) * (x->wide ? 8 : 4));
+    runbuf_t *bufs = calloc((size_t)threads, sizeof *bufs);
+    rv_runs_t *r = calloc(1, sizeof *r);
+    void *block = NULL;
+    int rc = -1;
+    if ((n && !q) || !end || !bufs || !r) {
+        rv_error("tandem", "out of memory");
+    } else if (find_candidates(x, q, end, threads, bufs, p) == 0) {
+        uint64_t m = 0;
+        for (int k = 0; k < threads; k++) m += bufs[k].n;
+        block = malloc(rv_runs_block_bytes(m));
+        if (!block) {
+            rv_error("tandem", "out of memory (%llu runs)", (unsigned long long)m);
+        } else {
+            sort_runs(x, bufs, threads, end, (rv_run_t *)((char *)block + RV_RUNS_HEAD));
+            rv_runs_seal(block, n, m);
+            rc = rv_runs_view(block, rv_runs_block_bytes(m), n, r);
+            r->owned = block;
+        }
+    }
+    rv_rmq_free(q);
+    free(end);
+    for (int k = 0; bufs && k < threads; k++) free(bufs[k].v);
+    free(bufs);
+    if (rc < 0) {
+        free(block);
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void rv_runs_free(rv_runs_t *r)
+{
+    if (!r) return;
+    free(r->owned);
+    free(r);
+}

@@ -1,0 +1,139 @@
+/* pairs.h — maximal pairs with length, gap and range filters (SPEC §3 "Maximal
+ * pair"; RACE, Mansour et al. VLDB 2013 = seeds/002; Abouelhoda, Kurtz & Ohlebusch,
+ * enhanced suffix arrays; Gusfield 1997 §7.12).
+ *
+ * A maximal pair <p1, p2, len>: p1 < p2, text[p1, p1+len) == text[p2, p2+len)
+ * (breaker-free), and neither extensible to the left (the characters before the
+ * copies differ, or one of them is a breaker or the text start) nor to the right
+ * (likewise).  Copies may overlap and may lie in different records.
+ *
+ * Coordinates: p1 and p2 are TEXT positions (indexes into rv_seq_t.text).  Convert
+ * for display with rv_seq_text_to_global() and the record offset, or use
+ * rv_pair_locate().  Because a copy is breaker-free it maps to one contiguous
+ * global range [g, g + len).
+ *
+ * Results are identical for every thread count.  Every call is thread-safe with
+ * respect to the (read-only) index.  Errors: negative return, message through
+ * rv_last_error().
+ */
+#ifndef REPVIEW_PAIRS_H
+#define REPVIEW_PAIRS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "repview/index.h"
+
+typedef struct {
+    uint64_t p1, p2; /* text positions, p1 < p2 */
+    uint64_t len;    /* length of each copy */
+} rv_pair_t;
+
+typedef struct {
+    uint64_t min_len;          /* report pairs with len >= min_len (>= 1) */
+    /* Gap = p2 - (p1 + len) in record coordinates (negative when the copies
+     * overlap).  When either bound is used, pairs across records (which have no
+     * gap) are left out. */
+    int use_min_gap, use_max_gap;
+    int64_t min_gap, max_gap;
+    /* Range filter: both copies inside the global half-open range
+     * [within_beg, within_end), which must lie inside one record (what
+     * rv_seq_parse_region() gives plus rec[rid].off). */
+    int use_within;
+    uint64_t within_beg, within_end;
+    int threads;               /* CPU threads, 0 = all */
+    uint64_t mem_bytes;        /* rv_pairs_each: sort memory before spilling to
+                                  temporary files ($TMPDIR or /tmp); 0 = 256 MiB */
+    uint64_t grain;            /* fewest suffix-array ranks per work unit; 0 =
+                                  4096 (tests lower it to exercise scheduling) */
+    int longest_first;         /* rv_pairs_covering: order (and choose) the page by
+                                  length, longest first, ties by (p1, p2) */
+} rv_pairs_opts_t;
+
+/* Defaults: min_len as given, no gap or range filter, all threads. */
+void rv_pairs_opts_init(rv_pairs_opts_t *o, uint64_t min_len);
+
+/* Number of maximal pairs passing the filters, without producing them (with no gap
+ * or range filter each left-character group is counted by a product, in
+ * O(n + number of groups) time).  0, or -1 with a message. */
+int rv_pairs_count(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t *count);
+
+/* Called once per pair in (p1, p2) order, from the calling thread.  Return 0 to
+ * go on, anything else to stop. */
+typedef int (*rv_pair_fn)(void *ud, const rv_pair_t *p);
+
+/* Every maximal pair passing the filters, ordered by (p1, p2).  Pairs are
+ * produced in parallel, sorted in memory runs of at most o->mem_bytes (spilled to
+ * unlinked temporary files when the output is larger) and merged, so memory stays
+ * bounded whatever the number of pairs.  Returns 0 when every pair was passed,
+ * the callback's value when it stopped early, -1 on error (message set). */
+int rv_pairs_each(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pair_fn fn, void *ud);
+
+/* The same pairs in the same order, handed over in consecutive batches of at
+ * most RV_PAIRS_BATCH (valid during the call only), so the caller can format a
+ * batch on several threads.  Same return values. */
+#define RV_PAIRS_BATCH 65536
+typedef int (*rv_pairs_batch_fn)(void *ud, const rv_pair_t *pairs, size_t n);
+int rv_pairs_each_batch(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pairs_batch_fn fn,
+                        void *ud);
+
+/* Where a pair lies for output: record index of each copy, record-relative
+ * 0-based starts, and the gap (valid when same_record). */
+typedef struct {
+    uint64_t rec1, rec2, start1, start2;
+    int same_record;
+    int64_t gap;
+} rv_pair_loc_t;
+void rv_pair_locate(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc);
+
+/* ---- Cursor queries (explorer pane, `pairs --covering`) ----------------------
+ *
+ * rv_pairs_covering() finds the maximal pairs, passing o's filters, of which at
+ * least one copy covers text position pos (copy start <= pos < copy end).  It
+ * works from the position's neighbourhood only: candidate starts s = pos, pos-1,
+ * ... while the longest repeat starting at s reaches pos (s + LLR(s) > pos, a
+ * bound that only shrinks as s moves left), and for each s the ancestors of leaf
+ * ISA[s] in the LCP-interval tree down to length max(min_len, pos - s + 1); the
+ * partners at each ancestor are its new leaves whose left character differs.
+ * Cost: the sizes of those intervals, not n.  o->threads and o->mem_bytes are
+ * ignored (it runs in the caller's thread).
+ *
+ * The page holds the first `max` pairs in (p1, p2) order, or longest first with
+ * o->longest_first (all of them when max is RV_PAIRS_ALL; none when max is 0),
+ * and `total` counts every matching pair.
+ * max_work > 0 bounds the number of suffix-array rows visited (keep the explorer
+ * responsive); when the bound is hit `complete` is 0 and `total`/the page cover
+ * only what was seen.  Returns 0, or -1 with a message (out of memory).
+ * pos on a breaker gives an empty, complete page. */
+#define RV_PAIRS_ALL ((size_t)-1)
+typedef struct {
+    rv_pair_t *pairs; /* n pairs, malloc'd; free with rv_pairs_page_free() */
+    size_t n;
+    uint64_t total;
+    int complete;
+} rv_pairs_page_t;
+
+int rv_pairs_covering(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t pos, size_t max,
+                      uint64_t max_work, rv_pairs_page_t *page);
+void rv_pairs_page_free(rv_pairs_page_t *page);
+
+/* Explorer pane, per cursor move (t = text position of the cursor, from
+ * rv_seq_global_to_text(); skip breakers):
+ *
+ *     rv_pairs_opts_t o;
+ *     rv_pairs_opts_init(&o, 20);          // the pane's minimum length
+ *     o.longest_first = 1;
+ *     rv_pairs_page_t pg;
+ *     if (rv_pairs_covering(x, &o, t, 50, 2000000, &pg) == 0) {
+ *         for (size_t i = 0; i < pg.n; i++) {
+ *             rv_pair_loc_t loc;
+ *             rv_pair_locate(x->seq, &pg.pairs[i], &loc);
+ *             // row: rec[loc.rec1].name:loc.start1+1 <-> rec[loc.rec2].name:
+ *             // loc.start2+1, len, gap (or "." across records); jump target =
+ *             // the copy that does not cover t
+ *         }
+ *         // footer: pg.n of pg.total pairs (pg.complete ? "" : "at least")
+ *         rv_pairs_page_free(&pg);
+ *     }
+ */
+
+#endif

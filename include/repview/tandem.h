@@ -1,0 +1,103 @@
+/* tandem.h — tandem repeats as runs (maximal repetitions), SPEC §3 "Tandem repeat".
+ *
+ * A run is an interval [start, end) of the text with smallest period p such that
+ * end - start >= 2p and no extension by one symbol at either end keeps period p.
+ * Every run of the text is computed in O(n) LCE queries from the index by the
+ * Lyndon-root method of Bannai et al., "The Runs Theorem" (SIAM J. Comput. 2017):
+ * for one of the two orders of the alphabet every Lyndon root of a run is the longest
+ * Lyndon word starting at its position, so scanning the two Lyndon arrays gives
+ * every run (engine/lyndon.c, engine/runs.c).
+ *
+ * Coordinates: every position here is a TEXT position (index into rv_seq_t.text).
+ * Runs never contain a breaker, so [start, end) maps to one contiguous stretch of one
+ * record: global start = rv_seq_text_to_global(seq, start), length end - start.
+ * Runs are kept sorted by (start, period); the run count is < n (the Runs Theorem).
+ */
+#ifndef REPVIEW_TANDEM_H
+#define REPVIEW_TANDEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "repview/build.h"
+#include "repview/index.h"
+
+typedef struct {
+    uint64_t start, end; /* text positions, half-open */
+    uint64_t period;     /* smallest period */
+} rv_run_t;
+
+typedef struct rv_runs {
+    uint64_t n;             /* number of runs */
+    const rv_run_t *run;    /* sorted by (start, period) */
+    const uint64_t *maxend; /* max end over each implicit-tree subtree (runs_query.c) */
+    void *owned;            /* one allocation holding both arrays, or NULL (section view) */
+} rv_runs_t;
+
+/* Compute every run of x's text with `threads` CPU threads (0 = all).  Returns a new
+ * rv_runs_t (free with rv_runs_free) or NULL with a message.  Honours p's cancel flag
+ * (reported as "cancelled"); p may be NULL. */
+rv_runs_t *rv_runs_compute(const rv_index_t *x, int threads, rv_progress_t *p);
+void rv_runs_free(rv_runs_t *r);
+
+/* The runs of x: the RV_SEC_RUNS section when x has one (loaded from a .rvx or
+ * attached earlier), else computed and attached so that the next call (and a later
+ * rv_index_save) reuses them.  Fills *out with a view that belongs to x (valid until
+ * x is freed; never rv_runs_free it).  0, or -1 with a message.  Not thread-safe
+ * against other calls on the same x. */
+int rv_runs_get(rv_index_t *x, int threads, rv_progress_t *p, rv_runs_t *out);
+
+/* Hand runs from rv_runs_compute (e.g. computed in a worker thread) to x as its
+ * RV_SEC_RUNS section; r is freed.  When out is non-NULL it receives the view, as
+ * from rv_runs_get.  0, or -1 with a message (r is then left alone). */
+int rv_runs_attach(rv_index_t *x, rv_runs_t *r, rv_runs_t *out);
+
+/* Filter settings (SPEC §4 `repview tandem` options). */
+typedef struct {
+    uint64_t min_period; /* default 1 */
+    uint64_t max_period; /* default UINT64_MAX (no limit) */
+    double min_copies;   /* default 2: (end - start) / period >= min_copies */
+    uint64_t min_len;    /* default 10: end - start >= min_len */
+} rv_tandem_filter_t;
+
+/* Set the SPEC defaults (--min-period 1 --min-copies 2 --min-len 10, no max). */
+void rv_tandem_filter_init(rv_tandem_filter_t *f);
+/* 1 when run passes f (f == NULL passes everything). */
+int rv_run_passes(const rv_tandem_filter_t *f, const rv_run_t *run);
+
+/* copies = (end - start) / period. */
+static inline double rv_run_copies(const rv_run_t *r)
+{
+    return (double)(r->end - r->start) / (double)r->period;
+}
+
+/* Write the motif text[start, start+period) upper case into buf (NUL-terminated,
+ * truncated to cap-1 symbols; cap >= 1).  Returns the full motif length (period). */
+uint64_t rv_run_motif(const rv_seq_t *s, const rv_run_t *run, char *buf, size_t cap);
+
+/* Callback for the queries below: return non-zero to stop early. */
+typedef int (*rv_run_fn)(void *ud, const rv_run_t *run);
+
+/* Every run passing f that overlaps the text interval [lo, hi) (start < hi and
+ * end > lo), in (start, period) order.  fn may be NULL (count only).  Returns the
+ * number of runs visited.  Cost O(log n + k log(n/k)) for k runs overlapping the
+ * interval (before filtering): an implicit search tree over the sorted runs with the
+ * maximum end per subtree. */
+uint64_t rv_runs_overlapping(const rv_runs_t *r, uint64_t lo, uint64_t hi,
+                             const rv_tandem_filter_t *f, rv_run_fn fn, void *ud);
+
+/* For the explorer pane: the runs covering text position pos (start <= pos < end)
+ * passing f, in (start, period) order; up to cap of them copied into out.  Returns
+ * how many there are in all (may exceed cap). */
+uint64_t rv_runs_covering(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f,
+                          rv_run_t *out, uint64_t cap);
+
+/* Index (into r->run) of the first run with start >= t, or r->n. O(log n). */
+uint64_t rv_runs_lower_bound(const rv_runs_t *r, uint64_t t);
+
+/* For `]` / `[` in the pane: the first run passing f that starts after pos (start >
+ * pos), or the last one starting before pos (start < pos); index into r->run, or -1
+ * when there is none.  A binary search, then a scan over the runs f rejects. */
+int64_t rv_runs_next(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f);
+int64_t rv_runs_prev(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f);
+
+#endif

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# tests/bench/tandem.sh — `repview tandem` (exact runs, Lyndon roots) beside TRF on
+# the same generated chromosome (10 and 50 Mbp; BENCH_QUICK=1: 1 and 2 Mbp).
+# Rows, measured side by side in this run:
+#   rvx t=N     FILE.rvx present (index saved beforehand): open + all runs + output
+#   mem t=2     no index file: SA/ISA/LCP built in memory first, then the runs
+#   trf         trf FILE 2 7 7 80 10 50 500 -h -ngs (its default-like parameters)
+# Columns: runs_s = seconds computing every run (`--timing`), wall = whole command,
+# rss_MB = peak memory, loci = lines printed (repview: default filter, >= 10 bp),
+# Mruns/s = all runs / runs_s, x_trf = trf wall / this wall.  The last line gives
+# the agreement: TRF loci (period <= 6, >= 95% identity) that overlap a run of ours.
+set -u
+: "${REPVIEW:?run through tests/bench/run}" "${RV_BUILD:=build}"
+BENCH_DIR=${BENCH_DIR:-build/benchdata}
+mkdir -p "$BENCH_DIR"
+if [ "${BENCH_QUICK:-0}" != 0 ]; then sizes="1000000 2000000"; else sizes="10000000 50000000"; fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_tandem.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+have_trf=0
+command -v trf >/dev/null 2>&1 && have_trf=1
+
+# timed [--any-status] OUT CMD...: runs CMD (stdout to OUT, stderr to $tmp/err),
+# prints "wall rss_MB".  trf -ngs exits 253 even when it worked: --any-status.
+timed() {
+    local any=0 out t0 t1 rc
+    [ "$1" = --any-status ] && { any=1; shift; }
+    out=$1; shift
+    t0=$(date +%s.%N)
+    /usr/bin/time -v -o "$tmp/time" "$@" >"$out" 2>"$tmp/err"; rc=$?
+    [ $rc = 0 ] || [ $any = 1 ] || { echo "failed: $*: $(head -c 200 "$tmp/err")" >&2; return 1; }
+    t1=$(date +%s.%N)
+    echo "$(echo "$t1 - $t0" | bc) $(awk -F': ' '/Maximum resident/ { printf "%.0f", $2 / 1024 }' "$tmp/time")"
+}
+
+# overlap_hits A B: "hits total": intervals of B (start end, 0-based) that overlap one
+# of A; both sorted by start, so a prefix maximum of A's ends answers each in O(log)
+overlap_hits() {
+    awk 'NR == FNR { s[++n] = $1; m = $2 > m ? $2 : m; pm[n] = m; next }
+         { t++; lo = 0; hi = n
+           while (lo < hi) { mid = int((lo + hi + 1) / 2); if (s[mid] < $2) lo = mid; else hi = mid - 1 }
+           if (lo > 0 && pm[lo] > $1) c++ }
+         END { print c + 0, t + 0 }' "$1" "$2"
+}
+
+printf '%-9s %-8s %7s %7s %7s %9s %8s %6s\n' size row runs_s wall rss_MB loci Mruns/s x_trf
+for len in $sizes; do
+    fa="$BENCH_DIR/chrom_dna_${len}_1.fa"
+    [ -s "$fa" ] || "$RV_BUILD/gen_chrom" --kind dna "$len" 1 >"$fa" || exit 1
+    [ -s "$fa" ] || { echo "no input: gen_chrom produced nothing"; exit 1; }
+    ln -sf "$(cd "$(dirname "$fa")" && pwd)/$(basename "$fa")" "$tmp/c.fa"
+    rm -f "$tmp/c.fa.rvx"
+    trf_wall=
+    if [ $have_trf = 1 ]; then
+        read -r trf_wall trf_rss < <(cd "$tmp" && timed --any-status "$tmp/trf.txt" trf c.fa 2 7 7 80 10 50 500 -h -ngs)
+    fi
+    declare -A W=() R=() S=() L=() N=()
+    read -r W[mem] R[mem] < <(timed "$tmp/ours.txt" "$REPVIEW" tandem --timing --cpu -t 2 "$tmp/c.fa")
+    S[mem]=$(awk '$1 == "runs" { print $2 }' "$tmp/err"); N[mem]=$(awk '$1 == "count" { print $2 }' "$tmp/err")
+    L[mem]=$(($(wc -l <"$tmp/ours.txt") - 1))
+    "$REPVIEW" index --quiet --cpu "$tmp/c.fa" || exit 1
+    for t in 1 2; do
+        read -r W[t$t] R[t$t] < <(timed "$tmp/ours.txt" "$REPVIEW" tandem --timing -t $t "$tmp/c.fa")
+        S[t$t]=$(awk '$1 == "runs" { print $2 }' "$tmp/err"); N[t$t]=$(awk '$1 == "count" { print $2 }' "$tmp/err")
+        L[t$t]=$(($(wc -l <"$tmp/ours.txt") - 1))
+    done
+    for row in t1 t2 mem; do
+        name=$([ $row = mem ] && echo "mem t=2" || echo "rvx t=${row#t}")
+        x=$([ -n "$trf_wall" ] && echo "scale=1; $trf_wall / ${W[$row]}" | bc || echo -)
+        printf '%-9s %-8s %7.2f %7.2f %7s %9s %8.1f %6s\n' "$len" "$name" "${S[$row]}" "${W[$row]}" \
+            "${R[$row]}" "${L[$row]}" "$(echo "${N[$row]} / ${S[$row]} / 1000000" | bc -l)" "$x"
+    done
+    if [ $have_trf = 1 ]; then
+        printf '%-9s %-8s %7s %7.2f %7s %9s %8s %6s\n' "$len" trf - "$trf_wall" "$trf_rss" \
+            "$(grep -c '^[0-9]' "$tmp/trf.txt")" - 1.0
+        awk 'NR > 1 { print $2, $3 }' "$tmp/ours.txt" >"$tmp/all.txt" # default filter, >= 10 bp
+        awk '/^[0-9]/ && $3 <= 6 && $6 >= 95 { print $1 - 1, $2 }' "$tmp/trf.txt" | sort -n -k1,1 >"$tmp/trf_sel.txt"
+        read -r hit tot < <(overlap_hits "$tmp/all.txt" "$tmp/trf_sel.txt")
+        echo "# $len: $hit of $tot TRF loci (period <= 6, >= 95% identity) overlap an exact run (>= 10 bp)"
+    else
+        echo "# trf not installed: no comparison"
+    fi
+    unset W R S L N
+done

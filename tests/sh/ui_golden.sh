@@ -1,0 +1,165 @@
+# ui_golden.sh — golden screens of the explorer in scripted mode (--keys ... --dump).
+# Each case plays keys on a small input and compares the final screen with
+# tests/golden/NAME.txt.  UPDATE_GOLDEN=1 rewrites the goldens instead (read the
+# diff before committing them).
+source "$RV_TOP/tests/lib.sh"
+G="$RV_TOP/tests/golden"
+cp "$RV_TOP/tests/data/multi.fa" "$RV_TOP/samples/lambda.fa.gz" "$T/"
+printf '>only\nACGTACGTTTGACCA\n' | gzip -c >"$T/plain.fa.gz" # gzip, not bgzip: no random access
+
+# The build's backend and timing differ between machines: keep the words only.
+# The tandem and pairs panes of the normal layout (right of column 33 from the
+# Matches title down) depend on engines that land separately: cut them off here
+# and check them with golden_engine below.
+normalise() {
+    sed -E 's/index ready: .*$/index ready: .../; s/created .* for fast access; //' | awk '
+        { line[NR] = $0 } /^[-*] Matches/ && !m { m = NR }
+        END { for (i = 1; i <= NR; i++) {
+                  l = line[i]
+                  if (m && i >= m && i < NR - 1 && length(l) > 33) { l = substr(l, 1, 33); sub(/ +$/, "", l) }
+                  print l } }'
+}
+
+# golden NAME FILE KEYS [SIZE]
+golden() {
+    local name=$1 file=$2 keys=$3 size=${4:-100x30}
+    local out rc
+    (cd "$T" && "$REPVIEW" --keys "$keys" --dump --wait-index --size "$size" $file >"$T/screen" 2>"$T/err")
+    rc=$?
+    if [ $rc -ne 0 ] || [ -s "$T/err" ]; then bad "golden_$name" "exit $rc, stderr: $(head -c 200 "$T/err")"; return; fi
+    out=$(normalise <"$T/screen")
+    if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+        printf '%s\n' "$out" >"$G/$name.txt"
+        ok "golden_$name (updated)"
+        return
+    fi
+    if [ ! -f "$G/$name.txt" ]; then bad "golden_$name" "no $G/$name.txt (run with UPDATE_GOLDEN=1)"; return; fi
+    if diff -u "$G/$name.txt" <(printf '%s\n' "$out") >"$T/diff"; then ok "golden_$name"
+    else bad "golden_$name" "screen differs: $(head -c 600 "$T/diff" | tr '\n' '|')"; fi
+}
+
+golden start_sample lambda.fa.gz ''
+golden start_multi multi.fa ''
+golden counts_move multi.fa '20l3<Down>'
+golden goto_region multi.fa ':chr2:100<CR>'
+golden goto_relative multi.fa ':+250<CR>:-2<CR>'
+golden goto_bad multi.fa ':chrX:5<CR>'
+golden goto_bad_pos multi.fa ':99999<CR>'
+golden region_arg "multi.fa chr1:201-260" ""
+golden record_next multi.fa '}'
+golden record_prev multi.fa '}}{'
+golden record_picker multi.fa 'R'
+golden record_pick multi.fa 'Rjj<CR>'
+golden search_fwd multi.fa '/ACGTTGCA<CR>'
+golden search_n multi.fa '/GCTAAAGACA<CR>n'
+golden search_N multi.fa '/GCTAAAGACA<CR>nN'
+golden search_none multi.fa '/GGGGGGGGGGGG<CR>'
+golden search_back multi.fa ':chr2:200<CR>?GCTAAAGACA<CR>'
+golden search_mismatch multi.fa '/GCTAAAGACT/1<CR><Tab><Tab>z'
+golden search_bad_letter multi.fa '/ACGJ<CR>'
+golden search_repeat multi.fa '/CACA<CR>/<CR>5n'
+golden pane_sa_zoom multi.fa ':chr1:210<CR>z'
+golden pane_lr multi.fa ':chr1:210<CR><Tab>z'
+golden pane_lr_jump multi.fa ':chr1:210<CR><Tab>j<CR>'
+golden pane_lr_visual multi.fa ':chr1:205<CR>v20l<Tab>z'
+golden pane_matches multi.fa '/CACA<CR><Tab><Tab>z'
+# golden_engine NAME ENGINE FILE KEYS: a golden screen once `repview ENGINE` exists,
+# "waiting for engine" before
+golden_engine() {
+    if "$REPVIEW" "$2" --help >/dev/null 2>&1; then golden "$1" "$3" "$4"; return; fi
+    local out
+    out=$(cd "$T" && "$REPVIEW" --keys "$4" --dump --wait-index $3 2>&1)
+    grep -q "waiting for engine ($2.h)" <<<"$out" && ok "golden_$1 (engine $2 not built in)" ||
+        bad "golden_$1" "no 'waiting for engine ($2.h)': $(head -c 300 <<<"$out")"
+}
+golden_engine pane_tandem tandem multi.fa '<Tab><Tab><Tab>z'
+golden_engine pane_tandem_here tandem multi.fa ':chr1:520<CR><Tab><Tab><Tab>z'
+golden_engine tandem_next tandem multi.fa '<Tab><Tab><Tab>]]'
+golden_engine pane_pairs pairs multi.fa '<S-Tab>z'
+golden_engine pane_pairs_here pairs multi.fa ':chr1:210<CR><S-Tab>z'
+golden_engine pairs_jump pairs multi.fa ':chr1:210<CR><S-Tab><CR>'
+golden feature_next multi.fa ']'
+golden jump_back multi.fa ']<C-o>'
+golden help multi.fa '<F1>'
+golden help_question multi.fa '?<CR>'
+golden help_scrolled multi.fa ':help<CR>20j'
+golden resize multi.fa ':chr1:300<CR><resize:60x20>'
+golden small_screen multi.fa '' 60x20
+golden gzip_input plain.fa.gz ''
+golden unknown_key multi.fa 'Q'
+
+# Without --wait-index the sequence is on the first screen (faidx), index or not.
+out=$(cd "$T" && "$REPVIEW" --keys '' --dump lambda.fa.gz)
+grep -q '^> *1 GGGCGGCGAC' <<<"$out" && ok first_screen_without_index || bad first_screen_without_index "$(head -c 300 <<<"$out")"
+
+# Standard input is read in the background, like gzip.
+out=$(cd "$T" && "$REPVIEW" --keys '' --dump --wait-index - <multi.fa)
+grep -q 'chr1 (1/3)' <<<"$out" && ok stdin_input || bad stdin_input "$(head -c 300 <<<"$out")"
+
+# The bundled sample opens when no FILE is given.
+out=$("$REPVIEW" --keys '' --dump)
+grep -q 'NC_001416.1 (1/1)' <<<"$out" && ok bundled_sample || bad bundled_sample "$(head -c 300 <<<"$out")"
+
+# Scripted mode quits cleanly on q; errors are one line with the right status.
+expect_exit quit_key 0 "$REPVIEW" --keys 'q' --dump "$T/multi.fa"
+expect_exit missing_file 1 "$REPVIEW" --keys '' --dump "$T/nope.fa"
+expect_exit bad_option 2 "$REPVIEW" --frobnicate
+expect_exit bad_key_name 2 "$REPVIEW" --keys '<Nope>' --dump "$T/multi.fa"
+expect_exit keys_without_dump 2 "$REPVIEW" --keys 'j' "$T/multi.fa"
+expect_exit bad_size 2 "$REPVIEW" --keys '' --dump --size 5x5 "$T/multi.fa"
+expect_exit no_terminal 1 env TERM=xterm "$REPVIEW" "$T/multi.fa"
+# TERM=dumb has no cursor addressing: the first screen is printed as text
+out=$(cd "$T" && TERM=dumb COLUMNS=70 LINES=12 "$REPVIEW" multi.fa)
+expect_eq dumb_terminal_prints_screen "$(sed -n 3p <<<"$out" | cut -c1-16)|$(wc -l <<<"$out")" ">   1 CTTAAGGGTT|12"
+
+# The matches pane and `repview find` list the same hits
+screen=$(cd "$T" && "$REPVIEW" --keys '/CACA<CR><Tab><Tab>z' --dump --wait-index --size 100x80 multi.fa |
+    sed -nE 's/^[ >]([^ :]+):([0-9,]+) +([+-]) +([0-9]+)$/\1 \2 \3 \4/p' | tr -d , | awk '{ print $1, $2 - 1, $3, $4 }')
+cli=$("$REPVIEW" find "$T/multi.fa" CACA | awk -F'\t' '!/^#/ { print $1, $2, $6, $5 }')
+if [ -z "$screen" ]; then bad matches_pane_matches_cli "no hits read from the screen"; else expect_eq matches_pane_matches_cli "$screen" "$cli"; fi
+
+# Every run in the tandem pane is one that `repview tandem` lists
+if "$REPVIEW" tandem --help >/dev/null 2>&1; then
+    screen=$(cd "$T" && "$REPVIEW" --keys ':chr1:520<CR><Tab><Tab><Tab>z' --dump --wait-index --size 100x60 multi.fa |
+        sed -nE 's/^[ >][ *]([^ :]+):([0-9,]+) +([0-9]+) +([0-9]+) +([0-9.]+) ([A-Z]+)$/\1 \2 \3 \4 \5 \6/p' | tr -d , |
+        awk '{ print $1, $2 - 1, $2 - 1 + $3, $4, $5, $6 }' | sort -u)
+    cli=$("$REPVIEW" tandem "$T/multi.fa" | awk -F'\t' '!/^#/ { print $1, $2, $3, $4, $5, $6 }' | sort -u)
+    extra=$(comm -23 <(printf '%s\n' "$screen") <(printf '%s\n' "$cli"))
+    if [ -z "$screen" ]; then bad tandem_pane_matches_cli "no runs read from the screen"
+    else expect_eq tandem_pane_matches_cli "$extra" ""; fi
+fi
+
+# The pairs pane and `repview pairs --covering` give the same pairs
+if "$REPVIEW" pairs --help >/dev/null 2>&1; then
+    agree=1
+    for pos in chr1:210 chr1:230 chr2:100 chr1:520; do
+        n_screen=$(cd "$T" && "$REPVIEW" --keys ":$pos<CR><S-Tab>z" --dump --wait-index --size 100x60 multi.fa |
+            grep -cE '^[ >] +[0-9]+  (->|<-) ')
+        min=$(cd "$T" && "$REPVIEW" --keys ":$pos<CR><S-Tab>z" --dump --wait-index multi.fa | grep -oE 'of [0-9]+\+ bp' | grep -oE '[0-9]+')
+        n_cli=$("$REPVIEW" pairs -l "$min" --covering "$pos" "$T/multi.fa" | grep -vc '^#')
+        [ "$n_screen" = "$n_cli" ] || { agree=0; bad pairs_pane_matches_cli "$pos: pane $n_screen pairs, cli $n_cli (-l $min)"; }
+    done
+    [ $agree = 1 ] && ok pairs_pane_matches_cli
+fi
+
+# The LR pane and `repview lr` give the same LRs (one producer, two consumers).
+agree=1
+for pos in chr1:1 chr1:63 chr1:210 chr1:259 chr1:300 chr1:400 chr1:520 chr2:5 chr2:100 chrM:35; do
+    screen=$(cd "$T" && "$REPVIEW" --keys ":$pos<CR><Tab>z" --dump --wait-index --size 100x60 multi.fa |
+        sed -nE 's/^[ >]LR [0-9]+: ([^:]+):([0-9,]+)-([0-9,]+) .*/\1 \2 \3/p' | tr -d , |
+        awk '{ print $1, $2 - 1, $3 }')
+    cli=$("$REPVIEW" lr "$T/multi.fa" "$pos-${pos##*:}" | awk -F'\t' '!/^#/ { print $1, $3, $4 }')
+    if [ "$screen" != "$cli" ]; then agree=0; bad lr_pane_matches_cli "$pos: pane [$screen] cli [$cli]"; fi
+done
+[ $agree = 1 ] && ok lr_pane_matches_cli
+
+# FILE.rvx is used when it matches, and reported (then rebuilt in memory) when stale.
+cp "$T/multi.fa" "$T/withidx.fa"
+"$REPVIEW" index --quiet "$T/withidx.fa"
+out=$(cd "$T" && "$REPVIEW" --keys '' --dump --wait-index withidx.fa)
+grep -q 'index loaded from withidx.fa.rvx' <<<"$out" && ok rvx_used || bad rvx_used "$(tail -2 <<<"$out")"
+grep -q 'LR 4' <<<"$out" && ok rvx_panes || bad rvx_panes "$(tail -2 <<<"$out")"
+printf '>extra\nACGT\n' >>"$T/withidx.fa"
+out=$(cd "$T" && "$REPVIEW" --keys '' --dump --wait-index withidx.fa)
+grep -q 'building the index in memory' <<<"$out" && grep -q 'index ready' <<<"$out" && ok rvx_stale_rebuilt ||
+    bad rvx_stale_rebuilt "$(tail -2 <<<"$out")"

@@ -1,0 +1,345 @@
+/* t_pairs.c — maximal pairs against a brute-force oracle (every position pair,
+ * direct LCE scan, left check by hand) on thousands of small random inputs:
+ * several alphabets, breakers, several records, every filter combination, 32-
+ * and 64-bit arrays, several thread counts, tiny sort memory (spill + merge);
+ * cursor queries (covering a position, paged) against the same oracle. */
+#include "check.h"
+#include "repview/build.h"
+#include "repview/common.h"
+#include "repview/pairs.h"
+#include "repview/seq.h"
+
+typedef struct {
+    rv_pair_t *a;
+    size_t n, cap;
+} plist_t;
+
+static void plist_add(plist_t *l, rv_pair_t p)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->a = realloc(l->a, l->cap * sizeof *l->a);
+    }
+    l->a[l->n++] = p;
+}
+
+static int collect(void *ud, const rv_pair_t *p)
+{
+    plist_add(ud, *p);
+    return 0;
+}
+
+static int collect_batch(void *ud, const rv_pair_t *p, size_t n)
+{
+    if (n == 0 || n > RV_PAIRS_BATCH) return 99; /* never an empty or oversized batch */
+    for (size_t i = 0; i < n; i++) plist_add(ud, p[i]);
+    return 0;
+}
+
+/* ---- random inputs ---- */
+
+static const char *const kinds[] = {"dna", "dnaN", "protein", "text", "periodic", "same", "binary"};
+enum { N_KINDS = 7 };
+
+static void random_record(rng_t *r, int kind, char *buf, size_t len)
+{
+    static const char prot[] = "ACDEFGHIKLMNPQRSTVWYX*";
+    size_t period = 1 + rng_below(r, 4);
+    for (size_t i = 0; i < len; i++) {
+        switch (kind) {
+        case 0: buf[i] = "ACGT"[rng_below(r, 4)]; break;
+        case 1: buf[i] = rng_below(r, 8) == 0 ? 'N' : "ACGTacgt"[rng_below(r, 8)]; break;
+        case 2: buf[i] = prot[rng_below(r, 8)]; break; /* small alphabet, X and * break */
+        case 3: buf[i] = "abc \n"[rng_below(r, 3)]; break;
+        case 4: buf[i] = i < period ? "ACGT"[rng_below(r, 4)] : buf[i - period];
+                if (rng_below(r, 20) == 0) buf[i] = rng_below(r, 2) ? 'N' : 'A';
+                break;
+        case 5: buf[i] = rng_below(r, 30) == 0 ? 'N' : 'A'; break;
+        default: buf[i] = "ab"[rng_below(r, 2)]; break;
+        }
+    }
+    buf[len] = 0;
+}
+
+static const rv_alpha_t kind_alpha[N_KINDS] = {RV_ALPHA_DNA, RV_ALPHA_DNA, RV_ALPHA_PROTEIN, RV_ALPHA_TEXT,
+                                               RV_ALPHA_DNA, RV_ALPHA_DNA, RV_ALPHA_TEXT};
+
+static rv_index_t *random_index(rng_t *r, int kind, int max_len, int wide, int threads)
+{
+    int nrec = 1 + (int)rng_below(r, 3);
+    char *seqs[3], names[3][16];
+    const char *sp[3], *np[3];
+    for (int i = 0; i < nrec; i++) {
+        size_t len = 1 + rng_below(r, (uint64_t)max_len);
+        seqs[i] = malloc(len + 1);
+        random_record(r, kind, seqs[i], len);
+        snprintf(names[i], sizeof names[i], "r%d", i);
+        sp[i] = seqs[i];
+        np[i] = names[i];
+    }
+    rv_seq_t *s = rv_seq_from_records(np, sp, nrec, kind_alpha[kind]);
+    for (int i = 0; i < nrec; i++) free(seqs[i]);
+    if (!s) return NULL;
+    rv_build_opts_t o;
+    rv_build_opts_init(&o);
+    o.force_wide = wide;
+    o.threads = threads;
+    return rv_build(s, &o, NULL);
+}
+
+/* ---- the oracle ---- */
+
+static uint64_t global_of(const rv_seq_t *s, uint64_t t, uint64_t *rec)
+{
+    uint64_t g = rv_seq_text_to_global(s, t);
+    *rec = rv_seq_record_of(s, g);
+    return g;
+}
+
+/* Does the pair pass o's filters?  Coordinates recomputed from scratch. */
+static int oracle_pass(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_pair_t *p)
+{
+    uint64_t r1, r2, g1 = global_of(s, p->p1, &r1), g2 = global_of(s, p->p2, &r2);
+    if (o->use_within && (g1 < o->within_beg || g2 + p->len > o->within_end)) return 0;
+    if (o->use_min_gap || o->use_max_gap) {
+        if (r1 != r2) return 0;
+        int64_t gap = (int64_t)g2 - (int64_t)(g1 + p->len);
+        if (o->use_min_gap && gap < o->min_gap) return 0;
+        if (o->use_max_gap && gap > o->max_gap) return 0;
+    }
+    return 1;
+}
+
+/* Every maximal pair by definition (SPEC §3), in (p1, p2) order. */
+static plist_t oracle(const rv_index_t *x, const rv_pairs_opts_t *o)
+{
+    const rv_seq_t *s = x->seq;
+    const uint8_t *t = s->text;
+    plist_t l = {0};
+    for (uint64_t i = 0; i < s->n; i++)
+        for (uint64_t j = i + 1; j < s->n; j++) {
+            uint64_t h = 0;
+            while (j + h < s->n && t[i + h] == t[j + h] && t[i + h] != RV_BREAK) h++;
+            if (h == 0 || h < o->min_len) continue;
+            int left_max = i == 0 || t[i - 1] == RV_BREAK || t[j - 1] == RV_BREAK || t[i - 1] != t[j - 1];
+            rv_pair_t p = {i, j, h};
+            if (left_max && oracle_pass(s, o, &p)) plist_add(&l, p);
+        }
+    return l;
+}
+
+static int same_list(const plist_t *a, const plist_t *b, char *why, size_t whylen)
+{
+    for (size_t i = 0; i < a->n || i < b->n; i++) {
+        if (i >= a->n || i >= b->n || a->a[i].p1 != b->a[i].p1 || a->a[i].p2 != b->a[i].p2 ||
+            a->a[i].len != b->a[i].len) {
+            const rv_pair_t *p = i < a->n ? &a->a[i] : NULL, *q = i < b->n ? &b->a[i] : NULL;
+            snprintf(why, whylen, "#%zu of %zu/%zu: got <%lld,%lld,%lld> want <%lld,%lld,%lld>", i, a->n, b->n,
+                     p ? (long long)p->p1 : -1, p ? (long long)p->p2 : -1, p ? (long long)p->len : -1,
+                     q ? (long long)q->p1 : -1, q ? (long long)q->p2 : -1, q ? (long long)q->len : -1);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Random filter combination number `combo` (bit 0 min gap, 1 max gap, 2 within). */
+static void random_filters(rng_t *r, const rv_seq_t *s, int combo, rv_pairs_opts_t *o)
+{
+    o->min_len = 1 + rng_below(r, 4);
+    if (combo & 1) o->use_min_gap = 1, o->min_gap = (int64_t)rng_below(r, 20) - 5;
+    if (combo & 2) o->use_max_gap = 1, o->max_gap = (int64_t)rng_below(r, 30) - 3;
+    if (combo & 4) {
+        uint64_t rid = rng_below(r, s->n_rec), len = s->rec[rid].len;
+        uint64_t b = rng_below(r, len + 1), e = b + rng_below(r, len - b + 1);
+        o->use_within = 1;
+        o->within_beg = s->rec[rid].off + b;
+        o->within_end = s->rec[rid].off + e;
+    }
+}
+
+static void test_random(int wide)
+{
+    rng_t r = rng_new(wide ? 77 : 42);
+    char name[64], why[256];
+    for (int kind = 0; kind < N_KINDS; kind++) {
+        case_begin();
+        int iters = check_iters(160);
+        for (int it = 0; it < iters && !check_failed_; it++) {
+            rv_index_t *x = random_index(&r, kind, 40, wide, 1);
+            CHECK(x, "build: %s", rv_last_error());
+            if (!x) break;
+            for (int combo = 0; combo < 8; combo++) {
+                rv_pairs_opts_t o;
+                rv_pairs_opts_init(&o, 1);
+                random_filters(&r, x->seq, combo, &o);
+                o.threads = rng_below(&r, 4) ? 1 : 2 + (int)rng_below(&r, 2);
+                o.grain = 1 + rng_below(&r, 8);
+                o.mem_bytes = rng_below(&r, 2) ? 1 : 0; /* 1 byte: spill every 64 pairs */
+                plist_t want = oracle(x, &o), got = {0};
+                int rc = rv_pairs_each(x, &o, collect, &got);
+                CHECK(rc == 0, "each: %s", rv_last_error());
+                CHECK(same_list(&got, &want, why, sizeof why), "kind %s combo %d min %llu: %s", kinds[kind],
+                      combo, (unsigned long long)o.min_len, why);
+                uint64_t cnt = 0;
+                CHECK(rv_pairs_count(x, &o, &cnt) == 0 && cnt == want.n, "count %llu want %zu (combo %d)",
+                      (unsigned long long)cnt, want.n, combo);
+                free(want.a);
+                free(got.a);
+            }
+            rv_index_free(x);
+        }
+        snprintf(name, sizeof name, "pairs_oracle_%s_%s", kinds[kind], wide ? "64" : "32");
+        case_end(name);
+    }
+}
+
+static int by_len_cmp(const void *a, const void *b)
+{
+    const rv_pair_t *p = a, *q = b;
+    if (p->len != q->len) return p->len > q->len ? -1 : 1;
+    if (p->p1 != q->p1) return p->p1 < q->p1 ? -1 : 1;
+    return p->p2 < q->p2 ? -1 : p->p2 > q->p2;
+}
+
+/* Oracle pairs covering pos (one copy contains it), in page order. */
+static plist_t covering_oracle(const plist_t *all, uint64_t pos, int by_len)
+{
+    plist_t l = {0};
+    for (size_t i = 0; i < all->n; i++) {
+        const rv_pair_t *p = &all->a[i];
+        if ((p->p1 <= pos && pos < p->p1 + p->len) || (p->p2 <= pos && pos < p->p2 + p->len))
+            plist_add(&l, *p);
+    }
+    if (by_len && l.n) qsort(l.a, l.n, sizeof *l.a, by_len_cmp);
+    return l;
+}
+
+static void test_covering(int wide)
+{
+    rng_t r = rng_new(wide ? 9 : 5);
+    char why[256];
+    uint64_t incomplete = 0;
+    case_begin();
+    int iters = check_iters(300);
+    for (int it = 0; it < iters && !check_failed_; it++) {
+        int kind = (int)rng_below(&r, N_KINDS);
+        rv_index_t *x = random_index(&r, kind, 50, wide, 1);
+        if (!x) { CHECK(0, "build: %s", rv_last_error()); break; }
+        rv_pairs_opts_t o;
+        rv_pairs_opts_init(&o, 1);
+        random_filters(&r, x->seq, (int)rng_below(&r, 8), &o);
+        o.longest_first = (int)rng_below(&r, 2);
+        plist_t all = oracle(x, &o);
+        for (uint64_t pos = 0; pos < x->n; pos++) {
+            plist_t want = covering_oracle(&all, pos, o.longest_first);
+            rv_pairs_page_t pg;
+            CHECK(rv_pairs_covering(x, &o, pos, RV_PAIRS_ALL, 0, &pg) == 0, "%s", rv_last_error());
+            plist_t got = {pg.pairs, pg.n, pg.n};
+            CHECK(pg.complete && pg.total == want.n, "total %llu want %zu", (unsigned long long)pg.total, want.n);
+            CHECK(same_list(&got, &want, why, sizeof why), "kind %s pos %llu: %s", kinds[kind],
+                  (unsigned long long)pos, why);
+            rv_pairs_page_free(&pg);
+            size_t page = 1 + rng_below(&r, 3); /* the first `page` of them */
+            CHECK(rv_pairs_covering(x, &o, pos, page, 0, &pg) == 0, "%s", rv_last_error());
+            plist_t head = {want.a, want.n < page ? want.n : page, 0}, gotp = {pg.pairs, pg.n, 0};
+            CHECK(pg.total == want.n && same_list(&gotp, &head, why, sizeof why), "page %zu: %s", page, why);
+            rv_pairs_page_free(&pg);
+            CHECK(rv_pairs_covering(x, &o, pos, 0, 0, &pg) == 0 && pg.n == 0 && pg.total == want.n,
+                  "count-only page");
+            rv_pairs_page_free(&pg);
+            /* a work bound: complete and exact, or incomplete with a subset */
+            CHECK(rv_pairs_covering(x, &o, pos, RV_PAIRS_ALL, 1 + rng_below(&r, 12), &pg) == 0, "bounded");
+            CHECK(pg.complete ? pg.total == want.n : pg.total <= want.n, "bounded total %llu want %zu",
+                  (unsigned long long)pg.total, want.n);
+            for (size_t i = 0; i < pg.n; i++) {
+                size_t k = 0;
+                while (k < want.n && (want.a[k].p1 != pg.pairs[i].p1 || want.a[k].p2 != pg.pairs[i].p2)) k++;
+                CHECK(k < want.n && want.a[k].len == pg.pairs[i].len, "bounded page has a wrong pair");
+            }
+            incomplete += !pg.complete;
+            rv_pairs_page_free(&pg);
+            free(want.a);
+        }
+        free(all.a);
+        rv_index_free(x);
+    }
+    CHECK(incomplete > 0, "the work bound never cut a query short");
+    case_end(wide ? "pairs_covering_64" : "pairs_covering_32");
+}
+
+/* Larger inputs: same output for 1..4 threads and any sort memory; oracle on a
+ * mid-size one. */
+static void test_threads(void)
+{
+    rng_t r = rng_new(11);
+    char why[256];
+    case_begin();
+    for (int it = 0; it < check_iters(6) && !check_failed_; it++) {
+        int kind = it % 2 ? 4 : 1;
+        rv_index_t *x = random_index(&r, kind, it < 2 ? 1500 : 20000, it % 3 == 0, 2);
+        if (!x) { CHECK(0, "build"); break; }
+        rv_pairs_opts_t o;
+        rv_pairs_opts_init(&o, 1 + rng_below(&r, 8));
+        o.grain = 64;
+        plist_t ref = {0};
+        if (x->n <= 4000) ref = oracle(x, &o);
+        for (int t = 1; t <= 4; t++) {
+            o.threads = t;
+            o.mem_bytes = t == 3 ? 4096 : 0;
+            plist_t got = {0};
+            CHECK(rv_pairs_each(x, &o, collect, &got) == 0, "%s", rv_last_error());
+            if (t == 1 && !ref.a) ref = got;
+            else {
+                CHECK(same_list(&got, &ref, why, sizeof why), "threads %d n %llu: %s", t, (unsigned long long)x->n, why);
+                free(got.a);
+            }
+            uint64_t cnt;
+            CHECK(rv_pairs_count(x, &o, &cnt) == 0 && cnt == ref.n, "count threads %d", t);
+            plist_t bat = {0};
+            CHECK(rv_pairs_each_batch(x, &o, collect_batch, &bat) == 0, "batches");
+            CHECK(same_list(&bat, &ref, why, sizeof why), "batches, threads %d: %s", t, why);
+            free(bat.a);
+        }
+        free(ref.a);
+        rv_index_free(x);
+    }
+    case_end("pairs_thread_invariance");
+}
+
+/* Hand-checked: SPEC's example kind of string, and the callback stopping. */
+static void test_fixed(void)
+{
+    case_begin();
+    rv_seq_t *s = rv_seq_from_string("xabcyiiizabcqabcyrxar", 21, RV_ALPHA_TEXT, "fig1");
+    rv_build_opts_t bo;
+    rv_build_opts_init(&bo);
+    rv_index_t *x = rv_build(s, &bo, NULL);
+    rv_pairs_opts_t o;
+    rv_pairs_opts_init(&o, 3);
+    plist_t got = {0};
+    CHECK(x && rv_pairs_each(x, &o, collect, &got) == 0, "each");
+    /* RACE Fig. 1 (shifted by its leading '#'): <(1,9),3>, <(1,13),4>, <(9,13),3> */
+    CHECK(got.n == 3, "n %zu", got.n);
+    if (got.n == 3) {
+        CHECK(got.a[0].p1 == 1 && got.a[0].p2 == 9 && got.a[0].len == 3, "first");
+        CHECK(got.a[1].p1 == 1 && got.a[1].p2 == 13 && got.a[1].len == 4, "second");
+        CHECK(got.a[2].p1 == 9 && got.a[2].p2 == 13 && got.a[2].len == 3, "third");
+    }
+    free(got.a);
+    rv_pairs_opts_init(&o, 0);
+    CHECK(x && rv_pairs_each(x, &o, collect, &got) < 0, "min_len 0 refused");
+    rv_index_free(x);
+    case_end("pairs_race_figure1");
+}
+
+int main(void)
+{
+    test_fixed();
+    test_random(0);
+    test_random(1);
+    test_covering(0);
+    test_covering(1);
+    test_threads();
+    return check_exit();
+}

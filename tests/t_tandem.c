@@ -1,0 +1,401 @@
+/* t_tandem.c — runs (tandem repeats) against brute force: every period at every
+ * position, then maximality and smallest period; Lyndon arrays against the
+ * definition; the pane queries (covering, overlapping, next/previous) against a
+ * scan of all runs; the runs section through save and load.  32- and 64-bit arrays,
+ * 1..4 threads, breakers and several records. */
+#include <unistd.h>
+#include "check.h"
+#include "repview/build.h"
+#include "repview/common.h"
+#include "repview/lce.h"
+#include "repview/tandem.h"
+#include "lyndon.h"
+
+#define MAXN 8192
+
+typedef struct {
+    rv_run_t v[MAXN];
+    uint64_t n;
+} runset_t;
+
+/* ---- brute force ------------------------------------------------------------ */
+
+/* text[s, e) has period q */
+static int has_period(const uint8_t *t, uint64_t s, uint64_t e, uint64_t q)
+{
+    for (uint64_t k = s; k + q < e; k++)
+        if (t[k] != t[k + q]) return 0;
+    return 1;
+}
+
+static int run_cmp(const void *a, const void *b)
+{
+    const rv_run_t *x = a, *y = b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    if (x->period != y->period) return x->period < y->period ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* Every run of t[0, n): for each period p and each left-maximal start s, extend
+ * right while the period holds; keep it when it has two periods and no smaller
+ * period. */
+static void brute_runs(const uint8_t *t, uint64_t n, runset_t *out)
+{
+    out->n = 0;
+    for (uint64_t p = 1; 2 * p <= n; p++)
+        for (uint64_t s = 0; s + 2 * p <= n; s++) {
+            if (t[s] == RV_BREAK) continue;
+            if (s > 0 && t[s - 1] != RV_BREAK && t[s - 1] == t[s - 1 + p]) continue;
+            uint64_t k = s;
+            while (k + p < n && t[k] == t[k + p] && t[k] != RV_BREAK) k++;
+            uint64_t e = k + p;
+            if (e - s < 2 * p) continue;
+            int smaller = 0;
+            for (uint64_t q = 1; q < p && !smaller; q++) smaller = has_period(t, s, e, q);
+            if (!smaller && out->n < MAXN) out->v[out->n++] = (rv_run_t){s, e, p};
+        }
+    qsort(out->v, out->n, sizeof *out->v, run_cmp);
+}
+
+/* Code of t under order (breaker and end smallest in both). */
+static int ord(const uint8_t *t, uint64_t n, uint64_t i, int order)
+{
+    if (i >= n || t[i] == RV_BREAK) return -1;
+    return order ? 256 - t[i] : t[i];
+}
+
+/* t[i, i+len) is a Lyndon word: strictly smaller than each of its proper suffixes */
+static int is_lyndon(const uint8_t *t, uint64_t n, uint64_t i, uint64_t len, int order)
+{
+    for (uint64_t k = 1; k < len; k++) {
+        uint64_t h = 0;
+        while (i + k + h < i + len && ord(t, n, i + h, order) == ord(t, n, i + k + h, order)) h++;
+        if (i + k + h == i + len) return 0; /* the suffix is a prefix: it is smaller */
+        if (ord(t, n, i + k + h, order) < ord(t, n, i + h, order)) return 0;
+    }
+    return 1;
+}
+
+/* ---- inputs ----------------------------------------------------------------- */
+
+static rv_index_t *build(const char *const *recs, int nrec, rv_alpha_t alpha, int wide, int threads)
+{
+    static const char *const names[] = {"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"};
+    rv_seq_t *s = rv_seq_from_records(names, recs, nrec, alpha);
+    if (!s) return NULL;
+    rv_build_opts_t o;
+    rv_build_opts_init(&o);
+    o.force_wide = wide;
+    o.threads = threads;
+    o.with_llr = 0;
+    return rv_build(s, &o, NULL);
+}
+
+static void random_string(rng_t *g, char *buf, int len, const char *alpha, int breaker_pct,
+                          char breaker)
+{
+    int k = (int)strlen(alpha);
+    for (int i = 0; i < len; i++)
+        buf[i] = (int)rng_below(g, 100) < breaker_pct ? breaker : alpha[rng_below(g, (uint64_t)k)];
+    buf[len] = 0;
+}
+
+/* Fibonacci word f_k over {a, b} (or A/C), truncated to cap. */
+static void fibonacci(char *buf, size_t cap, char a, char b)
+{
+    char *x = malloc(cap + 1), *y = malloc(cap + 1), *z = malloc(cap + 1);
+    x[0] = a; x[1] = 0;
+    y[0] = a; y[1] = b; y[2] = 0;
+    while (strlen(y) < cap) {
+        snprintf(z, cap + 1, "%s%s", y, x);
+        strcpy(x, y);
+        strcpy(y, z);
+    }
+    memcpy(buf, y, cap);
+    buf[cap] = 0;
+    free(x); free(y); free(z);
+}
+
+/* ---- checks ----------------------------------------------------------------- */
+
+static int check_runs(rv_index_t *x, int threads, const char *what)
+{
+    runset_t *want = malloc(sizeof *want);
+    brute_runs(x->seq->text, x->n, want);
+    rv_runs_t *r = rv_runs_compute(x, threads, NULL);
+    CHECK(r != NULL, "%s: compute failed: %s", what, rv_last_error());
+    int ok = r != NULL;
+    if (r) {
+        CHECK(r->n == want->n, "%s: %llu runs, brute force %llu (n=%llu)", what,
+              (unsigned long long)r->n, (unsigned long long)want->n, (unsigned long long)x->n);
+        for (uint64_t i = 0; i < r->n && i < want->n && ok; i++)
+            if (run_cmp(&r->run[i], &want->v[i]) != 0 || r->run[i].end != want->v[i].end) {
+                CHECK(0, "%s: run %llu is [%llu,%llu) p=%llu, want [%llu,%llu) p=%llu", what,
+                      (unsigned long long)i, (unsigned long long)r->run[i].start,
+                      (unsigned long long)r->run[i].end, (unsigned long long)r->run[i].period,
+                      (unsigned long long)want->v[i].start, (unsigned long long)want->v[i].end,
+                      (unsigned long long)want->v[i].period);
+                ok = 0;
+            }
+        CHECK(x->n == 0 || r->n < x->n, "%s: runs theorem: %llu runs for n=%llu", what,
+              (unsigned long long)r->n, (unsigned long long)x->n);
+        ok = ok && r->n == want->n;
+    }
+    rv_runs_free(r);
+    free(want);
+    return ok;
+}
+
+static void check_lyndon(rv_index_t *x, rng_t *g, const char *what)
+{
+    rv_rmq_t *q = rv_rmq_build(x);
+    uint64_t *end = malloc((x->n + 1) * 8);
+    const uint8_t *t = x->seq->text;
+    for (int order = 0; order < 2; order++) {
+        int threads = 1 + (int)rng_below(g, 4);
+        uint64_t chunk = 1 + rng_below(g, 8);
+        CHECK(rv_lyndon_array(x, q, order, end, threads, chunk) == 0, "lyndon failed");
+        for (uint64_t i = 0; i < x->n; i++) {
+            if (t[i] == RV_BREAK) continue;
+            uint64_t best = 0;
+            for (uint64_t len = 1; i + len <= x->n && t[i + len - 1] != RV_BREAK; len++)
+                if (is_lyndon(t, x->n, i, len, order)) best = len;
+            uint64_t got = rv_get(end, x->wide, i) - i;
+            CHECK(got == best, "%s: order %d, L[%llu] = %llu, want %llu (threads %d chunk %llu)",
+                  what, order, (unsigned long long)i, (unsigned long long)got,
+                  (unsigned long long)best, threads, (unsigned long long)chunk);
+        }
+    }
+    free(end);
+    rv_rmq_free(q);
+}
+
+static void random_filter(rng_t *g, rv_tandem_filter_t *f)
+{
+    rv_tandem_filter_init(f);
+    f->min_period = 1 + rng_below(g, 3);
+    f->max_period = rng_below(g, 2) ? UINT64_MAX : 2 + rng_below(g, 6);
+    f->min_copies = 2.0 + (double)rng_below(g, 5) * 0.5;
+    f->min_len = rng_below(g, 12);
+}
+
+/* covering / overlapping / next / prev against a scan of all runs */
+static void check_queries(rv_index_t *x, rng_t *g, const char *what)
+{
+    rv_runs_t r;
+    CHECK(rv_runs_get(x, 2, NULL, &r) == 0, "%s: rv_runs_get: %s", what, rv_last_error());
+    rv_tandem_filter_t f;
+    random_filter(g, &f);
+    rv_run_t got[MAXN];
+    for (uint64_t pos = 0; pos < x->n; pos++) {
+        uint64_t k = rv_runs_covering(&r, pos, &f, got, MAXN), j = 0;
+        for (uint64_t i = 0; i < r.n; i++) {
+            const rv_run_t *u = &r.run[i];
+            if (u->start > pos || u->end <= pos || !rv_run_passes(&f, u)) continue;
+            CHECK(j < k && run_cmp(&got[j], u) == 0, "%s: covering(%llu) entry %llu differs", what,
+                  (unsigned long long)pos, (unsigned long long)j);
+            j++;
+        }
+        CHECK(j == k, "%s: covering(%llu) gave %llu, want %llu", what, (unsigned long long)pos,
+              (unsigned long long)k, (unsigned long long)j);
+        uint64_t hi = pos + 1 + rng_below(g, 20), want = 0;
+        for (uint64_t i = 0; i < r.n; i++)
+            want += r.run[i].start < hi && r.run[i].end > pos && rv_run_passes(&f, &r.run[i]);
+        CHECK(rv_runs_overlapping(&r, pos, hi, &f, NULL, NULL) == want, "%s: overlapping", what);
+        int64_t nx = -1, pv = -1;
+        for (uint64_t i = 0; i < r.n; i++) {
+            if (!rv_run_passes(&f, &r.run[i])) continue;
+            if (nx < 0 && r.run[i].start > pos) nx = (int64_t)i;
+            if (r.run[i].start < pos) pv = (int64_t)i;
+        }
+        CHECK(rv_runs_next(&r, pos, &f) == nx, "%s: next(%llu)", what, (unsigned long long)pos);
+        CHECK(rv_runs_prev(&r, pos, &f) == pv, "%s: prev(%llu)", what, (unsigned long long)pos);
+    }
+}
+
+/* ---- cases ------------------------------------------------------------------ */
+
+static void case_random(const char *name, const char *alpha, int maxlen, int breaker_pct,
+                        rv_alpha_t a, int iters, uint64_t seed)
+{
+    case_begin();
+    rng_t g = rng_new(seed);
+    char buf[4][512];
+    for (int it = 0; it < check_iters(iters); it++) {
+        int nrec = 1 + (int)rng_below(&g, 3);
+        const char *recs[4];
+        for (int k = 0; k < nrec; k++) {
+            random_string(&g, buf[k], 1 + (int)rng_below(&g, (uint64_t)maxlen), alpha, breaker_pct,
+                          a == RV_ALPHA_PROTEIN ? 'X' : 'N');
+            recs[k] = buf[k];
+        }
+        rv_index_t *x = build(recs, nrec, a, it & 1, 1 + (int)rng_below(&g, 3));
+        CHECK(x != NULL, "build: %s", rv_last_error());
+        if (!x) break;
+        if (!check_runs(x, 1 + (int)rng_below(&g, 4), name)) { rv_index_free(x); break; }
+        if (it % 8 == 0 && x->n <= 48) check_lyndon(x, &g, name);
+        if (it % 16 == 0) check_queries(x, &g, name);
+        rv_index_free(x);
+    }
+    case_end(name);
+}
+
+static void case_words(void)
+{
+    case_begin();
+    static char fib[1000], fib2[400], w[1200];
+    fibonacci(fib, 987, 'A', 'C');
+    fibonacci(fib2, 377, 'a', 'b');
+    const char *texts[] = {fib, fib2, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                           "ACACACACACACANACACACACACACAC", "ACGACGACGACGACGTACGACGACGACG",
+                           "abaababaabaababaababaabaababaabab", "aabaabaabaabbaabaabaabaab", "A", "AC"};
+    for (size_t k = 0; k < sizeof texts / sizeof *texts; k++)
+        for (int wide = 0; wide < 2; wide++) {
+            rv_index_t *x = build(&texts[k], 1, RV_ALPHA_AUTO, wide, 2);
+            CHECK(x != NULL, "build %zu", k);
+            if (!x) continue;
+            check_runs(x, 1 + wide * 3, "words");
+            rv_index_free(x);
+        }
+    /* a run-rich word: squares of squares (Thue-Morse prefix, binary) */
+    for (int i = 0; i < 1024; i++) w[i] = __builtin_popcount((unsigned)i) & 1 ? 'b' : 'a';
+    w[1024] = 0;
+    const char *tm = w;
+    rv_index_t *x = build(&tm, 1, RV_ALPHA_TEXT, 1, 3);
+    CHECK(x && check_runs(x, 3, "thue-morse"), "thue-morse");
+    rv_index_free(x);
+    case_end("runs_special_words");
+}
+
+/* Fibonacci runs: the brute force on a 2584-symbol word (dense runs, long periods). */
+static void case_fibonacci_long(void)
+{
+    case_begin();
+    static char fib[2600];
+    fibonacci(fib, 2584, 'a', 'b');
+    const char *t = fib;
+    for (int wide = 0; wide < 2; wide++) {
+        rv_index_t *x = build(&t, 1, RV_ALPHA_TEXT, wide, 2);
+        CHECK(x != NULL, "build");
+        if (x) check_runs(x, 4, "fibonacci");
+        rv_index_free(x);
+    }
+    case_end("runs_fibonacci_2584");
+}
+
+/* Inputs past one Lyndon chunk (4096) and with several candidate tasks: brute force
+ * on 9000 binary symbols with 3 threads; on 300 kbp of DNA with microsatellites, 1
+ * and 3 threads agree and every run is checked (period, 2 copies, maximal). */
+static void case_threads(void)
+{
+    case_begin();
+    rng_t g = rng_new(17);
+    static char buf[300001];
+    random_string(&g, buf, 9000, "ab", 0, 'N');
+    const char *t = buf;
+    rv_index_t *x = build(&t, 1, RV_ALPHA_TEXT, 0, 2);
+    CHECK(x && check_runs(x, 3, "binary 9000"), "binary 9000");
+    rv_index_free(x);
+    random_string(&g, buf, 300000, "ACGT", 0, 'N');
+    for (int k = 0; k < 3000; k++) { /* microsatellites, some with an N inside */
+        int p = 1 + (int)rng_below(&g, 8), at = (int)rng_below(&g, 299000), len = 2 * p + (int)rng_below(&g, 60);
+        for (int i = p; i < len && at + i < 300000; i++) buf[at + i] = buf[at + i - p];
+        if (k % 50 == 0) buf[at + len / 2] = 'N';
+    }
+    x = build(&t, 1, RV_ALPHA_DNA, 1, 2);
+    rv_runs_t *a = x ? rv_runs_compute(x, 1, NULL) : NULL, *b = x ? rv_runs_compute(x, 3, NULL) : NULL;
+    CHECK(a && b && a->n == b->n && !memcmp(a->run, b->run, a->n * sizeof *a->run), "1 vs 3 threads");
+    const uint8_t *u = x ? x->seq->text : NULL;
+    for (uint64_t i = 0; a && i < a->n; i++) {
+        const rv_run_t *r = &a->run[i];
+        int fine = r->end - r->start >= 2 * r->period && has_period(u, r->start, r->end, r->period) &&
+                   (r->start == 0 || u[r->start - 1] == RV_BREAK || u[r->start - 1] != u[r->start - 1 + r->period]) &&
+                   (r->end == x->n || u[r->end] == RV_BREAK || u[r->end] != u[r->end - r->period]);
+        for (uint64_t q = 1; q < r->period && fine; q++) fine = !has_period(u, r->start, r->end, q);
+        CHECK(fine, "run %llu [%llu,%llu) p=%llu is not a run", (unsigned long long)i,
+              (unsigned long long)r->start, (unsigned long long)r->end, (unsigned long long)r->period);
+        if (!fine) break;
+    }
+    CHECK(a && a->n < x->n && a->n > 10000, "%llu runs", a ? (unsigned long long)a->n : 0ull);
+    rv_runs_free(a);
+    rv_runs_free(b);
+    rv_index_free(x);
+    case_end("runs_threads_large");
+}
+
+/* rv_runs_get attaches RV_SEC_RUNS; a saved and reloaded index answers from it. */
+static void case_section(void)
+{
+    case_begin();
+    const char *recs[] = {"ACACACACACGTTTTTTTTTTTTNNNNAGAGAGAGAGAGAGA", "CAGCAGCAGCAGCAGCAGTT"};
+    rv_index_t *x = build(recs, 2, RV_ALPHA_DNA, 0, 1);
+    rv_runs_t r, r2;
+    CHECK(x && rv_runs_get(x, 1, NULL, &r) == 0, "get");
+    CHECK(rv_index_section(x, RV_SEC_RUNS, NULL) != NULL, "section attached");
+    char path[] = "/tmp/t_tandem.XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    close(fd);
+    CHECK(rv_index_save(x, path) == 0, "save: %s", rv_last_error());
+    rv_index_t *y = NULL;
+    CHECK(rv_index_load(path, NULL, &y) == RV_RVX_OK, "load: %s", rv_last_error());
+    if (y) {
+        CHECK(rv_index_section(y, RV_SEC_RUNS, NULL) != NULL, "section loaded");
+        CHECK(rv_runs_get(y, 1, NULL, &r2) == 0 && r2.n == r.n &&
+                  memcmp(r2.run, r.run, r.n * sizeof *r.run) == 0, "same runs after reload");
+        char motif[8];
+        CHECK(rv_run_motif(y->seq, &r2.run[0], motif, sizeof motif) == 2 && !strcmp(motif, "AC"),
+              "motif %s", motif);
+        rv_index_free(y);
+    }
+    unlink(path);
+    uint64_t want_n = r.n;
+    rv_run_t *want = malloc((want_n + 1) * sizeof *want);
+    memcpy(want, r.run, want_n * sizeof *want);
+    rv_index_free(x); /* r dies with x */
+    /* computed elsewhere (a worker), then attached */
+    x = build(recs, 2, RV_ALPHA_DNA, 1, 1);
+    rv_runs_t *c = x ? rv_runs_compute(x, 2, NULL) : NULL;
+    uint64_t m = c ? c->n : 0;
+    CHECK(c && rv_runs_attach(x, c, &r2) == 0 && r2.n == m && m == want_n &&
+              memcmp(r2.run, want, m * sizeof *want) == 0, "attach");
+    CHECK(x && rv_runs_get(x, 1, NULL, &r2) == 0 && r2.n == m, "get after attach");
+    free(want);
+    rv_index_free(x);
+    case_end("runs_section_roundtrip");
+}
+
+static void case_filter(void)
+{
+    case_begin();
+    rv_tandem_filter_t f;
+    rv_tandem_filter_init(&f);
+    rv_run_t a = {0, 10, 5}, b = {0, 9, 3}, c = {4, 14, 1}, d = {0, 10, 4};
+    CHECK(rv_run_passes(&f, &a), "10/5 passes defaults");
+    CHECK(!rv_run_passes(&f, &b), "length 9 fails --min-len 10");
+    CHECK(rv_run_passes(&f, &c), "period 1 passes");
+    f.min_period = 2;
+    CHECK(!rv_run_passes(&f, &c), "--min-period 2");
+    f.max_period = 4;
+    CHECK(!rv_run_passes(&f, &a) && rv_run_passes(&f, &d), "--max-period 4");
+    f.min_copies = 2.5;
+    CHECK(rv_run_passes(&f, &d) && !rv_run_passes(&f, &(rv_run_t){0, 11, 5}), "--min-copies 2.5");
+    CHECK(rv_run_passes(NULL, &b), "NULL filter");
+    case_end("runs_filter");
+}
+
+int main(void)
+{
+    case_random("runs_random_binary", "ab", 60, 0, RV_ALPHA_TEXT, 3000, 11);
+    case_random("runs_random_dna_breakers", "ACGT", 80, 4, RV_ALPHA_DNA, 3000, 12);
+    case_random("runs_random_dna_long", "ACGT", 300, 1, RV_ALPHA_DNA, 300, 13);
+    case_random("runs_random_ternary", "abc", 60, 0, RV_ALPHA_TEXT, 1500, 14);
+    case_random("runs_random_protein", "ACDEFGHIKLMNPQRSTVWY", 80, 3, RV_ALPHA_PROTEIN, 800, 15);
+    case_random("runs_random_periodic", "AAAAAAC", 100, 2, RV_ALPHA_DNA, 1000, 16);
+    case_words();
+    case_fibonacci_long();
+    case_threads();
+    case_section();
+    case_filter();
+    return check_exit();
+}

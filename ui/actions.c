@@ -1,0 +1,194 @@
+/* actions.c — what each action of the key table does (keys.h), count prefixes,
+ * overlays and the jump list. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "app.h"
+
+void app_message(app_t *a, int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+    va_end(ap);
+    a->msg_err = err;
+}
+
+void app_set_cursor(app_t *a, uint64_t g)
+{
+    const rv_seq_t *s = a->src.seq;
+    if (!s || s->glen == 0) return;
+    if (g >= s->glen) g = s->glen - 1;
+    a->cur = g;
+    view_layout(a); /* the coordinate width follows the record */
+}
+
+void app_jump(app_t *a, uint64_t g)
+{
+    if (a->n_jumps == (int)(sizeof a->jumps / sizeof *a->jumps)) {
+        memmove(a->jumps, a->jumps + 1, sizeof a->jumps - sizeof *a->jumps);
+        a->n_jumps--;
+    }
+    a->jumps[a->n_jumps++] = a->cur;
+    app_set_cursor(a, g);
+}
+
+/* Move within the cursor's record by delta (clamped to the record). */
+static void move_by(app_t *a, int64_t delta)
+{
+    const rv_record_t *r = view_record(a);
+    if (!r || r->len == 0) return;
+    int64_t rel = (int64_t)(a->cur - r->off) + delta;
+    if (rel < 0) rel = 0;
+    if (rel >= (int64_t)r->len) rel = (int64_t)r->len - 1;
+    app_set_cursor(a, r->off + (uint64_t)rel);
+}
+
+static void page(app_t *a, long n)
+{
+    const rv_record_t *r = view_record(a);
+    if (!r) return;
+    int64_t d = (int64_t)n * a->bases_per_line * a->lines;
+    int64_t top = (int64_t)(a->top - r->off) + d;
+    if (top < 0) top = 0;
+    if (top >= (int64_t)r->len) top = (int64_t)((r->len - 1) / (uint64_t)a->bases_per_line * (uint64_t)a->bases_per_line);
+    a->top = r->off + (uint64_t)top;
+    move_by(a, d);
+}
+
+static void go_record(app_t *a, long delta)
+{
+    const rv_seq_t *s = a->src.seq;
+    if (!s) return;
+    int64_t rid = (int64_t)rv_seq_record_of(s, a->cur);
+    int step = delta > 0 ? 1 : -1;
+    for (long k = 0; k < (delta > 0 ? delta : -delta); k++) {
+        int64_t nr = rid + step;
+        while (nr >= 0 && nr < (int64_t)s->n_rec && s->rec[nr].len == 0) nr += step; /* empty records hold no position */
+        if (nr < 0 || nr >= (int64_t)s->n_rec) { app_message(a, 1, "no %s record", step > 0 ? "next" : "previous"); break; }
+        rid = nr;
+    }
+    if (s->rec[rid].off != a->cur) app_jump(a, s->rec[rid].off);
+}
+
+static void overlay_key(app_t *a, int key)
+{
+    action_t act = keys_action(key);
+    int records = a->overlay == OV_RECORDS;
+    int n = records ? (a->src.seq ? (int)a->src.seq->n_rec : 1) : screen_help_max_scroll(a) + 1;
+    int *pos = records ? &a->ov_sel : &a->ov_scroll;
+    if (act == ACT_QUIT || act == ACT_ESCAPE || act == ACT_HELP) { a->overlay = OV_NONE; return; }
+    if (act == ACT_PANE_DOWN || act == ACT_DOWN) (*pos)++;
+    else if (act == ACT_PANE_UP || act == ACT_UP) (*pos)--;
+    else if (act == ACT_PAGE_DOWN) *pos += dr_rows() - 3;
+    else if (act == ACT_PAGE_UP) *pos -= dr_rows() - 3;
+    else if (act == ACT_TOP) *pos = 0;
+    else if (act == ACT_BOTTOM) *pos = n - 1;
+    else if (act == ACT_JUMP && records && a->src.seq) {
+        a->overlay = OV_NONE;
+        const rv_record_t *r = &a->src.seq->rec[a->ov_sel];
+        if (r->len) app_jump(a, r->off);
+        else app_message(a, 1, "%s is empty", r->name);
+    }
+    if (*pos >= n) *pos = n - 1;
+    if (*pos < 0) *pos = 0;
+}
+
+static void feature(app_t *a, int dir, long n)
+{
+    pane_t *p = &a->panes[a->focus];
+    if (!p->ops || !p->ops->feature) { app_message(a, 1, "the %s pane has no features to step through", p->ops ? p->ops->name : "focused"); return; }
+    uint64_t g = a->cur, start = a->cur;
+    for (long k = 0; k < n; k++) {
+        if (!p->ops->feature(p, a, dir, &g)) break;
+        a->cur = g; /* the next step starts here */
+    }
+    a->cur = start;
+    if (g != start) app_jump(a, g);
+}
+
+static void act(app_t *a, action_t act, long count)
+{
+    long n = count > 0 ? count : 1;
+    pane_t *p = &a->panes[a->focus];
+    const rv_record_t *r = view_record(a);
+    uint64_t bpl = (uint64_t)a->bases_per_line;
+    switch (act) {
+    case ACT_LEFT: move_by(a, -n); break;
+    case ACT_RIGHT: move_by(a, n); break;
+    case ACT_UP: move_by(a, -n * (int64_t)bpl); break;
+    case ACT_DOWN: move_by(a, n * (int64_t)bpl); break;
+    case ACT_SCREEN_TOP: app_set_cursor(a, a->top); break;
+    case ACT_SCREEN_END:
+        if (r) app_set_cursor(a, a->top + bpl * (uint64_t)a->lines - 1 < r->off + r->len - 1 ? a->top + bpl * (uint64_t)a->lines - 1 : r->off + r->len - 1);
+        break;
+    case ACT_PAGE_DOWN: page(a, n); break;
+    case ACT_PAGE_UP: page(a, -n); break;
+    case ACT_LINE_START: if (r) move_by(a, -(int64_t)((a->cur - r->off) % bpl)); break;
+    case ACT_LINE_END: if (r) move_by(a, (int64_t)(bpl - 1 - (a->cur - r->off) % bpl)); break;
+    case ACT_TOP: if (r) app_jump(a, r->off + (count > 0 && (uint64_t)count <= r->len ? (uint64_t)count - 1 : 0)); break;
+    case ACT_BOTTOM: if (r && r->len) app_jump(a, r->off + r->len - 1); break;
+    case ACT_NEXT_REC: go_record(a, n); break;
+    case ACT_PREV_REC: go_record(a, -n); break;
+    case ACT_RECORDS:
+        if (a->src.seq) { a->overlay = OV_RECORDS; a->ov_sel = (int)rv_seq_record_of(a->src.seq, a->cur); }
+        break;
+    case ACT_GOTO: case ACT_SEARCH: case ACT_SEARCH_BACK:
+        a->prompt = act == ACT_GOTO ? ':' : act == ACT_SEARCH ? '/' : '?';
+        a->line[0] = 0;
+        a->line_len = 0;
+        a->msg[0] = 0;
+        break;
+    case ACT_NEXT_HIT: search_step(a, 1, n); break;
+    case ACT_PREV_HIT: search_step(a, -1, n); break;
+    case ACT_NEXT_FEAT: feature(a, 1, n); break;
+    case ACT_PREV_FEAT: feature(a, -1, n); break;
+    case ACT_FOCUS_NEXT: a->focus = (a->focus + 1) % N_PANES; break;
+    case ACT_FOCUS_PREV: a->focus = (a->focus + N_PANES - 1) % N_PANES; break;
+    case ACT_PANE_DOWN: pane_move(p, n); break;
+    case ACT_PANE_UP: pane_move(p, -n); break;
+    case ACT_JUMP:
+        if (p->n && p->items[p->sel].target >= 0) app_jump(a, (uint64_t)p->items[p->sel].target);
+        else app_message(a, 1, "nothing to jump to in this row");
+        break;
+    case ACT_JUMP_BACK:
+        if (a->n_jumps) app_set_cursor(a, a->jumps[--a->n_jumps]);
+        else app_message(a, 1, "no earlier jump");
+        break;
+    case ACT_VISUAL:
+        a->visual = !a->visual;
+        a->vis_anchor = a->cur;
+        break;
+    case ACT_ZOOM: a->zoom = !a->zoom; break;
+    case ACT_CANCEL_BUILD:
+        if (a->src.job) { src_cancel(&a->src); app_message(a, 0, "cancelling the index build"); }
+        else app_message(a, 1, "no index build is running");
+        break;
+    case ACT_HELP: a->overlay = OV_HELP; a->ov_scroll = 0; break;
+    case ACT_REDRAW: if (!dr_is_grid()) clearok(curscr, TRUE); break;
+    case ACT_ESCAPE:
+        a->visual = 0;
+        a->msg[0] = 0;
+        if (search_busy(a)) { search_cancel(a); app_message(a, 0, "search cancelled"); }
+        break;
+    case ACT_QUIT: a->quit = 1; break;
+    case ACT_NONE: case ACT_COUNT: break;
+    }
+}
+
+void app_key(app_t *a, int key)
+{
+    if (key == KEY_RESIZE) return; /* the next frame lays everything out again */
+    if (a->prompt) { prompt_key(a, key); return; }
+    if (a->overlay) { overlay_key(a, key); return; }
+    if ((key >= '1' && key <= '9') || (key == '0' && a->count > 0)) {
+        if (a->count < 100000000) a->count = a->count * 10 + (key - '0');
+        return;
+    }
+    action_t ac = keys_action(key);
+    long count = a->count;
+    a->count = 0;
+    if (ac == ACT_NONE) { app_message(a, 1, "%s is not a key of repview (F1 for help)", keys_name(key)); return; }
+    if (ac != ACT_ESCAPE && ac != ACT_GOTO && ac != ACT_SEARCH && ac != ACT_SEARCH_BACK) a->msg[0] = 0;
+    act(a, ac, count);
+}

@@ -1,0 +1,149 @@
+/* app.h — the explorer's state and the pieces that share it: the sequence view
+ * (view_seq.c), the panes (pane.c, pane_*.c), the screen manager (screen.c), the
+ * command line (prompt.c), key handling (actions.c) and the main loop
+ * (explorer.c). */
+#ifndef REPVIEW_UI_APP_H
+#define REPVIEW_UI_APP_H
+
+#include <stdint.h>
+#include "draw.h"
+#include "keys.h"
+#include "source.h"
+
+typedef struct { int y, x, h, w; } rect_t;
+
+typedef struct app app_t;
+typedef struct pane pane_t;
+typedef struct search search_t;
+
+/* One row of a pane: text, a style, up to two highlighted spans, and the global
+ * position Enter jumps to (-1: none). */
+typedef struct {
+    char text[200];
+    style_t st;
+    int hl_beg, hl_len, hl2_beg, hl2_len;
+    style_t hl_st, hl2_st;
+    int64_t target;
+} item_t;
+
+/* A pane is a small class (htop): what it shows for the cursor and what ]/[ do. */
+typedef struct {
+    const char *name;
+    /* Rebuild p->items for the cursor (or set p->note); called when the cursor,
+     * the index or the width changed. */
+    void (*fill)(pane_t *p, app_t *a, int width);
+    /* ]/[: next (dir 1) or previous (-1) feature from the cursor: 1 and *g, or 0
+     * with a message in a->msg. NULL: the pane has none. */
+    int (*feature)(pane_t *p, app_t *a, int dir, uint64_t *g);
+} pane_ops_t;
+
+struct pane {
+    const pane_ops_t *ops;
+    item_t *items;
+    int n, cap;
+    int sel, scroll;
+    char note[200];          /* shown when there are no items ("waiting for index") */
+    char title_extra[200];    /* e.g. a count after the name */
+    char header[200];         /* column header kept above the rows, or "" */
+    int height;               /* rows the pane has for items (fill may use it) */
+    uint64_t key_cur, key_sel_end;
+    int key_gen, key_w, key_h, key_valid, key_extra, center;
+};
+
+enum { PANE_SA, PANE_LR, PANE_FIND, PANE_TANDEM, PANE_PAIRS, N_PANES };
+extern const pane_ops_t pane_sa_ops, pane_lr_ops, pane_find_ops, pane_tandem_ops,
+    pane_pairs_ops;
+
+enum { OV_NONE, OV_HELP, OV_RECORDS };
+
+struct app {
+    source_t src;
+    uint64_t cur;             /* cursor, global 0-based position */
+    uint64_t top;             /* first position on the screen */
+    int bases_per_line, lines, coord_w;
+    rect_t r_seq, r_panes;
+    pane_t panes[N_PANES];
+    int focus, zoom;
+    long count;               /* count prefix being typed (0: none) */
+    int visual;
+    uint64_t vis_anchor;
+    char msg[320];
+    int msg_err;
+    int prompt;               /* 0, ':', '/' or '?' */
+    char line[256];
+    int line_len;
+    int overlay, ov_sel, ov_scroll;
+    /* search (pane_find.c) */
+    char pattern[128];        /* as typed: PATTERN or PATTERN/K */
+    int search_dir;
+    search_t *search;
+    uint64_t jumps[32];
+    int n_jumps;
+    int quit, mouse;
+    const char *title;        /* file name shown in the title bar */
+    int extra_gen;            /* bumped when search results change */
+};
+
+/* view_seq.c */
+void view_layout(app_t *a);
+void view_draw(app_t *a);
+void view_follow(app_t *a);                 /* scroll so the cursor is visible */
+const rv_record_t *view_record(const app_t *a);
+int view_click(app_t *a, int y, int x);     /* 1 when the click was on the sequence */
+uint64_t view_lr_at_cursor(app_t *a);       /* LR length at the cursor, 0 when none */
+uint64_t view_track_unit(const app_t *a);   /* LR length of track level 1 */
+
+/* pane.c */
+void pane_init(pane_t *p, const pane_ops_t *ops);
+void pane_free(pane_t *p);
+void pane_clear(pane_t *p);
+item_t *pane_add(pane_t *p, int64_t target, style_t st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void pane_refresh(pane_t *p, app_t *a, int width);
+void pane_draw(pane_t *p, app_t *a, rect_t r, int focused);
+void pane_move(pane_t *p, long delta);
+void panes_draw(app_t *a);
+int panes_click(app_t *a, int y, int x);
+/* Text position of the cursor, or -1 (no index, breaker). */
+int64_t app_cursor_text(const app_t *a);
+/* First text position at global >= g (n when none), last at global <= g (-1). */
+int64_t app_text_after(const app_t *a, uint64_t g);
+int64_t app_text_before(const app_t *a, uint64_t g);
+/* "name:1,234" for global g into buf. */
+char *app_fmt_pos(const app_t *a, uint64_t g, char *buf, size_t len);
+char *fmt_commas(uint64_t v, char *buf, size_t len);
+/* "bp", "aa" or "chars" for the alphabet shown. */
+const char *app_unit(const app_t *a);
+
+/* screen.c */
+void screen_draw(app_t *a);
+int screen_help_max_scroll(const app_t *a);
+void screen_help_lines(const app_t *a, void (*emit)(void *ud, const char *keys, const char *text), void *ud);
+
+/* prompt.c */
+void prompt_key(app_t *a, int key);
+int goto_command(app_t *a, const char *cmd);
+
+/* actions.c */
+void app_key(app_t *a, int key);
+void app_set_cursor(app_t *a, uint64_t g);
+void app_jump(app_t *a, uint64_t g);
+void app_message(app_t *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* pane_tandem.c: 1 while the runs are computed in the background; poll joins
+ * a finished computation (1 when it did) */
+int tandem_busy(void);
+int tandem_poll(app_t *a);
+
+/* pane_find.c */
+void search_run(app_t *a, const char *line, int dir); /* line "" repeats the last */
+void search_step(app_t *a, int dir, long count);       /* n (1) / N (-1) */
+int search_poll(app_t *a);                             /* 1: a search just finished */
+void search_wait(app_t *a);                            /* scripted mode */
+int search_busy(const app_t *a);
+void search_cancel(app_t *a);
+void search_free(app_t *a);
+void search_window(app_t *a, uint64_t g0, uint64_t g1); /* hits on screen */
+int search_hit_at(const app_t *a, uint64_t g);          /* 1 when g is in a hit */
+
+#endif

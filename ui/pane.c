@@ -1,0 +1,222 @@
+/* pane.c — what every pane shares: a list of rows with a selection, caching per
+ * cursor position, drawing, and the layout of the pane area (the screen manager
+ * part of htop's design).  Each pane_*.c only fills its rows. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "app.h"
+
+static const pane_ops_t *const all_ops[N_PANES] = {&pane_sa_ops, &pane_lr_ops, &pane_find_ops,
+                                                   &pane_tandem_ops, &pane_pairs_ops};
+static rect_t shown[N_PANES]; /* where each pane was drawn last (h = 0: hidden) */
+
+char *fmt_commas(uint64_t v, char *buf, size_t len)
+{
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v), k = 0;
+    for (int i = 0; i < n && (size_t)k + 2 < len; i++) {
+        buf[k++] = tmp[i];
+        if ((n - i - 1) % 3 == 0 && i < n - 1) buf[k++] = ',';
+    }
+    buf[k] = 0;
+    return buf;
+}
+
+const char *app_unit(const app_t *a)
+{
+    switch (a->src.shown_alpha) {
+    case RV_ALPHA_PROTEIN: return "aa";
+    case RV_ALPHA_TEXT: return "chars";
+    default: return "bp";
+    }
+}
+
+char *app_fmt_pos(const app_t *a, uint64_t g, char *buf, size_t len)
+{
+    const rv_seq_t *s = a->src.seq;
+    char c[32];
+    if (!s || !s->n_rec) { snprintf(buf, len, "%s", fmt_commas(g + 1, c, sizeof c)); return buf; }
+    const rv_record_t *r = &s->rec[rv_seq_record_of(s, g)];
+    snprintf(buf, len, "%s:%s", r->name, fmt_commas(g - r->off + 1, c, sizeof c));
+    return buf;
+}
+
+int64_t app_cursor_text(const app_t *a)
+{
+    if (!a->src.x || a->cur >= a->src.x->seq->glen) return -1;
+    return rv_seq_global_to_text(a->src.x->seq, a->cur);
+}
+
+/* Last segment starting at or before global g, or -1. */
+static int64_t segment_at(const rv_seq_t *s, uint64_t g)
+{
+    uint64_t lo = 0, hi = s->n_seg;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (s->seg[mid].gpos <= g) lo = mid + 1; else hi = mid;
+    }
+    return (int64_t)lo - 1;
+}
+
+int64_t app_text_after(const app_t *a, uint64_t g)
+{
+    const rv_seq_t *s = a->src.x->seq;
+    int64_t k = segment_at(s, g);
+    if (k >= 0 && g < s->seg[k].gpos + s->seg[k].len) return (int64_t)(s->seg[k].tpos + g - s->seg[k].gpos);
+    return (uint64_t)(k + 1) < s->n_seg ? (int64_t)s->seg[k + 1].tpos : (int64_t)s->n;
+}
+
+int64_t app_text_before(const app_t *a, uint64_t g)
+{
+    const rv_seq_t *s = a->src.x->seq;
+    int64_t k = segment_at(s, g);
+    if (k < 0) return -1;
+    const rv_segment_t *z = &s->seg[k];
+    return (int64_t)(g < z->gpos + z->len ? z->tpos + g - z->gpos : z->tpos + z->len - 1);
+}
+
+void pane_init(pane_t *p, const pane_ops_t *ops)
+{
+    memset(p, 0, sizeof *p);
+    p->ops = ops;
+}
+
+void pane_free(pane_t *p)
+{
+    free(p->items);
+    p->items = NULL;
+    p->n = p->cap = 0;
+}
+
+void pane_clear(pane_t *p)
+{
+    p->n = 0;
+    p->note[0] = 0;
+    p->title_extra[0] = 0;
+    p->header[0] = 0;
+}
+
+item_t *pane_add(pane_t *p, int64_t target, style_t st, const char *fmt, ...)
+{
+    if (p->n == p->cap) {
+        int cap = p->cap ? p->cap * 2 : 64;
+        item_t *it = realloc(p->items, (size_t)cap * sizeof *it);
+        if (!it) return NULL;
+        p->items = it;
+        p->cap = cap;
+    }
+    item_t *it = &p->items[p->n++];
+    memset(it, 0, sizeof *it);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(it->text, sizeof it->text, fmt, ap);
+    va_end(ap);
+    it->st = st;
+    it->target = target;
+    return it;
+}
+
+void pane_refresh(pane_t *p, app_t *a, int width)
+{
+    uint64_t sel_end = a->visual ? a->vis_anchor : UINT64_MAX;
+    if (p->key_valid && p->key_cur == a->cur && p->key_gen == a->src.generation && p->key_w == width && p->key_h == p->height &&
+        p->key_extra == a->extra_gen && p->key_sel_end == sel_end)
+        return;
+    pane_clear(p);
+    p->sel = p->scroll = 0;
+    p->ops->fill(p, a, width);
+    p->center = 1;
+    p->key_valid = 1;
+    p->key_cur = a->cur;
+    p->key_gen = a->src.generation;
+    p->key_w = width;
+    p->key_h = p->height;
+    p->key_extra = a->extra_gen;
+    p->key_sel_end = sel_end;
+}
+
+void pane_move(pane_t *p, long delta)
+{
+    long s = p->sel + delta;
+    if (s >= p->n) s = p->n - 1;
+    if (s < 0) s = 0;
+    p->sel = (int)s;
+}
+
+static void draw_item(const item_t *it, int y, int x, int w, int selected)
+{
+    dr_fill(y, x, w, selected ? ST_SELROW : ST_NORMAL, ' ');
+    dr_char(y, x, selected ? ST_SELROW : ST_NORMAL, selected ? '>' : ' ');
+    dr_text(y, x + 1, selected ? ST_SELROW : it->st, it->text, w - 1);
+    int tl = (int)strlen(it->text);
+    if (it->hl_len && it->hl_beg < tl && !selected)
+        dr_restyle(y, x + 1 + it->hl_beg, it->hl_len < w - 1 - it->hl_beg ? it->hl_len : w - 1 - it->hl_beg, it->hl_st);
+    if (it->hl2_len && it->hl2_beg < tl && !selected)
+        dr_restyle(y, x + 1 + it->hl2_beg, it->hl2_len < w - 1 - it->hl2_beg ? it->hl2_len : w - 1 - it->hl2_beg, it->hl2_st);
+}
+
+void pane_draw(pane_t *p, app_t *a, rect_t r, int focused)
+{
+    if (r.h <= 0 || r.w <= 2) return;
+    p->height = r.h - 1;
+    pane_refresh(p, a, r.w - 1);
+    int x = dr_printf(r.y, r.x, focused ? ST_FOCUS : ST_TITLE, r.w - 1, "%c %s %s", focused ? '*' : '-',
+                      p->ops->name, p->title_extra);
+    dr_fill(r.y, x, r.x + r.w - x - 1, ST_TITLE, '-');
+    int rows = r.h - 1;
+    if (p->header[0] && rows > 1) {
+        dr_text(r.y + 1, r.x + 1, ST_DIM, p->header, r.w - 2);
+        r.y++;
+        rows--;
+    }
+    if (p->n == 0) {
+        dr_text(r.y + 1, r.x + 1, ST_DIM, p->note, r.w - 2);
+        return;
+    }
+    if (p->center) { /* fresh rows: the selection in the middle */
+        p->scroll = p->sel >= rows ? p->sel - rows / 2 : 0;
+        p->center = 0;
+    }
+    if (p->sel < p->scroll) p->scroll = p->sel;
+    if (p->sel >= p->scroll + rows) p->scroll = p->sel - rows + 1;
+    for (int i = 0; i < rows && p->scroll + i < p->n; i++)
+        draw_item(&p->items[p->scroll + i], r.y + 1 + i, r.x, r.w - 1, focused && p->scroll + i == p->sel);
+}
+
+/* Normal layout: suffix array and longest repeats side by side on top, the other
+ * panes below; small screens and presentation mode show the focused pane only. */
+void panes_draw(app_t *a)
+{
+    rect_t r = a->r_panes;
+    memset(shown, 0, sizeof shown);
+    for (int i = 0; i < N_PANES; i++)
+        if (!a->panes[i].ops) pane_init(&a->panes[i], all_ops[i]);
+    if (r.h < 2) return;
+    if (a->zoom || r.h < 12 || r.w < 80) {
+        shown[a->focus] = r;
+        pane_draw(&a->panes[a->focus], a, r, 1);
+        return;
+    }
+    int h1 = r.h / 2 + 1, h2 = r.h - h1, w1 = r.w * 3 / 5;
+    shown[PANE_SA] = (rect_t){r.y, r.x, h1, w1};
+    shown[PANE_LR] = (rect_t){r.y, r.x + w1, h1, r.w - w1};
+    int w3 = r.w / 3;
+    shown[PANE_FIND] = (rect_t){r.y + h1, r.x, h2, w3};
+    shown[PANE_TANDEM] = (rect_t){r.y + h1, r.x + w3, h2, w3};
+    shown[PANE_PAIRS] = (rect_t){r.y + h1, r.x + 2 * w3, h2, r.w - 2 * w3};
+    for (int i = 0; i < N_PANES; i++) pane_draw(&a->panes[i], a, shown[i], i == a->focus);
+}
+
+int panes_click(app_t *a, int y, int x)
+{
+    for (int i = 0; i < N_PANES; i++) {
+        rect_t r = shown[i];
+        if (r.h == 0 || y < r.y || y >= r.y + r.h || x < r.x || x >= r.x + r.w) continue;
+        a->focus = i;
+        pane_t *p = &a->panes[i];
+        if (y > r.y && p->n) pane_move(p, p->scroll + (y - r.y - 1) - p->sel);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,73 @@
+/* pane_pairs.c — the maximal pairs pane: the maximal pairs (SPEC §3; RACE,
+ * seeds/002) of which one copy covers the cursor, each row leading to the other
+ * copy.  The engine works from the cursor's neighbourhood in the LCP-interval
+ * tree (pairs.h rv_pairs_covering), bounded in work so the pane stays responsive;
+ * a bounded answer is marked "at least".  Minimum length: half as long again as
+ * the repeats chance gives, like ]/[. */
+#include <stdio.h>
+#include "app.h"
+#include "lrlen.h"
+
+#if __has_include("repview/pairs.h")
+#include "repview/common.h"
+#include "repview/pairs.h"
+
+enum { PAGE = 100, MAX_WORK = 200000 };
+
+static void add_pair(pane_t *p, app_t *a, const rv_pair_t *pr, uint64_t t)
+{
+    const rv_seq_t *s = a->src.x->seq;
+    rv_pair_loc_t loc;
+    rv_pair_locate(s, pr, &loc);
+    /* the copy that does not hold the cursor is where Enter goes */
+    int first_here = t >= pr->p1 && t < pr->p1 + pr->len;
+    uint64_t other = first_here ? pr->p2 : pr->p1;
+    uint64_t g = rv_seq_text_to_global(s, other);
+    char where[160], gap[40] = "other record";
+    if (loc.same_record) snprintf(gap, sizeof gap, "gap %lld", (long long)loc.gap);
+    pane_add(p, (int64_t)g, ST_NORMAL, "%5llu  %s %s  %s", (unsigned long long)pr->len,
+             first_here ? "->" : "<-", app_fmt_pos(a, g, where, sizeof where), gap);
+}
+
+static void pairs_fill(pane_t *p, app_t *a, int width)
+{
+    (void)width;
+    const rv_index_t *x = a->src.x;
+    if (!x) { snprintf(p->note, sizeof p->note, "%s", a->src.state == IDX_BUILDING ? "waiting for the index" : "no index"); return; }
+    int64_t t = app_cursor_text(a);
+    if (t < 0) { snprintf(p->note, sizeof p->note, "the cursor is on a breaker"); return; }
+    rv_pairs_opts_t o;
+    rv_pairs_opts_init(&o, lr_min_interesting(x));
+    o.longest_first = 1; /* the most telling pairs first */
+    rv_pairs_page_t page = {0};
+    if (rv_pairs_covering(x, &o, (uint64_t)t, PAGE, MAX_WORK, &page) < 0) {
+        snprintf(p->note, sizeof p->note, "%s", rv_last_error());
+        return;
+    }
+    snprintf(p->title_extra, sizeof p->title_extra, "%s%llu of %llu+ %s", page.complete ? "" : "at least ",
+             (unsigned long long)page.total, (unsigned long long)o.min_len, app_unit(a));
+    if (page.n == 0) snprintf(p->note, sizeof p->note, "no maximal pair of %llu+ %s covers the cursor", (unsigned long long)o.min_len, app_unit(a));
+    else snprintf(p->header, sizeof p->header, "  len     other copy");
+    for (size_t i = 0; i < page.n; i++) add_pair(p, a, &page.pairs[i], (uint64_t)t);
+    if (page.total > page.n) pane_add(p, -1, ST_DIM, "... %llu more", (unsigned long long)(page.total - page.n));
+    rv_pairs_page_free(&page);
+}
+
+static int pairs_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
+{
+    return pane_sa_ops.feature(p, a, dir, g); /* the next repeat start */
+}
+
+#else /* the pairs engine has not landed yet */
+
+static void pairs_fill(pane_t *p, app_t *a, int width)
+{
+    (void)a;
+    (void)width;
+    snprintf(p->note, sizeof p->note, "waiting for engine (pairs.h)");
+}
+#define pairs_feature NULL
+
+#endif
+
+const pane_ops_t pane_pairs_ops = {"Maximal pairs", pairs_fill, pairs_feature};

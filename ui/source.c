@@ -1,0 +1,332 @@
+/* source.c — the explorer's sequence source (faidx first, then the index) and the
+ * background index build; see source.h for why. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <htslib/bgzf.h>
+#include "repview/common.h"
+#include "source.h"
+
+static int file_exists(const char *path, const char *suffix)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s", path, suffix);
+    return access(buf, F_OK) == 0;
+}
+
+/* Plain or bgzip FASTA: faidx can fetch any window without reading the rest. */
+static int has_random_access(const char *path, int *bgzf)
+{
+    BGZF *fp = bgzf_open(path, "r");
+    if (!fp) return 0;
+    int comp = bgzf_compression(fp); /* 0 none, 1 gzip, 2 bgzf */
+    int c = bgzf_peek(fp);
+    bgzf_close(fp);
+    *bgzf = comp == 2;
+    return c == '>' && comp != 1;
+}
+
+static void *fai_main(void *arg)
+{
+    source_t *s = arg;
+    s->fai = fai_load3(s->path, NULL, NULL, s->no_create ? 0 : FAI_CREATE);
+    atomic_store(&s->fai_done, 1);
+    return NULL;
+}
+
+/* The first screen before anything else: the start of the first FASTA record,
+ * read straight from the file (plain, gzip or bgzip; at most HEAD_BYTES), shown
+ * while the .fai is built or, for gzip, while the whole file is read. */
+enum { HEAD_BYTES = 1 << 20 };
+
+static rv_seq_t *head_load(const char *path, rv_alpha_t alpha)
+{
+    BGZF *fp = bgzf_open(path, "r");
+    if (!fp) return NULL;
+    char *buf = malloc(HEAD_BYTES + 1);
+    ssize_t got = buf ? bgzf_read(fp, buf, HEAD_BYTES) : -1;
+    bgzf_close(fp);
+    if (got <= 1 || buf[0] != '>') { free(buf); return NULL; }
+    buf[got] = 0;
+    char *nl = strchr(buf, '\n');
+    if (!nl) { free(buf); return NULL; }
+    *nl = 0;
+    char *name = buf + 1, *out = nl + 1;
+    name[strcspn(name, " \t\r")] = 0;
+    size_t k = 0; /* sequence bytes up to the next record or the end of what was read */
+    for (char *q = nl + 1; *q && !(*q == '>' && q[-1] == '\n'); q++)
+        if (*q > ' ' && *q < 127) out[k++] = *q;
+    out[k] = 0;
+    const char *names[1] = {name}, *seqs[1] = {out};
+    rv_seq_t *h = k ? rv_seq_from_records(names, seqs, 1, alpha) : NULL;
+    free(buf);
+    return h;
+}
+
+static void drop_head(source_t *s)
+{
+    rv_seq_free(s->head);
+    s->head = NULL;
+    s->partial = 0;
+}
+
+/* Map FILE.rvx in a helper thread: checking its checksums reads every byte,
+ * seconds for a large genome, and the first screen must not wait for that. */
+static void *rvx_main(void *arg)
+{
+    source_t *s = arg;
+    s->rvx_status = rv_index_load(s->rvx_path, s->path, &s->rvx_index);
+    if (s->rvx_status != RV_RVX_OK) snprintf(s->rvx_err, sizeof s->rvx_err, "%s", rv_last_error());
+    atomic_store(&s->rvx_done, 1);
+    return NULL;
+}
+
+int src_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int ok = pthread_create(tid, NULL, fn, arg) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return ok;
+}
+
+static int start_build(source_t *s, char *msg, size_t msglen)
+{
+    s->job = rv_build_start(s->path, NULL, s->alpha, &s->opts);
+    if (!s->job) return snprintf(msg, msglen, "%s", rv_last_error()), -1;
+    s->state = IDX_BUILDING;
+    return 0;
+}
+
+int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opts_t *o,
+             int no_create, char *msg, size_t msglen)
+{
+    memset(s, 0, sizeof *s);
+    s->no_create = no_create;
+    s->path = strdup(path);
+    s->alpha = alpha;
+    s->opts = *o;
+    s->t_start = rv_now();
+    s->shown_alpha = alpha;
+    msg[0] = 0;
+    if (strcmp(path, "-") == 0) return start_build(s, msg, msglen);
+    struct stat st;
+    if (stat(path, &st) != 0) return snprintf(msg, msglen, "%s: %s", path, strerror(errno)), -1;
+    if (S_ISDIR(st.st_mode)) return snprintf(msg, msglen, "%s: is a directory", path), -1;
+    int bgzf = 0;
+    s->random_access = has_random_access(path, &bgzf);
+    int fai_ready = s->random_access && file_exists(path, ".fai") && (!bgzf || file_exists(path, ".gzi"));
+    if (!fai_ready && (s->head = head_load(path, alpha))) { /* faidx is milliseconds away otherwise */
+        s->seq = s->head;
+        s->partial = 1;
+        s->shown_alpha = s->head->alpha;
+    }
+    if (s->random_access) {
+        s->fai_created = !file_exists(path, ".fai") && !no_create;
+        s->gzi_created = bgzf && !file_exists(path, ".gzi") && !no_create;
+        s->fai_thread = src_thread(&s->fai_tid, fai_main, s);
+    }
+    s->rvx_path = rv_index_path_for(path);
+    if (s->rvx_path && access(s->rvx_path, R_OK) == 0 && src_thread(&s->rvx_tid, rvx_main, s)) {
+        s->rvx_thread = 1;
+        s->state = IDX_BUILDING;
+        return 0;
+    }
+    return start_build(s, msg, msglen);
+}
+
+/* The .rvx helper is done: use the index, or say why not and build instead. */
+static void rvx_finished(source_t *s, char *msg, size_t msglen)
+{
+    pthread_join(s->rvx_tid, NULL);
+    s->rvx_thread = 0;
+    rv_index_t *x = s->rvx_index;
+    s->rvx_index = NULL;
+    if (s->rvx_status == RV_RVX_OK && (s->alpha == RV_ALPHA_AUTO || s->alpha == x->seq->alpha)) {
+        s->x = x;
+        s->seq = x->seq;
+        s->state = IDX_READY;
+        s->shown_alpha = x->seq->alpha;
+        s->t_ready = rv_now();
+        s->generation++;
+        rv_seq_free(s->skel);
+        s->skel = NULL;
+        drop_head(s);
+        snprintf(msg, msglen, "index loaded from %s", s->rvx_path);
+        return;
+    }
+    rv_index_free(x);
+    if (s->rvx_status == RV_RVX_OK) snprintf(msg, msglen, "%s is for another alphabet; building the index in memory", s->rvx_path);
+    else snprintf(msg, msglen, "%s; building the index in memory", s->rvx_err);
+    if (start_build(s, msg + strlen(msg), msglen - strlen(msg)) < 0) s->state = IDX_FAILED;
+}
+
+/* The record table of the .fai as an rv_seq_t without text: enough for names,
+ * lengths, region parsing and record lookups until the index is ready. */
+static rv_seq_t *skeleton_from_fai(const faidx_t *fai, const char *path)
+{
+    rv_seq_t *k = calloc(1, sizeof *k);
+    int n = faidx_nseq(fai);
+    if (!k || !(k->rec = calloc(n ? (size_t)n : 1, sizeof *k->rec))) { free(k); return NULL; }
+    for (int i = 0; i < n; i++) {
+        rv_record_t *r = &k->rec[k->n_rec++];
+        r->name = strdup(faidx_iseq(fai, i));
+        int l = faidx_seq_len(fai, r->name);
+        r->len = l > 0 ? (uint64_t)l : 0;
+        r->off = k->glen;
+        k->glen += r->len;
+    }
+    k->raw = "";
+    k->path = strdup(path);
+    rv_seq_index_names(k);
+    return k;
+}
+
+static void fai_finished(source_t *s, char *msg, size_t msglen)
+{
+    pthread_join(s->fai_tid, NULL);
+    s->fai_thread = 0;
+    if (!s->fai) return; /* no writable .fai: wait for the full load instead */
+    if (s->x) return;
+    s->skel = skeleton_from_fai(s->fai, s->path);
+    if (!s->skel || s->skel->n_rec == 0) return;
+    s->seq = s->skel;
+    drop_head(s);
+    s->generation++;
+    if (s->fai_created || s->gzi_created)
+        snprintf(msg, msglen, "created %s.fai%s%s%s for fast access", s->path,
+                 s->gzi_created ? " and " : "", s->gzi_created ? s->path : "",
+                 s->gzi_created ? ".gzi" : "");
+}
+
+static void build_finished(source_t *s, char *msg, size_t msglen)
+{
+    int cancelled = atomic_load(&rv_build_progress(s->job)->cancel);
+    s->x = rv_build_join(s->job, s->err, sizeof s->err);
+    s->job = NULL;
+    if (!s->x) {
+        s->state = cancelled ? IDX_CANCELLED : IDX_FAILED;
+        snprintf(msg, msglen, cancelled ? "index build cancelled" : "index build failed: %s", s->err);
+        return;
+    }
+    s->state = IDX_READY;
+    s->t_ready = rv_now();
+    s->seq = s->x->seq;
+    s->shown_alpha = s->x->seq->alpha;
+    s->generation++;
+    if (s->fai) { fai_destroy(s->fai); s->fai = NULL; }
+    rv_seq_free(s->skel);
+    s->skel = NULL;
+    drop_head(s);
+    free(s->cache);
+    s->cache = NULL;
+    s->cache_len = 0;
+    snprintf(msg, msglen, "index ready: %s, %.2f s%s%s%s%s", s->x->backend, s->t_ready - s->t_start,
+             s->x->note[0] ? "; " : "", s->x->note, s->seq->warning ? "; " : "",
+             s->seq->warning ? s->seq->warning : "");
+}
+
+int src_poll(source_t *s, char *msg, size_t msglen)
+{
+    int changed = 0;
+    msg[0] = 0;
+    if (s->rvx_thread && atomic_load(&s->rvx_done)) {
+        rvx_finished(s, msg, msglen);
+        changed = 1;
+    }
+    if (s->fai_thread && atomic_load(&s->fai_done)) { fai_finished(s, msg, msglen); changed = 1; }
+    if (s->job && rv_build_finished(s->job)) {
+        char m2[600];
+        build_finished(s, m2, sizeof m2);
+        if (msg[0] && s->state == IDX_READY) snprintf(msg + strlen(msg), msglen - strlen(msg), "; %s", m2);
+        else snprintf(msg, msglen, "%s", m2);
+        changed = 1;
+    }
+    return changed;
+}
+
+void src_wait(source_t *s, int wait_index, double timeout, char *msg, size_t msglen)
+{
+    double t0 = rv_now();
+    char m[600];
+    msg[0] = 0;
+    for (;;) {
+        if (src_poll(s, m, sizeof m) && m[0]) {
+            size_t l = strlen(msg);
+            snprintf(msg + l, msglen - l, "%s%s", l ? "; " : "", m);
+        }
+        int seq_ok = (s->seq && !s->partial) || (!s->fai_thread && !s->job && !s->rvx_thread);
+        if (seq_ok && !s->fai_thread && (!wait_index || (!s->job && !s->rvx_thread))) return;
+        if (rv_now() - t0 > timeout) return;
+        struct timespec ts = {0, 2 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+void src_progress(const source_t *s, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (s->rvx_thread) { snprintf(buf, len, "loading %s", s->rvx_path); return; }
+    if (!s->job) return;
+    rv_progress_t *p = rv_build_progress(s->job);
+    int stage = atomic_load(&p->stage);
+    uint64_t done = atomic_load(&p->done), total = atomic_load(&p->total);
+    const char *name = stage == RV_STAGE_IDLE ? "starting" : rv_stage_name((rv_stage_t)stage);
+    if (atomic_load(&p->cancel)) name = "cancelling";
+    char pct[16] = "";
+    if (total) snprintf(pct, sizeof pct, " %d%%", (int)(100.0 * (double)done / (double)total));
+    snprintf(buf, len, "indexing: %s%s%s%s (x cancels)", name, pct, p->backend[0] ? " on " : "",
+             p->backend);
+}
+
+const char *src_bytes(source_t *s, uint64_t g, uint64_t len)
+{
+    if (s->x) return g + len <= s->x->seq->glen ? s->x->seq->raw + g : NULL;
+    if (s->head && s->seq == s->head) return g + len <= s->head->glen ? s->head->raw + g : NULL;
+    if (!s->fai || !s->skel || len == 0) return NULL;
+    if (s->cache && g >= s->cache_g && g + len <= s->cache_g + s->cache_len) return s->cache + (g - s->cache_g);
+    const rv_record_t *r = &s->skel->rec[rv_seq_record_of(s->skel, g)];
+    hts_pos_t got = 0;
+    char *b = faidx_fetch_seq64(s->fai, r->name, (hts_pos_t)(g - r->off),
+                                (hts_pos_t)(g - r->off + len - 1), &got);
+    if (!b || (uint64_t)got < len) { free(b); return NULL; }
+    free(s->cache);
+    s->cache = b;
+    s->cache_g = g;
+    s->cache_len = len;
+    if (s->shown_alpha == RV_ALPHA_AUTO) s->shown_alpha = rv_alpha_detect(b, (size_t)len);
+    return b;
+}
+
+void src_cancel(source_t *s)
+{
+    if (s->job) rv_build_cancel(s->job);
+}
+
+void src_close(source_t *s)
+{
+    if (s->fai_thread) pthread_join(s->fai_tid, NULL);
+    if (s->rvx_thread) pthread_join(s->rvx_tid, NULL);
+    rv_index_free(s->rvx_index);
+    free(s->rvx_path);
+    if (s->job) {
+        /* A suffix sort cannot stop half-way: do not wait for it.  The caller is
+         * about to exit, which ends the worker too. */
+        rv_build_cancel(s->job);
+        if (!rv_build_finished(s->job)) return;
+        rv_index_free(rv_build_join(s->job, NULL, 0));
+    }
+    if (s->fai) fai_destroy(s->fai);
+    rv_seq_free(s->skel);
+    rv_seq_free(s->head);
+    rv_index_free(s->x);
+    free(s->cache);
+    free(s->path);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,77 @@
+/* source.h — where the explorer's sequence and index come from.
+ *
+ * The screen must show the sequence at once whatever the input size (SPEC §5), so
+ * bgzip and plain FASTA are read through htslib's faidx (only the bytes on the
+ * screen; .fai/.gzi are created when missing, in a helper thread), while the full
+ * load and the index build run in the background (engine build job).  FILE.rvx is
+ * used when it matches.  gzip and stdin have no random access: "reading…" until the
+ * build job is done.  Only the UI thread calls these functions. */
+#ifndef REPVIEW_UI_SOURCE_H
+#define REPVIEW_UI_SOURCE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <htslib/faidx.h>
+#include "repview/build.h"
+
+typedef enum { IDX_NONE, IDX_BUILDING, IDX_READY, IDX_FAILED, IDX_CANCELLED } idx_state_t;
+
+typedef struct {
+    char *path;
+    rv_alpha_t alpha;
+    rv_build_opts_t opts;
+    int random_access;        /* faidx usable (plain or bgzip FASTA) */
+    /* faidx, loaded by a helper thread */
+    pthread_t fai_tid;
+    int fai_thread;
+    _Atomic int fai_done;
+    faidx_t *fai;
+    int fai_created, gzi_created, no_create;
+    rv_seq_t *skel;           /* record table built from the .fai (names, lengths) */
+    rv_seq_t *head;           /* the start of the first record, until better is known */
+    int partial;              /* seq is only that start */
+    /* FILE.rvx, mapped and checked by a helper thread */
+    char *rvx_path;
+    pthread_t rvx_tid;
+    int rvx_thread;
+    _Atomic int rvx_done;
+    rv_rvx_status_t rvx_status;
+    rv_index_t *rvx_index;
+    char rvx_err[400];
+    /* the index */
+    rv_build_job_t *job;
+    rv_index_t *x;
+    idx_state_t state;
+    char err[512];
+    double t_start, t_ready;
+    int generation;           /* bumped when the sequence source changes */
+    const rv_seq_t *seq;      /* records (x->seq or skel); NULL while reading */
+    rv_alpha_t shown_alpha;   /* alphabet used to dim breakers */
+    /* window of bytes fetched through faidx */
+    uint64_t cache_g, cache_len;
+    char *cache;
+} source_t;
+
+/* Open PATH: start loading FILE.rvx (or the build when there is none) and the
+ * faidx helper (which
+ * writes no .fai/.gzi when no_create: the bundled sample).  Returns 0,
+ * or -1 with a message in err (nothing to show at all). */
+int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opts_t *o,
+             int no_create, char *msg, size_t msglen);
+/* Check the helpers; 1 when something changed (msg set for the user, maybe ""). */
+int src_poll(source_t *s, char *msg, size_t msglen);
+/* Wait (scripted mode) until the record table is known, or the index is done
+ * when wait_index; gives up after timeout seconds. */
+void src_wait(source_t *s, int wait_index, double timeout, char *msg, size_t msglen);
+/* Progress for the status bar: "" when idle. */
+void src_progress(const source_t *s, char *buf, size_t len);
+/* Bytes [g, g+len) of the records as read (within one record); NULL when not
+ * available yet.  Valid until the next call. */
+const char *src_bytes(source_t *s, uint64_t g, uint64_t len);
+void src_cancel(source_t *s);
+/* Start a helper thread with every signal blocked, so that signals reach the UI
+ * thread (term.c).  1 on success. */
+int src_thread(pthread_t *tid, void *(*fn)(void *), void *arg);
+void src_close(source_t *s);
+
+#endif

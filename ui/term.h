@@ -1,0 +1,18 @@
+/* term.h — the terminal: curses set-up and teardown, colour (NO_COLOR, TERM=dumb,
+ * --no-color), mouse, and signals that restore the terminal (htop keeps all of
+ * this in one file; so do we). */
+#ifndef REPVIEW_UI_TERM_H
+#define REPVIEW_UI_TERM_H
+
+/* Start curses on the controlling terminal.  0, or -1 with a message on stderr. */
+int term_start(int color, int mouse);
+/* Restore the terminal (idempotent, safe from atexit). */
+void term_stop(void);
+/* The signal (SIGINT, SIGTERM, SIGHUP) that asked the explorer to quit, or 0. */
+int term_quit_requested(void);
+/* Colour wanted: not --no-color, NO_COLOR unset or empty, TERM not dumb. */
+int term_color_wanted(int no_color_flag);
+/* Fill dr_attr[] for the grid (no colour) — used by scripted mode. */
+void term_plain_styles(void);
+
+#endif
