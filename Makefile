@@ -57,11 +57,11 @@ $(LIB): $(ENGINE_OBJ) $(GPU_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard include/repview/*.h) $(wildcard engine/*.h) $(wildcard ui/*.h)
+$(BUILD)/%.o: %.c $(wildcard include/repview/*.h) $(wildcard engine/*.h) $(wildcard ui/*.h) $(wildcard gpu/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DRV_HAVE_CUDA=$(HAVE_CUDA) -c -o $@ $<
 
-$(BUILD)/gpu/%.o: gpu/%.cu $(wildcard include/repview/*.h) $(wildcard gpu/*.cuh)
+$(BUILD)/gpu/%.o: gpu/%.cu $(wildcard include/repview/*.h) $(wildcard gpu/*.cuh) $(wildcard gpu/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
 
@@ -102,6 +102,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 repview $(DESTDIR)$(PREFIX)/bin/repview
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -D -m 644 samples/lambda.fa.gz $(DESTDIR)$(PREFIX)/share/repview/lambda.fa.gz
 
 clean:

@@ -18,4 +18,13 @@ int rv_gpu_probe(char *name, size_t name_len, char *why, size_t why_len);
  * caller falls back to the CPU path.  Honors progress and cancellation. */
 int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p);
 
+/* All longest repeats of every text position, computed on the GPU from x's LLRc
+ * section (seeds/000 Alg. 4, one thread per position: binary search + walk).  32-bit
+ * indexes only (!x->wide).  On success len[k] (n entries) is the LR length of position
+ * k (0: none) and the LRs of k start at (*starts)[off[k] .. off[k+1]) (off: n + 1
+ * entries, caller-allocated; *starts malloc()ed, caller frees), in increasing order;
+ * *hits = off[n]; *kernel_s = device seconds.  0, or -1 with a message. */
+int rv_gpu_lr_all(const rv_index_t *x, uint32_t *len, uint32_t *off, uint32_t **starts,
+                  uint64_t *hits, double *kernel_s);
+
 #endif

@@ -1,0 +1,391 @@
+/* gpu_host.cu — the host side of the CUDA backend (gpu_iface.h, behind gpu.h): device probe, memory plan,
+ * transfers, stage timing, progress and cancellation.
+ *
+ * Memory plan (n < 2^32 - 1 symbols, 32-bit arrays), one arena of 32 bytes per symbol
+ * plus CUB's temporary storage:
+ *   rank 4n | sa 4n | k0 8n | k1 8n | v0 4n | v1 4n
+ *   SA stage:  text in k1 -> packed keys k0, values v0; sorts double-buffer k0/k1 and
+ *              v0/v1; rank ends as ISA, sa as SA.
+ *   LCP stage: text again in k0 (uploaded while PHI runs), PHI and PLCP in k1, LCP in v0.
+ * SA and ISA travel back while the LCP kernels run; LCP last. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <thread>
+#include <vector>
+#include <cub/cub.cuh>
+#include "gpu_internal.cuh"
+
+extern "C" int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_len)
+{
+    if (name_len) name[0] = 0;
+    if (why_len) why[0] = 0;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        snprintf(why, why_len, "%s", e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+        return 0;
+    }
+    cudaDeviceProp prop;
+    e = cudaGetDeviceProperties(&prop, 0);
+    if (e != cudaSuccess) {
+        snprintf(why, why_len, "%s", cudaGetErrorString(e));
+        return 0;
+    }
+    if (prop.major < 8) {
+        snprintf(why, why_len, "%s has compute capability %d.%d; repview needs 8.0 or newer",
+                 prop.name, prop.major, prop.minor);
+        return 0;
+    }
+    /* create the context now: it proves the device usable, and its ~0.1 s is not
+     * counted as a build stage */
+    e = cudaFree(0);
+    if (e != cudaSuccess) {
+        snprintf(why, why_len, "%s", cudaGetErrorString(e));
+        return 0;
+    }
+    snprintf(name, name_len, "%s", prop.name);
+    return 1;
+}
+
+int gpu_trace(gpu_ctx_t *c, const char *what)
+{
+    if (!c->trace) return 0;
+    GK(cudaDeviceSynchronize());
+    double t = rv_now();
+    fprintf(stderr, "gpu\t%s\t%.2f ms\n", what, (t - c->t_last) * 1e3);
+    c->t_last = t;
+    return 0;
+}
+
+static size_t align256(size_t b) { return (b + 255) & ~(size_t)255; }
+
+/* Copy a device array of n uint32 into a host array: asynchronously on s (pinned or
+ * not), or widened through a temporary buffer when wide (tests of the 64-bit path). */
+static int download(void *host, const uint32_t *dev, uint64_t n, int wide, cudaStream_t s)
+{
+    if (!wide) {
+        GK(cudaMemcpyAsync(host, dev, n * 4, cudaMemcpyDeviceToHost, s));
+        return 0;
+    }
+    uint32_t *tmp = (uint32_t *)malloc(n * 4 + 4);
+    if (!tmp) return rv_error("GPU", "out of host memory");
+    cudaError_t e = cudaMemcpyAsync(tmp, dev, n * 4, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (e == cudaSuccess)
+        for (uint64_t i = 0; i < n; i++) ((uint64_t *)host)[i] = tmp[i];
+    free(tmp);
+    GK(e);
+    return 0;
+}
+
+/* Host arrays fresh from malloc() cost a page fault per page on first touch, and
+ * page-locking them costs about as much again: on the device machine pageable
+ * downloads of SA + ISA of 250 Mbp took 1.3 s, one cudaHostRegister of 4 GB 90-170 ms.
+ * So each array is cut into one page-aligned slice per thread: while the GPU sorts,
+ * each thread touches its slices (transparent huge pages where the kernel offers
+ * them) and page-locks them; once the LCP and LLR kernels are queued, the threads
+ * queue each slice's copy on its array's stream, so copies and kernels overlap.
+ * (Locking during the sort slows the sort's own CUDA calls, 10 -> 60 ms of rounds at
+ * 250 Mbp, but beat locking afterwards by 0.07 s; 8 MB slices were 0.12 s slower.) */
+typedef struct {
+    char *base;
+    size_t bytes;
+    std::vector<size_t> cut;  /* slice t is [cut[t], cut[t+1]) */
+    std::vector<char> locked; /* slice t is page-locked */
+    const uint32_t *dev;      /* where the copy comes from */
+    cudaStream_t s;           /* and on which stream */
+} harr_t;
+
+typedef struct {
+    harr_t a[5]; /* SA, ISA, LCP, LLR, LLRc */
+    std::vector<std::thread> th;
+    int text_pinned;
+    int wide;
+} host_t;
+
+static void harr_init(harr_t *h, void *p, size_t bytes, int T)
+{
+    h->base = (char *)p;
+    h->bytes = bytes;
+    h->cut.assign((size_t)T + 1, bytes);
+    h->locked.assign((size_t)T, 0);
+    h->dev = NULL;
+    uintptr_t b = (uintptr_t)p;
+    h->cut[0] = 0;
+    for (int t = 1; t < T; t++) {
+        uintptr_t at = (b + bytes / (size_t)T * (size_t)t + 4095) & ~(uintptr_t)4095;
+        size_t off = at - b < bytes ? at - b : bytes;
+        h->cut[t] = off > h->cut[t - 1] ? off : h->cut[t - 1];
+    }
+    uintptr_t lo = (b + 4095) & ~(uintptr_t)4095, hi = (b + bytes) & ~(uintptr_t)4095;
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
+
+enum { H_TOUCH = 1, H_PIN = 2, H_COPY = 4 };
+
+/* T threads over arrays [first, first + count): thread t does slice t of each. */
+static void host_start(host_t *hm, int first, int count, int T, int what)
+{
+    for (int t = 0; t < T; t++)
+        hm->th.emplace_back([=]() {
+            for (int a = first; a < first + count; a++) {
+                harr_t *h = &hm->a[a];
+                size_t lo = h->cut[t], hi = h->cut[t + 1];
+                if (lo >= hi) continue;
+                if (what & H_TOUCH) {
+                    for (size_t o = lo; o < hi; o += 4096) h->base[o] = 0;
+                    h->base[hi - 1] = 0;
+                }
+                if (what & H_PIN) {
+                    h->locked[t] = cudaHostRegister(h->base + lo, hi - lo, cudaHostRegisterDefault) == cudaSuccess;
+                    if (!h->locked[t]) (void)cudaGetLastError(); /* then it goes pageable */
+                }
+                if ((what & H_COPY) &&
+                    cudaMemcpyAsync(h->base + lo, (const char *)h->dev + lo, hi - lo, cudaMemcpyDeviceToHost,
+                                    h->s) != cudaSuccess)
+                    h->dev = NULL; /* checked by host_copied() */
+            }
+        });
+}
+
+static void host_join(host_t *hm)
+{
+    for (auto &t : hm->th) t.join();
+    hm->th.clear();
+}
+
+static int host_copied(host_t *hm, int first, int count)
+{
+    for (int a = first; a < first + count; a++)
+        if (!hm->a[a].dev) return rv_error("GPU", "a device-to-host copy failed");
+    return 0;
+}
+
+static void host_release(host_t *hm)
+{
+    host_join(hm);
+    for (auto &h : hm->a)
+        for (size_t t = 0; t < h.locked.size(); t++)
+            if (h.locked[t]) cudaHostUnregister(h.base + h.cut[t]);
+}
+
+/* Arrays [first, first + count) from their device arrays: by the threads as above,
+ * or widened through a buffer when wide (tests of the 64-bit path). */
+static int fetch(host_t *hm, int first, int count, int T, int pin)
+{
+    if (hm->wide) {
+        for (int a = first; a < first + count; a++) {
+            harr_t *h = &hm->a[a];
+            GK(cudaStreamSynchronize(h->s));
+            if (download(h->base, h->dev, h->bytes / 8, 1, h->s) < 0) return -1;
+        }
+        return 0;
+    }
+    host_start(hm, first, count, T, (pin ? H_PIN : 0) | H_COPY);
+    host_join(hm);
+    return host_copied(hm, first, count);
+}
+
+/* Queue the copies of arrays already touched and locked (by host_start at the start). */
+static int fetch_locked(host_t *hm, int first, int count, int T)
+{
+    if (hm->wide) return fetch(hm, first, count, T, 0);
+    host_start(hm, first, count, T, H_COPY);
+    host_join(hm);
+    return host_copied(hm, first, count);
+}
+
+/* Largest code in the text (the radix of the packed keys); DNA's is known. */
+static int max_code(gpu_ctx_t *c, int sigma, int *out)
+{
+    if (sigma <= 4) { *out = sigma; return 0; }
+    size_t b = c->temp_bytes;
+    GK(cub::DeviceReduce::Max(c->temp, b, (const uint8_t *)c->k1, c->small, (int64_t)c->n, c->s0));
+    uint32_t m = 0;
+    GK(cudaMemcpyAsync(&m, c->small, sizeof m, cudaMemcpyDeviceToHost, c->s0));
+    GK(cudaStreamSynchronize(c->s0));
+    *out = (int)(m & 0xff);
+    return 0;
+}
+
+static int carve(gpu_ctx_t *c, uint64_t n, void **arena, size_t *bytes)
+{
+    uint64_t cap = n < 64 ? 64 : n; /* room for the text padding when n is tiny */
+    size_t temp = 0;
+    size_t lr_temp = 0;
+    if (gpu_sa_temp_bytes(cap, &temp) < 0 || gpu_lr_temp_bytes(cap, &lr_temp) < 0) return -1;
+    if (lr_temp > temp) temp = lr_temp;
+    size_t sz4 = align256(cap * 4), sz8 = align256(cap * 8 + 64);
+    size_t total = 2 * sz4 + 2 * sz8 + 2 * sz4 + align256(temp) + 256;
+    size_t fr = 0, tot = 0;
+    GK(cudaMemGetInfo(&fr, &tot));
+    const size_t margin = 64u << 20;
+    if (total + margin > fr)
+        return rv_error("GPU", "the GPU path needs %zu MB of device memory, %zu MB are free; "
+                        "building on the CPU", total >> 20, fr >> 20);
+    char *a = NULL;
+    GK(cudaMalloc((void **)&a, total));
+    *arena = a;
+    *bytes = total;
+    c->rank = (uint32_t *)a; a += sz4;
+    c->sa = (uint32_t *)a; a += sz4;
+    c->k0 = (uint64_t *)a; a += sz8;
+    c->k1 = (uint64_t *)a; a += sz8;
+    c->v0 = (uint32_t *)a; a += sz4;
+    c->v1 = (uint32_t *)a; a += sz4;
+    c->temp = a; c->temp_bytes = temp; a += align256(temp);
+    c->small = (uint32_t *)a;
+    return 0;
+}
+
+/* The useful LLRs: (start, len) pairs; their number is known once the LLR kernels
+ * have run. */
+static int fetch_llrc(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, int T)
+{
+    uint32_t m = 0;
+    GK(cudaMemcpyAsync(&m, c->small + 1, sizeof m, cudaMemcpyDeviceToHost, c->s0));
+    GK(cudaStreamSynchronize(c->s0));
+    size_t w = j->wide ? 8 : 4;
+    j->llrc_bytes = (uint64_t)m * 2 * w;
+    j->llrc = malloc(j->llrc_bytes ? j->llrc_bytes : 1);
+    if (!j->llrc) return rv_error("GPU", "out of host memory");
+    if (!m) return 0;
+    harr_init(&hm->a[4], j->llrc, j->llrc_bytes, T);
+    hm->a[4].dev = (const uint32_t *)c->k1;
+    hm->a[4].s = c->s0;
+    if (j->wide) return fetch(hm, 4, 1, T, 0);
+    host_start(hm, 4, 1, T, H_TOUCH | (j->pin ? H_PIN : 0) | H_COPY); /* a fresh buffer */
+    host_join(hm);
+    return host_copied(hm, 4, 1);
+}
+
+static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaStream_t *st)
+{
+    const uint64_t n = j->n;
+    double t0 = rv_now();
+    c->t_last = t0;
+    size_t arena_bytes = 0;
+    if (carve(c, n, arena, &arena_bytes) < 0) return -1;
+    j->device_bytes = arena_bytes;
+    if (c->trace)
+        fprintf(stderr, "gpu\tdevice_bytes\t%zu\t%.2f B/base\n", arena_bytes, (double)arena_bytes / (double)n);
+    GK(cudaStreamCreateWithFlags(&c->s0, cudaStreamNonBlocking));
+    GK(cudaStreamCreateWithFlags(&c->s1, cudaStreamNonBlocking));
+    for (int a = 0; a < 4; a++) GK(cudaStreamCreateWithFlags(&st[a], cudaStreamNonBlocking));
+    size_t w = j->wide ? 8 : 4;
+    int T = j->threads < 1 ? 1 : j->threads;
+    hm->wide = j->wide;
+    if (j->with_llr && !(j->llr = malloc(j->llr_bytes = n * w))) return rv_error("GPU", "out of host memory");
+    void *arr[4] = {j->sa, j->isa, j->lcp, j->llr};
+    const uint32_t *dev[4] = {c->sa, c->rank, c->v0, c->v1};
+    int k = j->with_llr ? 4 : 3;
+    for (int a = 0; a < k; a++) {
+        harr_init(&hm->a[a], arr[a], n * w, T);
+        hm->a[a].dev = dev[a];
+        hm->a[a].s = st[a];
+    }
+    /* touch and lock while the GPU sorts (see above) */
+    if (!j->wide) host_start(hm, 0, k, T, H_TOUCH | (j->pin ? H_PIN : 0));
+
+    j->stage(j->ctx, 0, n);
+    if (j->pin) { /* the text goes up twice (SA, then LCP): page-lock it when we can */
+        if (cudaHostRegister((void *)j->text, n, cudaHostRegisterDefault) == cudaSuccess)
+            hm->text_pinned = 1;
+        else
+            (void)cudaGetLastError(); /* e.g. a read-only mapping: copy it pageable */
+    }
+    GK(cudaMemcpyAsync(c->k1, j->text, n, cudaMemcpyHostToDevice, c->s0));
+    if (gpu_trace(c, "upload") < 0) return -1;
+    int mc = 0;
+    if (max_code(c, j->sigma, &mc) < 0) return -1;
+    if (gpu_sa_build(c, mc) < 0) return -1;
+    GK(cudaStreamSynchronize(c->s0));
+    double t1 = rv_now();
+    j->stage_s[0] = t1 - t0;
+    if (gpu_cancelled(c)) return rv_error("", "cancelled");
+    host_join(hm);
+
+    if (c->plcp_restart / PLCP_CHUNK > 64.0 * (double)n) {
+        /* repeats of many kb everywhere (all-A, a text and its copy): chunk restarts
+         * would make the PLCP kernel quadratic; the CPU's few long chunks are linear.
+         * ISA is not fetched: the CPU's LCP borrows its buffer, then fills it. */
+        if (c->trace)
+            fprintf(stderr, "gpu\tlcp on the CPU: restarts would compare ~%.3g bytes\n",
+                    c->plcp_restart / PLCP_CHUNK);
+        if (fetch_locked(hm, 0, 1, T) < 0) return -1;
+        GK(cudaStreamSynchronize(st[0]));
+        j->lcp_on_cpu = 1;
+        j->stage_s[1] = rv_now() - t1;
+        return gpu_trace(c, "download.sa");
+    }
+    /* queue every kernel (LCP, then LLR) on s0; the copies wait for their events */
+    j->stage(j->ctx, 2, n);
+    cudaEvent_t ev[2];
+    GK(cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming));
+    GK(cudaEventCreateWithFlags(&ev[1], cudaEventDisableTiming));
+    int rc = gpu_lcp_build(c, j->text);
+    if (rc == 0 && cudaEventRecord(ev[0], c->s0) != cudaSuccess) rc = -1;
+    if (rc == 0 && cudaStreamWaitEvent(st[2], ev[0], 0) != cudaSuccess) rc = -1;
+    if (rc == 0 && j->with_llr) {
+        rc = gpu_lr_build(c);
+        if (rc == 0 && cudaEventRecord(ev[1], c->s0) != cudaSuccess) rc = -1;
+        if (rc == 0 && cudaStreamWaitEvent(st[3], ev[1], 0) != cudaSuccess) rc = -1;
+    }
+    if (rc == 0) rc = fetch_locked(hm, 0, k, T); /* slice by slice */
+    if (rc == 0) rc = gpu_trace(c, "host.queue");
+    /* the LLRc host buffer is sized, touched and locked while the other copies run */
+    if (rc == 0 && j->with_llr) rc = fetch_llrc(c, j, hm, T);
+    for (int a = 0; a < 3 && rc == 0; a++)
+        if (cudaStreamSynchronize(st[a]) != cudaSuccess) rc = rv_error("GPU", "download failed");
+    double t2 = rv_now();
+    j->stage_s[2] = t2 - t1;
+    if (rc == 0 && j->with_llr) {
+        if (cudaStreamSynchronize(st[3]) != cudaSuccess) rc = rv_error("GPU", "download failed");
+        if (rc == 0 && cudaStreamSynchronize(c->s0) != cudaSuccess) rc = rv_error("GPU", "download failed");
+        j->llr_s = rv_now() - t2;
+    }
+    cudaEventDestroy(ev[0]);
+    cudaEventDestroy(ev[1]);
+    if (rc < 0) return -1;
+    if (gpu_trace(c, "downloads") < 0) return -1;
+    return gpu_cancelled(c) ? rv_error("", "cancelled") : 0;
+}
+
+extern "C" int rv_gpu_run(rv_gpu_job_t *j)
+{
+    if (j->n >= 0xffffffffull)
+        return rv_error("GPU", "%llu symbols are too many for the GPU path (at most 2^32 - 2); "
+                        "building on the CPU", (unsigned long long)j->n);
+    if (j->n == 0) return 0;
+    gpu_ctx_t c;
+    memset(&c, 0, sizeof c);
+    c.n = j->n;
+    c.job = j;
+    c.trace = j->trace;
+    void *arena = NULL;
+    host_t hm;
+    hm.text_pinned = 0;
+    cudaStream_t st[4] = {0, 0, 0, 0};
+    int rc = build(&c, j, &arena, &hm, st);
+    /* release everything whatever happened; after a sticky error these fail too */
+    host_join(&hm);
+    if (c.s0) cudaStreamSynchronize(c.s0);
+    if (c.s1) cudaStreamSynchronize(c.s1);
+    for (int a = 0; a < 4; a++)
+        if (st[a]) cudaStreamSynchronize(st[a]);
+    host_release(&hm);
+    if (hm.text_pinned) cudaHostUnregister((void *)j->text);
+    if (rc < 0 || j->lcp_on_cpu) {
+        free(j->llr);
+        free(j->llrc);
+        j->llr = j->llrc = NULL;
+    }
+    if (arena) cudaFree(arena);
+    if (c.s0) cudaStreamDestroy(c.s0);
+    if (c.s1) cudaStreamDestroy(c.s1);
+    for (int a = 0; a < 4; a++)
+        if (st[a]) cudaStreamDestroy(st[a]);
+    return rc;
+}

@@ -1,0 +1,54 @@
+/* gpu_iface.h — the plain C interface between gpu_glue.c (which speaks rv_index_t,
+ * progress and cancellation through the C11 headers) and the CUDA files of gpu/ (C++,
+ * which cannot include those headers).  Not part of the public API. */
+#ifndef REPVIEW_GPU_IFACE_H
+#define REPVIEW_GPU_IFACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rv_gpu_job {
+    /* in */
+    uint64_t n;
+    const uint8_t *text;   /* n codes, RV_BREAK = 0 */
+    int sigma;             /* largest code that may occur */
+    void *sa, *isa, *lcp;  /* host arrays to fill (32- or 64-bit) */
+    int wide;
+    int trace;             /* per-step times on stderr */
+    int pin;               /* page-lock the host arrays for the transfers */
+    int with_llr;          /* also LLR and LLRc (lr.h layout) */
+    int threads;           /* host threads that prepare the host arrays */
+    void *ctx;             /* for the callbacks */
+    void (*stage)(void *ctx, int stage, uint64_t total); /* 0 SA, 1 ISA, 2 LCP */
+    void (*add)(void *ctx, uint64_t done);
+    int (*cancelled)(void *ctx);
+    /* out */
+    double stage_s[3];     /* seconds: SA (with upload), ISA (SA+ISA download), LCP */
+    uint64_t device_bytes; /* device memory the build held at its peak */
+    void *llr, *llrc;      /* malloc()ed sections (32/64-bit as wide) for the caller */
+    uint64_t llr_bytes, llrc_bytes;
+    double llr_s;          /* seconds for LLR + LLRc (with their download) */
+    int lcp_on_cpu;        /* set when only SA and ISA were built: the text's repeats
+                              are so long that the chunked PLCP would be quadratic */
+} rv_gpu_job_t;
+
+/* 1 with the device name when a usable GPU is present, else 0 with the reason. */
+int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_len);
+
+/* Build SA, ISA and LCP on the GPU.  0, or -1 with a message through rv_error(). */
+int rv_gpu_run(rv_gpu_job_t *j);
+
+/* All LRs of every position from the LLRc pairs (32-bit): len[k] (0: none), the LRs
+ * of k are starts[off[k] .. off[k+1]) (off has n + 1 entries), *starts malloc()ed.
+ * kernel_s: device time of the two passes and the scan.  0 or -1 with a message. */
+int rv_gpu_lr_all_run(const uint32_t *llrc, uint32_t m, uint64_t n, uint32_t *len, uint32_t *off,
+                      uint32_t **starts, uint64_t *hits, double *kernel_s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

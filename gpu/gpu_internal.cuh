@@ -1,0 +1,76 @@
+/* gpu_internal.cuh — what the CUDA files of gpu/ share: the device arena, error checks,
+ * timing.  Not part of the public API (gpu.h is). */
+#ifndef REPVIEW_GPU_INTERNAL_CUH
+#define REPVIEW_GPU_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stddef.h>
+
+extern "C" {
+#include "repview/common.h"
+}
+#include "gpu_iface.h"
+
+/* Every CUDA call is checked: on failure record one message and return -1. */
+#define GK(call)                                                                           \
+    do {                                                                                   \
+        cudaError_t e_ = (call);                                                           \
+        if (e_ != cudaSuccess)                                                             \
+            return rv_error("GPU", "%s (%s:%d)", cudaGetErrorString(e_), __FILE__, __LINE__); \
+    } while (0)
+/* After a kernel launch. */
+#define GK_LAUNCH() GK(cudaGetLastError())
+
+/* The device buffers of one build.  One arena is carved into regions whose roles change
+ * from stage to stage (gpu_host.cu documents the plan): n < 2^32 positions, 32-bit
+ * arrays.  All regions are 256-byte aligned. */
+typedef struct {
+    uint64_t n;
+    uint32_t *rank;   /* 4n: ranks during the doubling, then ISA */
+    uint32_t *sa;     /* 4n: SA */
+    uint64_t *k0, *k1; /* 8n each: sort keys (double buffer); later text, PHI, PLCP */
+    uint32_t *v0, *v1; /* 4n each: sort values (double buffer); later LCP, LLR */
+    void *temp;       /* CUB temporary storage */
+    size_t temp_bytes;
+    uint32_t *small;  /* a few counters (device) */
+    cudaStream_t s0, s1; /* compute, transfers */
+    rv_gpu_job_t *job;
+    int trace;        /* REPVIEW_GPU_TRACE: per-step times on stderr */
+    double t_last;    /* host clock of the previous trace point */
+    double plcp_restart; /* estimated bytes the PLCP chunk restarts would compare */
+} gpu_ctx_t;
+
+/* Bytes of CUB temporary storage the stages need for n items (max over stages). */
+int gpu_sa_temp_bytes(uint64_t n, size_t *bytes);
+
+/* SA and ranks (= ISA) of the text that lies in c->k1 (n bytes of codes, max_code the
+ * largest code), by prefix doubling; leaves SA in c->sa and ISA in c->rank. */
+int gpu_sa_build(gpu_ctx_t *c, int max_code);
+
+/* LCP by PHI / PLCP: uploads the text (host memory) into c->k0 while PHI runs, SA and
+ * ISA in place; writes LCP into c->v0. */
+int gpu_lcp_build(gpu_ctx_t *c, const uint8_t *text);
+
+/* Enqueue on s0: LLR (into c->v1) and the useful LLRs as (start, len) pairs (into
+ * c->k1, their number into c->small[1]) from ISA in c->rank and LCP in c->v0. */
+int gpu_lr_build(gpu_ctx_t *c);
+int gpu_lr_temp_bytes(uint64_t n, size_t *bytes);
+
+#define PLCP_CHUNK 64 /* text positions per thread of the PLCP kernel */
+
+/* Trace point: prints "gpu <what> <ms since the last point>" when tracing. */
+int gpu_trace(gpu_ctx_t *c, const char *what);
+
+static inline void gpu_add(gpu_ctx_t *c, uint64_t k) { c->job->add(c->job->ctx, k); }
+static inline int gpu_cancelled(gpu_ctx_t *c) { return c->job->cancelled(c->job->ctx); }
+
+/* Bits needed to write v (0 for v == 0). */
+static inline int gpu_bits(uint64_t v)
+{
+    int b = 0;
+    while (v) { b++; v >>= 1; }
+    return b;
+}
+
+#endif
