@@ -86,6 +86,11 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
                      rv_last_error());
         }
     }
+    if (!done && rv_cancelled(p)) { /* cancelled during the GPU build: no CPU fallback */
+        rv_index_free(x);
+        rv_error("", "cancelled");
+        return NULL;
+    }
     if (!done) {
         snprintf(x->backend, sizeof x->backend, "CPU, %d thread%s", threads, threads > 1 ? "s" : "");
         if (p) snprintf(p->backend, sizeof p->backend, "%s", x->backend);
