@@ -9,6 +9,7 @@
 #include "draw.h"
 #include "keys.h"
 #include "source.h"
+#include "repview/tandem.h"
 
 typedef struct { int y, x, h, w; } rect_t;
 
@@ -82,7 +83,15 @@ struct app {
     int quit, mouse;
     const char *title;        /* file name shown in the title bar */
     int extra_gen;            /* bumped when search results change */
+    /* `:set` settings (settings.c) */
+    uint64_t minpair;         /* maximal pairs pane: minimum length, 0 = automatic */
+    rv_tandem_filter_t tfilter; /* tandem pane filters */
 };
+
+/* settings.c: `:set NAME VALUE` (and `:set` alone lists them). 0, or -1 after an
+ * inline error message. */
+void settings_init(app_t *a);
+int set_command(app_t *a, const char *args);
 
 /* view_seq.c */
 void view_layout(app_t *a);

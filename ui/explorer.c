@@ -297,6 +297,7 @@ int rv_explorer_main(int argc, char **argv)
     if (rc >= 0) return rc;
     const char *file = o.file ? o.file : sample_path();
     static app_t a;
+    settings_init(&a);
     char msg[700];
     if (src_open(&a.src, file, o.alpha, &o.build, !o.file, msg, sizeof msg) < 0) {
         fprintf(stderr, "repview: %s\n", msg);

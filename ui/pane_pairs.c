@@ -37,7 +37,7 @@ static void pairs_fill(pane_t *p, app_t *a, int width)
     int64_t t = app_cursor_text(a);
     if (t < 0) { snprintf(p->note, sizeof p->note, "the cursor is on a breaker"); return; }
     rv_pairs_opts_t o;
-    rv_pairs_opts_init(&o, lr_min_interesting(x));
+    rv_pairs_opts_init(&o, a->minpair ? a->minpair : lr_min_interesting(x));
     o.longest_first = 1; /* the most telling pairs first */
     rv_pairs_page_t page = {0};
     if (rv_pairs_covering(x, &o, (uint64_t)t, PAGE, MAX_WORK, &page) < 0) {

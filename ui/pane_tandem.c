@@ -93,8 +93,7 @@ static void tandem_fill(pane_t *p, app_t *a, int width)
     if (!a->src.x) { snprintf(p->note, sizeof p->note, "%s", a->src.state == IDX_BUILDING ? "waiting for the index" : "no index"); return; }
     const rv_runs_t *r = runs_of(p, a);
     if (!r) return;
-    rv_tandem_filter_t f;
-    rv_tandem_filter_init(&f);
+    rv_tandem_filter_t f = a->tfilter;
     int64_t t = app_cursor_text(a);
     add_ctx_t c = {p, a, t < 0 ? UINT64_MAX : (uint64_t)t, UINT64_MAX, 0};
     snprintf(p->header, sizeof p->header, " %-18s %6s %4s %6s %s", "start", "len", "per", "copies", "motif");
@@ -118,8 +117,7 @@ static int tandem_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
     if (!a->src.x) { app_message(a, 1, "needs the index"); return 0; }
     const rv_runs_t *r = runs_of(p, a);
     if (!r) { app_message(a, 1, "tandem repeats are still being computed"); return 0; }
-    rv_tandem_filter_t f;
-    rv_tandem_filter_init(&f);
+    rv_tandem_filter_t f = a->tfilter;
     uint64_t t = (uint64_t)(dir > 0 ? app_text_before(a, a->cur) : app_text_after(a, a->cur));
     int64_t k = dir > 0 ? rv_runs_next(r, t, &f) : rv_runs_prev(r, t, &f);
     if (k < 0) { app_message(a, 1, "no %s tandem repeat", dir > 0 ? "later" : "earlier"); return 0; }

@@ -65,6 +65,7 @@ int goto_command(app_t *a, const char *cmd)
     if (!strcmp(buf, "q") || !strcmp(buf, "quit") || !strcmp(buf, "q!")) { a->quit = 1; return 0; }
     if (!strcmp(buf, "help") || !strcmp(buf, "h")) { a->overlay = OV_HELP; a->ov_scroll = 0; return 0; }
     if (!strcmp(buf, "cancel")) { src_cancel(&a->src); return 0; }
+    if (!strcmp(buf, "set") || !strncmp(buf, "set ", 4)) return set_command(a, buf + 3);
     if (!a->src.seq) { app_message(a, 1, "no records yet: the file is still being read"); return -1; }
     if (!strcmp(buf, "records")) { a->overlay = OV_RECORDS; return 0; }
     if (!strncmp(buf, "goto ", 5)) memmove(buf, buf + 5, strlen(buf + 5) + 1);

@@ -11,6 +11,8 @@ static const char *const commands_help[][2] = {
     {":+10k, :-2m", "move forward or back (k, m, g suffixes)"},
     {":=POS", "go to a position counted over all records laid end to end"},
     {":help, :records, :q", "help, record picker, quit"},
+    {":set minpair N", "maximal pairs pane: minimum length (auto: from the text size)"},
+    {":set minlen V", "tandem pane filters (also minperiod, maxperiod, mincopies; as repview tandem); :set lists them"},
 };
 
 void screen_help_lines(const app_t *a, void (*emit)(void *ud, const char *keys, const char *text), void *ud)
