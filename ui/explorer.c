@@ -205,6 +205,22 @@ static void settle(app_t *a)
     screen_draw(a);
 }
 
+/* A mouse click at (y, x), or the wheel (wheel = -1 up, +1 down): the same for the
+ * terminal and for scripted mode. */
+static void mouse_at(app_t *a, int y, int x, int wheel)
+{
+    if (wheel) { app_key(a, wheel < 0 ? KEY_UP : KEY_DOWN); return; }
+    if (!view_click(a, y, x)) panes_click(a, y, x);
+}
+
+static void mouse_event(app_t *a)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK) return;
+    int wheel = ev.bstate & BUTTON4_PRESSED ? -1 : ev.bstate & BUTTON5_PRESSED ? 1 : 0;
+    mouse_at(a, ev.y, ev.x, wheel);
+}
+
 static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
 {
     int *keys, n;
@@ -230,6 +246,9 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
     for (int i = 0; i < n && !a->quit; i++) {
         double k0 = rv_now();
         if ((keys[i] & SCRIPT_RESIZE) && keys[i] > 0xffffff) dr_grid_resize(keys[i] >> 12 & 0xfff, keys[i] & 0xfff);
+        else if (keys[i] == SCRIPT_WHEEL_UP || keys[i] == SCRIPT_WHEEL_DOWN)
+            mouse_at(a, 0, 0, keys[i] == SCRIPT_WHEEL_UP ? -1 : 1);
+        else if ((keys[i] & SCRIPT_CLICK) && keys[i] > 0xffffff) mouse_at(a, keys[i] & 0xfff, keys[i] >> 12 & 0xfff, 0);
         else app_key(a, keys[i]);
         search_wait(a); /* scripts see the search finished: screens are deterministic */
         poll_source(a, &region);
@@ -242,17 +261,6 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
     free(ms);
     free(keys);
     return RV_EXIT_OK;
-}
-
-static void mouse_event(app_t *a)
-{
-    MEVENT ev;
-    if (getmouse(&ev) != OK) return;
-    if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-        app_key(a, ev.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN);
-        return;
-    }
-    if (!view_click(a, ev.y, ev.x)) panes_click(a, ev.y, ev.x);
 }
 
 static int run_terminal(app_t *a, const opts_t *o, const char *region)

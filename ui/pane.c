@@ -215,7 +215,8 @@ int panes_click(app_t *a, int y, int x)
         if (r.h == 0 || y < r.y || y >= r.y + r.h || x < r.x || x >= r.x + r.w) continue;
         a->focus = i;
         pane_t *p = &a->panes[i];
-        if (y > r.y && p->n) pane_move(p, p->scroll + (y - r.y - 1) - p->sel);
+        int first = r.y + 1 + (p->header[0] != 0); /* below the title and the column header */
+        if (y >= first && p->n) pane_move(p, p->scroll + (y - first) - p->sel);
         return 1;
     }
     return 0;

@@ -32,6 +32,11 @@ static int special(const char *name, size_t len)
     if (sscanf(buf, "resize:%dx%d%c", &cols, &rows, &tail) == 2 && cols > 0 && rows > 0 && cols < 4096 &&
         rows < 4096)
         return SCRIPT_RESIZE | cols << 12 | rows;
+    if (sscanf(buf, "click:%d,%d%c", &cols, &rows, &tail) == 2 && cols >= 0 && rows >= 0 && cols < 4096 &&
+        rows < 4096)
+        return SCRIPT_CLICK | cols << 12 | rows;
+    if (strcasecmp(buf, "wheelup") == 0) return SCRIPT_WHEEL_UP;
+    if (strcasecmp(buf, "wheeldown") == 0) return SCRIPT_WHEEL_DOWN;
     return -1;
 }
 
