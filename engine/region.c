@@ -12,10 +12,39 @@ static int name2id(void *data, const char *name)
     return r < 0 || r > 0x7fffffff ? -1 : (int)r;
 }
 
+/* The coordinates typed after the name ("" when none).  htslib clamps a start of 0
+ * or below to the record start; a person typing chr1:0 made a mistake (SPEC §2:
+ * positions are 1-based), so it is checked here first. */
+static const char *coords_of(const rv_seq_t *s, const char *region)
+{
+    if (region[0] == '{') {
+        const char *close = strchr(region, '}');
+        return close && close[1] == ':' ? close + 2 : "";
+    }
+    if (rv_seq_record_by_name(s, region) >= 0) return "";
+    const char *colon = strrchr(region, ':');
+    return colon ? colon + 1 : "";
+}
+
+static int starts_at_zero_or_below(const char *c)
+{
+    if (*c == '-') return 1;
+    int digits = 0, nonzero = 0;
+    for (; *c && *c != '-'; c++) {
+        if (*c == ',') continue;
+        if (*c < '0' || *c > '9') return 0;
+        digits++;
+        nonzero |= *c != '0';
+    }
+    return digits && !nonzero;
+}
+
 static int parse(const rv_seq_t *s, const char *region, int flags, uint64_t *rid, uint64_t *beg,
                  uint64_t *end)
 {
     int tid = -1;
+    if (region && starts_at_zero_or_below(coords_of(s, region)))
+        return rv_error(region, "positions are 1-based: the first base is 1");
     hts_pos_t b = 0, e = 0;
     if (!region || !*region) return rv_error("region", "empty region");
     const char *p = hts_parse_region(region, &tid, &b, &e, name2id, (void *)s,

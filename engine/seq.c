@@ -79,6 +79,10 @@ static int parse_records(BGZF *fp, const char *ctx, rv_seq_t *s, growbuf_t *raw)
         if (c == '>' || (c == '@' && state != 1)) {
             if (state == 2) { rc = rv_error(ctx, "line %llu: FASTQ record without '+' line", (unsigned long long)lineno); goto out; }
             if (add_record(s, &cap, line.s + 1, raw->len) < 0) { rc = rv_error(ctx, "out of memory"); goto out; }
+            if (!s->rec[s->n_rec - 1].name[0]) {
+                rc = rv_error(ctx, "line %llu: record without a name", (unsigned long long)lineno);
+                goto out;
+            }
             state = c == '>' ? 1 : 2;
             continue;
         }

@@ -99,6 +99,13 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
             break;
         case 'h':
             fputs(usage, stdout);
+            fputs("\nOptions every command takes:\n"
+                  "  --cpu | --gpu      force the CPU or the GPU backend (--gpu: error without a GPU)\n"
+                  "  -t, --threads N    CPU threads (default: all cores)\n"
+                  "  --alphabet A       dna, protein or text (default: detected)\n"
+                  "  --quiet            no progress, warnings or summary on stderr\n"
+                  "  -h, --help         this help        --version   version and build features\n",
+                  stdout);
             *exit_code = 0;
             return -1;
         case OPT_VERSION:

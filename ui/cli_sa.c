@@ -10,7 +10,8 @@ static const char usage[] =
     "Print the suffix array as a table: rank sa lcp suffix (0-based ranks and\n"
     "positions; LCP[0] = 0, LCP[r] = lcp(SA[r-1], SA[r]) stopping at breakers;\n"
     "suffix truncated to 60 characters, breakers shown as '$').\n"
-    "For FILE, sa is the 0-based position in all records laid end to end.\n\n"
+    "For FILE, sa is the 0-based position in all records laid end to end; a row\n"
+    "whose suffix starts with a record end (not an N) has sa '.'.\n\n"
     "  --string STR   index STR itself (all rows)\n"
     "  --around POS   rows around the suffix starting at POS (1-based, NAME:POS or POS)\n"
     "  --rows N       number of rows for FILE (default 20; 0 = all)\n";
@@ -47,6 +48,20 @@ static void put_suffix(FILE *out, const rv_seq_t *s, uint64_t t)
         while (k < s->n_seg && t >= s->seg[k].tpos + s->seg[k].len) k++;
         putc(s->raw[s->seg[k].gpos + (t - s->seg[k].tpos)], out);
     }
+}
+
+/* The sa column: the global position of the suffix's first symbol.  A breaker that
+ * stands for an N run starts at the run's first byte; one that only marks a record
+ * end has no byte of its own and prints "." (so the column never repeats). */
+static void put_sa(FILE *out, const rv_seq_t *s, uint64_t t)
+{
+    uint64_t g = rv_seq_text_to_global(s, t);
+    if (s->text[t] == RV_BREAK) {
+        uint64_t k = rv_seq_segment_of_text(s, t) - 1; /* the segment before the breaker */
+        const rv_record_t *r = &s->rec[rv_seq_record_of(s, s->seg[k].gpos)];
+        if (g >= r->off + r->len) { fputs(".", out); return; }
+    }
+    fprintf(out, "%llu", (unsigned long long)g);
 }
 
 int cli_sa(int argc, char **argv)
@@ -97,9 +112,9 @@ int cli_sa(int argc, char **argv)
     }
     printf("#rank\tsa\tlcp\tsuffix\n");
     for (uint64_t r = lo; r < hi; r++) {
-        printf("%llu\t%llu\t%llu\t", (unsigned long long)r,
-               (unsigned long long)rv_seq_text_to_global(s, rv_sa(x, r)),
-               (unsigned long long)rv_lcp(x, r));
+        printf("%llu\t", (unsigned long long)r);
+        put_sa(stdout, s, rv_sa(x, r));
+        printf("\t%llu\t", (unsigned long long)rv_lcp(x, r));
         put_suffix(stdout, s, rv_sa(x, r));
         putchar('\n');
     }

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "repview/common.h"
+#include "repview/gpu.h"
 #include "app.h"
 #include "cli.h"
 #include "script.h"
@@ -132,6 +133,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
     if (o->dump != !!o->keys) {
         fprintf(stderr, "repview: --keys and --dump go together (scripted mode)\n");
         return RV_EXIT_USAGE;
+    }
+    if (o->build.backend == RV_BACKEND_GPU) { /* as for every command: an error, not a fallback */
+        char name[80], why[160];
+        if (!rv_gpu_probe(name, sizeof name, why, sizeof why))
+            return fprintf(stderr, "repview: --gpu: no usable GPU (%s)\n", why), RV_EXIT_DATA;
     }
     return -1;
 }

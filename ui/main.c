@@ -42,9 +42,18 @@ static void usage(FILE *out)
             "See man repview.\n");
 }
 
-int main(int argc, char **argv)
+/* A full disk or a closed pipe must not pass for success. */
+static int finish(int rc)
 {
-    hts_set_log_level(HTS_LOG_OFF); /* repview reports errors itself, in one line */
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == 0) {
+        fprintf(stderr, "repview: standard output: write error\n");
+        return RV_EXIT_DATA;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv)
+{
     if (argc >= 2) {
         if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
             usage(stdout);
@@ -58,4 +67,10 @@ int main(int argc, char **argv)
             if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
     }
     return rv_explorer_main(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+    hts_set_log_level(HTS_LOG_OFF); /* repview reports errors itself, in one line */
+    return finish(dispatch(argc, argv));
 }

@@ -65,3 +65,33 @@ expect_eq stdin_input "$(cat lf.fa | $R stats - | grep -v '^# \(file\|index\)')"
 expect_eq forced_text_alphabet "$($R stats --alphabet text lf.fa | grep '^# alphabet' | cut -d' ' -f3)" text
 expect_exit bad_alphabet 2 $R stats --alphabet rna lf.fa
 expect_exit no_header 1 $R stats <(printf 'ACGT\n')
+
+# a full disk is an error, not a success
+printf '>a\nACGTACGT\n' > w.fa
+if [ -w /dev/full ]; then
+    for c in "find w.fa ACG" "sa w.fa" "stats w.fa"; do
+        $R $c >/dev/full 2>"$T/err"; rc=$?
+        n="write_error_${c%% *}"
+        [ $rc -eq 1 ] && grep -q '^repview: .*write error' "$T/err" && ok "$n" || bad "$n" "exit $rc: $(cat "$T/err")"
+    done
+else echo "SKIP write_error: no /dev/full"; fi
+
+# positions are 1-based: 0 and negative starts are errors, not position 1
+printf '>chr1\nACGTACGTAC\n>chr2\nACGTAC\n' > pos.fa
+expect_exit position_zero 1 $R lce pos.fa chr1:0 chr1:1
+expect_exit position_negative 1 $R lce pos.fa chr1:-3 chr1:1
+expect_exit region_zero 1 $R lr pos.fa chr1:0
+expect_eq position_one "$($R lce pos.fa chr1:1 chr2:1)" 6
+
+# the sa column never repeats: a record-end row has no position of its own
+expect_eq sa_column_unique "$($R sa --rows 0 pos.fa | cut -f2 | grep -v '^sa$' | sort | uniq -d)" ""
+expect_eq sa_record_end_dot "$($R sa --rows 0 pos.fa | awk -F'\t' '$4 ~ /^\$/ {print $2}')" "."
+
+# a record without a name cannot be named in a region or written as BED
+printf '>\nACGT\n' > noname.fa
+expect_exit record_without_name 1 $R stats noname.fa
+
+# --gpu without a usable GPU is an error for the explorer too
+if ! $REPVIEW index --gpu --quiet -o gpu.rvx w.fa 2>/dev/null; then
+    expect_exit explorer_gpu_missing 1 $R --gpu --keys q --dump w.fa
+fi
