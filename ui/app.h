@@ -25,6 +25,9 @@ typedef struct {
     int hl_beg, hl_len, hl2_beg, hl2_len;
     style_t hl_st, hl2_st;
     int64_t target;
+    uint64_t span[2][2];      /* global [beg, end) marked in the sequence view while
+                               * this row is selected in the focused pane */
+    int n_span;
 } item_t;
 
 /* A pane is a small class (htop): what it shows for the cursor and what ]/[ do. */
@@ -102,7 +105,14 @@ int view_click(app_t *a, int y, int x);     /* 1 when the click was on the seque
 uint64_t view_lr_at_cursor(app_t *a);       /* LR length at the cursor, 0 when none */
 uint64_t view_track_unit(const app_t *a);   /* LR length of track level 1 */
 
+/* pane_tandem.c: the runs once computed (the pane starts that), else NULL. */
+const rv_runs_t *tandem_runs_ready(const app_t *a);
+
 /* pane.c */
+/* Mark text[t, t+len) (breaker-free) in the sequence view while `it` is selected. */
+void item_mark(item_t *it, const app_t *a, uint64_t t, uint64_t len);
+/* 1 when global position g is marked by the selected row of the focused pane. */
+int app_marked(const app_t *a, uint64_t g);
 void pane_init(pane_t *p, const pane_ops_t *ops);
 void pane_free(pane_t *p);
 void pane_clear(pane_t *p);

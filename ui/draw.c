@@ -145,8 +145,20 @@ void dr_flush(void)
 void dr_dump(FILE *out)
 {
     if (!D.grid) return;
+    /* REPVIEW_DUMP_MARKS=1 (tests): cells drawn as marked copies print as '#', so a
+     * plain-text dump can show what only an attribute shows on a terminal */
+    const char *m = getenv("REPVIEW_DUMP_MARKS");
+    int marks = m && *m == '1';
+    char line[4096];
     for (int y = 0; y < D.rows; y++) {
         const char *row = D.cell + (size_t)y * D.cols;
+        if (marks && D.cols <= (int)sizeof line) {
+            memcpy(line, row, (size_t)D.cols);
+            for (int x = 0; x < D.cols; x++)
+                if (D.style[(size_t)y * D.cols + x] == ST_MARK) line[x] = '#';
+                else if (D.style[(size_t)y * D.cols + x] == ST_RUN) line[x] = '~';
+            row = line;
+        }
         int n = D.cols;
         while (n > 0 && row[n - 1] == ' ') n--;
         fwrite(row, 1, (size_t)n, out);

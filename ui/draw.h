@@ -22,7 +22,9 @@
     X(ST_CURSOR, "the cursor (also marked > and v)")              \
     X(ST_SELECT, "visual selection")                              \
     X(ST_HIT, "search hits")                                      \
+    X(ST_MARK, "copies of the selected pair, run or repeat")      \
     X(ST_TRACK, "LR length track")                                \
+    X(ST_RUN, "LR track under a tandem repeat (tandem pane filters)") \
     X(ST_TITLE, "pane title")                                     \
     X(ST_FOCUS, "focused pane title")                             \
     X(ST_SELROW, "selected row in a pane")                        \

@@ -117,6 +117,25 @@ item_t *pane_add(pane_t *p, int64_t target, style_t st, const char *fmt, ...)
     return it;
 }
 
+void item_mark(item_t *it, const app_t *a, uint64_t t, uint64_t len)
+{
+    if (!it || it->n_span >= 2 || !a->src.x) return;
+    uint64_t g = rv_seq_text_to_global(a->src.x->seq, t);
+    it->span[it->n_span][0] = g;
+    it->span[it->n_span][1] = g + len;
+    it->n_span++;
+}
+
+int app_marked(const app_t *a, uint64_t g)
+{
+    const pane_t *p = &a->panes[a->focus];
+    if (p->sel < 0 || p->sel >= p->n) return 0;
+    const item_t *it = &p->items[p->sel];
+    for (int k = 0; k < it->n_span; k++)
+        if (g >= it->span[k][0] && g < it->span[k][1]) return 1;
+    return 0;
+}
+
 void pane_refresh(pane_t *p, app_t *a, int width)
 {
     uint64_t sel_end = a->visual ? a->vis_anchor : UINT64_MAX;

@@ -25,8 +25,10 @@ static void add_pair(pane_t *p, app_t *a, const rv_pair_t *pr, uint64_t t)
     uint64_t g = rv_seq_text_to_global(s, other);
     char where[160], gap[40] = "other record";
     if (loc.same_record) snprintf(gap, sizeof gap, "gap %lld", (long long)loc.gap);
-    pane_add(p, (int64_t)g, ST_NORMAL, "%5llu  %s %s  %s", (unsigned long long)pr->len,
-             first_here ? "->" : "<-", app_fmt_pos(a, g, where, sizeof where), gap);
+    item_t *it = pane_add(p, (int64_t)g, ST_NORMAL, "%5llu  %s %s  %s", (unsigned long long)pr->len,
+                          first_here ? "->" : "<-", app_fmt_pos(a, g, where, sizeof where), gap);
+    item_mark(it, a, pr->p1, pr->len);
+    item_mark(it, a, pr->p2, pr->len);
 }
 
 static void pairs_fill(pane_t *p, app_t *a, int width)

@@ -81,9 +81,10 @@ static int add_run(void *ud, const rv_run_t *run)
     char where[160], motif[24];
     uint64_t plen = rv_run_motif(s, run, motif, sizeof motif);
     int here = c->t >= run->start && c->t < run->end;
-    pane_add(c->p, (int64_t)g, here ? ST_USEFUL : ST_NORMAL, "%c%-18s %6llu %4llu %6.2f %s%s", here ? '*' : ' ',
+    item_t *it = pane_add(c->p, (int64_t)g, here ? ST_USEFUL : ST_NORMAL, "%c%-18s %6llu %4llu %6.2f %s%s", here ? '*' : ' ',
              app_fmt_pos(c->a, g, where, sizeof where), (unsigned long long)(run->end - run->start),
              (unsigned long long)run->period, rv_run_copies(run), motif, plen >= sizeof motif ? "..." : "");
+    item_mark(it, c->a, run->start, run->end - run->start);
     return ++c->n >= MAX_SHOWN;
 }
 
@@ -142,3 +143,8 @@ int tandem_poll(app_t *a) { (void)a; return 0; }
 #endif
 
 const pane_ops_t pane_tandem_ops = {"Tandem repeats", tandem_fill, tandem_feature};
+
+const rv_runs_t *tandem_runs_ready(const app_t *a)
+{
+    return a->src.x && T.have && T.x == a->src.x ? &T.view : NULL;
+}

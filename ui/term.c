@@ -46,6 +46,8 @@ void term_plain_styles(void)
     dr_attr[ST_CURSOR] = A_REVERSE | A_BOLD;
     dr_attr[ST_SELECT] = A_UNDERLINE;
     dr_attr[ST_HIT] = A_BOLD | A_UNDERLINE;
+    dr_attr[ST_MARK] = A_BOLD | A_UNDERLINE;
+    dr_attr[ST_RUN] = A_UNDERLINE;
     dr_attr[ST_TITLE] = A_BOLD;
     dr_attr[ST_FOCUS] = A_REVERSE | A_BOLD;
     dr_attr[ST_SELROW] = A_REVERSE;
@@ -66,7 +68,8 @@ static void color_styles(void)
         {ST_HIT, COLOR_BLACK, COLOR_YELLOW, A_BOLD}, {ST_TRACK, COLOR_CYAN, -1, 0},
         {ST_SHARED, COLOR_YELLOW, -1, A_BOLD},   {ST_USEFUL, COLOR_GREEN, -1, A_BOLD},
         {ST_USELESS, COLOR_WHITE, -1, A_DIM},    {ST_ERROR, COLOR_RED, -1, A_BOLD},
-        {ST_SELECT, COLOR_BLACK, COLOR_MAGENTA, 0},
+        {ST_SELECT, COLOR_BLACK, COLOR_MAGENTA, 0}, {ST_MARK, COLOR_BLACK, COLOR_GREEN, A_BOLD},
+        {ST_RUN, COLOR_MAGENTA, -1, A_UNDERLINE},
     };
     start_color();
     use_default_colors();

@@ -160,6 +160,30 @@ uint64_t view_lr_at_cursor(app_t *a)
     return len;
 }
 
+typedef struct { const app_t *a; uint64_t lg, m; unsigned char *in_run; } runmask_t;
+
+static int mark_run(void *ud, const rv_run_t *run)
+{
+    runmask_t *c = ud;
+    const rv_seq_t *s = c->a->src.x->seq;
+    uint64_t g = rv_seq_text_to_global(s, run->start), e = g + (run->end - run->start);
+    for (uint64_t k = g > c->lg ? g - c->lg : 0; k < c->m && c->lg + k < e; k++) c->in_run[k] = 1;
+    return 0;
+}
+
+/* in_run[k] = 1 where position lg + k lies in a tandem repeat passing the pane's
+ * filters (once the runs are computed). */
+static void runs_on_line(const app_t *a, uint64_t lg, uint64_t m, unsigned char *in_run)
+{
+    memset(in_run, 0, m);
+    const rv_runs_t *r = tandem_runs_ready(a);
+    if (!r || m == 0) return;
+    int64_t lo = app_text_after(a, lg), hi = app_text_after(a, lg + m);
+    if (lo >= hi) return;
+    runmask_t c = {a, lg, m, in_run};
+    rv_runs_overlapping(r, (uint64_t)lo, (uint64_t)hi, &a->tfilter, mark_run, &c);
+}
+
 static void draw_line(app_t *a, int i, const char *bytes, const uint64_t *lens, uint64_t g0)
 {
     const rv_record_t *r = view_record(a);
@@ -173,6 +197,9 @@ static void draw_line(app_t *a, int i, const char *bytes, const uint64_t *lens, 
     dr_printf(y, 0, ST_RULER, -1, "%c %*s", here ? '>' : ' ', a->coord_w - 3,
               fmt_commas(lg - r->off + 1, c, sizeof c));
     uint64_t unit = view_track_unit(a);
+    unsigned char in_run[1024];
+    if (m > sizeof in_run) m = sizeof in_run;
+    runs_on_line(a, lg, m, in_run);
     uint64_t vlo = a->vis_anchor < a->cur ? a->vis_anchor : a->cur;
     uint64_t vhi = a->vis_anchor < a->cur ? a->cur : a->vis_anchor;
     for (uint64_t k = 0; k < m; k++) {
@@ -181,6 +208,7 @@ static void draw_line(app_t *a, int i, const char *bytes, const uint64_t *lens, 
         unsigned char ch = bytes ? (unsigned char)bytes[g - g0] : ' ';
         style_t st = base_style(a, ch);
         if (search_hit_at(a, g)) st = ST_HIT;
+        if (app_marked(a, g)) st = ST_MARK;
         if (a->visual && g >= vlo && g <= vhi) st = ST_SELECT;
         if (g == a->cur) st = ST_CURSOR;
         dr_char(y, x, st, bytes ? ch : '.');
@@ -188,7 +216,7 @@ static void draw_line(app_t *a, int i, const char *bytes, const uint64_t *lens, 
         uint64_t l = lens[g - g0];
         if (l == UINT64_MAX) continue;
         int lv = lr_level(l, unit);
-        dr_glyph(y + 1, x, ST_TRACK, ramp_utf8[lv], ramp_ascii[lv]);
+        dr_glyph(y + 1, x, in_run[k] ? ST_RUN : ST_TRACK, ramp_utf8[lv], ramp_ascii[lv]);
     }
 }
 

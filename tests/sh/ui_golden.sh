@@ -84,6 +84,13 @@ golden mouse_click_sequence multi.fa '<click:30,4>'
 golden mouse_click_pane multi.fa '<click:5,14>'
 golden mouse_click_pane_jump multi.fa '<click:5,14><CR>'
 golden mouse_wheel multi.fa '<wheeldown><wheeldown><wheelup>'
+# the selected pair's copies and the selected run are marked in the sequence view
+# (an attribute on a terminal; '#' in dumps with REPVIEW_DUMP_MARKS=1)
+REPVIEW_DUMP_MARKS=1 golden_engine marks_pair pairs multi.fa ':chr1:210<CR><S-Tab>'
+REPVIEW_DUMP_MARKS=1 golden_engine marks_run tandem multi.fa ':chr1:520<CR><Tab><Tab><Tab>'
+# runs under the tandem filters are shown on the LR track ('~' in dumps); :set changes them
+REPVIEW_DUMP_MARKS=1 golden_engine track_runs tandem multi.fa ':chr1:520<CR>'
+REPVIEW_DUMP_MARKS=1 golden_engine track_runs_filtered tandem multi.fa ':chr1:520<CR>:set minlen 20<CR>'
 golden set_bad multi.fa ':set minpair x<CR>'
 golden set_show multi.fa ':set<CR>'
 golden feature_next multi.fa ']'
