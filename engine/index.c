@@ -16,11 +16,10 @@ rv_index_t *rv_index_alloc(rv_seq_t *seq, int force_wide)
     size_t w = x->wide ? 8 : 4, bytes = (size_t)(x->n ? x->n : 1) * w;
     x->sa = malloc(bytes);
     x->isa = malloc(bytes);
-    x->lcp = malloc(bytes);
-    if (!x->sa || !x->isa || !x->lcp) {
+    if (!x->sa || !x->isa) {
         x->seq = NULL;
         rv_index_free(x);
-        rv_error("index", "out of memory (%llu MB for the arrays)", (unsigned long long)(3 * bytes >> 20));
+        rv_error("index", "out of memory (%llu MB for the arrays)", (unsigned long long)(2 * bytes >> 20));
         return NULL;
     }
     return x;
@@ -34,7 +33,6 @@ void rv_index_free(rv_index_t *x)
     if (!x->map) {
         free(x->sa);
         free(x->isa);
-        free(x->lcp);
     }
     rv_seq_free(x->seq);
     if (x->map) munmap(x->map, x->map_len);
@@ -55,6 +53,21 @@ const void *rv_index_section(const rv_index_t *x, int id, uint64_t *bytes)
     return x->ext[id].ptr;
 }
 
+int rv_index_bind_lcp(rv_index_t *x)
+{
+    const rv_section_t *s = &x->ext[RV_SEC_LCP], *b = &x->ext[RV_SEC_LCP_BIG];
+    if (rv_narrow_view(&x->lcp, s->ptr, s->bytes, b->ptr, b->bytes, x->n, x->wide) < 0)
+        return rv_error("index", "the LCP sections do not fit the index");
+    return 0;
+}
+
+int rv_index_set_lcp(rv_index_t *x, uint8_t *small, void *big, uint64_t big_bytes)
+{
+    rv_index_attach(x, RV_SEC_LCP, small, x->n);
+    rv_index_attach(x, RV_SEC_LCP_BIG, big, big_bytes);
+    return rv_index_bind_lcp(x);
+}
+
 char *rv_index_path_for(const char *input)
 {
     size_t l = strlen(input);
@@ -65,7 +78,7 @@ char *rv_index_path_for(const char *input)
 
 uint64_t rv_index_bytes(const rv_index_t *x)
 {
-    uint64_t b = 3 * x->n * (x->wide ? 8 : 4) + x->seq->glen + x->n;
+    uint64_t b = 2 * x->n * (x->wide ? 8 : 4) + x->seq->glen + x->n;
     for (int i = 0; i < RV_SEC_MAX; i++) b += x->ext[i].bytes;
     return b;
 }

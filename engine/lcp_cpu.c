@@ -6,9 +6,10 @@
  *                                       PLCP[i+1] >= PLCP[i] - 1)
  *   3. LCP[r] = PLCP[SA[r]]            (gather, split by rank)
  * The invariant of step 2 still holds when comparisons stop at breakers (DESIGN.md,
- * text encoding).  No memory beyond the index: Φ and PLCP live in the LCP array and
- * the gather writes into the ISA array, whose buffer is then swapped with LCP's;
- * the caller computes ISA afterwards. */
+ * text encoding).  Φ and PLCP live in a scratch array, the gather writes the full
+ * LCP into the ISA array, which is then narrowed (narrow.h) into the index; the
+ * caller computes ISA afterwards. */
+#include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
 #include "repview/seq.h"
@@ -82,19 +83,22 @@ static void gather_range(void *arg, uint64_t lo, uint64_t hi, int tid)
 int rv_cpu_lcp(rv_index_t *x, int threads, rv_progress_t *p)
 {
     rv_progress_stage(p, RV_STAGE_LCP, x->n);
-    if (x->n == 0) return 0;
-    lcp_ctx_t c = {x, x->lcp, x->isa, p};
+    lcp_ctx_t c = {x, NULL, x->isa, p};
+    if (x->n && !(c.phi = malloc(x->n * (x->wide ? 8 : 4))))
+        return rv_error("index", "out of memory (%llu MB for the LCP)", (unsigned long long)(x->n >> 20) * (x->wide ? 8 : 4));
     rv_parallel_for(threads, x->n, phi_range, &c);
-    if (rv_cancelled(p)) return rv_error("", "cancelled");
+    if (rv_cancelled(p)) { free(c.phi); return rv_error("", "cancelled"); }
     /* many more chunks than threads: repetitive regions cost more, and a chunk's
      * restart at h = 0 costs at most one LCP value of extra comparisons */
     uint64_t chunk = x->n / ((uint64_t)threads * 32) + 1;
     if (chunk < (1u << 16)) chunk = 1u << 16;
     rv_parallel_dynamic(threads, x->n, chunk, plcp_range, &c);
-    if (rv_cancelled(p)) return rv_error("", "cancelled");
+    if (rv_cancelled(p)) { free(c.phi); return rv_error("", "cancelled"); }
     rv_parallel_for(threads, x->n, gather_range, &c);
-    void *tmp = x->lcp; /* the LCP now sits in the ISA buffer: swap */
-    x->lcp = x->isa;
-    x->isa = tmp;
-    return 0;
+    free(c.phi);
+    uint8_t *small;
+    void *big;
+    uint64_t big_bytes;
+    if (rv_narrow_pack(x->isa, x->wide, x->n, x->wide, threads, &small, &big, &big_bytes) < 0) return -1;
+    return rv_index_set_lcp(x, small, big, big_bytes);
 }

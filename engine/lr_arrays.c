@@ -1,10 +1,12 @@
 /* lr_arrays.c — the raw and the compact LLR arrays (seeds/000 §4.1, §4.2).
  *
  * Raw: llr[i] = max(LCP[ISA[i]], LCP[ISA[i]+1]) (Lemma 1), one independent value per
- * position.  Compact: the useful LLRs, i.e. L[i] > 0 and L[i] >= L[i-1] (lr.h).  The
+ * position, kept in one byte with a table of the values >= 255 (narrow.h).  Compact:
+ * the starts of the useful LLRs, i.e. L[i] > 0 and L[i] >= L[i-1] (lr.h).  The
  * sequential one-pass compaction of the paper becomes, in threads, the same
- * flag + prefix sum + scatter as its GPU kernels K1-K3 (§5.2): pass 1 writes llr and
- * counts the useful entries of each chunk, pass 2 scatters them to their offsets.
+ * flag + prefix sum + scatter as its GPU kernels K1-K3 (§5.2): pass 1 writes the
+ * bytes and counts the useful entries and big values of each chunk, pass 2 scatters
+ * them to their offsets.
  */
 #include <stdlib.h>
 #include "repview/common.h"
@@ -13,9 +15,12 @@
 
 typedef struct {
     rv_index_t *x;
-    void *llr, *llrc;
+    uint8_t *small;   /* L narrowed (narrow.h) */
+    rv_narrow_t big;  /* the big section being filled */
+    void *llrc;       /* starts of the useful LLRs */
     uint64_t nchunks;
-    uint64_t *count; /* per chunk: useful entries, then their first output slot */
+    uint64_t *count;  /* per chunk: useful entries, then their first output slot */
+    uint64_t *nbig;   /* per chunk: values >= 255, then their first slot */
     rv_progress_t *p;
 } arrays_ctx_t;
 
@@ -26,7 +31,14 @@ static inline uint64_t chunk_lo(const arrays_ctx_t *c, uint64_t k)
 
 static inline int useful(uint64_t L, uint64_t prev) { return L > 0 && L >= prev; }
 
-/* Pass 1: raw LLR of a chunk and its number of useful LLRs. */
+/* L[i] from the small byte, from the index when it is escaped (rare). */
+static inline uint64_t L_of(const arrays_ctx_t *c, uint64_t i)
+{
+    uint8_t b = c->small[i];
+    return b != RV_NARROW_ESC ? b : rv_llr_of(c->x, i);
+}
+
+/* Pass 1: raw LLR of a chunk narrowed, its numbers of useful LLRs and big values. */
 static void raw_chunk(void *arg, uint64_t k0, uint64_t k1, int t)
 {
     (void)t;
@@ -34,34 +46,36 @@ static void raw_chunk(void *arg, uint64_t k0, uint64_t k1, int t)
     const rv_index_t *x = c->x;
     for (uint64_t k = k0; k < k1; k++) {
         if (rv_cancelled(c->p)) return;
-        uint64_t lo = chunk_lo(c, k), hi = chunk_lo(c, k + 1), cnt = 0;
+        uint64_t lo = chunk_lo(c, k), hi = chunk_lo(c, k + 1), cnt = 0, nbig = 0;
         uint64_t prev = lo ? rv_llr_of(x, lo - 1) : 0;
         for (uint64_t i = lo; i < hi; i++) {
             uint64_t L = rv_llr_of(x, i);
-            rv_put(c->llr, x->wide, i, L);
+            c->small[i] = L < RV_NARROW_ESC ? (uint8_t)L : RV_NARROW_ESC;
+            nbig += L >= RV_NARROW_ESC;
             cnt += useful(L, prev);
             prev = L;
         }
         c->count[k] = cnt;
+        c->nbig[k] = nbig;
         rv_progress_add(c->p, (hi - lo) / 2);
     }
 }
 
-/* Pass 2: copy the useful LLRs of a chunk to their slots (both words). */
+/* Pass 2: the starts of the useful LLRs and the big values of a chunk to their slots. */
 static void scatter_chunk(void *arg, uint64_t k0, uint64_t k1, int t)
 {
     (void)t;
     arrays_ctx_t *c = arg;
     const int w = c->x->wide;
     for (uint64_t k = k0; k < k1; k++) {
-        uint64_t lo = chunk_lo(c, k), hi = chunk_lo(c, k + 1), out = c->count[k];
-        uint64_t prev = lo ? rv_get(c->llr, w, lo - 1) : 0;
+        uint64_t lo = chunk_lo(c, k), hi = chunk_lo(c, k + 1), out = c->count[k], ob = c->nbig[k];
+        uint64_t prev = lo ? L_of(c, lo - 1) : 0;
         for (uint64_t i = lo; i < hi; i++) {
-            uint64_t L = rv_get(c->llr, w, i);
-            if (useful(L, prev)) {
-                rv_put(c->llrc, w, 2 * out, i);
-                rv_put(c->llrc, w, 2 * out + 1, L);
-                out++;
+            uint64_t L = L_of(c, i);
+            if (useful(L, prev)) rv_put(c->llrc, w, out++, i);
+            if (L >= RV_NARROW_ESC) {
+                rv_put((void *)c->big.pos, w, ob, i);
+                rv_put((void *)c->big.val, w, ob++, L);
             }
             prev = L;
         }
@@ -69,39 +83,57 @@ static void scatter_chunk(void *arg, uint64_t k0, uint64_t k1, int t)
     }
 }
 
+/* Turn per-chunk counts into first slots; the total. */
+static uint64_t to_offsets(uint64_t *v, uint64_t k)
+{
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < k; i++) {
+        uint64_t cnt = v[i];
+        v[i] = sum;
+        sum += cnt;
+    }
+    return sum;
+}
+
 int rv_lr_build_arrays(rv_index_t *x, int threads, rv_progress_t *p)
 {
     if (threads < 1) threads = rv_default_threads();
     const uint64_t n = x->n, w = x->wide ? 8 : 4;
-    arrays_ctx_t c = {x, NULL, NULL, 0, NULL, p};
+    arrays_ctx_t c = {.x = x, .p = p};
+    void *big = NULL;
+    uint64_t big_bytes = 0;
     rv_progress_stage(p, RV_STAGE_LLR, n);
     c.nchunks = n / (1u << 18) + 1;
     if (c.nchunks < (uint64_t)threads * 4 && n >= (uint64_t)threads * 4096) c.nchunks = (uint64_t)threads * 4;
-    c.llr = malloc(n ? n * w : w);
+    c.small = malloc(n ? n : 1);
     c.count = malloc(c.nchunks * sizeof *c.count);
-    if (!c.llr || !c.count) goto oom;
+    c.nbig = malloc(c.nchunks * sizeof *c.nbig);
+    if (!c.small || !c.count || !c.nbig) goto oom;
     rv_parallel_dynamic(threads, c.nchunks, 1, raw_chunk, &c);
     if (rv_cancelled(p)) goto cancelled;
-    uint64_t m = 0;
-    for (uint64_t k = 0; k < c.nchunks; k++) {
-        uint64_t cnt = c.count[k];
-        c.count[k] = m;
-        m += cnt;
-    }
-    c.llrc = malloc(m ? 2 * m * w : w);
-    if (!c.llrc) goto oom;
+    uint64_t m = to_offsets(c.count, c.nchunks), n_big = to_offsets(c.nbig, c.nchunks);
+    c.llrc = malloc(m ? m * w : w);
+    big = rv_narrow_big_alloc(&c.big, n, n_big, x->wide, &big_bytes);
+    if (!c.llrc || !big) goto oom;
     rv_parallel_dynamic(threads, c.nchunks, 1, scatter_chunk, &c);
+    rv_narrow_finish(&c.big);
     free(c.count);
-    rv_index_attach(x, RV_SEC_LLR, c.llr, n * w);
-    rv_index_attach(x, RV_SEC_LLRC, c.llrc, 2 * m * w);
+    free(c.nbig);
+    rv_index_attach(x, RV_SEC_LLR, c.small, n);
+    rv_index_attach(x, RV_SEC_LLR_BIG, big, big_bytes);
+    rv_index_attach(x, RV_SEC_LLRC, c.llrc, m * w);
     return 0;
 oom:
-    free(c.llr);
+    free(c.small);
     free(c.count);
+    free(c.nbig);
+    free(c.llrc);
+    free(big);
     return rv_error("longest repeats", "out of memory (%llu MB for the LLR arrays)",
-                    (unsigned long long)(3 * n * w >> 20));
+                    (unsigned long long)((n + n / 2 * w) >> 20));
 cancelled:
-    free(c.llr);
+    free(c.small);
     free(c.count);
+    free(c.nbig);
     return rv_error("", "cancelled");
 }

@@ -18,9 +18,10 @@ static inline uint64_t rv_llr_of(const rv_index_t *x, uint64_t i)
 /* Where the LLRs come from: the raw section when attached, else the index. */
 typedef struct {
     const rv_index_t *x;
-    const void *llr;   /* RV_SEC_LLR or NULL */
-    const void *llrc;  /* RV_SEC_LLRC or NULL */
-    uint64_t m;        /* LLRc entries */
+    int has_llr;        /* RV_SEC_LLR and RV_SEC_LLR_BIG attached and valid */
+    rv_narrow_t llr;    /* their view */
+    const void *llrc;   /* RV_SEC_LLRC (starts) or NULL */
+    uint64_t m;         /* LLRc entries */
     int wide;
 } rv_lr_src_t;
 
@@ -28,19 +29,20 @@ void rv_lr_src_init(rv_lr_src_t *s, const rv_index_t *x);
 
 static inline uint64_t rv_lr_src_L(const rv_lr_src_t *s, uint64_t i)
 {
-    return s->llr ? rv_get(s->llr, s->wide, i) : rv_llr_of(s->x, i);
+    return s->has_llr ? rv_narrow_get(&s->llr, i) : rv_llr_of(s->x, i);
 }
-static inline uint64_t rv_llrc_start(const void *c, int wide, uint64_t j)
+static inline uint64_t rv_llrc_start(const rv_lr_src_t *s, uint64_t j)
 {
-    return rv_get(c, wide, 2 * j);
+    return rv_get(s->llrc, s->wide, j);
 }
-static inline uint64_t rv_llrc_len(const void *c, int wide, uint64_t j)
+/* The length of LLRc entry j is L at its start (lr.h). */
+static inline uint64_t rv_llrc_len(const rv_lr_src_t *s, uint64_t j)
 {
-    return rv_get(c, wide, 2 * j + 1);
+    return rv_lr_src_L(s, rv_llrc_start(s, j));
 }
 
 /* First LLRc entry with end = start + len > k (m when none). */
-uint64_t rv_llrc_first_ending_after(const void *c, int wide, uint64_t m, uint64_t k);
+uint64_t rv_llrc_first_ending_after(const rv_lr_src_t *s, uint64_t k);
 
 /* Bench/test baseline (lr_ileri.c): the leftmost LR of every text position in
  * O(n) time, in the role of İleri, Külekci & Xu (arXiv 1501.06259).  out[k] gets

@@ -14,31 +14,37 @@
 
 #define OCC_SCAN 256 /* LCP steps tried before switching to binary search */
 
+int rv_lr_llr_view(const rv_index_t *x, rv_narrow_t *out)
+{
+    uint64_t bytes = 0, big_bytes = 0;
+    const void *small = rv_index_section(x, RV_SEC_LLR, &bytes);
+    const void *big = rv_index_section(x, RV_SEC_LLR_BIG, &big_bytes);
+    /* sections that do not fit are not ours: ignored */
+    return rv_narrow_view(out, small, bytes, big, big_bytes, x->n, x->wide) == 0;
+}
+
 void rv_lr_src_init(rv_lr_src_t *s, const rv_index_t *x)
 {
     uint64_t bytes = 0, w = x->wide ? 8 : 4;
     s->x = x;
     s->wide = x->wide;
-    s->llr = rv_index_section(x, RV_SEC_LLR, &bytes);
-    if (s->llr && bytes != x->n * w) s->llr = NULL; /* not ours: ignore */
+    s->has_llr = rv_lr_llr_view(x, &s->llr);
     s->llrc = rv_index_section(x, RV_SEC_LLRC, &bytes);
-    s->m = s->llrc ? bytes / (2 * w) : 0;
-    if (s->llrc && bytes % (2 * w)) s->llrc = NULL, s->m = 0;
+    s->m = s->llrc ? bytes / w : 0;
+    if (s->llrc && (bytes % w || s->m > x->n)) s->llrc = NULL, s->m = 0;
 }
 
 /* Compact: the run of LLRc entries with start <= a and end >= b. */
 static uint64_t interval_compact(const rv_lr_src_t *s, uint64_t a, uint64_t b, rv_lr_t *out,
                                  uint64_t cap)
 {
-    const void *c = s->llrc;
-    const int w = s->wide;
-    uint64_t j0 = rv_llrc_first_ending_after(c, w, s->m, b - 1), best = 0, cnt = 0;
-    for (uint64_t j = j0; j < s->m && rv_llrc_start(c, w, j) <= a; j++)
-        if (rv_llrc_len(c, w, j) > best) best = rv_llrc_len(c, w, j);
+    uint64_t j0 = rv_llrc_first_ending_after(s, b - 1), best = 0, cnt = 0;
+    for (uint64_t j = j0; j < s->m && rv_llrc_start(s, j) <= a; j++)
+        if (rv_llrc_len(s, j) > best) best = rv_llrc_len(s, j);
     if (!best) return 0;
-    for (uint64_t j = j0; j < s->m && rv_llrc_start(c, w, j) <= a; j++) {
-        if (rv_llrc_len(c, w, j) != best) continue;
-        if (cnt < cap) out[cnt] = (rv_lr_t){rv_llrc_start(c, w, j), best};
+    for (uint64_t j = j0; j < s->m && rv_llrc_start(s, j) <= a; j++) {
+        if (rv_llrc_len(s, j) != best) continue;
+        if (cnt < cap) out[cnt] = (rv_lr_t){rv_llrc_start(s, j), best};
         cnt++;
     }
     return cnt;
@@ -84,9 +90,8 @@ uint64_t rv_lr_llrs_covering(const rv_index_t *x, uint64_t k, rv_lr_t *out, uint
     if (!out) cap = 0;
     uint64_t cnt = 0;
     if (s.llrc) {
-        for (uint64_t j = rv_llrc_first_ending_after(s.llrc, s.wide, s.m, k);
-             j < s.m && rv_llrc_start(s.llrc, s.wide, j) <= k; j++, cnt++)
-            if (cnt < cap) out[cnt] = (rv_lr_t){rv_llrc_start(s.llrc, s.wide, j), rv_llrc_len(s.llrc, s.wide, j)};
+        for (uint64_t j = rv_llrc_first_ending_after(&s, k); j < s.m && rv_llrc_start(&s, j) <= k; j++, cnt++)
+            if (cnt < cap) out[cnt] = (rv_lr_t){rv_llrc_start(&s, j), rv_llrc_len(&s, j)};
         return cnt;
     }
     uint64_t i = k + 1, L, first; /* leftwards to the first LLR that misses k */

@@ -60,11 +60,11 @@ static inline void push(slot_t *s, uint64_t k, uint64_t start, uint64_t len)
 /* Raw walk (Alg. 1/3): from LLR_k leftwards while the LLR still covers k; ends never
  * decrease (lr.h), so the first one that misses k ends the walk. */
 static inline __attribute__((always_inline)) void
-raw_position(const void *llr, int w, int leftmost, uint64_t k, slot_t *s)
+raw_position(const rv_narrow_t *llr, int leftmost, uint64_t k, slot_t *s)
 {
     uint64_t best = 0, bi = 0, steps = 0, i = k + 1;
     while (i-- > 0) {
-        uint64_t L = rv_get(llr, w, i);
+        uint64_t L = rv_narrow_get(llr, i);
         steps++;
         if (i + L <= k) break;
         int take = L >= best; /* >=: leftmost among equals; branch-free (cmov) */
@@ -77,7 +77,7 @@ raw_position(const void *llr, int w, int leftmost, uint64_t k, slot_t *s)
     if (leftmost) { push(s, k, bi, best); return; }
     size_t first = s->n;
     for (i = k + 1; i-- > 0;) { /* second walk: every LLR of that length */
-        uint64_t L = rv_get(llr, w, i);
+        uint64_t L = rv_narrow_get(llr, i);
         if (i + L <= k) break;
         if (L == best) push(s, k, i, L);
     }
@@ -90,13 +90,13 @@ raw_position(const void *llr, int w, int leftmost, uint64_t k, slot_t *s)
 
 /* Walk right over LLRc from entry j (the first one ending after k; Alg. 2/4). */
 static inline __attribute__((always_inline)) void
-compact_position(const void *c, int w, uint64_t m, int leftmost, uint64_t k, uint64_t j, slot_t *s)
+compact_position(const rv_lr_src_t *c, int leftmost, uint64_t k, uint64_t j, slot_t *s)
 {
     uint64_t best = 0, bj = 0, steps = 0;
-    for (uint64_t jj = j; jj < m; jj++) {
+    for (uint64_t jj = j; jj < c->m; jj++) {
         steps++;
-        if (rv_llrc_start(c, w, jj) > k) break;
-        uint64_t L = rv_llrc_len(c, w, jj);
+        if (rv_llrc_start(c, jj) > k) break;
+        uint64_t L = rv_llrc_len(c, jj);
         int take = L > best; /* >: leftmost among equals; branch-free */
         best = take ? L : best;
         bj = take ? jj : bj;
@@ -104,19 +104,19 @@ compact_position(const void *c, int w, uint64_t m, int leftmost, uint64_t k, uin
     note_steps(&s->st, steps);
     if (!best) return;
     s->st.covered++;
-    if (leftmost) { push(s, k, rv_llrc_start(c, w, bj), best); return; }
-    for (uint64_t jj = bj; jj < m && rv_llrc_start(c, w, jj) <= k; jj++)
-        if (rv_llrc_len(c, w, jj) == best) push(s, k, rv_llrc_start(c, w, jj), best);
+    if (leftmost) { push(s, k, rv_llrc_start(c, bj), best); return; }
+    for (uint64_t jj = bj; jj < c->m && rv_llrc_start(c, jj) <= k; jj++)
+        if (rv_llrc_len(c, jj) == best) push(s, k, rv_llrc_start(c, jj), best);
 }
 
-uint64_t rv_llrc_first_ending_after(const void *c, int wide, uint64_t m, uint64_t k)
+uint64_t rv_llrc_first_ending_after(const rv_lr_src_t *c, uint64_t k)
 {
     /* a plain branchy lower bound: neighbouring positions take the same path, so the
      * branches predict well (a branch-free version measured slower here) */
-    uint64_t lo = 0, hi = m;
+    uint64_t lo = 0, hi = c->m;
     while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (rv_llrc_start(c, wide, mid) + rv_llrc_len(c, wide, mid) > k) hi = mid; else lo = mid + 1;
+        uint64_t mid = lo + (hi - lo) / 2, st = rv_llrc_start(c, mid);
+        if (st + rv_lr_src_L(c, st) > k) hi = mid; else lo = mid + 1;
     }
     return lo;
 }
@@ -125,18 +125,19 @@ static inline __attribute__((always_inline)) void
 range_kernel(const scan_ctx_t *c, uint64_t lo, uint64_t hi, slot_t *s, int w)
 {
     const int leftmost = c->o->leftmost;
-    const uint64_t m = c->src.m;
-    const void *llrc = c->src.llrc;
+    rv_lr_src_t src = c->src; /* a local copy with a constant width */
+    src.wide = w;
+    const uint64_t m = src.m;
     if (c->o->method == RV_LR_RAW) {
-        for (uint64_t k = lo; k < hi; k++) raw_position(c->src.llr, w, leftmost, k, s);
+        for (uint64_t k = lo; k < hi; k++) raw_position(&src.llr, leftmost, k, s);
     } else if (c->o->method == RV_LR_COMPACT) {
         for (uint64_t k = lo; k < hi; k++)
-            compact_position(llrc, w, m, leftmost, k, rv_llrc_first_ending_after(llrc, w, m, k), s);
+            compact_position(&src, leftmost, k, rv_llrc_first_ending_after(&src, k), s);
     } else { /* sweep: the first entry ending after k only moves right as k grows */
-        uint64_t j = rv_llrc_first_ending_after(llrc, w, m, lo);
+        uint64_t j = rv_llrc_first_ending_after(&src, lo);
         for (uint64_t k = lo; k < hi; k++) {
-            while (j < m && rv_llrc_start(llrc, w, j) + rv_llrc_len(llrc, w, j) <= k) j++;
-            compact_position(llrc, w, m, leftmost, k, j, s);
+            while (j < m && rv_llrc_start(&src, j) + rv_llrc_len(&src, j) <= k) j++;
+            compact_position(&src, leftmost, k, j, s);
         }
     }
 }
@@ -171,7 +172,7 @@ int rv_lr_scan(const rv_index_t *x, uint64_t lo, uint64_t hi, const rv_lr_scan_o
 {
     scan_ctx_t c = {.o = o};
     rv_lr_src_init(&c.src, x);
-    if (o->method == RV_LR_RAW ? !c.src.llr : !c.src.llrc)
+    if (o->method == RV_LR_RAW ? !c.src.has_llr : !c.src.llrc)
         return rv_error("longest repeats", "the %s LLR array is not built", o->method == RV_LR_RAW ? "raw" : "compact");
     int threads = o->threads > 0 ? o->threads : rv_default_threads();
     if (hi > x->n) hi = x->n;

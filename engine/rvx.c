@@ -15,7 +15,7 @@
 #include "internal.h"
 
 #define RVX_MAGIC "RVXINDEX"
-#define RVX_VERSION 1u
+#define RVX_VERSION 2u /* 2: narrow LCP and LLR, LLRc as starts only */
 #define RVX_ALIGN 64u
 
 typedef struct {
@@ -117,7 +117,6 @@ int rv_index_save(const rv_index_t *x, const char *path)
     sec[ns++] = (outsec_t){RV_SEC_TEXT, s->text, s->n};
     sec[ns++] = (outsec_t){RV_SEC_SA, x->sa, x->n * w};
     sec[ns++] = (outsec_t){RV_SEC_ISA, x->isa, x->n * w};
-    sec[ns++] = (outsec_t){RV_SEC_LCP, x->lcp, x->n * w};
     for (int i = 0; i < RV_SEC_MAX; i++)
         if (x->ext[i].ptr) sec[ns++] = (outsec_t){(uint32_t)i, x->ext[i].ptr, x->ext[i].bytes};
 
@@ -251,7 +250,7 @@ rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **
     if (!ptr[RV_SEC_RECORDS] || !ptr[RV_SEC_SEGMENTS] || !ptr[RV_SEC_RAW] || !ptr[RV_SEC_TEXT] ||
         bytes[RV_SEC_RAW] != h.glen || bytes[RV_SEC_TEXT] != h.n ||
         bytes[RV_SEC_SEGMENTS] != h.n_seg * sizeof(rv_segment_t) ||
-        bytes[RV_SEC_SA] != h.n * w || bytes[RV_SEC_ISA] != h.n * w || bytes[RV_SEC_LCP] != h.n * w ||
+        bytes[RV_SEC_SA] != h.n * w || bytes[RV_SEC_ISA] != h.n * w ||
         h.alpha < RV_ALPHA_DNA || h.alpha > RV_ALPHA_TEXT || h.wide > 1)
         return fail(RV_RVX_CORRUPT, path, "corrupt index (inconsistent sections)", map, len);
 
@@ -275,12 +274,16 @@ rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **
     x->wide = (int)h.wide;
     x->sa = (void *)ptr[RV_SEC_SA];
     x->isa = (void *)ptr[RV_SEC_ISA];
-    x->lcp = (void *)ptr[RV_SEC_LCP];
     x->map = map;
     x->map_len = len;
     snprintf(x->backend, sizeof x->backend, "index file");
-    for (int id = RV_SEC_LCP + 1; id < RV_SEC_MAX; id++)
+    for (int id = RV_SEC_ISA + 1; id < RV_SEC_MAX; id++)
         if (ptr[id]) x->ext[id] = (rv_section_t){(void *)ptr[id], bytes[id], 0};
+    if (!bad && rv_index_bind_lcp(x) < 0) {
+        rv_index_free(x);
+        rv_error(path, "corrupt index (inconsistent sections)");
+        return RV_RVX_CORRUPT;
+    }
     if (bad) {
         rv_index_free(x);
         rv_error(path, "corrupt index (bad record table)");

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include "repview/common.h"
 #include "repview/gpu.h"
+#include "repview/lr.h"
 #include "gpu_iface.h"
 #include "../engine/internal.h" /* rv_cpu_lcp: the LCP of texts with huge repeats */
 
@@ -35,8 +36,8 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
     j.sigma = x->seq->sigma;
     j.sa = x->sa;
     j.isa = x->isa;
-    j.lcp = x->lcp;
     j.wide = x->wide;
+    j.narrow_on_host = env_on("REPVIEW_GPU_NARROW_HOST");
     j.trace = env_on("REPVIEW_GPU_TRACE");
     const char *pin = getenv("REPVIEW_GPU_PIN");
     j.pin = !pin || *pin != '0'; /* default on: REPVIEW_GPU_PIN=0 copies through pageable memory */
@@ -60,8 +61,15 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
         if (rc == 0) rc = rv_cpu_isa(x, j.threads, p);
         x->stage_s[RV_STAGE_ISA] = rv_now() - t1;
     }
-    if (rc == 0 && j.llr) {
-        rv_index_attach(x, RV_SEC_LLR, j.llr, j.llr_bytes);
+    if (rc == 0 && j.lcp8 && rv_index_set_lcp(x, j.lcp8, j.lcp_big, j.lcp_big_bytes) < 0) {
+        free(j.llr8);
+        free(j.llr_big);
+        free(j.llrc);
+        return -1;
+    }
+    if (rc == 0 && j.llr8) {
+        rv_index_attach(x, RV_SEC_LLR, j.llr8, x->n);
+        rv_index_attach(x, RV_SEC_LLR_BIG, j.llr_big, j.llr_big_bytes);
         rv_index_attach(x, RV_SEC_LLRC, j.llrc, j.llrc_bytes);
         x->stage_s[RV_STAGE_LLR] = j.llr_s;
     }
@@ -73,8 +81,19 @@ int rv_gpu_lr_all(const rv_index_t *x, uint32_t *len, uint32_t *off, uint32_t **
 {
     uint64_t bytes = 0;
     const uint32_t *llrc = rv_index_section(x, RV_SEC_LLRC, &bytes);
+    rv_narrow_t llr;
     if (x->wide) return rv_error("GPU", "all-LR kernel: 64-bit indexes are not supported");
-    if (!llrc) return rv_error("GPU", "all-LR kernel: the index has no LLRc section");
+    if (!llrc || !rv_lr_llr_view(x, &llr)) return rv_error("GPU", "all-LR kernel: the index has no LLR arrays");
     if (x->n == 0) { off[0] = 0; *starts = NULL; *hits = 0; *kernel_s = 0; return 0; }
-    return rv_gpu_lr_all_run(llrc, (uint32_t)(bytes / 8), x->n, len, off, starts, hits, kernel_s);
+    /* the kernels read (start, len) pairs */
+    uint64_t m = bytes / 4;
+    uint32_t *pairs = malloc((m ? m : 1) * 8);
+    if (!pairs) return rv_error("GPU", "out of host memory");
+    for (uint64_t k = 0; k < m; k++) {
+        pairs[2 * k] = llrc[k];
+        pairs[2 * k + 1] = (uint32_t)rv_narrow_get(&llr, llrc[k]);
+    }
+    int rc = rv_gpu_lr_all_run(pairs, (uint32_t)m, x->n, len, off, starts, hits, kernel_s);
+    free(pairs);
+    return rc;
 }

@@ -7,7 +7,10 @@
  *   SA stage:  text in k1 -> packed keys k0, values v0; sorts double-buffer k0/k1 and
  *              v0/v1; rank ends as ISA, sa as SA.
  *   LCP stage: text again in k0 (uploaded while PHI runs), PHI and PLCP in k1, LCP in v0.
- * SA and ISA travel back while the LCP kernels run; LCP last. */
+ *   LR stage:  LLR in v1, LLRc starts in k0; LCP and LLR narrowed to bytes in k1
+ *              [0, n) and [n, 2n), their values >= 255 listed in the rest of k1.
+ * SA and ISA travel back while the LCP kernels run; the narrow LCP and LLR, then LLRc
+ * and the lists of big values last. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +95,7 @@ static int download(void *host, const uint32_t *dev, uint64_t n, int wide, cudaS
 typedef struct {
     char *base;
     size_t bytes;
+    int widen;                /* 32-bit on the device, 64-bit on the host when wide */
     std::vector<size_t> cut;  /* slice t is [cut[t], cut[t+1]) */
     std::vector<char> locked; /* slice t is page-locked */
     const uint32_t *dev;      /* where the copy comes from */
@@ -99,16 +103,17 @@ typedef struct {
 } harr_t;
 
 typedef struct {
-    harr_t a[5]; /* SA, ISA, LCP, LLR, LLRc */
+    harr_t a[5]; /* SA, ISA, narrow LCP, narrow LLR, LLRc */
     std::vector<std::thread> th;
     int text_pinned;
     int wide;
 } host_t;
 
-static void harr_init(harr_t *h, void *p, size_t bytes, int T)
+static void harr_init(harr_t *h, void *p, size_t bytes, int widen, int T)
 {
     h->base = (char *)p;
     h->bytes = bytes;
+    h->widen = widen;
     h->cut.assign((size_t)T + 1, bytes);
     h->locked.assign((size_t)T, 0);
     h->dev = NULL;
@@ -179,7 +184,12 @@ static int fetch(host_t *hm, int first, int count, int T, int pin)
         for (int a = first; a < first + count; a++) {
             harr_t *h = &hm->a[a];
             GK(cudaStreamSynchronize(h->s));
-            if (download(h->base, h->dev, h->bytes / 8, 1, h->s) < 0) return -1;
+            if (!h->widen) {
+                GK(cudaMemcpyAsync(h->base, h->dev, h->bytes, cudaMemcpyDeviceToHost, h->s));
+                GK(cudaStreamSynchronize(h->s));
+            } else if (download(h->base, h->dev, h->bytes / 8, 1, h->s) < 0) {
+                return -1;
+            }
         }
         return 0;
     }
@@ -233,6 +243,7 @@ static int carve(gpu_ctx_t *c, uint64_t n, void **arena, size_t *bytes)
     c->sa = (uint32_t *)a; a += sz4;
     c->k0 = (uint64_t *)a; a += sz8;
     c->k1 = (uint64_t *)a; a += sz8;
+    c->k_bytes = sz8;
     c->v0 = (uint32_t *)a; a += sz4;
     c->v1 = (uint32_t *)a; a += sz4;
     c->temp = a; c->temp_bytes = temp; a += align256(temp);
@@ -240,25 +251,60 @@ static int carve(gpu_ctx_t *c, uint64_t n, void **arena, size_t *bytes)
     return 0;
 }
 
-/* The useful LLRs: (start, len) pairs; their number is known once the LLR kernels
- * have run. */
-static int fetch_llrc(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, int T)
+/* The starts of the useful LLRs; their number is known once the LLR kernels have run. */
+static int fetch_llrc(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, uint32_t m, int T)
 {
-    uint32_t m = 0;
-    GK(cudaMemcpyAsync(&m, c->small + 1, sizeof m, cudaMemcpyDeviceToHost, c->s0));
-    GK(cudaStreamSynchronize(c->s0));
     size_t w = j->wide ? 8 : 4;
-    j->llrc_bytes = (uint64_t)m * 2 * w;
+    j->llrc_bytes = (uint64_t)m * w;
     j->llrc = malloc(j->llrc_bytes ? j->llrc_bytes : 1);
     if (!j->llrc) return rv_error("GPU", "out of host memory");
     if (!m) return 0;
-    harr_init(&hm->a[4], j->llrc, j->llrc_bytes, T);
-    hm->a[4].dev = (const uint32_t *)c->k1;
+    harr_init(&hm->a[4], j->llrc, j->llrc_bytes, 1, T);
+    hm->a[4].dev = (const uint32_t *)c->k0;
     hm->a[4].s = c->s0;
     if (j->wide) return fetch(hm, 4, 1, T, 0);
     host_start(hm, 4, 1, T, H_TOUCH | (j->pin ? H_PIN : 0) | H_COPY); /* a fresh buffer */
     host_join(hm);
     return host_copied(hm, 4, 1);
+}
+
+/* The big section (narrow.h) of the device array v, which has cnt values >= 255:
+ * listed on the device in the free part of k1 when they fit there, else found in a
+ * host copy of v. */
+static int fetch_big(gpu_ctx_t *c, const rv_gpu_job_t *j, const uint32_t *v, uint32_t cnt, void **big,
+                     uint64_t *bytes)
+{
+    const uint64_t n = c->n;
+    std::vector<uint32_t> pos(cnt), val(cnt);
+    size_t at = align256(2 * n), room = c->k_bytes > at ? c->k_bytes - at : 0;
+    if (cnt && !j->narrow_on_host && 8 * (size_t)cnt <= room) {
+        uint32_t *p = (uint32_t *)((char *)c->k1 + at);
+        if (gpu_big_list(c, v, p, p + cnt, cnt) < 0) return -1;
+        GK(cudaMemcpyAsync(pos.data(), p, 4 * (size_t)cnt, cudaMemcpyDeviceToHost, c->s0));
+        GK(cudaMemcpyAsync(val.data(), p + cnt, 4 * (size_t)cnt, cudaMemcpyDeviceToHost, c->s0));
+        GK(cudaStreamSynchronize(c->s0));
+    } else if (cnt) {
+        std::vector<uint32_t> full(n);
+        GK(cudaMemcpyAsync(full.data(), v, 4 * n, cudaMemcpyDeviceToHost, c->s0));
+        GK(cudaStreamSynchronize(c->s0));
+        uint32_t k = 0;
+        for (uint64_t i = 0; i < n && k < cnt; i++)
+            if (full[i] >= RV_NARROW_ESC) { pos[k] = (uint32_t)i; val[k++] = full[i]; }
+    }
+    *big = rv_narrow_big_from32(pos.data(), val.data(), cnt, n, j->wide, bytes);
+    return *big ? 0 : rv_error("GPU", "out of host memory");
+}
+
+/* After the kernels: LLRc and the big values of LCP and LLR. */
+static int fetch_tail(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, int T)
+{
+    uint32_t cnt[3] = {0, 0, 0}; /* LLRc entries, big LCP values, big LLR values */
+    GK(cudaMemcpyAsync(cnt, c->small + 1, sizeof cnt, cudaMemcpyDeviceToHost, c->s0));
+    GK(cudaStreamSynchronize(c->s0));
+    if (j->with_llr && fetch_llrc(c, j, hm, cnt[0], T) < 0) return -1;
+    if (fetch_big(c, j, c->v0, cnt[1], &j->lcp_big, &j->lcp_big_bytes) < 0) return -1;
+    if (j->with_llr && fetch_big(c, j, c->v1, cnt[2], &j->llr_big, &j->llr_big_bytes) < 0) return -1;
+    return 0;
 }
 
 static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaStream_t *st)
@@ -277,12 +323,14 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaSt
     size_t w = j->wide ? 8 : 4;
     int T = j->threads < 1 ? 1 : j->threads;
     hm->wide = j->wide;
-    if (j->with_llr && !(j->llr = malloc(j->llr_bytes = n * w))) return rv_error("GPU", "out of host memory");
-    void *arr[4] = {j->sa, j->isa, j->lcp, j->llr};
-    const uint32_t *dev[4] = {c->sa, c->rank, c->v0, c->v1};
+    if (!(j->lcp8 = (uint8_t *)malloc(n)) || (j->with_llr && !(j->llr8 = (uint8_t *)malloc(n))))
+        return rv_error("GPU", "out of host memory");
+    void *arr[4] = {j->sa, j->isa, j->lcp8, j->llr8};
+    const size_t nb[4] = {n * w, n * w, n, n};
+    const uint32_t *dev[4] = {c->sa, c->rank, (const uint32_t *)c->k1, (const uint32_t *)((char *)c->k1 + n)};
     int k = j->with_llr ? 4 : 3;
     for (int a = 0; a < k; a++) {
-        harr_init(&hm->a[a], arr[a], n * w, T);
+        harr_init(&hm->a[a], arr[a], nb[a], a < 2, T);
         hm->a[a].dev = dev[a];
         hm->a[a].s = st[a];
     }
@@ -326,17 +374,20 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaSt
     GK(cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming));
     GK(cudaEventCreateWithFlags(&ev[1], cudaEventDisableTiming));
     int rc = gpu_lcp_build(c, j->text);
+    if (rc == 0 && cudaMemsetAsync(c->small + 2, 0, 2 * sizeof *c->small, c->s0) != cudaSuccess) rc = -1;
+    if (rc == 0) rc = gpu_narrow(c, c->v0, (uint8_t *)c->k1, c->small + 2);
     if (rc == 0 && cudaEventRecord(ev[0], c->s0) != cudaSuccess) rc = -1;
     if (rc == 0 && cudaStreamWaitEvent(st[2], ev[0], 0) != cudaSuccess) rc = -1;
     if (rc == 0 && j->with_llr) {
         rc = gpu_lr_build(c);
+        if (rc == 0) rc = gpu_narrow(c, c->v1, (uint8_t *)c->k1 + n, c->small + 3);
         if (rc == 0 && cudaEventRecord(ev[1], c->s0) != cudaSuccess) rc = -1;
         if (rc == 0 && cudaStreamWaitEvent(st[3], ev[1], 0) != cudaSuccess) rc = -1;
     }
     if (rc == 0) rc = fetch_locked(hm, 0, k, T); /* slice by slice */
     if (rc == 0) rc = gpu_trace(c, "host.queue");
     /* the LLRc host buffer is sized, touched and locked while the other copies run */
-    if (rc == 0 && j->with_llr) rc = fetch_llrc(c, j, hm, T);
+    if (rc == 0) rc = fetch_tail(c, j, hm, T);
     for (int a = 0; a < 3 && rc == 0; a++)
         if (cudaStreamSynchronize(st[a]) != cudaSuccess) rc = rv_error("GPU", "download failed");
     double t2 = rv_now();
@@ -378,9 +429,13 @@ extern "C" int rv_gpu_run(rv_gpu_job_t *j)
     host_release(&hm);
     if (hm.text_pinned) cudaHostUnregister((void *)j->text);
     if (rc < 0 || j->lcp_on_cpu) {
-        free(j->llr);
+        free(j->lcp8);
+        free(j->llr8);
+        free(j->lcp_big);
+        free(j->llr_big);
         free(j->llrc);
-        j->llr = j->llrc = NULL;
+        j->lcp8 = j->llr8 = NULL;
+        j->lcp_big = j->llr_big = j->llrc = NULL;
     }
     if (arena) cudaFree(arena);
     if (c.s0) cudaStreamDestroy(c.s0);

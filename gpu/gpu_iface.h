@@ -16,11 +16,13 @@ typedef struct rv_gpu_job {
     uint64_t n;
     const uint8_t *text;   /* n codes, RV_BREAK = 0 */
     int sigma;             /* largest code that may occur */
-    void *sa, *isa, *lcp;  /* host arrays to fill (32- or 64-bit) */
+    void *sa, *isa;        /* host arrays to fill (32- or 64-bit) */
     int wide;
     int trace;             /* per-step times on stderr */
     int pin;               /* page-lock the host arrays for the transfers */
     int with_llr;          /* also LLR and LLRc (lr.h layout) */
+    int narrow_on_host;    /* test hook: list the values >= 255 on the host, as when
+                              the device has no room for them */
     int threads;           /* host threads that prepare the host arrays */
     void *ctx;             /* for the callbacks */
     void (*stage)(void *ctx, int stage, uint64_t total); /* 0 SA, 1 ISA, 2 LCP */
@@ -29,8 +31,11 @@ typedef struct rv_gpu_job {
     /* out */
     double stage_s[3];     /* seconds: SA (with upload), ISA (SA+ISA download), LCP */
     uint64_t device_bytes; /* device memory the build held at its peak */
-    void *llr, *llrc;      /* malloc()ed sections (32/64-bit as wide) for the caller */
-    uint64_t llr_bytes, llrc_bytes;
+    uint8_t *lcp8, *llr8;  /* malloc()ed sections for the caller (narrow.h): the     */
+    void *lcp_big, *llr_big; /* small and big parts of LCP and LLR (n bytes each,  */
+    uint64_t lcp_big_bytes, llr_big_bytes; /* big parts 32/64-bit as wide)          */
+    void *llrc;            /* LLRc starts (32/64-bit as wide) */
+    uint64_t llrc_bytes;
     double llr_s;          /* seconds for LLR + LLRc (with their download) */
     int lcp_on_cpu;        /* set when only SA and ISA were built: the text's repeats
                               are so long that the chunked PLCP would be quadratic */
@@ -39,7 +44,8 @@ typedef struct rv_gpu_job {
 /* 1 with the device name when a usable GPU is present, else 0 with the reason. */
 int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_len);
 
-/* Build SA, ISA and LCP on the GPU.  0, or -1 with a message through rv_error(). */
+/* Build SA, ISA and LCP (and LLR, LLRc) on the GPU.  0, or -1 with a message through
+ * rv_error(); the out arrays are then NULL. */
 int rv_gpu_run(rv_gpu_job_t *j);
 
 /* All LRs of every position from the LLRc pairs (32-bit): len[k] (0: none), the LRs

@@ -9,6 +9,7 @@
 
 extern "C" {
 #include "repview/common.h"
+#include "repview/narrow.h"
 }
 #include "gpu_iface.h"
 
@@ -30,10 +31,11 @@ typedef struct {
     uint32_t *rank;   /* 4n: ranks during the doubling, then ISA */
     uint32_t *sa;     /* 4n: SA */
     uint64_t *k0, *k1; /* 8n each: sort keys (double buffer); later text, PHI, PLCP */
+    size_t k_bytes;    /* bytes of k0 and of k1 */
     uint32_t *v0, *v1; /* 4n each: sort values (double buffer); later LCP, LLR */
     void *temp;       /* CUB temporary storage */
     size_t temp_bytes;
-    uint32_t *small;  /* a few counters (device) */
+    uint32_t *small;  /* counters (device): [1] LLRc entries, [2] [3] big LCP / LLR values */
     cudaStream_t s0, s1; /* compute, transfers */
     rv_gpu_job_t *job;
     int trace;        /* REPVIEW_GPU_TRACE: per-step times on stderr */
@@ -52,10 +54,17 @@ int gpu_sa_build(gpu_ctx_t *c, int max_code);
  * ISA in place; writes LCP into c->v0. */
 int gpu_lcp_build(gpu_ctx_t *c, const uint8_t *text);
 
-/* Enqueue on s0: LLR (into c->v1) and the useful LLRs as (start, len) pairs (into
- * c->k1, their number into c->small[1]) from ISA in c->rank and LCP in c->v0. */
+/* Enqueue on s0: LLR (into c->v1) and the starts of the useful LLRs (into c->k0,
+ * their number into c->small[1]) from ISA in c->rank and LCP in c->v0. */
 int gpu_lr_build(gpu_ctx_t *c);
 int gpu_lr_temp_bytes(uint64_t n, size_t *bytes);
+
+/* Enqueue on s0: out[i] = min(v[i], 255) for the n entries, and add the number of
+ * v[i] >= 255 to *count (device). */
+int gpu_narrow(gpu_ctx_t *c, const uint32_t *v, uint8_t *out, uint32_t *count);
+/* Enqueue on s0: the positions of v[i] >= 255 into pos, their values into val;
+ * expect = their number (known from gpu_narrow's count). */
+int gpu_big_list(gpu_ctx_t *c, const uint32_t *v, uint32_t *pos, uint32_t *val, uint32_t expect);
 
 #define PLCP_CHUNK 64 /* text positions per thread of the PLCP kernel */
 

@@ -1,8 +1,9 @@
 /* gpu_lr.cu — the longest-repeat arrays on the GPU (Tian & Xu, seeds/000 §5): the raw
  * LLR array, one thread per position (Lemma 1: LLR[i] = max(LCP[ISA[i]], LCP[ISA[i]+1])
- * with LCP[n] = 0), and its compaction to the useful LLRs (flag + scan + scatter, here
- * cub::DeviceSelect) as (start, len) pairs, in the layout of include/repview/lr.h:
- * LLR_i is useful iff LLR[i] > 0 and (i == 0 or LLR[i] >= LLR[i-1]). */
+ * with LCP[n] = 0), and its compaction to the starts of the useful LLRs (flag + scan +
+ * scatter, here cub::DeviceSelect), in the layout of include/repview/lr.h: LLR_i is
+ * useful iff LLR[i] > 0 and (i == 0 or LLR[i] >= LLR[i-1]).  Also the narrowing of
+ * LCP and LLR to one byte per entry with their values >= 255 listed (narrow.h). */
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include "gpu_internal.cuh"
@@ -28,35 +29,67 @@ struct useful {
     }
 };
 
-/* m is read on the device, so that nothing waits for the host between the kernels */
-__global__ void k_pairs(const uint32_t *idx, const uint32_t *m_dev, const uint32_t *llr, uint32_t *pairs)
+/* out[i] = min(v[i], 255); *count += the number of v[i] >= 255 (one atomic per warp) */
+__global__ void k_narrow(const uint32_t *v, uint64_t n, uint8_t *out, uint32_t *count)
 {
-    const uint32_t m = *m_dev;
-    for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < m; j += gridDim.x * blockDim.x) {
-        uint32_t i = idx[j];
-        pairs[2 * (uint64_t)j] = i;
-        pairs[2 * (uint64_t)j + 1] = llr[i];
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t base = blockIdx.x * (uint64_t)blockDim.x; base < n; base += stride) {
+        uint64_t i = base + threadIdx.x;
+        uint32_t x = i < n ? v[i] : 0;
+        if (i < n) out[i] = x < 255u ? (uint8_t)x : (uint8_t)255u;
+        unsigned big = __ballot_sync(0xffffffffu, x >= 255u);
+        if ((threadIdx.x & 31) == 0 && big) atomicAdd(count, (uint32_t)__popc(big));
     }
+}
+
+struct is_big {
+    const uint32_t *v;
+    __device__ bool operator()(uint32_t i) const { return v[i] >= 255u; }
+};
+
+__global__ void k_gather(const uint32_t *pos, uint32_t m, const uint32_t *v, uint32_t *val)
+{
+    for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < m; j += gridDim.x * blockDim.x)
+        val[j] = v[pos[j]];
 }
 
 int gpu_lr_temp_bytes(uint64_t n, size_t *bytes)
 {
-    GK(cub::DeviceSelect::If(NULL, *bytes, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
+    size_t a = 0, b = 0;
+    GK(cub::DeviceSelect::If(NULL, a, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
                              (uint32_t *)NULL, (int64_t)n, useful{NULL}));
+    GK(cub::DeviceSelect::If(NULL, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
+                             (uint32_t *)NULL, (int64_t)n, is_big{NULL}));
+    *bytes = a > b ? a : b;
+    return 0;
+}
+
+int gpu_narrow(gpu_ctx_t *c, const uint32_t *v, uint8_t *out, uint32_t *count)
+{
+    k_narrow<<<GRID(c->n), 256, 0, c->s0>>>(v, c->n, out, count);
+    GK_LAUNCH();
+    return 0;
+}
+
+int gpu_big_list(gpu_ctx_t *c, const uint32_t *v, uint32_t *pos, uint32_t *val, uint32_t expect)
+{
+    size_t b = c->temp_bytes;
+    GK(cub::DeviceSelect::If(c->temp, b, thrust::counting_iterator<uint32_t>(0), pos, c->small + 4,
+                             (int64_t)c->n, is_big{v}, c->s0));
+    k_gather<<<GRID(expect), 256, 0, c->s0>>>(pos, expect, v, val);
+    GK_LAUNCH();
     return 0;
 }
 
 int gpu_lr_build(gpu_ctx_t *c)
 {
     const uint64_t n = c->n;
-    /* LCP in v0, ISA in rank; LLR -> v1, useful starts -> k0, pairs -> k1, count ->
+    /* LCP in v0, ISA in rank; LLR -> v1, useful starts -> k0, their count ->
      * small[1]; all enqueued on s0 */
     k_llr<<<GRID(n), 256, 0, c->s0>>>(c->rank, c->v0, n, c->v1);
     GK_LAUNCH();
     size_t b = c->temp_bytes;
     GK(cub::DeviceSelect::If(c->temp, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)c->k0,
                              c->small + 1, (int64_t)n, useful{c->v1}, c->s0));
-    k_pairs<<<GRID(n / 4 + 1), 256, 0, c->s0>>>((const uint32_t *)c->k0, c->small + 1, c->v1, (uint32_t *)c->k1);
-    GK_LAUNCH();
     return gpu_trace(c, "llr+llrc");
 }

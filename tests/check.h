@@ -73,4 +73,14 @@ static inline uint64_t rng_next(rng_t *r)
 }
 static inline uint64_t rng_below(rng_t *r, uint64_t n) { return n ? rng_next(r) % n : 0; }
 
+/* 1 when two indexes hold byte-identical copies of section id (both absent counts). */
+#include "repview/index.h"
+static inline int same_section(const rv_index_t *a, const rv_index_t *b, int id)
+{
+    uint64_t na = 0, nb = 0;
+    const void *pa = rv_index_section(a, id, &na), *pb = rv_index_section(b, id, &nb);
+    if (!pa || !pb) return !pa && !pb;
+    return na == nb && memcmp(pa, pb, na) == 0;
+}
+
 #endif

@@ -7,6 +7,7 @@
  * compact walks, the sweep, leftmost and all, the O(n) baseline, rv_lr_at with and
  * without the LLR sections) must give exactly the oracle's answer. */
 #include <ctype.h>
+#include <unistd.h>
 #include "check.h"
 #include "repview/build.h"
 #include "repview/common.h"
@@ -225,21 +226,21 @@ static void check_arrays(const rv_index_t *x, const char *what)
 {
     rv_lr_src_t s;
     rv_lr_src_init(&s, x);
-    CHECK(s.llr && s.llrc, "%s: sections missing", what);
-    if (!s.llr || !s.llrc) return;
+    CHECK(s.has_llr && s.llrc, "%s: sections missing", what);
+    if (!s.has_llr || !s.llrc) return;
     uint64_t j = 0, L[MAXN];
     for (uint64_t i = 0; i < x->n; i++) {
         L[i] = 0;
         for (uint64_t k = 0; k < x->n; k++)
             if (k != i && rv_lce_scan(x->seq, i, k) > L[i]) L[i] = rv_lce_scan(x->seq, i, k);
-        CHECK(rv_get(s.llr, s.wide, i) == L[i], "%s: LLR[%llu]", what, (unsigned long long)i);
+        CHECK(rv_narrow_get(&s.llr, i) == L[i], "%s: LLR[%llu]", what, (unsigned long long)i);
     }
     for (uint64_t i = 0; i < x->n; i++) {
         int useful = L[i] > 0;
         for (uint64_t k = 0; k < x->n && useful; k++)
             if (k != i && k <= i && i + L[i] <= k + L[k]) useful = 0;
         if (!useful) continue;
-        CHECK(j < s.m && rv_llrc_start(s.llrc, s.wide, j) == i && rv_llrc_len(s.llrc, s.wide, j) == L[i],
+        CHECK(j < s.m && rv_llrc_start(&s, j) == i && rv_llrc_len(&s, j) == L[i],
               "%s: LLRc entry %llu should be (%llu,%llu)", what, (unsigned long long)j,
               (unsigned long long)i, (unsigned long long)L[i]);
         j++;
@@ -258,7 +259,7 @@ static void check_llrs_covering(rv_index_t *x, const char *what)
         cw[k] = rv_lr_llrs_covering(x, k, with[k], MAXN);
         uint64_t want = 0;
         for (uint64_t j = 0; j < s.m; j++) {
-            uint64_t st = rv_llrc_start(s.llrc, s.wide, j), len = rv_llrc_len(s.llrc, s.wide, j);
+            uint64_t st = rv_llrc_start(&s, j), len = rv_llrc_len(&s, j);
             if (st > k || st + len <= k) continue;
             CHECK(want < cw[k] && with[k][want].start == st && with[k][want].len == len,
                   "%s: llrs covering %llu, entry %llu", what, (unsigned long long)k, (unsigned long long)want);
@@ -389,6 +390,43 @@ static int cmp_all(void *ctx, const rv_lr_hit_t *h, size_t n)
     return 0;
 }
 
+/* The narrow LLR (narrow.h) against L from the index (Lemma 1), LLRc against the
+ * usefulness rule, on a text whose repeats reach past one byte; and the same
+ * sections again after a trip through an .rvx file. */
+static void check_narrow_arrays(const rv_index_t *x, int wide)
+{
+    rv_lr_src_t s;
+    rv_lr_src_init(&s, x);
+    CHECK(s.has_llr && s.llrc, "sections missing");
+    if (!s.has_llr || !s.llrc) return;
+    CHECK(s.llr.n_big > 0 && x->lcp.n_big > 0, "no LLR or LCP value reaches 255: the big tables are untested");
+    uint64_t j = 0, prev = 0;
+    for (uint64_t i = 0; i < x->n && !check_failed_; i++) {
+        uint64_t L = rv_llr_of(x, i);
+        CHECK(rv_narrow_get(&s.llr, i) == L, "LLR[%llu] = %llu, want %llu", (unsigned long long)i,
+              (unsigned long long)rv_narrow_get(&s.llr, i), (unsigned long long)L);
+        if (L > 0 && L >= prev) {
+            CHECK(j < s.m && rv_llrc_start(&s, j) == i, "LLRc entry %llu", (unsigned long long)j);
+            j++;
+        }
+        prev = L;
+    }
+    CHECK(j == s.m, "LLRc has %llu entries, want %llu", (unsigned long long)s.m, (unsigned long long)j);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/t_lr_%d_%d.rvx", (int)getpid(), wide);
+    rv_index_t *y = NULL;
+    CHECK(rv_index_save(x, path) == 0 && rv_index_load(path, NULL, &y) == RV_RVX_OK, "save/load: %s",
+          rv_last_error());
+    unlink(path);
+    if (!y) return;
+    static const int ids[] = {RV_SEC_LCP, RV_SEC_LCP_BIG, RV_SEC_LLR, RV_SEC_LLR_BIG, RV_SEC_LLRC};
+    for (size_t k = 0; k < sizeof ids / sizeof *ids; k++)
+        CHECK(same_section(x, y, ids[k]), "section %d differs after the .rvx file", ids[k]);
+    for (uint64_t r = 0; r < x->n && !check_failed_; r += 7)
+        CHECK(rv_lcp(x, r) == rv_lcp(y, r), "LCP[%llu] differs after the .rvx file", (unsigned long long)r);
+    rv_index_free(y);
+}
+
 static void large_agreement(void)
 {
     case_begin();
@@ -402,6 +440,7 @@ static void large_agreement(void)
     buf[n] = 0;
     for (int wide = 0; wide < 2; wide++) {
         rv_index_t *x = index_of(rv_seq_from_string(buf, n, RV_ALPHA_DNA, "big"), wide, 3, 1);
+        check_narrow_arrays(x, wide);
         rv_lr_t *base = malloc(x->n * sizeof *base);
         CHECK(rv_lr_leftmost_linear(x, base) == 0, "baseline");
         for (int m = RV_LR_RAW; m <= RV_LR_SWEEP; m++) {

@@ -5,14 +5,21 @@
 #include "repview/seq.h"
 #include "lrlen.h"
 
-uint64_t lr_llr(const rv_index_t *x, uint64_t i)
+/* L[i] through the raw section when there is one (has), else Lemma 1. */
+static uint64_t llr_at(const rv_index_t *x, const rv_narrow_t *v, int has, uint64_t i)
 {
     if (i >= x->n || x->seq->text[i] == RV_BREAK) return 0;
-    const void *llr = rv_index_section(x, RV_SEC_LLR, NULL);
-    if (llr) return rv_get(llr, x->wide, i);
+    if (has) return rv_narrow_get(v, i);
     uint64_t r = rv_isa(x, i);
     uint64_t a = rv_lcp(x, r), b = r + 1 < x->n ? rv_lcp(x, r + 1) : 0;
     return a > b ? a : b;
+}
+
+uint64_t lr_llr(const rv_index_t *x, uint64_t i)
+{
+    rv_narrow_t v;
+    int has = rv_lr_llr_view(x, &v);
+    return llr_at(x, &v, has, i);
 }
 
 int lr_llr_useful(const rv_index_t *x, uint64_t i)
@@ -49,7 +56,9 @@ void lr_lengths(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out)
     uint64_t *llr = span <= (4u << 20) ? malloc(span * sizeof *llr) : NULL;
     uint64_t *dq = llr ? malloc(span * sizeof *dq) : NULL;
     if (!dq) { free(llr); lengths_each(x, t0, m, out); return; }
-    for (uint64_t j = 0; j < span; j++) llr[j] = lr_llr(x, i0 + j);
+    rv_narrow_t v;
+    int has = rv_lr_llr_view(x, &v);
+    for (uint64_t j = 0; j < span; j++) llr[j] = llr_at(x, &v, has, i0 + j);
     uint64_t head = 0, tail = 0, next = 0; /* deque front: longest LLR covering k */
     for (uint64_t j = 0; j < m; j++) {
         uint64_t k = t0 + j;
@@ -69,11 +78,13 @@ int64_t lr_next_long(const rv_index_t *x, uint64_t t, int dir, uint64_t minlen, 
 {
     /* inside a repeat LLR shrinks by one per step (Lemma 2): only real starts match */
     uint64_t i = t;
+    rv_narrow_t v;
+    int has = rv_lr_llr_view(x, &v);
     for (uint64_t step = 0; step < limit; step++) {
         if (dir > 0) { if (++i >= x->n) return -1; }
         else { if (i == 0) return -1; i--; }
-        uint64_t l = lr_llr(x, i);
-        if (l >= minlen && (i == 0 || lr_llr(x, i - 1) < l)) return (int64_t)i;
+        uint64_t l = llr_at(x, &v, has, i);
+        if (l >= minlen && (i == 0 || llr_at(x, &v, has, i - 1) < l)) return (int64_t)i;
     }
     return -1;
 }

@@ -13,9 +13,10 @@
  * Sections attached by rv_lr_build_arrays() (the GPU builder must write the very
  * same bytes; W = uint32_t when !x->wide, uint64_t when x->wide):
  *
- *   RV_SEC_LLR   W llr[n]: llr[i] = L[i].                       bytes = n * sizeof(W)
- *   RV_SEC_LLRC  W llrc[2*m]: entry j is (llrc[2j] = start, llrc[2j+1] = len), the
- *                m useful LLRs in increasing start order.        bytes = 2 * m * sizeof(W)
+ *   RV_SEC_LLR, RV_SEC_LLR_BIG  L as a narrow array (narrow.h): one byte per position,
+ *                the values >= 255 in the big section.
+ *   RV_SEC_LLRC  W llrc[m]: the starts of the m useful LLRs, increasing; the length
+ *                of entry j is L[llrc[j]].                      bytes = m * sizeof(W)
  *
  *   Usefulness rule (seeds/000 §4.2, Definition 3): LLR_i is useful iff
  *       L[i] > 0  and  (i == 0  or  L[i] >= L[i-1]).
@@ -42,6 +43,10 @@ typedef struct {
  * them as RV_SEC_LLR and RV_SEC_LLRC (layout above).  0, or -1 with a message
  * ("cancelled" when p->cancel was raised). */
 int rv_lr_build_arrays(rv_index_t *x, int threads, rv_progress_t *p);
+
+/* The raw LLR array of x as a view (narrow.h): 1, or 0 when x has no valid one
+ * (then L comes from LCP and ISA, Lemma 1). */
+int rv_lr_llr_view(const rv_index_t *x, rv_narrow_t *out);
 
 /* ---- one position or interval (explorer panes) ------------------------------
  * Fast with the LLRc section (binary search + walk), still correct without any LR

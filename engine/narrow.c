@@ -1,0 +1,165 @@
+/* narrow.c — one-byte arrays with a table of big values (include/repview/narrow.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "repview/common.h"
+#include "repview/index.h"
+#include "repview/narrow.h"
+#include "internal.h"
+
+static uint64_t blocks(uint64_t n) { return (n + RV_NARROW_BLOCK - 1) / RV_NARROW_BLOCK; }
+
+uint64_t rv_narrow_big_bytes(uint64_t n, uint64_t n_big, int wide)
+{
+    return 8 + (2 * n_big + blocks(n) + 1) * (wide ? 8 : 4);
+}
+
+uint64_t rv_narrow_big(const rv_narrow_t *a, uint64_t i)
+{
+    uint64_t b = i / RV_NARROW_BLOCK;
+    uint64_t lo = rv_get(a->dir, a->wide, b), hi = rv_get(a->dir, a->wide, b + 1);
+    if (hi > a->n_big) hi = a->n_big;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2, p = rv_get(a->pos, a->wide, mid);
+        if (p == i) return rv_get(a->val, a->wide, mid);
+        if (p < i) lo = mid + 1; else hi = mid;
+    }
+    return RV_NARROW_ESC;
+}
+
+/* Views into the big section: n_big, then pos, val and dir. */
+static void carve(rv_narrow_t *a, const void *big, uint64_t n_big)
+{
+    const size_t w = a->wide ? 8 : 4;
+    const char *p = (const char *)big + 8;
+    a->n_big = n_big;
+    a->pos = p;
+    a->val = p + n_big * w;
+    a->dir = p + 2 * n_big * w;
+}
+
+int rv_narrow_view(rv_narrow_t *a, const void *small, uint64_t small_bytes, const void *big,
+                   uint64_t big_bytes, uint64_t n, int wide)
+{
+    uint64_t n_big;
+    if (!small || !big || small_bytes != n || big_bytes < 8) return -1;
+    memcpy(&n_big, big, 8);
+    if (n_big > n || big_bytes != rv_narrow_big_bytes(n, n_big, wide)) return -1;
+    memset(a, 0, sizeof *a);
+    a->v = small;
+    a->n = n;
+    a->wide = wide;
+    carve(a, big, n_big);
+    if (rv_get(a->dir, wide, 0) != 0 || rv_get(a->dir, wide, blocks(n)) != n_big) return -1;
+    return 0;
+}
+
+/* dir[b] = first entry with pos >= b * RV_NARROW_BLOCK, from pos already in place. */
+void rv_narrow_finish(rv_narrow_t *a)
+{
+    void *dir = (void *)a->dir;
+    uint64_t k = 0, nb = blocks(a->n);
+    for (uint64_t b = 0; b <= nb; b++) {
+        while (k < a->n_big && rv_get(a->pos, a->wide, k) < b * RV_NARROW_BLOCK) k++;
+        rv_put(dir, a->wide, b, b == nb ? a->n_big : k);
+    }
+}
+
+void *rv_narrow_big_alloc(rv_narrow_t *a, uint64_t n, uint64_t n_big, int wide, uint64_t *bytes)
+{
+    *bytes = rv_narrow_big_bytes(n, n_big, wide);
+    void *big = malloc(*bytes);
+    if (!big) return NULL;
+    memcpy(big, &n_big, 8);
+    memset(a, 0, sizeof *a);
+    a->n = n;
+    a->wide = wide;
+    carve(a, big, n_big);
+    return big;
+}
+
+void *rv_narrow_big_from32(const uint32_t *pos, const uint32_t *val, uint64_t n_big, uint64_t n,
+                           int wide, uint64_t *bytes)
+{
+    rv_narrow_t a;
+    void *big = rv_narrow_big_alloc(&a, n, n_big, wide, bytes);
+    if (!big) return NULL;
+    for (uint64_t k = 0; k < n_big; k++) {
+        rv_put((void *)a.pos, wide, k, pos[k]);
+        rv_put((void *)a.val, wide, k, val[k]);
+    }
+    rv_narrow_finish(&a);
+    return big;
+}
+
+typedef struct {
+    const void *full;
+    int src_wide;
+    uint64_t n, nchunks;
+    uint8_t *small;
+    uint64_t *count; /* per chunk: big entries, then the first slot of the chunk */
+    rv_narrow_t a;   /* the big section being filled */
+} pack_ctx_t;
+
+static inline uint64_t chunk_lo(const pack_ctx_t *c, uint64_t k)
+{
+    return (uint64_t)((unsigned __int128)c->n * k / c->nchunks);
+}
+
+static void pack_small(void *arg, uint64_t k0, uint64_t k1, int t)
+{
+    (void)t;
+    pack_ctx_t *c = arg;
+    for (uint64_t k = k0; k < k1; k++) {
+        uint64_t cnt = 0;
+        for (uint64_t i = chunk_lo(c, k), hi = chunk_lo(c, k + 1); i < hi; i++) {
+            uint64_t v = rv_get(c->full, c->src_wide, i);
+            c->small[i] = v < RV_NARROW_ESC ? (uint8_t)v : RV_NARROW_ESC;
+            cnt += v >= RV_NARROW_ESC;
+        }
+        c->count[k] = cnt;
+    }
+}
+
+static void pack_big(void *arg, uint64_t k0, uint64_t k1, int t)
+{
+    (void)t;
+    pack_ctx_t *c = arg;
+    for (uint64_t k = k0; k < k1; k++) {
+        uint64_t out = c->count[k];
+        for (uint64_t i = chunk_lo(c, k), hi = chunk_lo(c, k + 1); i < hi; i++) {
+            if (c->small[i] != RV_NARROW_ESC) continue;
+            rv_put((void *)c->a.pos, c->a.wide, out, i);
+            rv_put((void *)c->a.val, c->a.wide, out++, rv_get(c->full, c->src_wide, i));
+        }
+    }
+}
+
+int rv_narrow_pack(const void *full, int src_wide, uint64_t n, int wide, int threads, uint8_t **small,
+                   void **big, uint64_t *big_bytes)
+{
+    if (threads < 1) threads = 1;
+    pack_ctx_t c = {full, src_wide, n, 0, NULL, NULL, {0}};
+    c.nchunks = n / (1u << 20) + 1;
+    if (c.nchunks < (uint64_t)threads * 4 && n >= (uint64_t)threads * 4096) c.nchunks = (uint64_t)threads * 4;
+    c.small = malloc(n ? n : 1);
+    c.count = malloc(c.nchunks * sizeof *c.count);
+    *big = NULL;
+    if (!c.small || !c.count) goto oom;
+    rv_parallel_dynamic(threads, c.nchunks, 1, pack_small, &c);
+    uint64_t n_big = 0;
+    for (uint64_t k = 0; k < c.nchunks; k++) {
+        uint64_t cnt = c.count[k];
+        c.count[k] = n_big;
+        n_big += cnt;
+    }
+    if (!(*big = rv_narrow_big_alloc(&c.a, n, n_big, wide, big_bytes))) goto oom;
+    rv_parallel_dynamic(threads, c.nchunks, 1, pack_big, &c);
+    rv_narrow_finish(&c.a);
+    free(c.count);
+    *small = c.small;
+    return 0;
+oom:
+    free(c.small);
+    free(c.count);
+    return rv_error("index", "out of memory (%llu MB for a narrowed array)", (unsigned long long)(n >> 20));
+}

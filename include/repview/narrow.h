@@ -1,0 +1,66 @@
+/* narrow.h — arrays of lengths kept in one byte per entry (DESIGN.md, memory goal).
+ *
+ * LCP and LLR values are almost always small (on generated DNA 0.15% of LCP values
+ * and 0.3% of LLR values reach 255), so each array is stored as two sections:
+ *
+ *   small  uint8_t v[n]: the value, or RV_NARROW_ESC (255) for a value >= 255
+ *   big    uint64_t n_big, then W pos[n_big] (increasing), W val[n_big], and
+ *          W dir[nb + 1] with nb = ceil(n / RV_NARROW_BLOCK): dir[b] is the first big
+ *          entry whose pos >= b * RV_NARROW_BLOCK (W = uint32_t for 32-bit indexes,
+ *          uint64_t for 64-bit ones)
+ *
+ * A lookup of an escaped entry binary-searches only its block's big entries (at most
+ * RV_NARROW_BLOCK of them), so even texts full of long repeats stay fast.
+ */
+#ifndef REPVIEW_NARROW_H
+#define REPVIEW_NARROW_H
+
+#include <stdint.h>
+
+#define RV_NARROW_ESC 255u
+#define RV_NARROW_BLOCK 256u
+
+typedef struct {
+    const uint8_t *v;        /* n bytes */
+    const void *pos, *val;   /* n_big entries each */
+    const void *dir;         /* ceil(n / RV_NARROW_BLOCK) + 1 entries */
+    uint64_t n, n_big;
+    int wide;                /* W = uint64_t when set */
+} rv_narrow_t;
+
+/* Value of an escaped entry i (RV_NARROW_ESC when the big table lacks it, which a
+ * validated array never does). */
+uint64_t rv_narrow_big(const rv_narrow_t *a, uint64_t i);
+
+static inline uint64_t rv_narrow_get(const rv_narrow_t *a, uint64_t i)
+{
+    uint8_t b = a->v[i];
+    return b != RV_NARROW_ESC ? b : rv_narrow_big(a, i);
+}
+
+/* Bytes of the big section for n entries of which n_big are escaped. */
+uint64_t rv_narrow_big_bytes(uint64_t n, uint64_t n_big, int wide);
+
+/* Check that (small, small_bytes) and (big, big_bytes) form a narrow array of n
+ * entries and fill *a.  0, or -1 (nothing is reported) when they do not. */
+int rv_narrow_view(rv_narrow_t *a, const void *small, uint64_t small_bytes, const void *big,
+                   uint64_t big_bytes, uint64_t n, int wide);
+
+/* For builders that write the small bytes themselves: a big section for n_big
+ * entries, *a set up to fill a->pos and a->val (cast away const) in increasing pos
+ * order, then rv_narrow_finish(a).  NULL when out of memory. */
+void *rv_narrow_big_alloc(rv_narrow_t *a, uint64_t n, uint64_t n_big, int wide, uint64_t *bytes);
+void rv_narrow_finish(rv_narrow_t *a);
+
+/* Build the big section from the escaped entries (pos increasing, 32-bit input, as
+ * the GPU hands them back).  malloc()ed, *bytes set; NULL when out of memory. */
+void *rv_narrow_big_from32(const uint32_t *pos, const uint32_t *val, uint64_t n_big, uint64_t n,
+                           int wide, uint64_t *bytes);
+
+/* Narrow a full array (entries of src_wide ? 8 : 4 bytes) with `threads` threads:
+ * *small gets n malloc()ed bytes, *big the big section (*big_bytes).  0, or -1 with
+ * a message (out of memory). */
+int rv_narrow_pack(const void *full, int src_wide, uint64_t n, int wide, int threads, uint8_t **small,
+                   void **big, uint64_t *big_bytes);
+
+#endif
