@@ -32,6 +32,9 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print "repview: <rv_last_error()>" on stderr; returns RV_EXIT_DATA. */
 int cli_data_error(void);
+/* Print "repview: <rv_last_error()>" for an argument (region, position) that does not
+ * fit the input; returns RV_EXIT_USAGE. */
+int cli_arg_error(void);
 
 /* Parse a non-negative integer option value (commas and k/m/g suffixes allowed). */
 int cli_parse_count(const char *s, uint64_t *out);

@@ -41,6 +41,12 @@ int cli_data_error(void)
     return RV_EXIT_DATA;
 }
 
+int cli_arg_error(void)
+{
+    fprintf(stderr, "repview: %s\n", rv_last_error());
+    return RV_EXIT_USAGE;
+}
+
 int cli_parse_count(const char *s, uint64_t *out)
 {
     char buf[64];

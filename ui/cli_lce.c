@@ -25,7 +25,7 @@ int cli_lce(int argc, char **argv)
     int64_t g2 = g1 < 0 ? -1 : rv_seq_parse_pos(s, argv[i + 2]);
     int rc = RV_EXIT_OK;
     if (g1 < 0 || g2 < 0) {
-        rc = cli_data_error();
+        rc = cli_arg_error();
     } else {
         int64_t t1 = rv_seq_global_to_text(s, (uint64_t)g1), t2 = rv_seq_global_to_text(s, (uint64_t)g2);
         uint64_t v = t1 < 0 || t2 < 0 ? 0 : rv_lce_scan(s, (uint64_t)t1, (uint64_t)t2);

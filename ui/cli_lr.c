@@ -155,7 +155,7 @@ int cli_lr(int argc, char **argv)
         uint64_t rid, beg, end;
         if (rv_seq_parse_region(s, argv[i + 1], &rid, &beg, &end) < 0) {
             rv_index_free(x);
-            return cli_data_error();
+            return cli_arg_error();
         }
         lo = text_at_or_after(s, s->rec[rid].off + beg);
         hi = text_at_or_after(s, s->rec[rid].off + end);

@@ -240,7 +240,7 @@ static void put_header(FILE *out)
 static int run_covering(const rv_index_t *x, const rv_pairs_opts_t *o, const char *where, int count)
 {
     int64_t g = rv_seq_parse_pos(x->seq, where);
-    if (g < 0) return cli_data_error();
+    if (g < 0) return cli_arg_error();
     int64_t t = rv_seq_global_to_text(x->seq, (uint64_t)g);
     rv_pairs_page_t page = {NULL, 0, 0, 1};
     if (t >= 0 && rv_pairs_covering(x, o, (uint64_t)t, count ? 0 : RV_PAIRS_ALL, 0, &page) < 0)
@@ -265,7 +265,7 @@ static int run(const rv_index_t *x, rv_pairs_opts_t *o, const pairs_args_t *a)
 {
     if (a->within) {
         uint64_t rid, beg, end;
-        if (rv_seq_parse_region(x->seq, a->within, &rid, &beg, &end) < 0) return cli_data_error();
+        if (rv_seq_parse_region(x->seq, a->within, &rid, &beg, &end) < 0) return cli_arg_error();
         o->use_within = 1;
         o->within_beg = x->seq->rec[rid].off + beg;
         o->within_end = x->seq->rec[rid].off + end;

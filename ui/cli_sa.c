@@ -97,9 +97,9 @@ int cli_sa(int argc, char **argv)
         int64_t t = g < 0 ? -1 : rv_seq_global_to_text(s, (uint64_t)g);
         if (g < 0 || t < 0) {
             if (g >= 0) rv_error(o.around, "is a breaker, not part of any suffix");
-            cli_data_error();
+            cli_arg_error();
             rv_index_free(x);
-            return RV_EXIT_DATA;
+            return RV_EXIT_USAGE;
         }
         uint64_t r = rv_isa(x, (uint64_t)t);
         if (o.rows) {

@@ -28,7 +28,9 @@ int cli_stats(int argc, char **argv)
 
     char state[600];
     if (x) {
-        snprintf(state, sizeof state, "%s.rvx up to date", path);
+        uint64_t b = x->map ? x->map_len : rv_index_bytes(x);
+        snprintf(state, sizeof state, "%s.rvx up to date, %.1f MB (%.1f bytes per indexed symbol)", path,
+                 (double)b / 1e6, x->n ? (double)b / (double)x->n : 0.0);
     } else if (strcmp(path, "-") == 0) {
         snprintf(state, sizeof state, "none (standard input)");
     } else {

@@ -122,9 +122,9 @@ int cli_tandem(int argc, char **argv)
     uint64_t lo = 0, hi = x->n, rid, beg, end;
     if (argc - i == 2) {
         if (rv_seq_parse_region(s, argv[i + 1], &rid, &beg, &end) < 0) {
-            cli_data_error();
+            cli_arg_error();
             rv_index_free(x);
-            return RV_EXIT_DATA;
+            return RV_EXIT_USAGE;
         }
         lo = text_at_or_after(s, s->rec[rid].off + beg);
         hi = text_at_or_after(s, s->rec[rid].off + end);

@@ -78,10 +78,17 @@ else echo "SKIP write_error: no /dev/full"; fi
 
 # positions are 1-based: 0 and negative starts are errors, not position 1
 printf '>chr1\nACGTACGTAC\n>chr2\nACGTAC\n' > pos.fa
-expect_exit position_zero 1 $R lce pos.fa chr1:0 chr1:1
-expect_exit position_negative 1 $R lce pos.fa chr1:-3 chr1:1
-expect_exit region_zero 1 $R lr pos.fa chr1:0
+expect_exit position_zero 2 $R lce pos.fa chr1:0 chr1:1
+expect_exit position_negative 2 $R lce pos.fa chr1:-3 chr1:1
+expect_exit region_zero 2 $R lr pos.fa chr1:0
 expect_eq position_one "$($R lce pos.fa chr1:1 chr2:1)" 6
+# a region or position that does not fit the input is a usage error (exit 2), one line
+printf '>chr1\nACGTNNACGT\n' > brk.fa
+for c in "sa --around chr1:5 brk.fa" "tandem brk.fa chr9" "pairs -l 2 --within chr1:8-2 brk.fa" "lr brk.fa chr1:99"; do
+    $R $c >/dev/null 2>"$T/err"; rc=$?
+    n="arg_error_$(echo "${c%% *}" | tr -c 'a-z\n' _)"
+    [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q '^repview: ' "$T/err" && ok "$n" || bad "$n" "exit $rc: $(cat "$T/err")"
+done
 
 # the sa column never repeats: a record-end row has no position of its own
 expect_eq sa_column_unique "$($R sa --rows 0 pos.fa | cut -f2 | grep -v '^sa$' | sort | uniq -d)" ""

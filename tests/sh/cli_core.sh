@@ -121,9 +121,9 @@ expect_exit data_not_fasta 1 "$REPVIEW" stats "$T/bad.fa"
 : >"$T/empty.fa"
 expect_exit data_empty_file 1 "$REPVIEW" index "$T/empty.fa"
 rm -f "$T/s.fa.rvx"  # these check the error line alone, without an index report
-expect_exit data_lce_unknown_record 1 "$REPVIEW" lce "$T/s.fa" zz:1 a:1
-expect_exit data_lce_beyond_end 1 "$REPVIEW" lce "$T/s.fa" a:1 a:99
-expect_exit data_lce_ambiguous_pos 1 "$REPVIEW" lce "$T/s.fa" 1 2
+expect_exit usage_lce_unknown_record 2 "$REPVIEW" lce "$T/s.fa" zz:1 a:1
+expect_exit usage_lce_beyond_end 2 "$REPVIEW" lce "$T/s.fa" a:1 a:99
+expect_exit usage_lce_ambiguous_pos 2 "$REPVIEW" lce "$T/s.fa" 1 2
 expect_exit data_index_unwritable 1 "$REPVIEW" index -o "$T/nodir/x.rvx" "$T/s.fa"
 if grep -q '^cuda: no' "$T/ver"; then
     expect_exit data_gpu_without_cuda 1 "$REPVIEW" sa --gpu --string ACGT

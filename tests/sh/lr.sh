@@ -78,8 +78,8 @@ awk 'BEGIN{srand(3); print ">big"; for(i=0;i<40000;i++){printf "%s", substr("ACG
 a=$("$REPVIEW" lr -t 1 "$T/big.fa" | md5sum); b=$("$REPVIEW" lr -t 4 "$T/big.fa" | md5sum)
 expect_eq lr_threads_agree "$a" "$b"
 
-expect_exit lr_bad_region 1 "$REPVIEW" lr "$T/t.fa" chrX:1-5
-expect_exit lr_bad_region_syntax 1 "$REPVIEW" lr "$T/t.fa" chr1:9-3
+expect_exit lr_bad_region 2 "$REPVIEW" lr "$T/t.fa" chrX:1-5
+expect_exit lr_bad_region_syntax 2 "$REPVIEW" lr "$T/t.fa" chr1:9-3
 expect_exit lr_bad_option 2 "$REPVIEW" lr --bogus "$T/t.fa"
 expect_exit lr_both_modes 2 "$REPVIEW" lr --leftmost --bedgraph "$T/t.fa"
 expect_exit lr_no_file 2 "$REPVIEW" lr

@@ -38,8 +38,8 @@ expect_exit pairs_two_files 2 "$REPVIEW" pairs -l 4 "$T/small.fa" "$T/small.fa"
 expect_exit pairs_bad_gap 2 "$REPVIEW" pairs -l 4 --max-gap x "$T/small.fa"
 expect_exit pairs_gap_order 2 "$REPVIEW" pairs -l 4 --min-gap 5 --max-gap 2 "$T/small.fa"
 expect_exit pairs_missing_file 1 "$REPVIEW" pairs -l 4 "$T/nope.fa"
-expect_exit pairs_bad_region 1 "$REPVIEW" pairs -l 4 --within chrX "$T/small.fa"
-expect_exit pairs_bad_pos 1 "$REPVIEW" pairs -l 4 --covering r1:999 "$T/small.fa"
+expect_exit pairs_bad_region 2 "$REPVIEW" pairs -l 4 --within chrX "$T/small.fa"
+expect_exit pairs_bad_pos 2 "$REPVIEW" pairs -l 4 --covering r1:999 "$T/small.fa"
 expect_exit pairs_help 0 "$REPVIEW" pairs --help
 
 # ---- lambda: a multi-record variant with N runs, filters vs the full output

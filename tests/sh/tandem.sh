@@ -44,7 +44,7 @@ expect_exit tandem_bad_min_len 2 "$REPVIEW" tandem --min-len 1e "$T/t.fa"
 expect_exit tandem_unknown_option 2 "$REPVIEW" tandem --period 3 "$T/t.fa"
 expect_exit tandem_no_file 2 "$REPVIEW" tandem
 expect_exit tandem_extra_operand 2 "$REPVIEW" tandem "$T/t.fa" chr1 chr2
-expect_exit tandem_bad_region 1 "$REPVIEW" tandem "$T/t.fa" chrX:1-5
+expect_exit tandem_bad_region 2 "$REPVIEW" tandem "$T/t.fa" chrX:1-5
 expect_exit tandem_missing_file 1 "$REPVIEW" tandem "$T/missing.fa"
 expect_exit tandem_help 0 "$REPVIEW" tandem --help
 
