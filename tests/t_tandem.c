@@ -1,8 +1,10 @@
 /* t_tandem.c — runs (tandem repeats) against brute force: every period at every
  * position, then maximality and smallest period; Lyndon arrays against the
  * definition; the pane queries (covering, overlapping, next/previous) against a
- * scan of all runs; the runs section through save and load.  32- and 64-bit arrays,
- * 1..4 threads, breakers and several records. */
+ * scan of all runs; the runs section: its size (12 bytes a run for 32-bit arrays),
+ * the same runs and answers after save and load (brute force; runs and periods past
+ * 2^16), short or garbled sections rejected.  32- and 64-bit arrays, 1..4 threads,
+ * breakers and several records. */
 #include <unistd.h>
 #include "check.h"
 #include "repview/build.h"
@@ -10,6 +12,7 @@
 #include "repview/lce.h"
 #include "repview/tandem.h"
 #include "lyndon.h"
+#include "runs_internal.h"
 
 #define MAXN 8192
 
@@ -435,6 +438,182 @@ static void case_section(void)
     case_end("runs_section_roundtrip");
 }
 
+/* The stored runs cost at most 12 bytes each (24 wide) plus a block structure under
+ * an eighth of a byte per run (a quarter wide) and a 64-byte header. */
+static void case_section_size(void)
+{
+    case_begin();
+    rng_t g = rng_new(21);
+    for (int wide = 0; wide < 2; wide++) {
+        rv_index_t *x = build_dna(&g, 100000, 0, wide);
+        rv_runs_t r;
+        uint64_t bytes = 0;
+        CHECK(x && rv_runs_get(x, 2, NULL, &r) == 0, "get");
+        if (!x) break;
+        CHECK(rv_index_section(x, RV_SEC_RUNS, &bytes) != NULL, "section");
+        const uint64_t per = wide ? 24 : 12, m = r.n;
+        CHECK(m > 10000, "%llu runs", (unsigned long long)m);
+        CHECK(bytes >= per * m && bytes <= per * m + m * per / 96 + 64,
+              "wide %d: %llu bytes for %llu runs (%.3f per run)", wide, (unsigned long long)bytes,
+              (unsigned long long)m, (double)bytes / (double)m);
+        rv_index_free(x);
+    }
+    case_end("runs_section_size");
+}
+
+/* Saved and reloaded, the runs equal the brute force and the queries a scan of them;
+ * 32- and 64-bit indexes, several records, breakers. */
+static void case_section_random(void)
+{
+    case_begin();
+    rng_t g = rng_new(22);
+    runset_t *want = malloc(sizeof *want);
+    char buf[3][400];
+    for (int it = 0; it < check_iters(60); it++) {
+        int nrec = 1 + (int)rng_below(&g, 3);
+        const char *recs[3];
+        for (int k = 0; k < nrec; k++) {
+            random_string(&g, buf[k], 1 + (int)rng_below(&g, 350), it % 3 ? "AAAAC" : "ACGT", 2, 'N');
+            recs[k] = buf[k];
+        }
+        rv_index_t *x = build(recs, nrec, RV_ALPHA_DNA, it & 1, 2);
+        rv_runs_t r;
+        CHECK(x && rv_runs_get(x, 2, NULL, &r) == 0, "build/get: %s", rv_last_error());
+        rv_index_t *y = x ? save_and_load(x) : NULL;
+        if (y && get_stored(y, &r, "random")) {
+            CHECK(y->wide == (it & 1), "width after reload");
+            brute_runs(y->seq->text, y->n, want);
+            same_as_brute(&r, want, "reloaded");
+            check_queries_of(&r, y->n, 0, &g, "reloaded");
+        }
+        rv_index_free(y);
+        rv_index_free(x);
+        if (check_failed_) break;
+    }
+    free(want);
+    case_end("runs_section_reload_brute");
+}
+
+/* Runs longer than 2^16 and a period above 2^16 survive the stored form: a random
+ * 70001-symbol word twice, 40000 x AC, random DNA; 32- and 64-bit. */
+static void case_section_long(void)
+{
+    case_begin();
+    enum { P = 70001, AC = 40000, TAIL = 3000 };
+    rng_t g = rng_new(23);
+    char *sq = malloc(2 * P + 1), *ac = malloc(2 * AC + 3), *tail = malloc(TAIL + 1);
+    random_string(&g, sq, P, "ACGT", 0, 'N');
+    memcpy(sq + P, sq, P);
+    sq[2 * P] = 0;
+    ac[0] = 'G';
+    for (int i = 0; i < AC; i++) memcpy(ac + 1 + 2 * i, "AC", 2);
+    memcpy(ac + 1 + 2 * AC, "T", 2);
+    random_string(&g, tail, TAIL, "ACGT", 1, 'N');
+    const char *recs[] = {sq, ac, tail};
+    for (int wide = 0; wide < 2; wide++) {
+        rv_index_t *x = build(recs, 3, RV_ALPHA_DNA, wide, 2);
+        rv_runs_t *fresh = x ? rv_runs_compute(x, 2, NULL) : NULL, r;
+        CHECK(fresh != NULL, "compute: %s", rv_last_error());
+        rv_index_t *y = fresh ? save_and_load(x) : NULL; /* x has no runs: y gets them */
+        if (y && rv_runs_get(y, 2, NULL, &r) == 0) {
+            rv_index_t *z = save_and_load(y);
+            if (z && get_stored(z, &r, "long")) {
+                CHECK(runs_same(&r, fresh), "wide %d: reloaded runs differ from computed", wide);
+                rv_run_t got[8], big = {0, 2 * P, P}, acs = {2 * P + 2, 2 * P + 2 + 2 * AC, 2};
+                uint64_t k = rv_runs_covering(&r, P, NULL, got, 8), hit = 0;
+                for (uint64_t i = 0; i < k && i < 8; i++)
+                    hit += run_cmp(&got[i], &big) == 0 && got[i].end == big.end;
+                CHECK(hit == 1, "wide %d: the period-%d run is not found", wide, P);
+                k = rv_runs_covering(&r, acs.start + AC, NULL, got, 8);
+                CHECK(k == 1 && run_cmp(&got[0], &acs) == 0 && got[0].end == acs.end, "wide %d: AC run", wide);
+                for (uint64_t i = 0; i < r.n && !check_failed_; i++) {
+                    rv_run_t u = rv_runs_at(&r, i);
+                    CHECK(is_run(z->seq->text, z->n, &u), "run %llu is not a run", (unsigned long long)i);
+                }
+                check_queries_of(&r, z->n, 200, &g, "long");
+            }
+            rv_index_free(z);
+        }
+        rv_index_free(y);
+        rv_runs_free(fresh);
+        rv_index_free(x);
+    }
+    free(sq);
+    free(ac);
+    free(tail);
+    case_end("runs_section_long");
+}
+
+/* A copy of x's runs section, with bytes of room, for garbling. */
+static uint64_t *section_copy(const rv_index_t *x, uint64_t *bytes, uint64_t room)
+{
+    const void *sec = rv_index_section(x, RV_SEC_RUNS, bytes);
+    uint64_t *c = calloc(1, *bytes + room + 8);
+    if (sec && c) memcpy(c, sec, *bytes);
+    return c;
+}
+
+/* A short, oversized or garbled runs section is rejected by rv_runs_view, or by
+ * rv_runs_get, which then computes the runs again (also from a reloaded file). */
+static void case_section_corrupt(void)
+{
+    case_begin();
+    rng_t g = rng_new(24);
+    rv_index_t *x = build_dna(&g, 20000, 0, 0);
+    rv_runs_t r, v;
+    CHECK(x && rv_runs_get(x, 1, NULL, &r) == 0 && r.n > 4 * RV_RUNS_BLOCK, "get");
+    if (!x) { case_end("runs_section_corrupt"); return; }
+    rv_run_t *want = runs_array(&r);
+    uint64_t bytes, m = r.n, *c = section_copy(x, &bytes, 0);
+    CHECK(rv_runs_view(c, bytes, x->n, 0, &v) == 0 && runs_same(&v, &r), "the copy is fine");
+    CHECK(rv_runs_view(c, bytes, x->n, 1, &v) < 0, "taken for a wide index");
+    CHECK(rv_runs_view(c, bytes, x->n + 1, 0, &v) < 0, "another text length");
+    const uint64_t sizes[] = {0, 8, RV_RUNS_HEAD - 8, RV_RUNS_HEAD, bytes / 2, bytes - 4, bytes - 1, bytes + 4};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        uint64_t *d = section_copy(x, &bytes, 8);
+        CHECK(rv_runs_view(d, sizes[k], x->n, 0, &v) < 0, "%llu of %llu bytes taken",
+              (unsigned long long)sizes[k], (unsigned long long)bytes);
+        free(d);
+    }
+    for (int field = 0; field < 6; field++) { /* each header word */
+        uint64_t *d = section_copy(x, &bytes, 0);
+        d[field] += field == 3 ? 4 : 1;
+        CHECK(rv_runs_view(d, bytes, x->n, 0, &v) < 0, "header word %d changed, taken", field);
+        free(d);
+    }
+    /* contents: a start past the end, a run under two periods, period 0, two runs out
+     * of order, a wrong tree entry; attached, or saved and reloaded */
+    for (int bad = 0; bad < 10; bad++) {
+        uint64_t *d = malloc(bytes), k = rng_below(&g, m - 1);
+        memcpy(d, c, bytes);
+        rv_runs_cols_t col = rv_runs_columns(d, m, 0);
+        uint32_t *st = col.start, *len = col.len, *per = col.period, *bm = col.blockmax;
+        switch (bad % 5) {
+        case 0: st[k] = (uint32_t)x->n + 5; break;
+        case 1: len[k] = 2 * per[k] - 1; break;
+        case 2: per[k] = 0; break;
+        case 3: { uint32_t t = st[k]; st[k] = st[k + 1] + 1; st[k + 1] = t; } break;
+        default: bm[rv_runs_blocks(m) / 2]--; break;
+        }
+        rv_index_attach(x, RV_SEC_RUNS, d, bytes); /* x owns d now */
+        rv_index_t *y = bad < 5 ? NULL : save_and_load(x), *z = y ? y : x;
+        const void *before = z ? rv_index_section(z, RV_SEC_RUNS, NULL) : NULL;
+        CHECK(before && rv_runs_get(z, 1, NULL, &v) == 0, "get: %s", rv_last_error());
+        CHECK(rv_index_section(z, RV_SEC_RUNS, NULL) != before && v.n == m,
+              "garbling %d (%s) not rejected", bad % 5, y ? "reloaded" : "attached");
+        for (uint64_t i = 0; i < m && i < v.n && !check_failed_; i++) {
+            rv_run_t u = rv_runs_at(&v, i);
+            CHECK(run_cmp(&u, &want[i]) == 0 && u.end == want[i].end, "run %llu after recomputing",
+                  (unsigned long long)i);
+        }
+        rv_index_free(y);
+    }
+    free(c);
+    free(want);
+    rv_index_free(x);
+    case_end("runs_section_corrupt");
+}
+
 static void case_filter(void)
 {
     case_begin();
@@ -466,6 +645,10 @@ int main(void)
     case_fibonacci_long();
     case_threads();
     case_section();
+    case_section_size();
+    case_section_random();
+    case_section_long();
+    case_section_corrupt();
     case_filter();
     return check_exit();
 }
