@@ -120,9 +120,10 @@ static void cand_range(void *arg, uint64_t lo, uint64_t hi, int thread)
     rv_progress_add(c->p, hi - lo);
 }
 
-/* Counting sort of all buffers by start into dst (count = n+1 scratch entries of
- * the index width), then each equal-start group by period (groups are O(log n)). */
-static void sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, void *count, rv_run_t *dst)
+/* Counting sort of all buffers by start into the columns of dst (count = n+1 scratch
+ * entries of the index width), then each equal-start group by period (groups are
+ * O(log n)). */
+static void sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, void *count, rv_runs_cols_t dst)
 {
     const int w = x->wide;
     memset(count, 0, (x->n + 1) * (w ? 8 : 4));
@@ -135,20 +136,25 @@ static void sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, void *count, 
         rv_put(count, w, i, rv_get(count, w, i) + rv_get(count, w, i - 1));
     for (int k = 0; k < nb; k++)
         for (uint64_t i = 0; i < bufs[k].n; i++) {
-            uint64_t s = bufs[k].v[i].start, at = rv_get(count, w, s);
-            rv_put(count, w, s, at + 1);
-            dst[at] = bufs[k].v[i];
+            const rv_run_t *r = &bufs[k].v[i];
+            uint64_t at = rv_get(count, w, r->start);
+            rv_put(count, w, r->start, at + 1);
+            rv_put(dst.start, w, at, r->start);
+            rv_put(dst.len, w, at, r->end - r->start);
+            rv_put(dst.period, w, at, r->period);
         }
     uint64_t m = 0;
     for (int k = 0; k < nb; k++) m += bufs[k].n;
     for (uint64_t i = 1; i < m; i++) { /* insertion sort: only equal starts move */
-        rv_run_t r = dst[i];
+        const uint64_t s = rv_get(dst.start, w, i), len = rv_get(dst.len, w, i), p = rv_get(dst.period, w, i);
         uint64_t j = i;
-        while (j > 0 && dst[j - 1].start == r.start && dst[j - 1].period > r.period) {
-            dst[j] = dst[j - 1];
-            j--;
+        for (; j > 0 && rv_get(dst.start, w, j - 1) == s && rv_get(dst.period, w, j - 1) > p; j--) {
+            rv_put(dst.len, w, j, rv_get(dst.len, w, j - 1));
+            rv_put(dst.period, w, j, rv_get(dst.period, w, j - 1));
         }
-        dst[j] = r;
+        if (j == i) continue;
+        rv_put(dst.len, w, j, len);
+        rv_put(dst.period, w, j, p);
     }
 }
 
@@ -176,21 +182,22 @@ rv_runs_t *rv_runs_compute(const rv_index_t *x, int threads, rv_progress_t *p)
     void *end = malloc((n + 1) * (x->wide ? 8 : 4));
     runbuf_t *bufs = calloc((size_t)threads, sizeof *bufs);
     rv_runs_t *r = calloc(1, sizeof *r);
-    void *block = NULL;
+    void *sec = NULL;
     int rc = -1;
     if ((n && !q) || !end || !bufs || !r) {
         rv_error("tandem", "out of memory");
     } else if (find_candidates(x, q, end, threads, bufs, p) == 0) {
         uint64_t m = 0;
         for (int k = 0; k < threads; k++) m += bufs[k].n;
-        block = malloc(rv_runs_block_bytes(m));
-        if (!block) {
+        const uint64_t bytes = rv_runs_section_bytes(m, x->wide);
+        sec = malloc(bytes);
+        if (!sec) {
             rv_error("tandem", "out of memory (%llu runs)", (unsigned long long)m);
         } else {
-            sort_runs(x, bufs, threads, end, (rv_run_t *)((char *)block + RV_RUNS_HEAD));
-            rv_runs_seal(block, n, m);
-            rc = rv_runs_view(block, rv_runs_block_bytes(m), n, r);
-            r->owned = block;
+            sort_runs(x, bufs, threads, end, rv_runs_columns(sec, m, x->wide));
+            rv_runs_seal(sec, n, m, x->wide);
+            rc = rv_runs_view(sec, bytes, n, x->wide, r);
+            r->owned = sec;
         }
     }
     rv_rmq_free(q);
@@ -198,7 +205,7 @@ rv_runs_t *rv_runs_compute(const rv_index_t *x, int threads, rv_progress_t *p)
     for (int k = 0; bufs && k < threads; k++) free(bufs[k].v);
     free(bufs);
     if (rc < 0) {
-        free(block);
+        free(sec);
         free(r);
         return NULL;
     }

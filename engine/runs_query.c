@@ -1,12 +1,13 @@
 /* runs_query.c — the stored runs and the queries of the tandem pane and CLI:
  * filters, runs overlapping an interval or covering a position, next/previous run.
  *
- * The runs are sorted by (start, period).  The search structure is an implicit
- * balanced binary tree over that array (the root of [lo, hi) is its middle element),
- * augmented with maxend[mid] = the largest end in the subtree of mid, so it costs one
- * word per run and no pointers.  A query for [qlo, qhi) descends only into subtrees
- * with maxend > qlo and stops at the first start >= qhi, so it visits O(log n) nodes
- * plus O(log(n/k)) per reported run (an interval tree over the sorted runs).
+ * The runs are sorted by (start, period) and cut into blocks of RV_RUNS_BLOCK.  The
+ * search structure is an implicit balanced binary tree over the blocks (the root of
+ * [lo, hi) is its middle block), augmented with blockmax[mid] = the largest end in the
+ * subtree of mid: one field per block, no pointers.  A query for [qlo, qhi) descends
+ * only into subtrees with blockmax > qlo, scans the runs of the blocks it enters, and
+ * stops at the first start >= qhi (an interval tree over the sorted runs, with a
+ * block of runs at each node to keep it a small fraction of the runs themselves).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,57 +15,105 @@
 #include "repview/tandem.h"
 #include "runs_internal.h"
 
-static uint64_t seal_tree(const rv_run_t *run, uint64_t *maxend, uint64_t lo, uint64_t hi)
+/* Walks the block tree in order (so runs are seen sorted), computing the largest end
+ * of each subtree: seal writes it, check compares it and also checks every run. */
+typedef struct {
+    const rv_runs_t *r;
+    void *blockmax;       /* to fill (seal), or NULL (check) */
+    uint64_t n_text;
+    rv_run_t prev;        /* the previous run seen, for the order check */
+    int bad;
+} tree_walk_t;
+
+/* A run of a text of length n that may follow prev in (start, period) order. */
+static int run_fits(const rv_run_t *u, const rv_run_t *prev, uint64_t n, uint64_t k)
 {
-    if (lo >= hi) return 0;
-    uint64_t mid = lo + (hi - lo) / 2, m = run[mid].end;
-    uint64_t l = seal_tree(run, maxend, lo, mid), r = seal_tree(run, maxend, mid + 1, hi);
-    if (l > m) m = l;
-    if (r > m) m = r;
-    maxend[mid] = m;
+    uint64_t len = u->end - u->start; /* len and start are stored; end may wrap */
+    return u->start <= n && len <= n - u->start && u->period > 0 && len / 2 >= u->period &&
+           (k == 0 || u->start > prev->start || (u->start == prev->start && u->period > prev->period));
+}
+
+static uint64_t block_end_max(tree_walk_t *c, uint64_t b)
+{
+    const rv_runs_t *r = c->r;
+    uint64_t k = b * RV_RUNS_BLOCK, stop = k + RV_RUNS_BLOCK < r->n ? k + RV_RUNS_BLOCK : r->n, m = 0;
+    for (; k < stop; k++) {
+        rv_run_t u = rv_runs_at(r, k);
+        if (!c->blockmax && !run_fits(&u, &c->prev, c->n_text, k)) c->bad = 1;
+        c->prev = u;
+        if (u.end > m) m = u.end;
+    }
     return m;
 }
 
-void rv_runs_seal(void *block, uint64_t n_text, uint64_t m)
+static uint64_t tree_walk(tree_walk_t *c, uint64_t lo, uint64_t hi)
 {
-    uint64_t *h = block;
+    if (lo >= hi) return 0;
+    uint64_t mid = lo + (hi - lo) / 2, l = tree_walk(c, lo, mid), m = block_end_max(c, mid);
+    uint64_t r = tree_walk(c, mid + 1, hi);
+    if (l > m) m = l;
+    if (r > m) m = r;
+    if (c->blockmax) rv_put(c->blockmax, c->r->wide, mid, m);
+    else if (rv_get(c->r->blockmax, c->r->wide, mid) != m) c->bad = 1;
+    return m;
+}
+
+void rv_runs_seal(void *sec, uint64_t n_text, uint64_t m, int wide)
+{
+    uint64_t *h = sec;
     h[0] = RV_RUNS_MAGIC;
     h[1] = n_text;
     h[2] = m;
-    h[3] = 0;
-    const rv_run_t *run = (const rv_run_t *)((char *)block + RV_RUNS_HEAD);
-    seal_tree(run, (uint64_t *)(void *)(run + m), 0, m);
+    h[3] = wide ? 8 : 4;
+    h[4] = RV_RUNS_BLOCK;
+    h[5] = 0;
+    rv_runs_cols_t col = rv_runs_columns(sec, m, wide);
+    rv_runs_t r = {m, wide, col.start, col.len, col.period, col.blockmax, NULL};
+    tree_walk_t c = {&r, col.blockmax, n_text, {0, 0, 0}, 0};
+    tree_walk(&c, 0, rv_runs_blocks(m));
 }
 
-int rv_runs_view(const void *block, uint64_t bytes, uint64_t n_text, rv_runs_t *out)
+int rv_runs_view(const void *sec, uint64_t bytes, uint64_t n_text, int wide, rv_runs_t *out)
 {
-    const uint64_t *h = block;
-    if ((uintptr_t)block % 8 || bytes < RV_RUNS_HEAD || h[0] != RV_RUNS_MAGIC || h[1] != n_text ||
-        h[2] > n_text || rv_runs_block_bytes(h[2]) != bytes)
+    const uint64_t *h = sec;
+    if ((uintptr_t)sec % 8 || bytes < RV_RUNS_HEAD || h[0] != RV_RUNS_MAGIC || h[1] != n_text ||
+        h[2] > n_text || h[3] != (wide ? 8u : 4u) || h[4] != RV_RUNS_BLOCK || h[5] != 0 ||
+        rv_runs_section_bytes(h[2], wide) != bytes)
         return rv_error("tandem", "runs section does not match the index");
-    out->n = h[2];
-    out->run = (const rv_run_t *)((const char *)block + RV_RUNS_HEAD);
-    out->maxend = (const uint64_t *)(const void *)(out->run + out->n);
-    out->owned = NULL;
+    rv_runs_cols_t col = rv_runs_columns((void *)(uintptr_t)sec, h[2], wide);
+    *out = (rv_runs_t){h[2], wide, col.start, col.len, col.period, col.blockmax, NULL};
     return 0;
+}
+
+/* Every run inside the text, a run (length >= 2 periods), in order, and the block
+ * tree right: O(m), so that no query can read outside the text whatever a file says. */
+static int runs_check(const rv_runs_t *r, uint64_t n_text)
+{
+    tree_walk_t c = {r, NULL, n_text, {0, 0, 0}, 0};
+    tree_walk(&c, 0, rv_runs_blocks(r->n));
+    return c.bad ? rv_error("tandem", "corrupt runs section") : 0;
 }
 
 int rv_runs_attach(rv_index_t *x, rv_runs_t *r, rv_runs_t *out)
 {
     if (!r->owned) return rv_error("tandem", "runs not from rv_runs_compute");
-    void *block = r->owned;
-    uint64_t bytes = rv_runs_block_bytes(r->n);
+    void *sec = r->owned;
+    uint64_t bytes = rv_runs_section_bytes(r->n, r->wide);
+    rv_runs_t view;
+    if (rv_runs_view(sec, bytes, x->n, x->wide, &view) < 0) return -1; /* another index's */
     r->owned = NULL;
     rv_runs_free(r);
-    rv_index_attach(x, RV_SEC_RUNS, block, bytes);
-    return out ? rv_runs_view(block, bytes, x->n, out) : 0;
+    rv_index_attach(x, RV_SEC_RUNS, sec, bytes);
+    if (out) *out = view;
+    return 0;
 }
 
 int rv_runs_get(rv_index_t *x, int threads, rv_progress_t *p, rv_runs_t *out)
 {
     uint64_t bytes;
     const void *sec = rv_index_section(x, RV_SEC_RUNS, &bytes);
-    if (sec && rv_runs_view(sec, bytes, x->n, out) == 0) return 0;
+    if (sec && rv_runs_view(sec, bytes, x->n, x->wide, out) == 0 && runs_check(out, x->n) == 0)
+        return 0;
     rv_runs_t *r = rv_runs_compute(x, threads, p);
     return r ? rv_runs_attach(x, r, out) : -1;
 }
@@ -104,19 +153,31 @@ typedef struct {
     int stopped;
 } ov_ctx_t;
 
-/* In-order walk of the subtree [a, b): ascending index = (start, period) order. */
+/* The runs of block b in order; 1 once a start >= hi is met (so are all later ones). */
+static int overlap_block(ov_ctx_t *c, uint64_t b)
+{
+    const rv_runs_t *r = c->r;
+    uint64_t k = b * RV_RUNS_BLOCK, stop = k + RV_RUNS_BLOCK < r->n ? k + RV_RUNS_BLOCK : r->n;
+    for (; k < stop; k++) {
+        const uint64_t s = rv_get(r->start, r->wide, k);
+        if (s >= c->hi) return 1;
+        if (s + rv_get(r->len, r->wide, k) <= c->lo) continue;
+        rv_run_t run = rv_runs_at(r, k);
+        if (!rv_run_passes(c->f, &run)) continue;
+        c->count++;
+        if (c->fn && c->fn(c->ud, &run)) { c->stopped = 1; return 1; }
+    }
+    return 0;
+}
+
+/* In-order walk of the blocks [a, b): ascending index = (start, period) order. */
 static void overlap_walk(ov_ctx_t *c, uint64_t a, uint64_t b)
 {
     while (a < b && !c->stopped) {
         uint64_t mid = a + (b - a) / 2;
-        const rv_run_t *run = &c->r->run[mid];
-        if (c->r->maxend[mid] <= c->lo) return;  /* nothing here reaches lo */
+        if (rv_get(c->r->blockmax, c->r->wide, mid) <= c->lo) return; /* nothing reaches lo */
         overlap_walk(c, a, mid);
-        if (c->stopped || run->start >= c->hi) return; /* later starts are larger */
-        if (run->end > c->lo && rv_run_passes(c->f, run)) {
-            c->count++;
-            if (c->fn && c->fn(c->ud, run)) c->stopped = 1;
-        }
+        if (c->stopped || overlap_block(c, mid)) return; /* later starts are larger */
         a = mid + 1; /* the right subtree, as a loop */
     }
 }
@@ -125,7 +186,7 @@ uint64_t rv_runs_overlapping(const rv_runs_t *r, uint64_t lo, uint64_t hi,
                              const rv_tandem_filter_t *f, rv_run_fn fn, void *ud)
 {
     ov_ctx_t c = {r, lo, hi, f, fn, ud, 0, 0};
-    if (lo < hi) overlap_walk(&c, 0, r->n);
+    if (lo < hi) overlap_walk(&c, 0, rv_runs_blocks(r->n));
     return c.count;
 }
 
@@ -154,21 +215,25 @@ uint64_t rv_runs_lower_bound(const rv_runs_t *r, uint64_t t)
     uint64_t lo = 0, hi = r->n;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (r->run[mid].start < t) lo = mid + 1; else hi = mid;
+        if (rv_get(r->start, r->wide, mid) < t) lo = mid + 1; else hi = mid;
     }
     return lo;
 }
 
 int64_t rv_runs_next(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f)
 {
-    for (uint64_t i = rv_runs_lower_bound(r, pos + 1); i < r->n; i++)
-        if (rv_run_passes(f, &r->run[i])) return (int64_t)i;
+    for (uint64_t i = rv_runs_lower_bound(r, pos + 1); i < r->n; i++) {
+        rv_run_t run = rv_runs_at(r, i);
+        if (rv_run_passes(f, &run)) return (int64_t)i;
+    }
     return -1;
 }
 
 int64_t rv_runs_prev(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f)
 {
-    for (uint64_t i = rv_runs_lower_bound(r, pos); i-- > 0;)
-        if (rv_run_passes(f, &r->run[i])) return (int64_t)i;
+    for (uint64_t i = rv_runs_lower_bound(r, pos); i-- > 0;) {
+        rv_run_t run = rv_runs_at(r, i);
+        if (rv_run_passes(f, &run)) return (int64_t)i;
+    }
     return -1;
 }

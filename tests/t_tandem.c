@@ -1,8 +1,10 @@
 /* t_tandem.c — runs (tandem repeats) against brute force: every period at every
  * position, then maximality and smallest period; Lyndon arrays against the
  * definition; the pane queries (covering, overlapping, next/previous) against a
- * scan of all runs; the runs section through save and load.  32- and 64-bit arrays,
- * 1..4 threads, breakers and several records. */
+ * scan of all runs; the runs section: its size (12 bytes a run for 32-bit arrays),
+ * the same runs and answers after save and load (brute force; runs and periods past
+ * 2^16), short or garbled sections rejected.  32- and 64-bit arrays, 1..4 threads,
+ * breakers and several records. */
 #include <unistd.h>
 #include "check.h"
 #include "repview/build.h"
@@ -10,6 +12,7 @@
 #include "repview/lce.h"
 #include "repview/tandem.h"
 #include "lyndon.h"
+#include "runs_internal.h"
 
 #define MAXN 8192
 
@@ -26,6 +29,16 @@ static int has_period(const uint8_t *t, uint64_t s, uint64_t e, uint64_t q)
     for (uint64_t k = s; k + q < e; k++)
         if (t[k] != t[k + q]) return 0;
     return 1;
+}
+
+/* r is a run of u[0, n): two periods, maximal, and no smaller period (O(len * p)). */
+static int is_run(const uint8_t *u, uint64_t n, const rv_run_t *r)
+{
+    int fine = r->end - r->start >= 2 * r->period && has_period(u, r->start, r->end, r->period) &&
+               (r->start == 0 || u[r->start - 1] == RV_BREAK || u[r->start - 1] != u[r->start - 1 + r->period]) &&
+               (r->end == n || u[r->end] == RV_BREAK || u[r->end] != u[r->end - r->period]);
+    for (uint64_t q = 1; q < r->period && fine; q++) fine = !has_period(u, r->start, r->end, q);
+    return fine;
 }
 
 static int run_cmp(const void *a, const void *b)
@@ -100,6 +113,24 @@ static void random_string(rng_t *g, char *buf, int len, const char *alpha, int b
     buf[len] = 0;
 }
 
+/* n >= 2000 symbols of DNA with n/100 microsatellites (periods 1..8), with an N
+ * inside every 50th when breakers; one record. */
+static rv_index_t *build_dna(rng_t *g, int n, int breakers, int wide)
+{
+    char *buf = malloc((size_t)n + 1);
+    random_string(g, buf, n, "ACGT", 0, 'N');
+    for (int k = 0; k < n / 100; k++) {
+        int p = 1 + (int)rng_below(g, 8), at = (int)rng_below(g, (uint64_t)n - 1000);
+        int len = 2 * p + (int)rng_below(g, 60);
+        for (int i = p; i < len; i++) buf[at + i] = buf[at + i - p];
+        if (breakers && k % 50 == 0) buf[at + len / 2] = 'N';
+    }
+    const char *t = buf;
+    rv_index_t *x = build(&t, 1, RV_ALPHA_DNA, wide, 2);
+    free(buf);
+    return x;
+}
+
 /* Fibonacci word f_k over {a, b} (or A/C), truncated to cap. */
 static void fibonacci(char *buf, size_t cap, char a, char b)
 {
@@ -118,6 +149,43 @@ static void fibonacci(char *buf, size_t cap, char a, char b)
 
 /* ---- checks ----------------------------------------------------------------- */
 
+/* The runs of r as a plain array (free it). */
+static rv_run_t *runs_array(const rv_runs_t *r)
+{
+    rv_run_t *v = malloc((r->n + 1) * sizeof *v);
+    for (uint64_t i = 0; i < r->n; i++) v[i] = rv_runs_at(r, i);
+    return v;
+}
+
+/* a and b hold the same runs in the same order. */
+static int runs_same(const rv_runs_t *a, const rv_runs_t *b)
+{
+    if (a->n != b->n) return 0;
+    for (uint64_t i = 0; i < a->n; i++) {
+        rv_run_t u = rv_runs_at(a, i), v = rv_runs_at(b, i);
+        if (u.start != v.start || u.end != v.end || u.period != v.period) return 0;
+    }
+    return 1;
+}
+
+/* r holds exactly the brute-force runs want (CHECK fails with the first difference). */
+static int same_as_brute(const rv_runs_t *r, const runset_t *want, const char *what)
+{
+    CHECK(r->n == want->n, "%s: %llu runs, brute force %llu", what, (unsigned long long)r->n,
+          (unsigned long long)want->n);
+    for (uint64_t i = 0; i < r->n && i < want->n; i++) {
+        rv_run_t u = rv_runs_at(r, i);
+        const rv_run_t *v = &want->v[i];
+        if (run_cmp(&u, v) == 0 && u.end == v->end) continue;
+        CHECK(0, "%s: run %llu is [%llu,%llu) p=%llu, want [%llu,%llu) p=%llu", what,
+              (unsigned long long)i, (unsigned long long)u.start, (unsigned long long)u.end,
+              (unsigned long long)u.period, (unsigned long long)v->start, (unsigned long long)v->end,
+              (unsigned long long)v->period);
+        return 0;
+    }
+    return r->n == want->n;
+}
+
 static int check_runs(rv_index_t *x, int threads, const char *what)
 {
     runset_t *want = malloc(sizeof *want);
@@ -126,20 +194,9 @@ static int check_runs(rv_index_t *x, int threads, const char *what)
     CHECK(r != NULL, "%s: compute failed: %s", what, rv_last_error());
     int ok = r != NULL;
     if (r) {
-        CHECK(r->n == want->n, "%s: %llu runs, brute force %llu (n=%llu)", what,
-              (unsigned long long)r->n, (unsigned long long)want->n, (unsigned long long)x->n);
-        for (uint64_t i = 0; i < r->n && i < want->n && ok; i++)
-            if (run_cmp(&r->run[i], &want->v[i]) != 0 || r->run[i].end != want->v[i].end) {
-                CHECK(0, "%s: run %llu is [%llu,%llu) p=%llu, want [%llu,%llu) p=%llu", what,
-                      (unsigned long long)i, (unsigned long long)r->run[i].start,
-                      (unsigned long long)r->run[i].end, (unsigned long long)r->run[i].period,
-                      (unsigned long long)want->v[i].start, (unsigned long long)want->v[i].end,
-                      (unsigned long long)want->v[i].period);
-                ok = 0;
-            }
+        ok = same_as_brute(r, want, what);
         CHECK(x->n == 0 || r->n < x->n, "%s: runs theorem: %llu runs for n=%llu", what,
               (unsigned long long)r->n, (unsigned long long)x->n);
-        ok = ok && r->n == want->n;
     }
     rv_runs_free(r);
     free(want);
@@ -179,18 +236,18 @@ static void random_filter(rng_t *g, rv_tandem_filter_t *f)
     f->min_len = rng_below(g, 12);
 }
 
-/* covering / overlapping / next / prev against a scan of all runs */
-static void check_queries(rv_index_t *x, rng_t *g, const char *what)
+/* covering / overlapping / next / prev of r against a scan of all its runs, at
+ * every position (npos == 0) or at npos random ones */
+static void check_queries_of(const rv_runs_t *r, uint64_t n, uint64_t npos, rng_t *g, const char *what)
 {
-    rv_runs_t r;
-    CHECK(rv_runs_get(x, 2, NULL, &r) == 0, "%s: rv_runs_get: %s", what, rv_last_error());
     rv_tandem_filter_t f;
     random_filter(g, &f);
-    rv_run_t got[MAXN];
-    for (uint64_t pos = 0; pos < x->n; pos++) {
-        uint64_t k = rv_runs_covering(&r, pos, &f, got, MAXN), j = 0;
-        for (uint64_t i = 0; i < r.n; i++) {
-            const rv_run_t *u = &r.run[i];
+    rv_run_t *all = runs_array(r), *got = malloc((r->n + 1) * sizeof *got);
+    for (uint64_t it = 0; it < (npos ? npos : n); it++) {
+        uint64_t pos = npos ? rng_below(g, n) : it;
+        uint64_t k = rv_runs_covering(r, pos, &f, got, r->n), j = 0;
+        for (uint64_t i = 0; i < r->n; i++) {
+            const rv_run_t *u = &all[i];
             if (u->start > pos || u->end <= pos || !rv_run_passes(&f, u)) continue;
             CHECK(j < k && run_cmp(&got[j], u) == 0, "%s: covering(%llu) entry %llu differs", what,
                   (unsigned long long)pos, (unsigned long long)j);
@@ -199,18 +256,27 @@ static void check_queries(rv_index_t *x, rng_t *g, const char *what)
         CHECK(j == k, "%s: covering(%llu) gave %llu, want %llu", what, (unsigned long long)pos,
               (unsigned long long)k, (unsigned long long)j);
         uint64_t hi = pos + 1 + rng_below(g, 20), want = 0;
-        for (uint64_t i = 0; i < r.n; i++)
-            want += r.run[i].start < hi && r.run[i].end > pos && rv_run_passes(&f, &r.run[i]);
-        CHECK(rv_runs_overlapping(&r, pos, hi, &f, NULL, NULL) == want, "%s: overlapping", what);
+        for (uint64_t i = 0; i < r->n; i++)
+            want += all[i].start < hi && all[i].end > pos && rv_run_passes(&f, &all[i]);
+        CHECK(rv_runs_overlapping(r, pos, hi, &f, NULL, NULL) == want, "%s: overlapping", what);
         int64_t nx = -1, pv = -1;
-        for (uint64_t i = 0; i < r.n; i++) {
-            if (!rv_run_passes(&f, &r.run[i])) continue;
-            if (nx < 0 && r.run[i].start > pos) nx = (int64_t)i;
-            if (r.run[i].start < pos) pv = (int64_t)i;
+        for (uint64_t i = 0; i < r->n; i++) {
+            if (!rv_run_passes(&f, &all[i])) continue;
+            if (nx < 0 && all[i].start > pos) nx = (int64_t)i;
+            if (all[i].start < pos) pv = (int64_t)i;
         }
-        CHECK(rv_runs_next(&r, pos, &f) == nx, "%s: next(%llu)", what, (unsigned long long)pos);
-        CHECK(rv_runs_prev(&r, pos, &f) == pv, "%s: prev(%llu)", what, (unsigned long long)pos);
+        CHECK(rv_runs_next(r, pos, &f) == nx, "%s: next(%llu)", what, (unsigned long long)pos);
+        CHECK(rv_runs_prev(r, pos, &f) == pv, "%s: prev(%llu)", what, (unsigned long long)pos);
     }
+    free(all);
+    free(got);
+}
+
+static void check_queries(rv_index_t *x, rng_t *g, const char *what)
+{
+    rv_runs_t r;
+    CHECK(rv_runs_get(x, 2, NULL, &r) == 0, "%s: rv_runs_get: %s", what, rv_last_error());
+    check_queries_of(&r, x->n, 0, g, what);
 }
 
 /* ---- cases ------------------------------------------------------------------ */
@@ -290,30 +356,21 @@ static void case_threads(void)
 {
     case_begin();
     rng_t g = rng_new(17);
-    static char buf[300001];
+    static char buf[9001];
     random_string(&g, buf, 9000, "ab", 0, 'N');
     const char *t = buf;
     rv_index_t *x = build(&t, 1, RV_ALPHA_TEXT, 0, 2);
     CHECK(x && check_runs(x, 3, "binary 9000"), "binary 9000");
     rv_index_free(x);
-    random_string(&g, buf, 300000, "ACGT", 0, 'N');
-    for (int k = 0; k < 3000; k++) { /* microsatellites, some with an N inside */
-        int p = 1 + (int)rng_below(&g, 8), at = (int)rng_below(&g, 299000), len = 2 * p + (int)rng_below(&g, 60);
-        for (int i = p; i < len && at + i < 300000; i++) buf[at + i] = buf[at + i - p];
-        if (k % 50 == 0) buf[at + len / 2] = 'N';
-    }
-    x = build(&t, 1, RV_ALPHA_DNA, 1, 2);
+    x = build_dna(&g, 300000, 1, 1);
     rv_runs_t *a = x ? rv_runs_compute(x, 1, NULL) : NULL, *b = x ? rv_runs_compute(x, 3, NULL) : NULL;
-    CHECK(a && b && a->n == b->n && !memcmp(a->run, b->run, a->n * sizeof *a->run), "1 vs 3 threads");
+    CHECK(a && b && runs_same(a, b), "1 vs 3 threads");
     const uint8_t *u = x ? x->seq->text : NULL;
     for (uint64_t i = 0; a && i < a->n; i++) {
-        const rv_run_t *r = &a->run[i];
-        int fine = r->end - r->start >= 2 * r->period && has_period(u, r->start, r->end, r->period) &&
-                   (r->start == 0 || u[r->start - 1] == RV_BREAK || u[r->start - 1] != u[r->start - 1 + r->period]) &&
-                   (r->end == x->n || u[r->end] == RV_BREAK || u[r->end] != u[r->end - r->period]);
-        for (uint64_t q = 1; q < r->period && fine; q++) fine = !has_period(u, r->start, r->end, q);
+        const rv_run_t r = rv_runs_at(a, i);
+        int fine = is_run(u, x->n, &r);
         CHECK(fine, "run %llu [%llu,%llu) p=%llu is not a run", (unsigned long long)i,
-              (unsigned long long)r->start, (unsigned long long)r->end, (unsigned long long)r->period);
+              (unsigned long long)r.start, (unsigned long long)r.end, (unsigned long long)r.period);
         if (!fine) break;
     }
     CHECK(a && a->n < x->n && a->n > 10000, "%llu runs", a ? (unsigned long long)a->n : 0ull);
@@ -323,7 +380,33 @@ static void case_threads(void)
     case_end("runs_threads_large");
 }
 
-/* rv_runs_get attaches RV_SEC_RUNS; a saved and reloaded index answers from it. */
+/* x saved to a temporary .rvx and loaded back; NULL (CHECK failed) on error. */
+static rv_index_t *save_and_load(const rv_index_t *x)
+{
+    char path[] = "/tmp/t_tandem.XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0) return NULL;
+    close(fd);
+    rv_index_t *y = NULL;
+    CHECK(rv_index_save(x, path) == 0, "save: %s", rv_last_error());
+    CHECK(rv_index_load(path, NULL, &y) == RV_RVX_OK, "load: %s", rv_last_error());
+    unlink(path); /* the mapping stays */
+    return y;
+}
+
+/* The runs of a loaded index come from its RV_SEC_RUNS section (not recomputed). */
+static int get_stored(rv_index_t *y, rv_runs_t *out, const char *what)
+{
+    const void *sec = rv_index_section(y, RV_SEC_RUNS, NULL);
+    CHECK(sec != NULL, "%s: no runs section after reload", what);
+    CHECK(rv_runs_get(y, 1, NULL, out) == 0, "%s: get: %s", what, rv_last_error());
+    CHECK(rv_index_section(y, RV_SEC_RUNS, NULL) == sec, "%s: the stored runs were rejected", what);
+    return sec != NULL && rv_index_section(y, RV_SEC_RUNS, NULL) == sec;
+}
+
+/* rv_runs_get attaches RV_SEC_RUNS; a saved and reloaded index answers from it;
+ * rv_runs_attach takes runs computed elsewhere, and refuses another index's. */
 static void case_section(void)
 {
     case_begin();
@@ -332,37 +415,203 @@ static void case_section(void)
     rv_runs_t r, r2;
     CHECK(x && rv_runs_get(x, 1, NULL, &r) == 0, "get");
     CHECK(rv_index_section(x, RV_SEC_RUNS, NULL) != NULL, "section attached");
-    char path[] = "/tmp/t_tandem.XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0, "mkstemp");
-    close(fd);
-    CHECK(rv_index_save(x, path) == 0, "save: %s", rv_last_error());
-    rv_index_t *y = NULL;
-    CHECK(rv_index_load(path, NULL, &y) == RV_RVX_OK, "load: %s", rv_last_error());
-    if (y) {
-        CHECK(rv_index_section(y, RV_SEC_RUNS, NULL) != NULL, "section loaded");
-        CHECK(rv_runs_get(y, 1, NULL, &r2) == 0 && r2.n == r.n &&
-                  memcmp(r2.run, r.run, r.n * sizeof *r.run) == 0, "same runs after reload");
+    rv_index_t *y = x ? save_and_load(x) : NULL;
+    if (y && get_stored(y, &r2, "reload")) {
+        CHECK(runs_same(&r2, &r), "same runs after reload");
         char motif[8];
-        CHECK(rv_run_motif(y->seq, &r2.run[0], motif, sizeof motif) == 2 && !strcmp(motif, "AC"),
+        rv_run_t first = rv_runs_at(&r2, 0);
+        CHECK(rv_run_motif(y->seq, &first, motif, sizeof motif) == 2 && !strcmp(motif, "AC"),
               "motif %s", motif);
-        rv_index_free(y);
     }
-    unlink(path);
-    uint64_t want_n = r.n;
-    rv_run_t *want = malloc((want_n + 1) * sizeof *want);
-    memcpy(want, r.run, want_n * sizeof *want);
-    rv_index_free(x); /* r dies with x */
-    /* computed elsewhere (a worker), then attached */
-    x = build(recs, 2, RV_ALPHA_DNA, 1, 1);
-    rv_runs_t *c = x ? rv_runs_compute(x, 2, NULL) : NULL;
-    uint64_t m = c ? c->n : 0;
-    CHECK(c && rv_runs_attach(x, c, &r2) == 0 && r2.n == m && m == want_n &&
-              memcmp(r2.run, want, m * sizeof *want) == 0, "attach");
-    CHECK(x && rv_runs_get(x, 1, NULL, &r2) == 0 && r2.n == m, "get after attach");
-    free(want);
+    rv_index_free(y);
+    /* computed elsewhere (a worker), then attached; the wide index's runs do not fit
+     * the narrow one */
+    rv_index_t *w = build(recs, 2, RV_ALPHA_DNA, 1, 1);
+    rv_runs_t *c = w ? rv_runs_compute(w, 2, NULL) : NULL;
+    int refused = c && x && rv_runs_attach(x, c, NULL) < 0;
+    CHECK(refused, "wide runs attached to a narrow index");
+    if (!refused) c = NULL; /* none, or taken */
+    CHECK(c && rv_runs_attach(w, c, &r2) == 0 && runs_same(&r2, &r), "attach");
+    CHECK(w && rv_runs_get(w, 1, NULL, &r2) == 0 && runs_same(&r2, &r), "get after attach");
+    rv_index_free(w);
     rv_index_free(x);
     case_end("runs_section_roundtrip");
+}
+
+/* The stored runs cost at most 12 bytes each (24 wide) plus a block structure under
+ * an eighth of a byte per run (a quarter wide) and a 64-byte header. */
+static void case_section_size(void)
+{
+    case_begin();
+    rng_t g = rng_new(21);
+    for (int wide = 0; wide < 2; wide++) {
+        rv_index_t *x = build_dna(&g, 100000, 0, wide);
+        rv_runs_t r;
+        uint64_t bytes = 0;
+        CHECK(x && rv_runs_get(x, 2, NULL, &r) == 0, "get");
+        if (!x) break;
+        CHECK(rv_index_section(x, RV_SEC_RUNS, &bytes) != NULL, "section");
+        const uint64_t per = wide ? 24 : 12, m = r.n;
+        CHECK(m > 10000, "%llu runs", (unsigned long long)m);
+        CHECK(bytes >= per * m && bytes <= per * m + m * per / 96 + 64,
+              "wide %d: %llu bytes for %llu runs (%.3f per run)", wide, (unsigned long long)bytes,
+              (unsigned long long)m, (double)bytes / (double)m);
+        rv_index_free(x);
+    }
+    case_end("runs_section_size");
+}
+
+/* Saved and reloaded, the runs equal the brute force and the queries a scan of them;
+ * 32- and 64-bit indexes, several records, breakers. */
+static void case_section_random(void)
+{
+    case_begin();
+    rng_t g = rng_new(22);
+    runset_t *want = malloc(sizeof *want);
+    char buf[3][400];
+    for (int it = 0; it < check_iters(60); it++) {
+        int nrec = 1 + (int)rng_below(&g, 3);
+        const char *recs[3];
+        for (int k = 0; k < nrec; k++) {
+            random_string(&g, buf[k], 1 + (int)rng_below(&g, 350), it % 3 ? "AAAAC" : "ACGT", 2, 'N');
+            recs[k] = buf[k];
+        }
+        rv_index_t *x = build(recs, nrec, RV_ALPHA_DNA, it & 1, 2);
+        rv_runs_t r;
+        CHECK(x && rv_runs_get(x, 2, NULL, &r) == 0, "build/get: %s", rv_last_error());
+        rv_index_t *y = x ? save_and_load(x) : NULL;
+        if (y && get_stored(y, &r, "random")) {
+            CHECK(y->wide == (it & 1), "width after reload");
+            brute_runs(y->seq->text, y->n, want);
+            same_as_brute(&r, want, "reloaded");
+            check_queries_of(&r, y->n, 0, &g, "reloaded");
+        }
+        rv_index_free(y);
+        rv_index_free(x);
+        if (check_failed_) break;
+    }
+    free(want);
+    case_end("runs_section_reload_brute");
+}
+
+/* Runs longer than 2^16 and a period above 2^16 survive the stored form: a random
+ * 70001-symbol word twice, 40000 x AC, random DNA; 32- and 64-bit. */
+static void case_section_long(void)
+{
+    case_begin();
+    enum { P = 70001, AC = 40000, TAIL = 3000 };
+    rng_t g = rng_new(23);
+    char *sq = malloc(2 * P + 1), *ac = malloc(2 * AC + 3), *tail = malloc(TAIL + 1);
+    random_string(&g, sq, P, "ACGT", 0, 'N');
+    memcpy(sq + P, sq, P);
+    sq[2 * P] = 0;
+    ac[0] = 'G';
+    for (int i = 0; i < AC; i++) memcpy(ac + 1 + 2 * i, "AC", 2);
+    memcpy(ac + 1 + 2 * AC, "T", 2);
+    random_string(&g, tail, TAIL, "ACGT", 1, 'N');
+    const char *recs[] = {sq, ac, tail};
+    for (int wide = 0; wide < 2; wide++) {
+        rv_index_t *x = build(recs, 3, RV_ALPHA_DNA, wide, 2);
+        rv_runs_t *fresh = x ? rv_runs_compute(x, 2, NULL) : NULL, r;
+        CHECK(fresh != NULL, "compute: %s", rv_last_error());
+        rv_index_t *y = fresh ? save_and_load(x) : NULL; /* x has no runs: y gets them */
+        if (y && rv_runs_get(y, 2, NULL, &r) == 0) {
+            rv_index_t *z = save_and_load(y);
+            if (z && get_stored(z, &r, "long")) {
+                CHECK(runs_same(&r, fresh), "wide %d: reloaded runs differ from computed", wide);
+                rv_run_t got[8], big = {0, 2 * P, P}, acs = {2 * P + 2, 2 * P + 2 + 2 * AC, 2};
+                uint64_t k = rv_runs_covering(&r, P, NULL, got, 8), hit = 0;
+                for (uint64_t i = 0; i < k && i < 8; i++)
+                    hit += run_cmp(&got[i], &big) == 0 && got[i].end == big.end;
+                CHECK(hit == 1, "wide %d: the period-%d run is not found", wide, P);
+                k = rv_runs_covering(&r, acs.start + AC, NULL, got, 8);
+                CHECK(k == 1 && run_cmp(&got[0], &acs) == 0 && got[0].end == acs.end, "wide %d: AC run", wide);
+                for (uint64_t i = 0; i < r.n && !check_failed_; i++) {
+                    rv_run_t u = rv_runs_at(&r, i);
+                    CHECK(is_run(z->seq->text, z->n, &u), "run %llu is not a run", (unsigned long long)i);
+                }
+                check_queries_of(&r, z->n, 200, &g, "long");
+            }
+            rv_index_free(z);
+        }
+        rv_index_free(y);
+        rv_runs_free(fresh);
+        rv_index_free(x);
+    }
+    free(sq);
+    free(ac);
+    free(tail);
+    case_end("runs_section_long");
+}
+
+/* A copy of x's runs section, with bytes of room, for garbling. */
+static uint64_t *section_copy(const rv_index_t *x, uint64_t *bytes, uint64_t room)
+{
+    const void *sec = rv_index_section(x, RV_SEC_RUNS, bytes);
+    uint64_t *c = calloc(1, *bytes + room + 8);
+    if (sec && c) memcpy(c, sec, *bytes);
+    return c;
+}
+
+/* A short, oversized or garbled runs section is rejected by rv_runs_view, or by
+ * rv_runs_get, which then computes the runs again (also from a reloaded file). */
+static void case_section_corrupt(void)
+{
+    case_begin();
+    rng_t g = rng_new(24);
+    rv_index_t *x = build_dna(&g, 20000, 0, 0);
+    rv_runs_t r, v;
+    CHECK(x && rv_runs_get(x, 1, NULL, &r) == 0 && r.n > 4 * RV_RUNS_BLOCK, "get");
+    if (!x) { case_end("runs_section_corrupt"); return; }
+    rv_run_t *want = runs_array(&r);
+    uint64_t bytes, m = r.n, *c = section_copy(x, &bytes, 0);
+    CHECK(rv_runs_view(c, bytes, x->n, 0, &v) == 0 && runs_same(&v, &r), "the copy is fine");
+    CHECK(rv_runs_view(c, bytes, x->n, 1, &v) < 0, "taken for a wide index");
+    CHECK(rv_runs_view(c, bytes, x->n + 1, 0, &v) < 0, "another text length");
+    const uint64_t sizes[] = {0, 8, RV_RUNS_HEAD - 8, RV_RUNS_HEAD, bytes / 2, bytes - 4, bytes - 1, bytes + 4};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        uint64_t *d = section_copy(x, &bytes, 8);
+        CHECK(rv_runs_view(d, sizes[k], x->n, 0, &v) < 0, "%llu of %llu bytes taken",
+              (unsigned long long)sizes[k], (unsigned long long)bytes);
+        free(d);
+    }
+    for (int field = 0; field < 6; field++) { /* each header word */
+        uint64_t *d = section_copy(x, &bytes, 0);
+        d[field] += field == 3 ? 4 : 1;
+        CHECK(rv_runs_view(d, bytes, x->n, 0, &v) < 0, "header word %d changed, taken", field);
+        free(d);
+    }
+    /* contents: a start past the end, a run under two periods, period 0, two runs out
+     * of order, a wrong tree entry; attached, or saved and reloaded */
+    for (int bad = 0; bad < 10; bad++) {
+        uint64_t *d = malloc(bytes), k = rng_below(&g, m - 1);
+        memcpy(d, c, bytes);
+        rv_runs_cols_t col = rv_runs_columns(d, m, 0);
+        uint32_t *st = col.start, *len = col.len, *per = col.period, *bm = col.blockmax;
+        switch (bad % 5) {
+        case 0: st[k] = (uint32_t)x->n + 5; break;
+        case 1: len[k] = 2 * per[k] - 1; break;
+        case 2: per[k] = 0; break;
+        case 3: { uint32_t t = st[k]; st[k] = st[k + 1] + 1; st[k + 1] = t; } break;
+        default: bm[rv_runs_blocks(m) / 2]--; break;
+        }
+        rv_index_attach(x, RV_SEC_RUNS, d, bytes); /* x owns d now */
+        rv_index_t *y = bad < 5 ? NULL : save_and_load(x), *z = y ? y : x;
+        const void *before = z ? rv_index_section(z, RV_SEC_RUNS, NULL) : NULL;
+        CHECK(before && rv_runs_get(z, 1, NULL, &v) == 0, "get: %s", rv_last_error());
+        CHECK(rv_index_section(z, RV_SEC_RUNS, NULL) != before && v.n == m,
+              "garbling %d (%s) not rejected", bad % 5, y ? "reloaded" : "attached");
+        for (uint64_t i = 0; i < m && i < v.n && !check_failed_; i++) {
+            rv_run_t u = rv_runs_at(&v, i);
+            CHECK(run_cmp(&u, &want[i]) == 0 && u.end == want[i].end, "run %llu after recomputing",
+                  (unsigned long long)i);
+        }
+        rv_index_free(y);
+    }
+    free(c);
+    free(want);
+    rv_index_free(x);
+    case_end("runs_section_corrupt");
 }
 
 static void case_filter(void)
@@ -396,6 +645,10 @@ int main(void)
     case_fibonacci_long();
     case_threads();
     case_section();
+    case_section_size();
+    case_section_random();
+    case_section_long();
+    case_section_corrupt();
     case_filter();
     return check_exit();
 }

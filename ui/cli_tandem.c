@@ -144,8 +144,10 @@ int cli_tandem(int argc, char **argv)
     printf("#chrom\tstart\tend\tperiod\tcopies\tmotif\n");
     print_ctx_t pc = {s, stdout};
     if (argc - i == 1) {
-        for (uint64_t k = 0; k < r.n; k++)
-            if (rv_run_passes(&o.f, &r.run[k])) print_run(&pc, &r.run[k]);
+        for (uint64_t k = 0; k < r.n; k++) {
+            rv_run_t run = rv_runs_at(&r, k);
+            if (rv_run_passes(&o.f, &run)) print_run(&pc, &run);
+        }
     } else {
         rv_runs_overlapping(&r, lo, hi, &o.f, print_run, &pc);
     }

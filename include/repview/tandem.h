@@ -26,12 +26,29 @@ typedef struct {
     uint64_t period;     /* smallest period */
 } rv_run_t;
 
+/* The runs, as handed out by rv_runs_compute / rv_runs_get.  Read them with
+ * rv_runs_at; the fields are the stored form (RV_SEC_RUNS section, engine/runs_internal.h):
+ * three columns of n entries each, uint32_t when the index has 32-bit arrays
+ * (x->wide == 0) and uint64_t when it is wide, so a run costs 12 bytes (24 wide).
+ * blockmax is the overlap-query structure (runs_query.c): the runs cut into blocks of
+ * 64, an implicit search tree over the blocks with the largest end in each subtree
+ * (n/64 entries of the same width). */
 typedef struct rv_runs {
-    uint64_t n;             /* number of runs */
-    const rv_run_t *run;    /* sorted by (start, period) */
-    const uint64_t *maxend; /* max end over each implicit-tree subtree (runs_query.c) */
-    void *owned;            /* one allocation holding both arrays, or NULL (section view) */
+    uint64_t n;             /* number of runs, sorted by (start, period) */
+    int wide;               /* the columns hold uint64_t (else uint32_t) */
+    const void *start;      /* start[k] */
+    const void *len;        /* end - start */
+    const void *period;     /* smallest period */
+    const void *blockmax;   /* per block: the largest end in its subtree */
+    void *owned;            /* the allocation holding them all, or NULL (section view) */
 } rv_runs_t;
+
+/* Run k (k < r->n) of r, in (start, period) order. */
+static inline rv_run_t rv_runs_at(const rv_runs_t *r, uint64_t k)
+{
+    uint64_t s = rv_get(r->start, r->wide, k);
+    return (rv_run_t){s, s + rv_get(r->len, r->wide, k), rv_get(r->period, r->wide, k)};
+}
 
 /* Compute every run of x's text with `threads` CPU threads (0 = all).  Returns a new
  * rv_runs_t (free with rv_runs_free) or NULL with a message.  Honours p's cancel flag
@@ -79,9 +96,10 @@ typedef int (*rv_run_fn)(void *ud, const rv_run_t *run);
 
 /* Every run passing f that overlaps the text interval [lo, hi) (start < hi and
  * end > lo), in (start, period) order.  fn may be NULL (count only).  Returns the
- * number of runs visited.  Cost O(log n + k log(n/k)) for k runs overlapping the
- * interval (before filtering): an implicit search tree over the sorted runs with the
- * maximum end per subtree. */
+ * number of runs visited.  The search tree over blocks of 64 runs prunes every
+ * subtree whose largest end is <= lo and stops at the first start >= hi: it checks
+ * the 64 runs of each block it enters, O(log(n/64)) blocks on the way down plus
+ * O(log) per block holding an overlapping run (before filtering). */
 uint64_t rv_runs_overlapping(const rv_runs_t *r, uint64_t lo, uint64_t hi,
                              const rv_tandem_filter_t *f, rv_run_fn fn, void *ud);
 
@@ -91,11 +109,11 @@ uint64_t rv_runs_overlapping(const rv_runs_t *r, uint64_t lo, uint64_t hi,
 uint64_t rv_runs_covering(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f,
                           rv_run_t *out, uint64_t cap);
 
-/* Index (into r->run) of the first run with start >= t, or r->n. O(log n). */
+/* Index (for rv_runs_at) of the first run with start >= t, or r->n. O(log n). */
 uint64_t rv_runs_lower_bound(const rv_runs_t *r, uint64_t t);
 
 /* For `]` / `[` in the pane: the first run passing f that starts after pos (start >
- * pos), or the last one starting before pos (start < pos); index into r->run, or -1
+ * pos), or the last one starting before pos (start < pos); index for rv_runs_at, or -1
  * when there is none.  A binary search, then a scan over the runs f rejects. */
 int64_t rv_runs_next(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f);
 int64_t rv_runs_prev(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f);
