@@ -73,10 +73,7 @@ static void scatter_chunk(void *arg, uint64_t k0, uint64_t k1, int t)
         for (uint64_t i = lo; i < hi; i++) {
             uint64_t L = L_of(c, i);
             if (useful(L, prev)) rv_put(c->llrc, w, out++, i);
-            if (L >= RV_NARROW_ESC) {
-                rv_put((void *)c->big.pos, w, ob, i);
-                rv_put((void *)c->big.val, w, ob++, L);
-            }
+            if (L >= RV_NARROW_ESC) rv_put((void *)c->big.val, w, ob++, L);
             prev = L;
         }
         rv_progress_add(c->p, (hi - lo) - (hi - lo) / 2);
@@ -113,10 +110,10 @@ int rv_lr_build_arrays(rv_index_t *x, int threads, rv_progress_t *p)
     if (rv_cancelled(p)) goto cancelled;
     uint64_t m = to_offsets(c.count, c.nchunks), n_big = to_offsets(c.nbig, c.nchunks);
     c.llrc = malloc(m ? m * w : w);
-    big = rv_narrow_big_alloc(&c.big, n, n_big, x->wide, &big_bytes);
+    big = rv_narrow_big_alloc(&c.big, c.small, n, n_big, x->wide, &big_bytes);
     if (!c.llrc || !big) goto oom;
     rv_parallel_dynamic(threads, c.nchunks, 1, scatter_chunk, &c);
-    rv_narrow_finish(&c.big);
+    rv_narrow_finish(&c.big, threads);
     free(c.count);
     free(c.nbig);
     rv_index_attach(x, RV_SEC_LLR, c.small, n);

@@ -57,14 +57,24 @@ static inline void push(slot_t *s, uint64_t k, uint64_t start, uint64_t len)
     s->st.len_sum += len;
 }
 
+/* L[i] on a walk that visits every entry from right to left: *esc is the rank of the
+ * last escaped entry met (UINT64_MAX: none yet), so long repeats cost one count. */
+static inline uint64_t walk_left(const rv_narrow_t *llr, uint64_t i, uint64_t *esc)
+{
+    uint8_t b = llr->v[i];
+    if (b != RV_NARROW_ESC) return b;
+    *esc = *esc == UINT64_MAX ? rv_narrow_rank(llr, i) : *esc - 1;
+    return rv_narrow_val(llr, *esc);
+}
+
 /* Raw walk (Alg. 1/3): from LLR_k leftwards while the LLR still covers k; ends never
  * decrease (lr.h), so the first one that misses k ends the walk. */
 static inline __attribute__((always_inline)) void
 raw_position(const rv_narrow_t *llr, int leftmost, uint64_t k, slot_t *s)
 {
-    uint64_t best = 0, bi = 0, steps = 0, i = k + 1;
+    uint64_t best = 0, bi = 0, steps = 0, i = k + 1, esc = UINT64_MAX;
     while (i-- > 0) {
-        uint64_t L = rv_narrow_get(llr, i);
+        uint64_t L = walk_left(llr, i, &esc);
         steps++;
         if (i + L <= k) break;
         int take = L >= best; /* >=: leftmost among equals; branch-free (cmov) */
@@ -76,8 +86,9 @@ raw_position(const rv_narrow_t *llr, int leftmost, uint64_t k, slot_t *s)
     s->st.covered++;
     if (leftmost) { push(s, k, bi, best); return; }
     size_t first = s->n;
+    esc = UINT64_MAX;
     for (i = k + 1; i-- > 0;) { /* second walk: every LLR of that length */
-        uint64_t L = rv_narrow_get(llr, i);
+        uint64_t L = walk_left(llr, i, &esc);
         if (i + L <= k) break;
         if (L == best) push(s, k, i, L);
     }

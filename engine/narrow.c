@@ -6,35 +6,46 @@
 #include "repview/narrow.h"
 #include "internal.h"
 
+#define ONES 0x0101010101010101ull
+#define LOW7 0x7f7f7f7f7f7f7f7full
+
 static uint64_t blocks(uint64_t n) { return (n + RV_NARROW_BLOCK - 1) / RV_NARROW_BLOCK; }
 
 uint64_t rv_narrow_big_bytes(uint64_t n, uint64_t n_big, int wide)
 {
-    return 8 + (2 * n_big + blocks(n) + 1) * (wide ? 8 : 4);
+    return 8 + (n_big + blocks(n) + 1) * (wide ? 8 : 4);
 }
 
-uint64_t rv_narrow_big(const rv_narrow_t *a, uint64_t i)
+/* Bytes equal to RV_NARROW_ESC (0xff) in v[0, len): 8 at a time, exactly (the high
+ * bit of t is set in a byte iff that byte of w is 0xff). */
+static uint64_t count_esc(const uint8_t *v, uint64_t len)
 {
-    uint64_t b = i / RV_NARROW_BLOCK;
-    uint64_t lo = rv_get(a->dir, a->wide, b), hi = rv_get(a->dir, a->wide, b + 1);
-    if (hi > a->n_big) hi = a->n_big;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2, p = rv_get(a->pos, a->wide, mid);
-        if (p == i) return rv_get(a->val, a->wide, mid);
-        if (p < i) lo = mid + 1; else hi = mid;
+    uint64_t c = 0, k = 0;
+    for (; k + 8 <= len; k += 8) {
+        uint64_t w;
+        memcpy(&w, v + k, 8);
+        uint64_t t = (w & LOW7) + ONES;
+        c += (uint64_t)__builtin_popcountll(t & w & ~LOW7);
     }
-    return RV_NARROW_ESC;
+    for (; k < len; k++) c += v[k] == RV_NARROW_ESC;
+    return c;
 }
 
-/* Views into the big section: n_big, then pos, val and dir. */
+uint64_t rv_narrow_rank(const rv_narrow_t *a, uint64_t i)
+{
+    uint64_t b0 = i / RV_NARROW_BLOCK * RV_NARROW_BLOCK;
+    return rv_get(a->dir, a->wide, i / RV_NARROW_BLOCK) + count_esc(a->v + b0, i - b0);
+}
+
+uint64_t rv_narrow_big(const rv_narrow_t *a, uint64_t i) { return rv_narrow_val(a, rv_narrow_rank(a, i)); }
+
+/* Views into the big section: n_big, then val and dir. */
 static void carve(rv_narrow_t *a, const void *big, uint64_t n_big)
 {
-    const size_t w = a->wide ? 8 : 4;
     const char *p = (const char *)big + 8;
     a->n_big = n_big;
-    a->pos = p;
-    a->val = p + n_big * w;
-    a->dir = p + 2 * n_big * w;
+    a->val = p;
+    a->dir = p + n_big * (a->wide ? 8 : 4);
 }
 
 int rv_narrow_view(rv_narrow_t *a, const void *small, uint64_t small_bytes, const void *big,
@@ -53,41 +64,55 @@ int rv_narrow_view(rv_narrow_t *a, const void *small, uint64_t small_bytes, cons
     return 0;
 }
 
-/* dir[b] = first entry with pos >= b * RV_NARROW_BLOCK, from pos already in place. */
-void rv_narrow_finish(rv_narrow_t *a)
-{
-    void *dir = (void *)a->dir;
-    uint64_t k = 0, nb = blocks(a->n);
-    for (uint64_t b = 0; b <= nb; b++) {
-        while (k < a->n_big && rv_get(a->pos, a->wide, k) < b * RV_NARROW_BLOCK) k++;
-        rv_put(dir, a->wide, b, b == nb ? a->n_big : k);
-    }
-}
-
-void *rv_narrow_big_alloc(rv_narrow_t *a, uint64_t n, uint64_t n_big, int wide, uint64_t *bytes)
+void *rv_narrow_big_alloc(rv_narrow_t *a, const uint8_t *small, uint64_t n, uint64_t n_big, int wide,
+                          uint64_t *bytes)
 {
     *bytes = rv_narrow_big_bytes(n, n_big, wide);
     void *big = malloc(*bytes);
     if (!big) return NULL;
     memcpy(big, &n_big, 8);
     memset(a, 0, sizeof *a);
+    a->v = small;
     a->n = n;
     a->wide = wide;
     carve(a, big, n_big);
     return big;
 }
 
+static void count_blocks(void *arg, uint64_t lo, uint64_t hi, int t)
+{
+    (void)t;
+    rv_narrow_t *a = arg;
+    for (uint64_t b = lo; b < hi; b++) {
+        uint64_t s = b * RV_NARROW_BLOCK, len = a->n - s < RV_NARROW_BLOCK ? a->n - s : RV_NARROW_BLOCK;
+        rv_put((void *)a->dir, a->wide, b, count_esc(a->v + s, len));
+    }
+}
+
+void rv_narrow_finish(rv_narrow_t *a, int threads)
+{
+    uint64_t nb = blocks(a->n), sum = 0;
+    rv_parallel_for(nb >= 65536 ? threads : 1, nb, count_blocks, a);
+    for (uint64_t b = 0; b < nb; b++) { /* counts -> escapes before each block */
+        uint64_t c = rv_get(a->dir, a->wide, b);
+        rv_put((void *)a->dir, a->wide, b, sum);
+        sum += c;
+    }
+    rv_put((void *)a->dir, a->wide, nb, sum);
+}
+
 void *rv_narrow_big_from32(const uint32_t *pos, const uint32_t *val, uint64_t n_big, uint64_t n,
                            int wide, uint64_t *bytes)
 {
     rv_narrow_t a;
-    void *big = rv_narrow_big_alloc(&a, n, n_big, wide, bytes);
+    void *big = rv_narrow_big_alloc(&a, NULL, n, n_big, wide, bytes);
     if (!big) return NULL;
-    for (uint64_t k = 0; k < n_big; k++) {
-        rv_put((void *)a.pos, wide, k, pos[k]);
-        rv_put((void *)a.val, wide, k, val[k]);
+    uint64_t k = 0, nb = blocks(n);
+    for (uint64_t j = 0; j < n_big; j++) rv_put((void *)a.val, wide, j, val[j]);
+    for (uint64_t b = 0; b <= nb; b++) { /* from the positions: no pass over the bytes */
+        while (k < n_big && pos[k] < b * RV_NARROW_BLOCK) k++;
+        rv_put((void *)a.dir, wide, b, b == nb ? n_big : k);
     }
-    rv_narrow_finish(&a);
     return big;
 }
 
@@ -126,11 +151,8 @@ static void pack_big(void *arg, uint64_t k0, uint64_t k1, int t)
     pack_ctx_t *c = arg;
     for (uint64_t k = k0; k < k1; k++) {
         uint64_t out = c->count[k];
-        for (uint64_t i = chunk_lo(c, k), hi = chunk_lo(c, k + 1); i < hi; i++) {
-            if (c->small[i] != RV_NARROW_ESC) continue;
-            rv_put((void *)c->a.pos, c->a.wide, out, i);
-            rv_put((void *)c->a.val, c->a.wide, out++, rv_get(c->full, c->src_wide, i));
-        }
+        for (uint64_t i = chunk_lo(c, k), hi = chunk_lo(c, k + 1); i < hi; i++)
+            if (c->small[i] == RV_NARROW_ESC) rv_put((void *)c->a.val, c->a.wide, out++, rv_get(c->full, c->src_wide, i));
     }
 }
 
@@ -152,9 +174,9 @@ int rv_narrow_pack(const void *full, int src_wide, uint64_t n, int wide, int thr
         c.count[k] = n_big;
         n_big += cnt;
     }
-    if (!(*big = rv_narrow_big_alloc(&c.a, n, n_big, wide, big_bytes))) goto oom;
+    if (!(*big = rv_narrow_big_alloc(&c.a, c.small, n, n_big, wide, big_bytes))) goto oom;
     rv_parallel_dynamic(threads, c.nchunks, 1, pack_big, &c);
-    rv_narrow_finish(&c.a);
+    rv_narrow_finish(&c.a, threads);
     free(c.count);
     *small = c.small;
     return 0;

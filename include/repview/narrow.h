@@ -4,13 +4,14 @@
  * and 0.3% of LLR values reach 255), so each array is stored as two sections:
  *
  *   small  uint8_t v[n]: the value, or RV_NARROW_ESC (255) for a value >= 255
- *   big    uint64_t n_big, then W pos[n_big] (increasing), W val[n_big], and
- *          W dir[nb + 1] with nb = ceil(n / RV_NARROW_BLOCK): dir[b] is the first big
- *          entry whose pos >= b * RV_NARROW_BLOCK (W = uint32_t for 32-bit indexes,
+ *   big    uint64_t n_big, then W val[n_big]: the escaped values in position order,
+ *          and W dir[nb + 1] with nb = ceil(n / RV_NARROW_BLOCK): dir[b] is the number
+ *          of escaped entries before block b (W = uint32_t for 32-bit indexes,
  *          uint64_t for 64-bit ones)
  *
- * A lookup of an escaped entry binary-searches only its block's big entries (at most
- * RV_NARROW_BLOCK of them), so even texts full of long repeats stay fast.
+ * The value of an escaped entry i is val[dir[b] + the escapes in v[b * BLOCK, i)],
+ * a count over at most one block of bytes, 8 at a time.  Dense tables (related
+ * genomes, where a third of the LLR values can pass 255) cost 4 bytes per escape.
  */
 #ifndef REPVIEW_NARROW_H
 #define REPVIEW_NARROW_H
@@ -18,24 +19,34 @@
 #include <stdint.h>
 
 #define RV_NARROW_ESC 255u
-#define RV_NARROW_BLOCK 256u
+#define RV_NARROW_BLOCK 128u
 
 typedef struct {
     const uint8_t *v;        /* n bytes */
-    const void *pos, *val;   /* n_big entries each */
+    const void *val;         /* n_big entries */
     const void *dir;         /* ceil(n / RV_NARROW_BLOCK) + 1 entries */
     uint64_t n, n_big;
     int wide;                /* W = uint64_t when set */
 } rv_narrow_t;
 
-/* Value of an escaped entry i (RV_NARROW_ESC when the big table lacks it, which a
- * validated array never does). */
+/* Value of an escaped entry i (RV_NARROW_ESC when the big table lacks it, which an
+ * array built here never does). */
 uint64_t rv_narrow_big(const rv_narrow_t *a, uint64_t i);
 
 static inline uint64_t rv_narrow_get(const rv_narrow_t *a, uint64_t i)
 {
     uint8_t b = a->v[i];
     return b != RV_NARROW_ESC ? b : rv_narrow_big(a, i);
+}
+
+/* For walks over consecutive entries: the number of escapes before entry i, and the
+ * k-th escaped value.  Walking left from an escaped entry with rank k, the next
+ * escaped entry met has rank k - 1 (right: k + 1), so a walk counts only once. */
+uint64_t rv_narrow_rank(const rv_narrow_t *a, uint64_t i);
+static inline uint64_t rv_narrow_val(const rv_narrow_t *a, uint64_t k)
+{
+    if (k >= a->n_big) return RV_NARROW_ESC; /* never for an array built here */
+    return a->wide ? ((const uint64_t *)a->val)[k] : ((const uint32_t *)a->val)[k];
 }
 
 /* Bytes of the big section for n entries of which n_big are escaped. */
@@ -47,10 +58,12 @@ int rv_narrow_view(rv_narrow_t *a, const void *small, uint64_t small_bytes, cons
                    uint64_t big_bytes, uint64_t n, int wide);
 
 /* For builders that write the small bytes themselves: a big section for n_big
- * entries, *a set up to fill a->pos and a->val (cast away const) in increasing pos
- * order, then rv_narrow_finish(a).  NULL when out of memory. */
-void *rv_narrow_big_alloc(rv_narrow_t *a, uint64_t n, uint64_t n_big, int wide, uint64_t *bytes);
-void rv_narrow_finish(rv_narrow_t *a);
+ * escapes, *a set up (a->v = small) to fill a->val (cast away const) in position
+ * order; then rv_narrow_finish(a, threads) counts the escapes of every block into
+ * dir.  NULL when out of memory. */
+void *rv_narrow_big_alloc(rv_narrow_t *a, const uint8_t *small, uint64_t n, uint64_t n_big, int wide,
+                          uint64_t *bytes);
+void rv_narrow_finish(rv_narrow_t *a, int threads);
 
 /* Build the big section from the escaped entries (pos increasing, 32-bit input, as
  * the GPU hands them back).  malloc()ed, *bytes set; NULL when out of memory. */
