@@ -1,10 +1,12 @@
 /* error.c — per-thread error message, clocks, thread counts. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "repview/common.h"
+#include "internal.h"
 
 static _Thread_local char last_error[512];
 
@@ -36,4 +38,16 @@ double rv_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void rv_trace(const char *what, double *t)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("REPVIEW_TRACE");
+        on = e && *e && *e != '0';
+    }
+    double now = rv_now();
+    if (on) fprintf(stderr, "trace\t%s\t%.1f ms\n", what, (now - *t) * 1e3);
+    *t = now;
 }

@@ -21,6 +21,10 @@ int rv_cpu_sa(rv_index_t *x, rv_progress_t *p);
 int rv_cpu_isa(rv_index_t *x, int threads, rv_progress_t *p);
 int rv_cpu_lcp(rv_index_t *x, int threads, rv_progress_t *p);
 
+/* REPVIEW_TRACE=1: print "trace<TAB>what<TAB>ms since *t" on stderr and restart *t
+ * (sub-stage times of the CPU stages; the GPU has REPVIEW_GPU_TRACE). */
+void rv_trace(const char *what, double *t);
+
 /* 64-bit hash of a byte range (rvx checksums). */
 uint64_t rv_hash64(const void *data, uint64_t len, uint64_t seed);
 

@@ -120,51 +120,127 @@ static void cand_range(void *arg, uint64_t lo, uint64_t hi, int thread)
     rv_progress_add(c->p, hi - lo);
 }
 
-/* Counting sort of all buffers by start into the columns of dst (count = n+1 scratch
- * entries of the index width), then each equal-start group by period (groups are
- * O(log n)). */
-static void sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, void *count, rv_runs_cols_t dst)
+/* Sorting the runs by (start, period) into the columns, in threads: the starts are
+ * cut into ranges; each buffer counts its runs per range, then scatters them to
+ * their range (a radix partition); each range is then counting-sorted by start with
+ * a per-thread count array, equal starts ordered by period (groups are O(log n)),
+ * and written straight to its slots of the columns.  (A run is identified by its
+ * start and period, so the result does not depend on the threads.) */
+typedef struct {
+    const rv_index_t *x;
+    runbuf_t *bufs;
+    int nb;
+    uint64_t nr, width;   /* ranges of starts: range r is [r * width, (r + 1) * width) */
+    uint64_t *hist;       /* nb x nr: runs of buffer k in range r, then its first slot */
+    uint64_t *first;      /* nr + 1: first slot of each range */
+    rv_run_t *tmp;        /* the runs grouped by range */
+    uint32_t **scratch;   /* per thread: width + 1 counters */
+    rv_runs_cols_t dst;
+    int oom;
+} sort_ctx_t;
+
+static void count_ranges(void *arg, uint64_t lo, uint64_t hi, int t)
 {
-    const int w = x->wide;
-    memset(count, 0, (x->n + 1) * (w ? 8 : 4));
-    for (int k = 0; k < nb; k++)
-        for (uint64_t i = 0; i < bufs[k].n; i++) {
-            uint64_t s = bufs[k].v[i].start + 1;
-            rv_put(count, w, s, rv_get(count, w, s) + 1);
-        }
-    for (uint64_t i = 1; i <= x->n; i++)
-        rv_put(count, w, i, rv_get(count, w, i) + rv_get(count, w, i - 1));
-    for (int k = 0; k < nb; k++)
-        for (uint64_t i = 0; i < bufs[k].n; i++) {
-            const rv_run_t *r = &bufs[k].v[i];
-            uint64_t at = rv_get(count, w, r->start);
-            rv_put(count, w, r->start, at + 1);
-            rv_put(dst.start, w, at, r->start);
-            rv_put(dst.len, w, at, r->end - r->start);
-            rv_put(dst.period, w, at, r->period);
-        }
-    uint64_t m = 0;
-    for (int k = 0; k < nb; k++) m += bufs[k].n;
-    for (uint64_t i = 1; i < m; i++) { /* insertion sort: only equal starts move */
-        const uint64_t s = rv_get(dst.start, w, i), len = rv_get(dst.len, w, i), p = rv_get(dst.period, w, i);
-        uint64_t j = i;
-        for (; j > 0 && rv_get(dst.start, w, j - 1) == s && rv_get(dst.period, w, j - 1) > p; j--) {
-            rv_put(dst.len, w, j, rv_get(dst.len, w, j - 1));
-            rv_put(dst.period, w, j, rv_get(dst.period, w, j - 1));
-        }
-        if (j == i) continue;
-        rv_put(dst.len, w, j, len);
-        rv_put(dst.period, w, j, p);
+    (void)t;
+    sort_ctx_t *c = arg;
+    for (uint64_t k = lo; k < hi; k++) {
+        uint64_t *h = c->hist + k * c->nr;
+        for (uint64_t i = 0; i < c->bufs[k].n; i++) h[c->bufs[k].v[i].start / c->width]++;
     }
+}
+
+static void scatter_ranges(void *arg, uint64_t lo, uint64_t hi, int t)
+{
+    (void)t;
+    sort_ctx_t *c = arg;
+    for (uint64_t k = lo; k < hi; k++) {
+        uint64_t *h = c->hist + k * c->nr;
+        for (uint64_t i = 0; i < c->bufs[k].n; i++) c->tmp[h[c->bufs[k].v[i].start / c->width]++] = c->bufs[k].v[i];
+        free(c->bufs[k].v); /* no longer needed */
+        c->bufs[k].v = NULL;
+    }
+}
+
+static void sort_range(void *arg, uint64_t lo, uint64_t hi, int t)
+{
+    sort_ctx_t *c = arg;
+    const int w = c->x->wide;
+    uint32_t *cnt = c->scratch[t];
+    if (!cnt && !(cnt = c->scratch[t] = malloc((c->width + 1) * sizeof *cnt))) { c->oom = 1; return; }
+    for (uint64_t r = lo; r < hi; r++) {
+        const uint64_t a = c->first[r], b = c->first[r + 1], base = r * c->width;
+        memset(cnt, 0, (c->width + 1) * sizeof *cnt);
+        for (uint64_t i = a; i < b; i++) cnt[c->tmp[i].start - base + 1]++;
+        for (uint64_t j = 1; j <= c->width; j++) cnt[j] += cnt[j - 1];
+        for (uint64_t i = a; i < b; i++) {
+            const rv_run_t *u = &c->tmp[i];
+            uint64_t at = a + cnt[u->start - base]++;
+            rv_put(c->dst.start, w, at, u->start);
+            rv_put(c->dst.len, w, at, u->end - u->start);
+            rv_put(c->dst.period, w, at, u->period);
+        }
+        for (uint64_t i = a + 1; i < b; i++) { /* insertion: only equal starts move */
+            const uint64_t st = rv_get(c->dst.start, w, i), len = rv_get(c->dst.len, w, i);
+            const uint64_t p = rv_get(c->dst.period, w, i);
+            uint64_t j = i;
+            for (; j > a && rv_get(c->dst.start, w, j - 1) == st && rv_get(c->dst.period, w, j - 1) > p; j--) {
+                rv_put(c->dst.len, w, j, rv_get(c->dst.len, w, j - 1));
+                rv_put(c->dst.period, w, j, rv_get(c->dst.period, w, j - 1));
+            }
+            if (j == i) continue;
+            rv_put(c->dst.len, w, j, len);
+            rv_put(c->dst.period, w, j, p);
+        }
+    }
+}
+
+/* 0, or -1 with a message (out of memory). */
+static int sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, int threads, uint64_t m, rv_runs_cols_t dst)
+{
+    sort_ctx_t c = {.x = x, .bufs = bufs, .nb = nb, .dst = dst};
+    c.nr = (uint64_t)threads * 16;
+    c.width = x->n / c.nr + 1;
+    c.hist = calloc((size_t)nb * c.nr, sizeof *c.hist);
+    c.first = malloc((c.nr + 1) * sizeof *c.first);
+    c.tmp = malloc((m ? m : 1) * sizeof *c.tmp);
+    c.scratch = calloc((size_t)threads, sizeof *c.scratch);
+    int rc = -1;
+    if (c.hist && c.first && c.tmp && c.scratch) {
+        rv_parallel_for(nb, (uint64_t)nb, count_ranges, &c);
+        uint64_t at = 0;
+        for (uint64_t r = 0; r < c.nr; r++) {
+            c.first[r] = at;
+            for (int k = 0; k < nb; k++) {
+                uint64_t cnt = c.hist[(uint64_t)k * c.nr + r];
+                c.hist[(uint64_t)k * c.nr + r] = at;
+                at += cnt;
+            }
+        }
+        c.first[c.nr] = at;
+        rv_parallel_for(nb, (uint64_t)nb, scatter_ranges, &c);
+        rv_parallel_dynamic(threads, c.nr, 1, sort_range, &c);
+        rc = c.oom ? rv_error("tandem", "out of memory") : 0;
+    } else {
+        rv_error("tandem", "out of memory (%llu runs)", (unsigned long long)m);
+    }
+    for (int t = 0; c.scratch && t < threads; t++) free(c.scratch[t]);
+    free(c.scratch);
+    free(c.hist);
+    free(c.first);
+    free(c.tmp);
+    return rc;
 }
 
 static int find_candidates(const rv_index_t *x, const rv_rmq_t *q, void *end, int threads,
                            runbuf_t *bufs, rv_progress_t *p)
 {
+    double t = rv_now();
     for (int order = 0; order < 2; order++) {
         if (rv_lyndon_array(x, q, order, end, threads, 0) < 0) return -1;
+        rv_trace(order ? "runs.lyndon1" : "runs.lyndon0", &t);
         cand_ctx_t c = {x, q, end, order, bufs, p, 0};
         rv_parallel_dynamic(threads, x->n, TASK, cand_range, &c);
+        rv_trace(order ? "runs.candidates1" : "runs.candidates0", &t);
         if (c.stop) return rv_error("tandem", "cancelled");
         for (int k = 0; k < threads; k++)
             if (bufs[k].oom) return rv_error("tandem", "out of memory");
@@ -178,7 +254,9 @@ rv_runs_t *rv_runs_compute(const rv_index_t *x, int threads, rv_progress_t *p)
     if (threads > 256) threads = 256;
     const uint64_t n = x->n;
     rv_progress_stage(p, RV_STAGE_EXTRA, 2 * n);
+    double t = rv_now();
     rv_rmq_t *q = n ? rv_rmq_build(x) : NULL;
+    rv_trace("runs.rmq", &t);
     void *end = malloc((n + 1) * (x->wide ? 8 : 4));
     runbuf_t *bufs = calloc((size_t)threads, sizeof *bufs);
     rv_runs_t *r = calloc(1, sizeof *r);
@@ -194,10 +272,14 @@ rv_runs_t *rv_runs_compute(const rv_index_t *x, int threads, rv_progress_t *p)
         if (!sec) {
             rv_error("tandem", "out of memory (%llu runs)", (unsigned long long)m);
         } else {
-            sort_runs(x, bufs, threads, end, rv_runs_columns(sec, m, x->wide));
-            rv_runs_seal(sec, n, m, x->wide);
-            rc = rv_runs_view(sec, bytes, n, x->wide, r);
-            r->owned = sec;
+            t = rv_now();
+            if (sort_runs(x, bufs, threads, threads, m, rv_runs_columns(sec, m, x->wide)) == 0) {
+                rv_trace("runs.sort", &t);
+                rv_runs_seal(sec, n, m, x->wide);
+                rv_trace("runs.seal", &t);
+                rc = rv_runs_view(sec, bytes, n, x->wide, r);
+                r->owned = sec;
+            }
         }
     }
     rv_rmq_free(q);
