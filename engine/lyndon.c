@@ -47,11 +47,18 @@ uint64_t rv_lce_fast(const rv_index_t *x, const rv_rmq_t *q, uint64_t i, uint64_
 }
 
 typedef struct {
+    uint64_t *v; /* positions of a chunk whose chain was cut at its right edge, */
+    uint64_t n, cap; /* in decreasing order */
+    int oom;
+} cutlist_t;
+
+typedef struct {
     const rv_index_t *x;
     const rv_rmq_t *q;
     int order;
     void *end;
     uint64_t chunks; /* the text is cut into this many chunks */
+    cutlist_t *cut;  /* one per chunk */
 } ly_ctx_t;
 
 static uint64_t chunk_lo(const ly_ctx_t *c, uint64_t k) { return c->x->n * k / c->chunks; }
@@ -72,8 +79,21 @@ static inline int suffix_less(const ly_ctx_t *c, uint64_t j, uint64_t i)
     return cj > ci; /* reversed letter order */
 }
 
-/* Solve [lo, hi) with chains cut at hi (unless hi is the end of the text). */
-static void lyndon_chunk(const ly_ctx_t *c, uint64_t lo, uint64_t hi)
+static void cut_push(cutlist_t *l, uint64_t i)
+{
+    if (l->n == l->cap) {
+        uint64_t cap = l->cap ? 2 * l->cap : 256;
+        uint64_t *v = realloc(l->v, cap * sizeof *v);
+        if (!v) { l->oom = 1; return; }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = i;
+}
+
+/* Solve [lo, hi) with chains cut at hi (unless hi is the end of the text); the cut
+ * positions are listed in *cut. */
+static void lyndon_chunk(const ly_ctx_t *c, uint64_t lo, uint64_t hi, cutlist_t *cut)
 {
     const int w = c->x->wide;
     const uint8_t *t = c->x->seq->text;
@@ -85,20 +105,20 @@ static void lyndon_chunk(const ly_ctx_t *c, uint64_t lo, uint64_t hi)
             uint64_t nj = rv_get(c->end, w, j);
             j = nj == j ? hi : nj; /* j was cut at hi: so is i */
         }
-        rv_put(c->end, w, i, j < hi || hi == n ? j : i);
+        int cut_here = j >= hi && hi != n;
+        rv_put(c->end, w, i, cut_here ? i : j);
+        if (cut_here) cut_push(cut, i);
     }
 }
 
-/* Finish the positions of [lo, hi) whose chain was cut at hi; everything at or
- * after hi is final. */
-static void lyndon_finish(const ly_ctx_t *c, uint64_t lo, uint64_t hi)
+/* Finish the positions of a chunk whose chain was cut at its right edge hi (in
+ * decreasing order); everything at or after hi is final. */
+static void lyndon_finish(const ly_ctx_t *c, const cutlist_t *cut, uint64_t hi)
 {
     const int w = c->x->wide;
-    const uint8_t *t = c->x->seq->text;
     const uint64_t n = c->x->n;
-    for (uint64_t i = hi; i-- > lo;) {
-        if (t[i] == RV_BREAK || rv_get(c->end, w, i) != i) continue;
-        uint64_t j = hi;
+    for (uint64_t k = 0; k < cut->n; k++) {
+        uint64_t i = cut->v[k], j = hi;
         while (j < n && !suffix_less(c, j, i)) j = rv_get(c->end, w, j);
         rv_put(c->end, w, i, j);
     }
@@ -108,7 +128,7 @@ static void lyndon_chunks(void *arg, uint64_t k0, uint64_t k1, int thread)
 {
     (void)thread;
     const ly_ctx_t *c = arg;
-    for (uint64_t k = k0; k < k1; k++) lyndon_chunk(c, chunk_lo(c, k), chunk_lo(c, k + 1));
+    for (uint64_t k = k0; k < k1; k++) lyndon_chunk(c, chunk_lo(c, k), chunk_lo(c, k + 1), &c->cut[k]);
 }
 
 int rv_lyndon_array(const rv_index_t *x, const rv_rmq_t *q, int order, void *end, int threads,
@@ -121,8 +141,13 @@ int rv_lyndon_array(const rv_index_t *x, const rv_rmq_t *q, int order, void *end
     if (min_chunk == 0) min_chunk = 4096; /* no point cutting tiny inputs */
     uint64_t chunks = x->n / min_chunk + 1;
     if (chunks > (uint64_t)threads) chunks = (uint64_t)threads;
-    ly_ctx_t c = {x, q, order, end, chunks};
+    ly_ctx_t c = {x, q, order, end, chunks, calloc(chunks, sizeof(cutlist_t))};
+    if (!c.cut) return rv_error("lyndon", "out of memory");
     rv_parallel_for(threads, chunks, lyndon_chunks, &c);
-    for (uint64_t k = chunks - 1; k > 0; k--) lyndon_finish(&c, chunk_lo(&c, k - 1), chunk_lo(&c, k));
-    return 0;
+    int oom = 0;
+    for (uint64_t k = 0; k < chunks; k++) oom |= c.cut[k].oom;
+    for (uint64_t k = chunks - 1; k > 0 && !oom; k--) lyndon_finish(&c, &c.cut[k - 1], chunk_lo(&c, k));
+    for (uint64_t k = 0; k < chunks; k++) free(c.cut[k].v);
+    free(c.cut);
+    return oom ? rv_error("lyndon", "out of memory") : 0;
 }
