@@ -103,7 +103,7 @@ typedef struct {
 } harr_t;
 
 typedef struct {
-    harr_t a[5]; /* SA, ISA, narrow LCP, narrow LLR, LLRc */
+    harr_t a[7]; /* SA, ISA, narrow LCP, narrow LLR, LLRc, big LCP values, big LLR values */
     std::vector<std::thread> th;
     int text_pinned;
     int wide;
@@ -269,16 +269,35 @@ static int fetch_llrc(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, uint32_t m, int
 }
 
 /* The big section (narrow.h) of the device array v, which has cnt values >= 255:
- * listed on the device in the free part of k1 when they fit there, else found in a
- * host copy of v. */
-static int fetch_big(gpu_ctx_t *c, const rv_gpu_job_t *j, const uint32_t *v, uint32_t cnt, void **big,
-                     uint64_t *bytes)
+ * listed on the device in the free part of k1 when they fit there, with the
+ * directory too, so that values and directory come down in one copy straight into
+ * the section (32-bit indexes); else found in a host copy of v. */
+static int fetch_big(gpu_ctx_t *c, const rv_gpu_job_t *j, host_t *hm, int slot, int T, const uint32_t *v,
+                     uint32_t cnt, void **big, uint64_t *bytes)
 {
-    const uint64_t n = c->n;
-    std::vector<uint32_t> pos(cnt), val(cnt);
+    const uint64_t n = c->n, nb = (n + RV_NARROW_BLOCK - 1) / RV_NARROW_BLOCK;
     size_t at = align256(2 * n), room = c->k_bytes > at ? c->k_bytes - at : 0;
+    uint32_t *p = (uint32_t *)((char *)c->k1 + at); /* pos | val | dir */
+    if (!j->wide && !j->narrow_on_host && 4 * (2 * (size_t)cnt + nb + 1) <= room) {
+        if (cnt && gpu_big_list(c, v, p, p + cnt, cnt) < 0) return -1;
+        if (gpu_big_dir(c, p, cnt, p + 2 * (size_t)cnt) < 0) return -1;
+        *bytes = rv_narrow_big_bytes(n, cnt, 0);
+        if (!(*big = malloc(*bytes))) return rv_error("GPU", "out of host memory");
+        uint64_t nbig = cnt;
+        memcpy(*big, &nbig, 8);
+        /* a fresh buffer of up to a few hundred MB (related genomes): touched, locked
+         * and copied slice by slice by the threads, after the kernels on s0 */
+        harr_init(&hm->a[slot], (char *)*big + 8, 4 * ((size_t)cnt + nb + 1), 0, T);
+        hm->a[slot].dev = p + cnt;
+        hm->a[slot].s = c->s0;
+        host_start(hm, slot, 1, T, H_TOUCH | (j->pin ? H_PIN : 0) | H_COPY);
+        host_join(hm);
+        if (host_copied(hm, slot, 1) < 0) return -1;
+        GK(cudaStreamSynchronize(c->s0));
+        return 0;
+    }
+    std::vector<uint32_t> pos(cnt), val(cnt);
     if (cnt && !j->narrow_on_host && 8 * (size_t)cnt <= room) {
-        uint32_t *p = (uint32_t *)((char *)c->k1 + at);
         if (gpu_big_list(c, v, p, p + cnt, cnt) < 0) return -1;
         GK(cudaMemcpyAsync(pos.data(), p, 4 * (size_t)cnt, cudaMemcpyDeviceToHost, c->s0));
         GK(cudaMemcpyAsync(val.data(), p + cnt, 4 * (size_t)cnt, cudaMemcpyDeviceToHost, c->s0));
@@ -302,8 +321,8 @@ static int fetch_tail(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, int T)
     GK(cudaMemcpyAsync(cnt, c->small + 1, sizeof cnt, cudaMemcpyDeviceToHost, c->s0));
     GK(cudaStreamSynchronize(c->s0));
     if (j->with_llr && fetch_llrc(c, j, hm, cnt[0], T) < 0) return -1;
-    if (fetch_big(c, j, c->v0, cnt[1], &j->lcp_big, &j->lcp_big_bytes) < 0) return -1;
-    if (j->with_llr && fetch_big(c, j, c->v1, cnt[2], &j->llr_big, &j->llr_big_bytes) < 0) return -1;
+    if (fetch_big(c, j, hm, 5, T, c->v0, cnt[1], &j->lcp_big, &j->lcp_big_bytes) < 0) return -1;
+    if (j->with_llr && fetch_big(c, j, hm, 6, T, c->v1, cnt[2], &j->llr_big, &j->llr_big_bytes) < 0) return -1;
     return 0;
 }
 

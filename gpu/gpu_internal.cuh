@@ -65,6 +65,9 @@ int gpu_narrow(gpu_ctx_t *c, const uint32_t *v, uint8_t *out, uint32_t *count);
 /* Enqueue on s0: the positions of v[i] >= 255 into pos, their values into val;
  * expect = their number (known from gpu_narrow's count). */
 int gpu_big_list(gpu_ctx_t *c, const uint32_t *v, uint32_t *pos, uint32_t *val, uint32_t expect);
+/* Enqueue on s0: the directory of a narrow array (narrow.h) from the sorted positions
+ * of its cnt escapes: ceil(n / RV_NARROW_BLOCK) + 1 entries into dir. */
+int gpu_big_dir(gpu_ctx_t *c, const uint32_t *pos, uint32_t cnt, uint32_t *dir);
 
 #define PLCP_CHUNK 64 /* text positions per thread of the PLCP kernel */
 

@@ -53,6 +53,29 @@ __global__ void k_gather(const uint32_t *pos, uint32_t m, const uint32_t *v, uin
         val[j] = v[pos[j]];
 }
 
+/* dir[b] = the number of positions below b * RV_NARROW_BLOCK in pos (sorted), b <= nb */
+__global__ void k_dir(const uint32_t *pos, uint32_t cnt, uint64_t nb, uint32_t *dir)
+{
+    for (uint64_t b = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; b <= nb;
+         b += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t key = b * RV_NARROW_BLOCK;
+        uint32_t lo = 0, hi = cnt;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (pos[mid] < key) lo = mid + 1; else hi = mid;
+        }
+        dir[b] = lo;
+    }
+}
+
+int gpu_big_dir(gpu_ctx_t *c, const uint32_t *pos, uint32_t cnt, uint32_t *dir)
+{
+    const uint64_t nb = (c->n + RV_NARROW_BLOCK - 1) / RV_NARROW_BLOCK;
+    k_dir<<<GRID(nb + 1), 256, 0, c->s0>>>(pos, cnt, nb, dir);
+    GK_LAUNCH();
+    return 0;
+}
+
 int gpu_lr_temp_bytes(uint64_t n, size_t *bytes)
 {
     size_t a = 0, b = 0;
