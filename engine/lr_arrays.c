@@ -38,25 +38,40 @@ static inline uint64_t L_of(const arrays_ctx_t *c, uint64_t i)
     return b != RV_NARROW_ESC ? b : rv_llr_of(c->x, i);
 }
 
+/* L[i] of positions [lo, hi) into small[], counting useful LLRs and big values.
+ * Everything the loop reads is in locals: the byte stores could alias any field
+ * reached through a pointer, which would be reloaded on every step. */
+static inline __attribute__((always_inline)) void
+raw_range(const rv_index_t *x, uint8_t *restrict small, uint64_t lo, uint64_t hi, int w, uint64_t *cnt,
+          uint64_t *nbig)
+{
+    const rv_narrow_t lcp = x->lcp;
+    const void *isa = x->isa;
+    const uint64_t n = x->n;
+    uint64_t prev = lo ? rv_llr_of(x, lo - 1) : 0, c = 0, nb = 0;
+    for (uint64_t i = lo; i < hi; i++) {
+        uint64_t r = rv_get(isa, w, i);
+        uint64_t a = rv_narrow_get(&lcp, r), b = r + 1 < n ? rv_narrow_get(&lcp, r + 1) : 0;
+        uint64_t L = a > b ? a : b;
+        small[i] = L < RV_NARROW_ESC ? (uint8_t)L : RV_NARROW_ESC;
+        nb += L >= RV_NARROW_ESC;
+        c += useful(L, prev);
+        prev = L;
+    }
+    *cnt = c;
+    *nbig = nb;
+}
+
 /* Pass 1: raw LLR of a chunk narrowed, its numbers of useful LLRs and big values. */
 static void raw_chunk(void *arg, uint64_t k0, uint64_t k1, int t)
 {
     (void)t;
     arrays_ctx_t *c = arg;
-    const rv_index_t *x = c->x;
     for (uint64_t k = k0; k < k1; k++) {
         if (rv_cancelled(c->p)) return;
-        uint64_t lo = chunk_lo(c, k), hi = chunk_lo(c, k + 1), cnt = 0, nbig = 0;
-        uint64_t prev = lo ? rv_llr_of(x, lo - 1) : 0;
-        for (uint64_t i = lo; i < hi; i++) {
-            uint64_t L = rv_llr_of(x, i);
-            c->small[i] = L < RV_NARROW_ESC ? (uint8_t)L : RV_NARROW_ESC;
-            nbig += L >= RV_NARROW_ESC;
-            cnt += useful(L, prev);
-            prev = L;
-        }
-        c->count[k] = cnt;
-        c->nbig[k] = nbig;
+        uint64_t lo = chunk_lo(c, k), hi = chunk_lo(c, k + 1);
+        if (c->x->wide) raw_range(c->x, c->small, lo, hi, 1, &c->count[k], &c->nbig[k]);
+        else raw_range(c->x, c->small, lo, hi, 0, &c->count[k], &c->nbig[k]);
         rv_progress_add(c->p, (hi - lo) / 2);
     }
 }

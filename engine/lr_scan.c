@@ -122,13 +122,17 @@ compact_position(const rv_lr_src_t *c, int leftmost, uint64_t k, uint64_t j, slo
 
 uint64_t rv_llrc_first_ending_after(const rv_lr_src_t *c, uint64_t k)
 {
-    /* a plain branchy lower bound: neighbouring positions take the same path, so the
-     * branches predict well (a branch-free version measured slower here) */
+    /* Binary search on the starts alone (one array read per probe; the lengths live
+     * in the raw array at each start), then back over the entries that start at or
+     * before k while they still reach past k: they are the ones covering k, few.
+     * Ends increase with the entries, so the first that ends at or before k stops it.
+     * A plain branchy search: neighbouring positions take the same path. */
     uint64_t lo = 0, hi = c->m;
     while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2, st = rv_llrc_start(c, mid);
-        if (st + rv_lr_src_L(c, st) > k) hi = mid; else lo = mid + 1;
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (rv_llrc_start(c, mid) <= k) lo = mid + 1; else hi = mid;
     }
+    while (lo > 0 && rv_llrc_start(c, lo - 1) + rv_llrc_len(c, lo - 1) > k) lo--;
     return lo;
 }
 
