@@ -38,41 +38,52 @@ static inline uint64_t L_of(const arrays_ctx_t *c, uint64_t i)
     return b != RV_NARROW_ESC ? b : rv_llr_of(c->x, i);
 }
 
-/* L[i] of positions [lo, hi) into small[], counting useful LLRs and big values.
- * Everything the loop reads is in locals: the byte stores could alias any field
- * reached through a pointer, which would be reloaded on every step. */
-static inline __attribute__((always_inline)) void
-raw_range(const rv_index_t *x, uint8_t *restrict small, uint64_t lo, uint64_t hi, int w, uint64_t *cnt,
-          uint64_t *nbig)
+/* Pass 1a, over ranks: small[SA[r]] = max(LCP[r], LCP[r+1]) in bytes, which is exactly
+ * min(L, 255) since the bytes saturate at 255 (Lemma 1 read from the rank side: the
+ * LCP bytes are read in order and the writes scatter, where reading L position by
+ * position would wait on a random LCP read per position). */
+static void raw_by_rank(void *arg, uint64_t lo, uint64_t hi, int t)
 {
-    const rv_narrow_t lcp = x->lcp;
-    const void *isa = x->isa;
+    (void)t;
+    arrays_ctx_t *c = arg;
+    const rv_index_t *x = c->x;
+    const uint8_t *lv = x->lcp.v;
+    uint8_t *small = c->small;
     const uint64_t n = x->n;
-    uint64_t prev = lo ? rv_llr_of(x, lo - 1) : 0, c = 0, nb = 0;
-    for (uint64_t i = lo; i < hi; i++) {
-        uint64_t r = rv_get(isa, w, i);
-        uint64_t a = rv_narrow_get(&lcp, r), b = r + 1 < n ? rv_narrow_get(&lcp, r + 1) : 0;
-        uint64_t L = a > b ? a : b;
-        small[i] = L < RV_NARROW_ESC ? (uint8_t)L : RV_NARROW_ESC;
-        nb += L >= RV_NARROW_ESC;
-        c += useful(L, prev);
-        prev = L;
+    if (x->wide) {
+        const uint64_t *sa = x->sa;
+        for (uint64_t r = lo; r < hi; r++) {
+            uint8_t a = lv[r], b = r + 1 < n ? lv[r + 1] : 0;
+            small[sa[r]] = a > b ? a : b;
+        }
+    } else {
+        const uint32_t *sa = x->sa;
+        for (uint64_t r = lo; r < hi; r++) {
+            uint8_t a = lv[r], b = r + 1 < n ? lv[r + 1] : 0;
+            small[sa[r]] = a > b ? a : b;
+        }
     }
-    *cnt = c;
-    *nbig = nb;
+    rv_progress_add(c->p, (hi - lo) / 3);
 }
 
-/* Pass 1: raw LLR of a chunk narrowed, its numbers of useful LLRs and big values. */
+/* Pass 1b: a chunk's numbers of useful LLRs and big values. */
 static void raw_chunk(void *arg, uint64_t k0, uint64_t k1, int t)
 {
     (void)t;
     arrays_ctx_t *c = arg;
     for (uint64_t k = k0; k < k1; k++) {
         if (rv_cancelled(c->p)) return;
-        uint64_t lo = chunk_lo(c, k), hi = chunk_lo(c, k + 1);
-        if (c->x->wide) raw_range(c->x, c->small, lo, hi, 1, &c->count[k], &c->nbig[k]);
-        else raw_range(c->x, c->small, lo, hi, 0, &c->count[k], &c->nbig[k]);
-        rv_progress_add(c->p, (hi - lo) / 2);
+        uint64_t lo = chunk_lo(c, k), hi = chunk_lo(c, k + 1), cnt = 0, nbig = 0;
+        uint64_t prev = lo ? L_of(c, lo - 1) : 0;
+        for (uint64_t i = lo; i < hi; i++) {
+            uint64_t L = L_of(c, i);
+            nbig += L >= RV_NARROW_ESC;
+            cnt += useful(L, prev);
+            prev = L;
+        }
+        c->count[k] = cnt;
+        c->nbig[k] = nbig;
+        rv_progress_add(c->p, (hi - lo) / 3);
     }
 }
 
@@ -91,7 +102,7 @@ static void scatter_chunk(void *arg, uint64_t k0, uint64_t k1, int t)
             if (L >= RV_NARROW_ESC) rv_put((void *)c->big.val, w, ob++, L);
             prev = L;
         }
-        rv_progress_add(c->p, (hi - lo) - (hi - lo) / 2);
+        rv_progress_add(c->p, (hi - lo) - 2 * ((hi - lo) / 3));
     }
 }
 
@@ -121,6 +132,8 @@ int rv_lr_build_arrays(rv_index_t *x, int threads, rv_progress_t *p)
     c.count = malloc(c.nchunks * sizeof *c.count);
     c.nbig = malloc(c.nchunks * sizeof *c.nbig);
     if (!c.small || !c.count || !c.nbig) goto oom;
+    rv_parallel_for(threads, n, raw_by_rank, &c);
+    if (rv_cancelled(p)) goto cancelled;
     rv_parallel_dynamic(threads, c.nchunks, 1, raw_chunk, &c);
     if (rv_cancelled(p)) goto cancelled;
     uint64_t m = to_offsets(c.count, c.nchunks), n_big = to_offsets(c.nbig, c.nchunks);

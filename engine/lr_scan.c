@@ -59,12 +59,16 @@ static inline void push(slot_t *s, uint64_t k, uint64_t start, uint64_t len)
 
 /* L[i] on a walk that visits every entry from right to left: *esc is the rank of the
  * last escaped entry met (UINT64_MAX: none yet), so long repeats cost one count. */
+static __attribute__((noinline)) uint64_t walk_esc(const rv_narrow_t *llr, uint64_t i, uint64_t *esc)
+{
+    *esc = *esc == UINT64_MAX ? rv_narrow_rank(llr, i) : *esc - 1;
+    return rv_narrow_val(llr, *esc);
+}
+
 static inline uint64_t walk_left(const rv_narrow_t *llr, uint64_t i, uint64_t *esc)
 {
     uint8_t b = llr->v[i];
-    if (b != RV_NARROW_ESC) return b;
-    *esc = *esc == UINT64_MAX ? rv_narrow_rank(llr, i) : *esc - 1;
-    return rv_narrow_val(llr, *esc);
+    return __builtin_expect(b != RV_NARROW_ESC, 1) ? b : walk_esc(llr, i, esc);
 }
 
 /* Raw walk (Alg. 1/3): from LLR_k leftwards while the LLR still covers k; ends never

@@ -105,7 +105,7 @@ static int bench(const char *path, const char *label, int threads, int reps)
                (unsigned long long)st.steps_max, (double)st.steps_sum / (double)(st.positions ? st.positions : 1));
     }
     printf("\ntime (Table 3)\t1 thread s\tspeedup vs baseline\t%d threads s\tspeedup vs baseline\n", threads);
-    printf("O(n) baseline leftmost (Ileri et al.)\t%.3f\t1.00x\t-\t-\n", t_base);
+    printf("O(n) baseline leftmost (sliding window)\t%.3f\t1.00x\t-\t-\n", t_base);
     for (size_t i = 0; i < sizeof vs / sizeof *vs; i++) {
         double pre1 = vs[i].m == RV_LR_RAW ? t_raw1 : t_arr1, preT = t_arrT;
         double s1 = pre1 + time_scan(x, &vs[i], 1, reps, NULL), sT = preT + time_scan(x, &vs[i], threads, reps, NULL);
