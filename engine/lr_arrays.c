@@ -54,13 +54,13 @@ static void raw_by_rank(void *arg, uint64_t lo, uint64_t hi, int t)
         const uint64_t *sa = x->sa;
         for (uint64_t r = lo; r < hi; r++) {
             uint8_t a = lv[r], b = r + 1 < n ? lv[r + 1] : 0;
-            small[sa[r]] = a > b ? a : b;
+            if (sa[r] < n) small[sa[r]] = a > b ? a : b; /* never write outside, whatever SA holds */
         }
     } else {
         const uint32_t *sa = x->sa;
         for (uint64_t r = lo; r < hi; r++) {
             uint8_t a = lv[r], b = r + 1 < n ? lv[r + 1] : 0;
-            small[sa[r]] = a > b ? a : b;
+            if (sa[r] < n) small[sa[r]] = a > b ? a : b;
         }
     }
     rv_progress_add(c->p, (hi - lo) / 3);

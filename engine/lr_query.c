@@ -9,6 +9,7 @@
  * point query is the interval [k, k+1).  Without LLRc the raw walk of seeds/000
  * (Alg. 3) runs leftwards from a over L, read from RV_SEC_LLR or from LCP/ISA.
  */
+#include "repview/common.h"
 #include "repview/lce.h"
 #include "lr_internal.h"
 
@@ -21,6 +22,25 @@ int rv_lr_llr_view(const rv_index_t *x, rv_narrow_t *out)
     const void *big = rv_index_section(x, RV_SEC_LLR_BIG, &big_bytes);
     /* sections that do not fit are not ours: ignored */
     return rv_narrow_view(out, small, bytes, big, big_bytes, x->n, x->wide) == 0;
+}
+
+int rv_lr_check_sections(const rv_index_t *x)
+{
+    rv_narrow_t v;
+    uint64_t bytes = 0;
+    const int has_small = rv_index_section(x, RV_SEC_LLR, NULL) != NULL;
+    const int has_big = rv_index_section(x, RV_SEC_LLR_BIG, NULL) != NULL;
+    if ((has_small || has_big) && !rv_lr_llr_view(x, &v)) return rv_error("index", "bad LLR sections");
+    const void *c = rv_index_section(x, RV_SEC_LLRC, &bytes);
+    if (!c) return 0;
+    const uint64_t w = x->wide ? 8 : 4, m = bytes / w;
+    if (bytes % w || m > x->n) return rv_error("index", "bad LLRc section");
+    for (uint64_t j = 0, prev = 0; j < m; j++) {
+        uint64_t st = rv_get(c, x->wide, j);
+        if (st >= x->n || (j && st <= prev)) return rv_error("index", "bad LLRc section");
+        prev = st;
+    }
+    return 0;
 }
 
 void rv_lr_src_init(rv_lr_src_t *s, const rv_index_t *x)

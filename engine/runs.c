@@ -134,7 +134,7 @@ typedef struct {
     uint64_t *hist;       /* nb x nr: runs of buffer k in range r, then its first slot */
     uint64_t *first;      /* nr + 1: first slot of each range */
     rv_run_t *tmp;        /* the runs grouped by range */
-    uint32_t **scratch;   /* per thread: width + 1 counters */
+    uint64_t **scratch;   /* per thread: width + 1 counters */
     rv_runs_cols_t dst;
     int oom;
 } sort_ctx_t;
@@ -165,7 +165,7 @@ static void sort_range(void *arg, uint64_t lo, uint64_t hi, int t)
 {
     sort_ctx_t *c = arg;
     const int w = c->x->wide;
-    uint32_t *cnt = c->scratch[t];
+    uint64_t *cnt = c->scratch[t];
     if (!cnt && !(cnt = c->scratch[t] = malloc((c->width + 1) * sizeof *cnt))) { c->oom = 1; return; }
     for (uint64_t r = lo; r < hi; r++) {
         const uint64_t a = c->first[r], b = c->first[r + 1], base = r * c->width;

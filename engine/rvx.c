@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "repview/common.h"
 #include "repview/index.h"
+#include "repview/lr.h"
 #include "internal.h"
 
 #define RVX_MAGIC "RVXINDEX"
@@ -279,7 +280,7 @@ rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **
     snprintf(x->backend, sizeof x->backend, "index file");
     for (int id = RV_SEC_ISA + 1; id < RV_SEC_MAX; id++)
         if (ptr[id]) x->ext[id] = (rv_section_t){(void *)ptr[id], bytes[id], 0};
-    if (!bad && rv_index_bind_lcp(x) < 0) {
+    if (!bad && (rv_index_bind_lcp(x) < 0 || rv_lr_check_sections(x) < 0)) {
         rv_index_free(x);
         rv_error(path, "corrupt index (inconsistent sections)");
         return RV_RVX_CORRUPT;

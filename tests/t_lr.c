@@ -483,6 +483,34 @@ static void big_occurrence_blocks(void)
     case_end("lr_occurrences_big_blocks");
 }
 
+/* An .rvx whose checksums hold but whose LLRc starts do not (out of the text, not
+ * increasing) or whose LLR pair does not fit is refused on load, never read. */
+static void hostile_sections(void)
+{
+    case_begin();
+    static const char *txt = "ACGTACGTTTACGTACGAACGTACG";
+    for (int bad = 0; bad < 3 && !check_failed_; bad++) {
+        rv_index_t *x = index_of(rv_seq_from_string(txt, strlen(txt), RV_ALPHA_DNA, "h"), 0, 1, 1);
+        uint64_t bytes = 0;
+        const uint32_t *c = rv_index_section(x, RV_SEC_LLRC, &bytes);
+        uint32_t *copy = malloc(bytes + 4);
+        memcpy(copy, c, bytes);
+        if (bad == 0) copy[bytes / 4 - 1] = (uint32_t)x->n + 5;          /* past the text */
+        if (bad == 1 && bytes >= 8) copy[1] = copy[0];                   /* not increasing */
+        rv_index_attach(x, RV_SEC_LLRC, copy, bytes);
+        if (bad == 2) rv_index_attach(x, RV_SEC_LLR_BIG, NULL, 0);      /* LLR without its table */
+        char path[64];
+        snprintf(path, sizeof path, "/tmp/t_lr_hostile_%d.rvx", (int)getpid());
+        rv_index_t *y = NULL;
+        CHECK(rv_index_save(x, path) == 0, "save: %s", rv_last_error());
+        CHECK(rv_index_load(path, NULL, &y) == RV_RVX_CORRUPT && !y, "hostile LR sections %d accepted", bad);
+        unlink(path);
+        rv_index_free(y);
+        rv_index_free(x);
+    }
+    case_end("lr_hostile_sections_refused");
+}
+
 int main(void)
 {
     mississippi();
@@ -490,5 +518,6 @@ int main(void)
     for (int k = 0; k < K_COUNT; k++) random_case(k, check_iters(iters[k]), 1000 + (uint64_t)k);
     large_agreement();
     big_occurrence_blocks();
+    hostile_sections();
     return check_exit();
 }
