@@ -1,8 +1,8 @@
 /* gpu_host.cu — the host side of the CUDA backend (gpu_iface.h, behind gpu.h): device probe, memory plan,
  * transfers, stage timing, progress and cancellation.
  *
- * Memory plan (n < 2^32 - 1 symbols, 32-bit arrays), one arena of 32 bytes per symbol
- * plus CUB's temporary storage:
+ * Memory plan (n < 2^32 - 1 symbols, 32-bit arrays), one arena of 32 bytes per symbol;
+ * CUB's temporary storage borrows the region idle at each call (gpu_temp_in):
  *   rank 4n | sa 4n | k0 8n | k1 8n | v0 4n | v1 4n
  *   SA stage:  text in k1 -> packed keys k0, values v0; sorts double-buffer k0/k1 and
  *              v0/v1; rank ends as ISA, sa as SA.
@@ -211,8 +211,11 @@ static int fetch_locked(host_t *hm, int first, int count, int T)
 static int max_code(gpu_ctx_t *c, int sigma, int *out)
 {
     if (sigma <= 4) { *out = sigma; return 0; }
-    size_t b = c->temp_bytes;
-    GK(cub::DeviceReduce::Max(c->temp, b, (const uint8_t *)c->k1, c->small, (int64_t)c->n, c->s0));
+    size_t b = 0; /* the text lies in k1; k0 is free until the keys are packed */
+    GK(cub::DeviceReduce::Max(NULL, b, (const uint8_t *)c->k1, c->small, (int64_t)c->n, c->s0));
+    void *t = gpu_temp_in(c, c->k0, c->k_bytes, b);
+    if (!t) return -1;
+    GK(cub::DeviceReduce::Max(t, b, (const uint8_t *)c->k1, c->small, (int64_t)c->n, c->s0));
     uint32_t m = 0;
     GK(cudaMemcpyAsync(&m, c->small, sizeof m, cudaMemcpyDeviceToHost, c->s0));
     GK(cudaStreamSynchronize(c->s0));
@@ -220,15 +223,33 @@ static int max_code(gpu_ctx_t *c, int sigma, int *out)
     return 0;
 }
 
+void *gpu_temp_in(gpu_ctx_t *c, void *at, size_t room, size_t need)
+{
+    uintptr_t p = ((uintptr_t)at + 255) & ~(uintptr_t)255;
+    size_t lost = p - (uintptr_t)at;
+    if (room >= lost && room - lost >= need) return (void *)p;
+    if (c->spare_bytes < need) {
+        if (c->spare) cudaFree(c->spare);
+        c->spare = NULL;
+        c->spare_bytes = 0;
+        if (cudaMalloc(&c->spare, need) != cudaSuccess) {
+            (void)cudaGetLastError();
+            rv_error("GPU", "out of device memory (%zu MB of temporary storage)", need >> 20);
+            return NULL;
+        }
+        c->spare_bytes = need;
+        c->job->device_bytes += need;
+    }
+    return c->spare;
+}
+
+/* One arena of 32 bytes per symbol; CUB's temporary storage borrows whatever region
+ * is idle at each call (gpu_temp_in), so it adds nothing for ordinary texts. */
 static int carve(gpu_ctx_t *c, uint64_t n, void **arena, size_t *bytes)
 {
     uint64_t cap = n < 64 ? 64 : n; /* room for the text padding when n is tiny */
-    size_t temp = 0;
-    size_t lr_temp = 0;
-    if (gpu_sa_temp_bytes(cap, &temp) < 0 || gpu_lr_temp_bytes(cap, &lr_temp) < 0) return -1;
-    if (lr_temp > temp) temp = lr_temp;
     size_t sz4 = align256(cap * 4), sz8 = align256(cap * 8 + 64);
-    size_t total = 2 * sz4 + 2 * sz8 + 2 * sz4 + align256(temp) + 256;
+    size_t total = 2 * sz4 + 2 * sz8 + 2 * sz4 + 256;
     size_t fr = 0, tot = 0;
     GK(cudaMemGetInfo(&fr, &tot));
     const size_t margin = 64u << 20;
@@ -241,12 +262,12 @@ static int carve(gpu_ctx_t *c, uint64_t n, void **arena, size_t *bytes)
     *bytes = total;
     c->rank = (uint32_t *)a; a += sz4;
     c->sa = (uint32_t *)a; a += sz4;
+    c->rank_sa_bytes = 2 * sz4;
     c->k0 = (uint64_t *)a; a += sz8;
     c->k1 = (uint64_t *)a; a += sz8;
     c->k_bytes = sz8;
     c->v0 = (uint32_t *)a; a += sz4;
     c->v1 = (uint32_t *)a; a += sz4;
-    c->temp = a; c->temp_bytes = temp; a += align256(temp);
     c->small = (uint32_t *)a;
     return 0;
 }
@@ -333,9 +354,7 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaSt
     c->t_last = t0;
     size_t arena_bytes = 0;
     if (carve(c, n, arena, &arena_bytes) < 0) return -1;
-    j->device_bytes = arena_bytes;
-    if (c->trace)
-        fprintf(stderr, "gpu\tdevice_bytes\t%zu\t%.2f B/base\n", arena_bytes, (double)arena_bytes / (double)n);
+    j->device_bytes = arena_bytes; /* plus any spare temporary storage (gpu_temp_in) */
     GK(cudaStreamCreateWithFlags(&c->s0, cudaStreamNonBlocking));
     GK(cudaStreamCreateWithFlags(&c->s1, cudaStreamNonBlocking));
     for (int a = 0; a < 4; a++) GK(cudaStreamCreateWithFlags(&st[a], cudaStreamNonBlocking));
@@ -420,6 +439,9 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaSt
     cudaEventDestroy(ev[1]);
     if (rc < 0) return -1;
     if (gpu_trace(c, "downloads") < 0) return -1;
+    if (c->trace)
+        fprintf(stderr, "gpu\tdevice_bytes\t%llu\t%.3f B/base\n", (unsigned long long)j->device_bytes,
+                (double)j->device_bytes / (double)n);
     return gpu_cancelled(c) ? rv_error("", "cancelled") : 0;
 }
 
@@ -457,6 +479,7 @@ extern "C" int rv_gpu_run(rv_gpu_job_t *j)
         j->lcp_big = j->llr_big = j->llrc = NULL;
     }
     if (arena) cudaFree(arena);
+    if (c.spare) cudaFree(c.spare);
     if (c.s0) cudaStreamDestroy(c.s0);
     if (c.s1) cudaStreamDestroy(c.s1);
     for (int a = 0; a < 4; a++)

@@ -33,8 +33,9 @@ typedef struct {
     uint64_t *k0, *k1; /* 8n each: sort keys (double buffer); later text, PHI, PLCP */
     size_t k_bytes;    /* bytes of k0 and of k1 */
     uint32_t *v0, *v1; /* 4n each: sort values (double buffer); later LCP, LLR */
-    void *temp;       /* CUB temporary storage */
-    size_t temp_bytes;
+    size_t rank_sa_bytes; /* bytes of rank and sa together (adjacent) */
+    void *spare;      /* CUB temporary storage when no free region fits (gpu_temp_in) */
+    size_t spare_bytes;
     uint32_t *small;  /* counters (device): [1] LLRc entries, [2] [3] big LCP / LLR values */
     cudaStream_t s0, s1; /* compute, transfers */
     rv_gpu_job_t *job;
@@ -43,8 +44,11 @@ typedef struct {
     double plcp_restart; /* estimated bytes the PLCP chunk restarts would compare */
 } gpu_ctx_t;
 
-/* Bytes of CUB temporary storage the stages need for n items (max over stages). */
-int gpu_sa_temp_bytes(uint64_t n, size_t *bytes);
+/* Where a CUB call puts its `need` bytes of temporary storage: at `at` (256-aligned)
+ * inside a region of `room` bytes that nothing uses during the call, when it fits;
+ * else in a spare buffer allocated on first need (texts whose suffixes stay active
+ * for many rounds).  NULL with a message when that allocation fails. */
+void *gpu_temp_in(gpu_ctx_t *c, void *at, size_t room, size_t need);
 
 /* SA and ranks (= ISA) of the text that lies in c->k1 (n bytes of codes, max_code the
  * largest code), by prefix doubling; leaves SA in c->sa and ISA in c->rank. */
@@ -57,7 +61,6 @@ int gpu_lcp_build(gpu_ctx_t *c, const uint8_t *text);
 /* Enqueue on s0: LLR (into c->v1) and the starts of the useful LLRs (into c->k0,
  * their number into c->small[1]) from ISA in c->rank and LCP in c->v0. */
 int gpu_lr_build(gpu_ctx_t *c);
-int gpu_lr_temp_bytes(uint64_t n, size_t *bytes);
 
 /* Enqueue on s0: out[i] = min(v[i], 255) for the n entries, and add the number of
  * v[i] >= 255 to *count (device). */

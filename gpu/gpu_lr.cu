@@ -76,17 +76,6 @@ int gpu_big_dir(gpu_ctx_t *c, const uint32_t *pos, uint32_t cnt, uint32_t *dir)
     return 0;
 }
 
-int gpu_lr_temp_bytes(uint64_t n, size_t *bytes)
-{
-    size_t a = 0, b = 0;
-    GK(cub::DeviceSelect::If(NULL, a, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
-                             (uint32_t *)NULL, (int64_t)n, useful{NULL}));
-    GK(cub::DeviceSelect::If(NULL, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)NULL,
-                             (uint32_t *)NULL, (int64_t)n, is_big{NULL}));
-    *bytes = a > b ? a : b;
-    return 0;
-}
-
 int gpu_narrow(gpu_ctx_t *c, const uint32_t *v, uint8_t *out, uint32_t *count)
 {
     k_narrow<<<GRID(c->n), 256, 0, c->s0>>>(v, c->n, out, count);
@@ -96,8 +85,12 @@ int gpu_narrow(gpu_ctx_t *c, const uint32_t *v, uint8_t *out, uint32_t *count)
 
 int gpu_big_list(gpu_ctx_t *c, const uint32_t *v, uint32_t *pos, uint32_t *val, uint32_t expect)
 {
-    size_t b = c->temp_bytes;
-    GK(cub::DeviceSelect::If(c->temp, b, thrust::counting_iterator<uint32_t>(0), pos, c->small + 4,
+    size_t b = 0; /* temporary storage after the LLRc starts (at most 4n bytes of k0) */
+    GK(cub::DeviceSelect::If(NULL, b, thrust::counting_iterator<uint32_t>(0), pos, c->small + 4,
+                             (int64_t)c->n, is_big{v}, c->s0));
+    void *t = gpu_temp_in(c, (char *)c->k0 + 4 * c->n, c->k_bytes - 4 * c->n, b);
+    if (!t) return -1;
+    GK(cub::DeviceSelect::If(t, b, thrust::counting_iterator<uint32_t>(0), pos, c->small + 4,
                              (int64_t)c->n, is_big{v}, c->s0));
     k_gather<<<GRID(expect), 256, 0, c->s0>>>(pos, expect, v, val);
     GK_LAUNCH();
@@ -111,8 +104,12 @@ int gpu_lr_build(gpu_ctx_t *c)
      * small[1]; all enqueued on s0 */
     k_llr<<<GRID(n), 256, 0, c->s0>>>(c->rank, c->v0, n, c->v1);
     GK_LAUNCH();
-    size_t b = c->temp_bytes;
-    GK(cub::DeviceSelect::If(c->temp, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)c->k0,
+    size_t b = 0; /* temporary storage after the starts (at most 4n bytes of k0) */
+    GK(cub::DeviceSelect::If(NULL, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)c->k0,
+                             c->small + 1, (int64_t)n, useful{c->v1}, c->s0));
+    void *t = gpu_temp_in(c, (char *)c->k0 + 4 * n, c->k_bytes - 4 * n, b);
+    if (!t) return -1;
+    GK(cub::DeviceSelect::If(t, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)c->k0,
                              c->small + 1, (int64_t)n, useful{c->v1}, c->s0));
     return gpu_trace(c, "llr+llrc");
 }

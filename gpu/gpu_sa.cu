@@ -93,49 +93,26 @@ template <bool INITIAL> struct rerank_out {
 };
 
 template <bool INITIAL>
-static cudaError_t rerank(gpu_ctx_t *c, const uint64_t *key, const uint32_t *val, uint8_t *keep,
+static cudaError_t rerank(gpu_ctx_t *c, void *temp, const uint64_t *key, const uint32_t *val, uint8_t *keep,
                           uint32_t m, int lb, size_t *bytes)
 {
     auto in = thrust::make_transform_iterator(thrust::counting_iterator<uint32_t>(0),
                                               starts_in<INITIAL>{key, lb});
     auto out = thrust::make_tabulate_output_iterator(
         rerank_out<INITIAL>{key, val, c->sa, c->rank, keep, m, lb});
-    return cub::DeviceScan::InclusiveScan(c->temp, *bytes, in, out, max2(), m, c->s0);
+    return cub::DeviceScan::InclusiveScan(temp, *bytes, in, out, max2(), m, c->s0);
 }
 
-int gpu_sa_temp_bytes(uint64_t n, size_t *bytes)
-{
-    size_t b = 0, mx = 0;
-    uint32_t m = (uint32_t)n;
-    cub::DoubleBuffer<uint64_t> kd(NULL, NULL);
-    cub::DoubleBuffer<uint32_t> vd(NULL, NULL);
-    GK(cub::DeviceRadixSort::SortPairs(NULL, b, kd, vd, m, 0, 64));
-    mx = b > mx ? b : mx;
-    b = 0;
-    {
-        auto in = thrust::make_transform_iterator(thrust::counting_iterator<uint32_t>(0),
-                                                  starts_in<false>{NULL, 0});
-        auto out = thrust::make_tabulate_output_iterator(
-            rerank_out<false>{NULL, NULL, NULL, NULL, NULL, m, 0});
-        GK(cub::DeviceScan::InclusiveScan(NULL, b, in, out, max2(), m));
-    }
-    mx = b > mx ? b : mx;
-    b = 0;
-    GK(cub::DeviceSelect::Flagged(NULL, b, (uint32_t *)NULL, (uint8_t *)NULL, (uint32_t *)NULL,
-                                  (uint32_t *)NULL, (int64_t)m));
-    mx = b > mx ? b : mx;
-    GK(cub::DeviceReduce::Max(NULL, b, (uint8_t *)NULL, (uint32_t *)NULL, (int64_t)n));
-    mx = b > mx ? b : mx;
-    *bytes = mx;
-    return 0;
-}
-
-/* Keep the members flagged in keep: val -> out, count in c->small[0]; returns it. */
-static int select_active(gpu_ctx_t *c, const uint32_t *val, const uint8_t *keep, uint32_t *out,
+/* Keep the members flagged in keep: val -> out, count in c->small[0]; returns it.  The
+ * flags are the first m bytes of a key buffer of c->k_bytes, free after them. */
+static int select_active(gpu_ctx_t *c, const uint32_t *val, uint8_t *keep, uint32_t *out,
                          uint32_t m, uint32_t *left)
 {
-    size_t b = c->temp_bytes;
-    GK(cub::DeviceSelect::Flagged(c->temp, b, val, keep, out, c->small, (int64_t)m, c->s0));
+    size_t b = 0;
+    GK(cub::DeviceSelect::Flagged(NULL, b, val, keep, out, c->small, (int64_t)m, c->s0));
+    void *t = gpu_temp_in(c, keep + m, c->k_bytes - m, b);
+    if (!t) return -1;
+    GK(cub::DeviceSelect::Flagged(t, b, val, keep, out, c->small, (int64_t)m, c->s0));
     GK(cudaMemcpyAsync(left, c->small, sizeof *left, cudaMemcpyDeviceToHost, c->s0));
     GK(cudaStreamSynchronize(c->s0));
     return 0;
@@ -155,11 +132,18 @@ int gpu_sa_build(gpu_ctx_t *c, int max_code)
     GK_LAUNCH();
     cub::DoubleBuffer<uint64_t> keys(c->k0, c->k1);
     cub::DoubleBuffer<uint32_t> vals(c->v0, c->v1);
-    size_t b = c->temp_bytes;
-    GK(cub::DeviceRadixSort::SortPairs(c->temp, b, keys, vals, (uint32_t)n, 0, key_bits, c->s0));
-    uint8_t *keep = (uint8_t *)keys.Alternate();
-    b = c->temp_bytes;
-    GK(rerank<true>(c, keys.Current(), vals.Current(), keep, (uint32_t)n, 0, &b));
+    /* CUB's temporary storage goes where nothing lives during the call (gpu_temp_in):
+     * here rank and SA, written only by the re-ranking after this sort */
+    size_t b = 0;
+    GK(cub::DeviceRadixSort::SortPairs(NULL, b, keys, vals, (uint32_t)n, 0, key_bits, c->s0));
+    void *t = gpu_temp_in(c, c->rank, c->rank_sa_bytes, b);
+    if (!t) return -1;
+    GK(cub::DeviceRadixSort::SortPairs(t, b, keys, vals, (uint32_t)n, 0, key_bits, c->s0));
+    uint8_t *keep = (uint8_t *)keys.Alternate(); /* then the other key buffer after the flags */
+    b = 0;
+    GK(rerank<true>(c, NULL, keys.Current(), vals.Current(), keep, (uint32_t)n, 0, &b));
+    if (!(t = gpu_temp_in(c, keep + n, c->k_bytes - n, b))) return -1;
+    GK(rerank<true>(c, t, keys.Current(), vals.Current(), keep, (uint32_t)n, 0, &b));
     GK_LAUNCH();
     uint32_t m = 0;
     if (select_active(c, vals.Current(), keep, vals.Alternate(), (uint32_t)n, &m) < 0) return -1;
@@ -182,11 +166,15 @@ int gpu_sa_build(gpu_ctx_t *c, int max_code)
         GK_LAUNCH();
         keys = cub::DoubleBuffer<uint64_t>(kc, ka);
         vals = cub::DoubleBuffer<uint32_t>(act, act_alt);
-        b = c->temp_bytes;
-        GK(cub::DeviceRadixSort::SortPairs(c->temp, b, keys, vals, m, 0, end_bit, c->s0));
+        b = 0; /* the sort uses the first m keys of both buffers: after them is free */
+        GK(cub::DeviceRadixSort::SortPairs(NULL, b, keys, vals, m, 0, end_bit, c->s0));
+        if (!(t = gpu_temp_in(c, kc + m, c->k_bytes - 8 * (size_t)m, b))) return -1;
+        GK(cub::DeviceRadixSort::SortPairs(t, b, keys, vals, m, 0, end_bit, c->s0));
         keep = (uint8_t *)keys.Alternate();
-        b = c->temp_bytes;
-        GK(rerank<false>(c, keys.Current(), vals.Current(), keep, m, lb, &b));
+        b = 0;
+        GK(rerank<false>(c, NULL, keys.Current(), vals.Current(), keep, m, lb, &b));
+        if (!(t = gpu_temp_in(c, keep + m, c->k_bytes - m, b))) return -1;
+        GK(rerank<false>(c, t, keys.Current(), vals.Current(), keep, m, lb, &b));
         GK_LAUNCH();
         uint32_t left = 0;
         if (select_active(c, vals.Current(), keep, vals.Alternate(), m, &left) < 0) return -1;
