@@ -15,8 +15,8 @@ int rv_parallel_for(int threads, uint64_t n, rv_range_fn fn, void *ctx);
  * whose cost varies along the range.  chunk = items per task. */
 int rv_parallel_dynamic(int threads, uint64_t n, uint64_t chunk, rv_range_fn fn, void *ctx);
 
-/* CPU builders (sa_cpu.c, lcp_cpu.c), called in this order: SA, LCP (uses the
- * ISA buffer as scratch and swaps it with LCP's), ISA. */
+/* CPU builders (sa_cpu.c, lcp_cpu.c), called in this order: SA, LCP (writes the full
+ * LCP into the ISA buffer as scratch, then attaches it narrowed, narrow.h), ISA. */
 int rv_cpu_sa(rv_index_t *x, rv_progress_t *p);
 int rv_cpu_isa(rv_index_t *x, int threads, rv_progress_t *p);
 int rv_cpu_lcp(rv_index_t *x, int threads, rv_progress_t *p);
