@@ -1,11 +1,12 @@
 /* gpu_glue.c — gpu.h for a build with CUDA: hands the index, progress and cancellation
  * to the CUDA side (gpu_host.cu) through gpu_iface.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include "repview/common.h"
 #include "repview/gpu.h"
 #include "repview/lr.h"
 #include "gpu_iface.h"
-#include "../engine/internal.h" /* rv_cpu_lcp: the LCP of texts with huge repeats */
+#include "../engine/runs_internal.h" /* the layout of the runs section */
 
 int rv_gpu_compiled(void) { return 1; }
 
@@ -21,6 +22,19 @@ static void on_stage(void *ctx, int stage, uint64_t total)
 }
 static void on_add(void *ctx, uint64_t done) { rv_progress_add(ctx, done); }
 static int on_cancelled(void *ctx) { return rv_cancelled(ctx); }
+
+/* A runs section for m runs; the GPU side fills its columns. */
+static void *runs_section(uint64_t m, int wide, void *cols[3], uint64_t *bytes)
+{
+    *bytes = rv_runs_section_bytes(m, wide);
+    void *sec = malloc(*bytes);
+    if (!sec) return NULL;
+    rv_runs_cols_t c = rv_runs_columns(sec, m, wide);
+    cols[0] = c.start;
+    cols[1] = c.len;
+    cols[2] = c.period;
+    return sec;
+}
 
 static int env_on(const char *name)
 {
@@ -42,6 +56,10 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
     const char *pin = getenv("REPVIEW_GPU_PIN");
     j.pin = !pin || *pin != '0'; /* default on: REPVIEW_GPU_PIN=0 copies through pageable memory */
     j.with_llr = o ? o->with_llr : 1;
+    /* REPVIEW_GPU_RUNS=0 leaves the tandem runs to the CPU (benchmarks, tests) */
+    const char *gr = getenv("REPVIEW_GPU_RUNS");
+    j.with_runs = o && o->with_runs && (!gr || *gr != '0');
+    j.runs_section = runs_section;
     j.threads = o && o->threads > 0 ? o->threads : rv_default_threads();
     j.ctx = p;
     j.stage = on_stage;
@@ -51,16 +69,6 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
     x->stage_s[RV_STAGE_SA] = j.stage_s[0];
     x->stage_s[RV_STAGE_ISA] = j.stage_s[1];
     x->stage_s[RV_STAGE_LCP] = j.stage_s[2];
-    if (rc == 0 && j.lcp_on_cpu) {
-        /* SA came from the GPU; the CPU's LCP borrows the ISA buffer, so ISA is
-         * scattered afterwards, as build_cpu() does; LLR follows on the CPU */
-        double t0 = rv_now();
-        rc = rv_cpu_lcp(x, j.threads, p);
-        double t1 = rv_now();
-        x->stage_s[RV_STAGE_LCP] = t1 - t0;
-        if (rc == 0) rc = rv_cpu_isa(x, j.threads, p);
-        x->stage_s[RV_STAGE_ISA] = rv_now() - t1;
-    }
     if (rc == 0 && j.lcp8 && rv_index_set_lcp(x, j.lcp8, j.lcp_big, j.lcp_big_bytes) < 0) {
         free(j.llr8);
         free(j.llr_big);
@@ -72,6 +80,14 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
         rv_index_attach(x, RV_SEC_LLR_BIG, j.llr_big, j.llr_big_bytes);
         rv_index_attach(x, RV_SEC_LLRC, j.llrc, j.llrc_bytes);
         x->stage_s[RV_STAGE_LLR] = j.llr_s;
+    }
+    if (rc == 0 && j.with_runs && !j.runs_sec)
+        snprintf(x->note, sizeof x->note, "tandem runs computed on the CPU (the GPU had no room)");
+    if (rc == 0 && j.runs_sec) {
+        double t0 = rv_now();
+        rv_runs_seal(j.runs_sec, x->n, j.runs_m, x->wide);
+        rv_index_attach(x, RV_SEC_RUNS, j.runs_sec, j.runs_bytes);
+        x->stage_s[RV_STAGE_EXTRA] = j.runs_s + (rv_now() - t0);
     }
     return rc;
 }

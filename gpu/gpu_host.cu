@@ -103,7 +103,8 @@ typedef struct {
 } harr_t;
 
 typedef struct {
-    harr_t a[7]; /* SA, ISA, narrow LCP, narrow LLR, LLRc, big LCP values, big LLR values */
+    harr_t a[10]; /* SA, ISA, narrow LCP, narrow LLR, LLRc, big LCP values, big LLR values,
+                     run starts, run lengths, run periods */
     std::vector<std::thread> th;
     int text_pinned;
     int wide;
@@ -247,7 +248,8 @@ void *gpu_temp_in(gpu_ctx_t *c, void *at, size_t room, size_t need)
  * is idle at each call (gpu_temp_in), so it adds nothing for ordinary texts. */
 static int carve(gpu_ctx_t *c, uint64_t n, void **arena, size_t *bytes)
 {
-    uint64_t cap = n < 64 ? 64 : n; /* room for the text padding when n is tiny */
+    uint64_t cap = n < 1024 ? 1024 : n; /* room for the text padding and the runs
+                                           stage's regions when n is tiny */
     size_t sz4 = align256(cap * 4), sz8 = align256(cap * 8 + 64);
     size_t total = 2 * sz4 + 2 * sz8 + 2 * sz4 + 256;
     size_t fr = 0, tot = 0;
@@ -347,6 +349,39 @@ static int fetch_tail(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, int T)
     return 0;
 }
 
+/* The runs stage (gpu_runs.cu) and the download of its three columns straight into
+ * the section the caller allocates (touched, locked and copied by the threads). */
+static int fetch_runs(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, int T)
+{
+    double t0 = rv_now();
+    j->stage(j->ctx, 4, c->n);
+    uint64_t m = 0;
+    const uint32_t *cols[3] = {NULL, NULL, NULL};
+    int rc = gpu_runs_build(c, j->text, &m, cols);
+    if (rc != 0) return rc < 0 ? -1 : 0; /* 1: left to the CPU */
+    void *dst[3];
+    j->runs_sec = j->runs_section(m, j->wide, dst, &j->runs_bytes);
+    if (!j->runs_sec) return rv_error("GPU", "out of host memory (%llu runs)", (unsigned long long)m);
+    j->runs_m = m;
+    for (int k = 0; k < 3 && m; k++) {
+        harr_t *h = &hm->a[7 + k];
+        harr_init(h, dst[k], m * (j->wide ? 8 : 4), 1, T);
+        h->dev = cols[k];
+        h->s = c->s0;
+    }
+    if (m && j->wide) {
+        if (fetch(hm, 7, 3, T, 0) < 0) return -1;
+    } else if (m) {
+        host_start(hm, 7, 3, T, H_TOUCH | (j->pin ? H_PIN : 0) | H_COPY);
+        host_join(hm);
+        if (host_copied(hm, 7, 3) < 0) return -1;
+    }
+    GK(cudaStreamSynchronize(c->s0));
+    gpu_add(c, c->n);
+    j->runs_s = rv_now() - t0;
+    return gpu_trace(c, "runs.download");
+}
+
 static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaStream_t *st)
 {
     const uint64_t n = j->n;
@@ -393,19 +428,6 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaSt
     if (gpu_cancelled(c)) return rv_error("", "cancelled");
     host_join(hm);
 
-    if (c->plcp_restart / PLCP_CHUNK > 64.0 * (double)n) {
-        /* repeats of many kb everywhere (all-A, a text and its copy): chunk restarts
-         * would make the PLCP kernel quadratic; the CPU's few long chunks are linear.
-         * ISA is not fetched: the CPU's LCP borrows its buffer, then fills it. */
-        if (c->trace)
-            fprintf(stderr, "gpu\tlcp on the CPU: restarts would compare ~%.3g bytes\n",
-                    c->plcp_restart / PLCP_CHUNK);
-        if (fetch_locked(hm, 0, 1, T) < 0) return -1;
-        GK(cudaStreamSynchronize(st[0]));
-        j->lcp_on_cpu = 1;
-        j->stage_s[1] = rv_now() - t1;
-        return gpu_trace(c, "download.sa");
-    }
     /* queue every kernel (LCP, then LLR) on s0; the copies wait for their events */
     j->stage(j->ctx, 2, n);
     cudaEvent_t ev[2];
@@ -439,6 +461,7 @@ static int build(gpu_ctx_t *c, rv_gpu_job_t *j, void **arena, host_t *hm, cudaSt
     cudaEventDestroy(ev[1]);
     if (rc < 0) return -1;
     if (gpu_trace(c, "downloads") < 0) return -1;
+    if (j->with_runs && j->runs_section && fetch_runs(c, j, hm, T) < 0) return -1;
     if (c->trace)
         fprintf(stderr, "gpu\tdevice_bytes\t%llu\t%.3f B/base\n", (unsigned long long)j->device_bytes,
                 (double)j->device_bytes / (double)n);
@@ -469,14 +492,15 @@ extern "C" int rv_gpu_run(rv_gpu_job_t *j)
         if (st[a]) cudaStreamSynchronize(st[a]);
     host_release(&hm);
     if (hm.text_pinned) cudaHostUnregister((void *)j->text);
-    if (rc < 0 || j->lcp_on_cpu) {
+    if (rc < 0) {
         free(j->lcp8);
         free(j->llr8);
         free(j->lcp_big);
         free(j->llr_big);
         free(j->llrc);
+        free(j->runs_sec);
         j->lcp8 = j->llr8 = NULL;
-        j->lcp_big = j->llr_big = j->llrc = NULL;
+        j->lcp_big = j->llr_big = j->llrc = j->runs_sec = NULL;
     }
     if (arena) cudaFree(arena);
     if (c.spare) cudaFree(c.spare);

@@ -36,12 +36,12 @@ typedef struct {
     size_t rank_sa_bytes; /* bytes of rank and sa together (adjacent) */
     void *spare;      /* CUB temporary storage when no free region fits (gpu_temp_in) */
     size_t spare_bytes;
-    uint32_t *small;  /* counters (device): [1] LLRc entries, [2] [3] big LCP / LLR values */
+    uint32_t *small;  /* counters (device): [1] LLRc entries, [2] [3] big LCP / LLR values,
+                         [4] big-list scratch, [6..7] run count (64-bit) */
     cudaStream_t s0, s1; /* compute, transfers */
     rv_gpu_job_t *job;
     int trace;        /* REPVIEW_GPU_TRACE: per-step times on stderr */
     double t_last;    /* host clock of the previous trace point */
-    double plcp_restart; /* estimated bytes the PLCP chunk restarts would compare */
 } gpu_ctx_t;
 
 /* Where a CUB call puts its `need` bytes of temporary storage: at `at` (256-aligned)
@@ -71,6 +71,63 @@ int gpu_big_list(gpu_ctx_t *c, const uint32_t *v, uint32_t *pos, uint32_t *val, 
 /* Enqueue on s0: the directory of a narrow array (narrow.h) from the sorted positions
  * of its cnt escapes: ceil(n / RV_NARROW_BLOCK) + 1 entries into dir. */
 int gpu_big_dir(gpu_ctx_t *c, const uint32_t *pos, uint32_t cnt, uint32_t *dir);
+
+
+/* ---- text comparisons (LCP and runs stages) --------------------------------------
+ * The text lies in device memory as one byte per code, 8-byte aligned and followed by
+ * at least TEXT_PAD zero bytes, so a breaker (code 0) and the end of the text are both
+ * found by one zero-byte test on 8 symbols at a time. */
+#define TEXT_PAD 512
+
+/* 8 symbols starting at byte p, little-endian. */
+static __device__ __forceinline__ uint64_t load8(const uint8_t *t, uint64_t p)
+{
+    const uint64_t *wp = (const uint64_t *)(t + (p & ~7ull));
+    unsigned sh = (unsigned)(p & 7) * 8;
+    uint64_t a = __ldg(wp);
+    if (!sh) return a;
+    return (a >> sh) | (__ldg(wp + 1) << (64 - sh));
+}
+
+/* Bits set at the first byte where a and b differ or a holds a zero (0 when none). */
+static __device__ __forceinline__ uint64_t stop8(uint64_t a, uint64_t b)
+{
+    return (a ^ b) | ((a - 0x0101010101010101ull) & ~a & 0x8080808080808080ull);
+}
+
+/* Length of the common breaker-free prefix of suffixes i and j, known to be >= h. */
+static __device__ __forceinline__ uint32_t extend(const uint8_t *t, uint64_t i, uint64_t j, uint32_t h)
+{
+    for (;;) {
+        uint64_t stop = stop8(load8(t, i + h), load8(t, j + h));
+        if (stop) return h + ((unsigned)(__ffsll((long long)stop) - 1) >> 3);
+        h += 8;
+    }
+}
+
+/* The same, computed by a whole warp (all 32 lanes call it with the same arguments):
+ * 256 symbols per step, for the comparisons that may run over long repeats. */
+static __device__ __forceinline__ uint32_t warp_extend(const uint8_t *t, uint64_t i, uint64_t j, uint32_t h)
+{
+    const unsigned lane = threadIdx.x & 31;
+    for (;;) {
+        uint64_t stop = stop8(load8(t, i + h + lane * 8), load8(t, j + h + lane * 8));
+        unsigned m = __ballot_sync(0xffffffffu, stop != 0);
+        if (m) {
+            int first = __ffs((int)m) - 1;
+            unsigned byte = (unsigned)(__ffsll((long long)stop) - 1) >> 3;
+            return h + (uint32_t)first * 8 + __shfl_sync(0xffffffffu, byte, first);
+        }
+        h += 256;
+    }
+}
+
+/* Enqueue on s0 and wait: every run of the text (gpu_runs.cu) from ISA in c->rank and
+ * LCP in c->v0, once the earlier stages' downloads are done (it reuses their regions).
+ * On return *m runs sorted by (start, period) lie on the device in three 32-bit
+ * columns: cols[0] start, cols[1] length, cols[2] period.  0; 1 when this text is left
+ * to the CPU (nothing set); -1 with a message. */
+int gpu_runs_build(gpu_ctx_t *c, const uint8_t *text, uint64_t *m, const uint32_t *cols[3]);
 
 #define PLCP_CHUNK 64 /* text positions per thread of the PLCP kernel */
 

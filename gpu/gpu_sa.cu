@@ -150,10 +150,6 @@ int gpu_sa_build(gpu_ctx_t *c, int max_code)
     gpu_add(c, n - m);
     if (gpu_trace(c, "sa.round0") < 0) return -1;
 
-    /* Every PLCP chunk of the LCP stage restarts from h = 0; its first comparison
-     * costs about the LCP there.  Suffixes still active at prefix length h have an
-     * LCP >= h with a neighbour, so sum(active * h) / chunk estimates the cost. */
-    c->plcp_restart = (double)m * w;
     const int lb = gpu_bits(n);              /* low part: rank + 1 <= n */
     const int end_bit = lb + gpu_bits(n - 1); /* high part: group head < n */
     uint64_t h = (uint64_t)w;
@@ -183,7 +179,6 @@ int gpu_sa_build(gpu_ctx_t *c, int max_code)
                               (unsigned long long)h, m);
         m = left;
         h *= 2;
-        c->plcp_restart += (double)m * (double)h;
     }
     return gpu_trace(c, "sa.rounds");
 }

@@ -1,7 +1,8 @@
-/* t_gpu.c — the GPU backend against the CPU backend (bit-identical SA, ISA, LCP) and
- * against a brute-force oracle on small inputs, over random and adversarial texts:
- * random DNA, all-A, periodic, two identical halves, many N runs, protein, text bytes,
- * many records, n = 1.  Without a usable GPU every case prints a SKIP line and the
+/* t_gpu.c — the GPU backend against the CPU backend (bit-identical SA, ISA, LCP, LLR,
+ * LLRc and tandem runs sections; the CPU's runs are checked by brute force in t_tandem)
+ * and against a brute-force oracle on small inputs, over random and adversarial texts:
+ * random DNA, all-A, periodic, two identical halves, related genomes (long shared
+ * segments), many N runs, protein, text bytes, many records, n = 1.  Without a usable GPU every case prints a SKIP line and the
  * program exits 0.  RV_GPU_BIG=1 adds sizes up to 10^8 (device machine only). */
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,21 @@ static char *fibonacci(size_t len)
     return b;
 }
 
+/* k copies of one random genome, each with point mutations at rate 1/div: every
+ * PLCP value is about len / k, the hard case of the GPU's LCP (gpu_lcp.cu). */
+static char *related(rng_t *r, size_t len, int k, int div)
+{
+    size_t g = len / (size_t)k;
+    char *base = random_from(r, "ACGT", g ? g : 1), *s = malloc(len + 1);
+    for (size_t i = 0; i < len; i++) {
+        char c = base[i % (g ? g : 1)];
+        s[i] = rng_below(r, (uint64_t)div) == 0 ? "ACGT"[rng_below(r, 4)] : c;
+    }
+    s[len] = 0;
+    free(base);
+    return s;
+}
+
 static char *text_bytes(rng_t *r, size_t len, int low_entropy)
 {
     char *s = malloc(len + 1);
@@ -122,6 +138,7 @@ static rv_index_t *build(const input_t *in, rv_backend_t b, int wide)
     o.backend = b;
     o.force_wide = wide;
     o.with_llr = 1;
+    o.with_runs = 1;
     return rv_build(s, &o, NULL);
 }
 
@@ -244,6 +261,8 @@ static void compare(const char *name, input_t in, int wide)
         CHECK(memcmp(c->sa, g->sa, bytes) == 0, "SA differs (n = %llu)", (unsigned long long)g->n);
         CHECK(memcmp(c->isa, g->isa, bytes) == 0, "ISA differs");
         CHECK(same_section(c, g, RV_SEC_LCP) && same_section(c, g, RV_SEC_LCP_BIG), "LCP differs");
+        CHECK(g->n == 0 || rv_index_section(g, RV_SEC_RUNS, NULL), "no tandem runs attached");
+        CHECK(same_section(c, g, RV_SEC_RUNS), "tandem runs differ from the CPU's section");
         if (g->n <= 4000) oracle(g);
         if (g->n > 0) check_llr(c, g);
         if (g->n > 0 && !g->wide) check_lr_all(c, g, name);
@@ -283,6 +302,10 @@ static void sweep(const char *tag, size_t len, rng_t *r)
     compare(name, one(periodic(r, len, 2 + (int)rng_below(r, 6)), RV_ALPHA_DNA), 0);
     snprintf(name, sizeof name, "halves_%s", tag);
     compare(name, one(halves(r, len), RV_ALPHA_DNA), 0);
+    snprintf(name, sizeof name, "related_%s", tag);
+    compare(name, one(related(r, len, 16, 200), RV_ALPHA_DNA), 0);
+    snprintf(name, sizeof name, "identical_%s", tag);
+    compare(name, one(related(r, len, 4, 1 << 30), RV_ALPHA_DNA), 0);
     snprintf(name, sizeof name, "n_runs_%s", tag);
     compare(name, one(n_runs(r, len), RV_ALPHA_DNA), 0);
     snprintf(name, sizeof name, "copies_%s", tag);
