@@ -47,6 +47,8 @@ static inline rv_runs_cols_t rv_runs_columns(void *sec, uint64_t m, int wide)
 /* Fill the header and blockmax[] of a stored form whose columns are already filled
  * and sorted. */
 void rv_runs_seal(void *sec, uint64_t n_text, uint64_t m, int wide);
+/* Fill the header only (blockmax[] computed elsewhere: the GPU builds it too). */
+void rv_runs_seal_header(void *sec, uint64_t n_text, uint64_t m, int wide);
 
 /* Point out at the columns of a stored form; 0, or -1 (message set) when its header
  * or size does not fit an index of text length n_text and that width.  Checks the

@@ -58,7 +58,7 @@ static uint64_t tree_walk(tree_walk_t *c, uint64_t lo, uint64_t hi)
     return m;
 }
 
-void rv_runs_seal(void *sec, uint64_t n_text, uint64_t m, int wide)
+void rv_runs_seal_header(void *sec, uint64_t n_text, uint64_t m, int wide)
 {
     uint64_t *h = sec;
     h[0] = RV_RUNS_MAGIC;
@@ -67,6 +67,11 @@ void rv_runs_seal(void *sec, uint64_t n_text, uint64_t m, int wide)
     h[3] = wide ? 8 : 4;
     h[4] = RV_RUNS_BLOCK;
     h[5] = 0;
+}
+
+void rv_runs_seal(void *sec, uint64_t n_text, uint64_t m, int wide)
+{
+    rv_runs_seal_header(sec, n_text, m, wide);
     rv_runs_cols_t col = rv_runs_columns(sec, m, wide);
     rv_runs_t r = {m, wide, col.start, col.len, col.period, col.blockmax, NULL};
     tree_walk_t c = {&r, col.blockmax, n_text, {0, 0, 0}, 0};

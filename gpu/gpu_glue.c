@@ -24,7 +24,7 @@ static void on_add(void *ctx, uint64_t done) { rv_progress_add(ctx, done); }
 static int on_cancelled(void *ctx) { return rv_cancelled(ctx); }
 
 /* A runs section for m runs; the GPU side fills its columns. */
-static void *runs_section(uint64_t m, int wide, void *cols[3], uint64_t *bytes)
+static void *runs_section(uint64_t m, int wide, void *cols[4], uint64_t *bytes)
 {
     *bytes = rv_runs_section_bytes(m, wide);
     void *sec = malloc(*bytes);
@@ -33,6 +33,7 @@ static void *runs_section(uint64_t m, int wide, void *cols[3], uint64_t *bytes)
     cols[0] = c.start;
     cols[1] = c.len;
     cols[2] = c.period;
+    cols[3] = c.blockmax;
     return sec;
 }
 
@@ -60,6 +61,7 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
     const char *gr = getenv("REPVIEW_GPU_RUNS");
     j.with_runs = o && o->with_runs && (!gr || *gr != '0');
     j.runs_section = runs_section;
+    j.runs_block = RV_RUNS_BLOCK;
     j.threads = o && o->threads > 0 ? o->threads : rv_default_threads();
     j.ctx = p;
     j.stage = on_stage;
@@ -84,10 +86,9 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
     if (rc == 0 && j.with_runs && !j.runs_sec)
         snprintf(x->note, sizeof x->note, "tandem runs computed on the CPU (the GPU had no room)");
     if (rc == 0 && j.runs_sec) {
-        double t0 = rv_now();
-        rv_runs_seal(j.runs_sec, x->n, j.runs_m, x->wide);
+        rv_runs_seal_header(j.runs_sec, x->n, j.runs_m, x->wide);
         rv_index_attach(x, RV_SEC_RUNS, j.runs_sec, j.runs_bytes);
-        x->stage_s[RV_STAGE_EXTRA] = j.runs_s + (rv_now() - t0);
+        x->stage_s[RV_STAGE_EXTRA] = j.runs_s;
     }
     return rc;
 }

@@ -103,8 +103,8 @@ typedef struct {
 } harr_t;
 
 typedef struct {
-    harr_t a[10]; /* SA, ISA, narrow LCP, narrow LLR, LLRc, big LCP values, big LLR values,
-                     run starts, run lengths, run periods */
+    harr_t a[11]; /* SA, ISA, narrow LCP, narrow LLR, LLRc, big LCP values, big LLR values,
+                     run starts, run lengths, run periods, the runs' block tree */
     std::vector<std::thread> th;
     int text_pinned;
     int wide;
@@ -349,32 +349,33 @@ static int fetch_tail(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, int T)
     return 0;
 }
 
-/* The runs stage (gpu_runs.cu) and the download of its three columns straight into
- * the section the caller allocates (touched, locked and copied by the threads). */
+/* The runs stage (gpu_runs.cu) and the download of its columns and block tree straight
+ * into the section the caller allocates (touched, locked and copied by the threads). */
 static int fetch_runs(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, int T)
 {
     double t0 = rv_now();
     j->stage(j->ctx, 4, c->n);
     uint64_t m = 0;
-    const uint32_t *cols[3] = {NULL, NULL, NULL};
-    int rc = gpu_runs_build(c, j->text, &m, cols);
+    const uint32_t *cols[4] = {NULL, NULL, NULL, NULL};
+    int rc = gpu_runs_build(c, j->text, j->runs_block, &m, cols);
     if (rc != 0) return rc < 0 ? -1 : 0; /* 1: left to the CPU */
-    void *dst[3];
+    void *dst[4];
     j->runs_sec = j->runs_section(m, j->wide, dst, &j->runs_bytes);
     if (!j->runs_sec) return rv_error("GPU", "out of host memory (%llu runs)", (unsigned long long)m);
     j->runs_m = m;
-    for (int k = 0; k < 3 && m; k++) {
+    const uint64_t count[4] = {m, m, m, (m + j->runs_block - 1) / j->runs_block};
+    for (int k = 0; k < 4 && m; k++) {
         harr_t *h = &hm->a[7 + k];
-        harr_init(h, dst[k], m * (j->wide ? 8 : 4), 1, T);
+        harr_init(h, dst[k], count[k] * (j->wide ? 8 : 4), 1, T);
         h->dev = cols[k];
         h->s = c->s0;
     }
     if (m && j->wide) {
-        if (fetch(hm, 7, 3, T, 0) < 0) return -1;
+        if (fetch(hm, 7, 4, T, 0) < 0) return -1;
     } else if (m) {
-        host_start(hm, 7, 3, T, H_TOUCH | (j->pin ? H_PIN : 0) | H_COPY);
+        host_start(hm, 7, 4, T, H_TOUCH | (j->pin ? H_PIN : 0) | H_COPY);
         host_join(hm);
-        if (host_copied(hm, 7, 3) < 0) return -1;
+        if (host_copied(hm, 7, 4) < 0) return -1;
     }
     GK(cudaStreamSynchronize(c->s0));
     gpu_add(c, c->n);

@@ -23,9 +23,10 @@ typedef struct rv_gpu_job {
     int with_llr;          /* also LLR and LLRc (lr.h layout) */
     int with_runs;         /* also the tandem runs (engine/runs_internal.h layout) */
     /* For the runs: a new section for m runs of width wide (8 bytes when set), the
-     * addresses of its start, len and period columns in cols, its size in *bytes;
-     * NULL when out of memory. */
-    void *(*runs_section)(uint64_t m, int wide, void *cols[3], uint64_t *bytes);
+     * addresses of its start, len and period columns and of its block tree in cols,
+     * its size in *bytes; NULL when out of memory.  runs_block: runs per tree block. */
+    void *(*runs_section)(uint64_t m, int wide, void *cols[4], uint64_t *bytes);
+    uint32_t runs_block;
     int narrow_on_host;    /* test hook: list the values >= 255 on the host, as when
                               the device has no room for them */
     int threads;           /* host threads that prepare the host arrays */
@@ -42,7 +43,7 @@ typedef struct rv_gpu_job {
     void *llrc;            /* LLRc starts (32/64-bit as wide) */
     uint64_t llrc_bytes;
     double llr_s;          /* seconds for LLR + LLRc (with their download) */
-    void *runs_sec;        /* from runs_section(), columns filled (not sealed); NULL when */
+    void *runs_sec;        /* from runs_section(), filled but for the header; NULL when */
     uint64_t runs_bytes;   /* the runs were not asked for or are left to the CPU        */
     uint64_t runs_m;
     double runs_s;         /* seconds for the runs (with their download) */

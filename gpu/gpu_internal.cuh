@@ -125,9 +125,10 @@ static __device__ __forceinline__ uint32_t warp_extend(const uint8_t *t, uint64_
 /* Enqueue on s0 and wait: every run of the text (gpu_runs.cu) from ISA in c->rank and
  * LCP in c->v0, once the earlier stages' downloads are done (it reuses their regions).
  * On return *m runs sorted by (start, period) lie on the device in three 32-bit
- * columns: cols[0] start, cols[1] length, cols[2] period.  0; 1 when this text is left
- * to the CPU (nothing set); -1 with a message. */
-int gpu_runs_build(gpu_ctx_t *c, const uint8_t *text, uint64_t *m, const uint32_t *cols[3]);
+ * columns, cols[0] start, cols[1] length, cols[2] period, and cols[3] holds the block
+ * tree of the runs section (ceil(m / block) entries, engine/runs_internal.h).  0; 1
+ * when this text is left to the CPU (nothing set); -1 with a message. */
+int gpu_runs_build(gpu_ctx_t *c, const uint8_t *text, uint32_t block, uint64_t *m, const uint32_t *cols[4]);
 
 #define PLCP_CHUNK 64 /* text positions per thread of the PLCP kernel */
 

@@ -106,19 +106,62 @@ template <int ORDER> __global__ void k_lyndon_chunk(rq_t q, uint32_t *end)
     }
 }
 
+/* The smallest suffix of each chunk (level 1), of each 64 chunks (level 2) and of
+ * each 64^2 chunks (level 3), so that the second pass skips whole stretches in which
+ * nothing is smaller than the suffix it finishes.  A chunk's smallest suffix ends the
+ * chain from its first position; a breaker, smaller than every letter in both orders,
+ * always wins (the comparisons across segments are not an order, but never matter:
+ * a position's closing breaker is found before anything past it). */
+template <int ORDER> __global__ void k_chunk_min(rq_t q, const uint32_t *end, uint32_t *min1)
+{
+    for (uint64_t k = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; k * LY_CHUNK < q.n;
+         k += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t lo = k * LY_CHUNK, hi = chunk_end(lo, q.n);
+        uint64_t j = lo;
+        for (;;) {
+            const uint32_t nj = end[j];
+            if (nj == j || nj >= hi) break;
+            j = nj;
+        }
+        min1[k] = (uint32_t)j;
+    }
+}
+
+template <int ORDER> __global__ void k_group_min(rq_t q, const uint32_t *below, uint64_t count, uint32_t *out)
+{
+    for (uint64_t g = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; g * 64 < count;
+         g += (uint64_t)gridDim.x * blockDim.x) {
+        uint32_t m = below[g * 64];
+        for (uint64_t k = g * 64 + 1; k < count && k < g * 64 + 64; k++)
+            if (suffix_less<ORDER>(q, below[k], m)) m = below[k];
+        out[g] = m;
+    }
+}
+
+typedef struct {
+    const uint32_t *min1, *min2, *min3; /* per 64, 64^2, 64^3 positions */
+} skip_t;
+
 /* Second pass over the positions left open.  Another thread may be finishing the
  * entries read here: either value is a valid jump. */
-template <int ORDER> __global__ void k_lyndon_finish(rq_t q, uint32_t *end)
+template <int ORDER> __global__ void k_lyndon_finish(rq_t q, uint32_t *end, skip_t sk)
 {
+    const uint64_t L2 = LY_CHUNK * 64, L3 = L2 * 64;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < q.n;
          i += (uint64_t)gridDim.x * blockDim.x) {
         if (q.t[i] == 0 || end[i] != i) continue;
         uint64_t j = chunk_end(i, q.n);
-        while (j < q.n && !suffix_less<ORDER>(q, j, i)) {
+        while (j < q.n) {
+            if (j % LY_CHUNK == 0) {
+                if (j % L3 == 0 && !suffix_less<ORDER>(q, sk.min3[j / L3], i)) { j += L3; continue; }
+                if (j % L2 == 0 && !suffix_less<ORDER>(q, sk.min2[j / L2], i)) { j += L2; continue; }
+                if (!suffix_less<ORDER>(q, sk.min1[j / LY_CHUNK], i)) { j += LY_CHUNK; continue; }
+            }
+            if (suffix_less<ORDER>(q, j, i)) break;
             const uint32_t nj = *(volatile uint32_t *)&end[j];
             j = nj == j ? chunk_end(j, q.n) : nj;
         }
-        end[i] = (uint32_t)j;
+        end[i] = (uint32_t)(j < q.n ? j : q.n);
     }
 }
 
@@ -219,15 +262,67 @@ __global__ void k_split(const uint64_t *keys, uint64_t m, uint32_t *start, uint3
     }
 }
 
+/* The block tree of the runs section (engine/runs_query.c): per block of `block` runs
+ * the largest end; then for every block its subtree's range in the implicit tree (the
+ * root of [lo, hi) is its middle block), and the maximum over that range from a
+ * sparse table of the block maxima. */
+__global__ void k_block_end(const uint32_t *start, const uint32_t *len, uint64_t m, uint32_t block,
+                            uint64_t nb, uint32_t *bm)
+{
+    for (uint64_t b = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; b < nb;
+         b += (uint64_t)gridDim.x * blockDim.x) {
+        uint32_t e = 0;
+        for (uint64_t k = b * block; k < m && k < (b + 1) * block; k++) e = max(e, start[k] + len[k]);
+        bm[b] = e;
+    }
+}
+
+__global__ void k_max_level(uint32_t *table, uint64_t nb, int k)
+{
+    const uint64_t half = 1ull << (k - 1), count = nb + 1 - 2 * half;
+    const uint32_t *prev = table + (uint64_t)(k - 1) * nb;
+    for (uint64_t b = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; b < count;
+         b += (uint64_t)gridDim.x * blockDim.x)
+        table[(uint64_t)k * nb + b] = max(prev[b], prev[b + half]);
+}
+
+__global__ void k_blockmax(const uint32_t *table, uint64_t nb, uint32_t *blockmax)
+{
+    for (uint64_t b = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; b < nb;
+         b += (uint64_t)gridDim.x * blockDim.x) {
+        uint64_t lo = 0, hi = nb, mid = nb / 2;
+        while (mid != b) {
+            if (b < mid) hi = mid; else lo = mid + 1;
+            mid = lo + (hi - lo) / 2;
+        }
+        const int k = 63 - __clzll((long long)(hi - lo));
+        blockmax[b] = max(table[(uint64_t)k * nb + lo], table[(uint64_t)k * nb + hi - (1ull << k)]);
+    }
+}
+
+static int levels_for(uint64_t count)
+{
+    int levels = 1;
+    while ((1ull << levels) <= count) levels++;
+    return levels;
+}
+
 static size_t align256(size_t b) { return (b + 255) & ~(size_t)255; }
 
-template <int ORDER> static int lyndon_and_candidates(gpu_ctx_t *c, const rq_t &q, uint32_t *end,
+template <int ORDER> static int lyndon_and_candidates(gpu_ctx_t *c, const rq_t &q, uint32_t *end, uint32_t *mins,
                                                       unsigned long long *count)
 {
-    const uint64_t n = c->n, chunks = (n + LY_CHUNK - 1) / LY_CHUNK;
-    k_lyndon_chunk<ORDER><<<(unsigned)((chunks + 127) / 128), 128, 0, c->s0>>>(q, end);
+    const uint64_t n = c->n, c1 = (n + LY_CHUNK - 1) / LY_CHUNK, c2 = (c1 + 63) / 64, c3 = (c2 + 63) / 64;
+    skip_t sk = {mins, mins + c1, mins + c1 + c2};
+    k_lyndon_chunk<ORDER><<<(unsigned)((c1 + 127) / 128), 128, 0, c->s0>>>(q, end);
     GK_LAUNCH();
-    k_lyndon_finish<ORDER><<<GRID(n), 256, 0, c->s0>>>(q, end);
+    k_chunk_min<ORDER><<<GRID(c1), 256, 0, c->s0>>>(q, end, mins);
+    GK_LAUNCH();
+    k_group_min<ORDER><<<GRID(c2), 256, 0, c->s0>>>(q, sk.min1, c1, (uint32_t *)sk.min2);
+    GK_LAUNCH();
+    k_group_min<ORDER><<<GRID(c3), 256, 0, c->s0>>>(q, sk.min2, c2, (uint32_t *)sk.min3);
+    GK_LAUNCH();
+    k_lyndon_finish<ORDER><<<GRID(n), 256, 0, c->s0>>>(q, end, sk);
     GK_LAUNCH();
     if (gpu_trace(c, ORDER ? "runs.lyndon1" : "runs.lyndon0") < 0) return -1;
     k_candidates<ORDER><<<GRID(n), 256, 0, c->s0>>>(q, end, (uint64_t *)c->k1, c->v1, n, count);
@@ -235,18 +330,17 @@ template <int ORDER> static int lyndon_and_candidates(gpu_ctx_t *c, const rq_t &
     return gpu_trace(c, ORDER ? "runs.candidates1" : "runs.candidates0");
 }
 
-int gpu_runs_build(gpu_ctx_t *c, const uint8_t *text, uint64_t *m, const uint32_t *cols[3])
+int gpu_runs_build(gpu_ctx_t *c, const uint8_t *text, uint32_t block, uint64_t *m, const uint32_t *cols[4])
 {
     const uint64_t n = c->n;
     *m = 0;
     const size_t sz4 = c->rank_sa_bytes / 2, text_bytes = align256(n + TEXT_PAD);
-    const uint64_t nb = (n + RMQ_BLOCK - 1) / RMQ_BLOCK;
-    int levels = 1;
-    while ((1ull << levels) <= nb) levels++;
-    if ((size_t)levels * nb * 4 > sz4 || text_bytes + 4 * n > c->k_bytes)
+    const uint64_t nb = (n + RMQ_BLOCK - 1) / RMQ_BLOCK, c1 = (n + LY_CHUNK - 1) / LY_CHUNK;
+    const int levels = levels_for(nb);
+    if ((size_t)levels * nb * 4 > sz4 || text_bytes + 4 * n + 4 * (c1 + c1 / 32 + 2) > c->k_bytes)
         return 1; /* cannot happen for n >= 1024 (the arena's minimum); the CPU does it */
     uint8_t *t = (uint8_t *)c->k0;
-    uint32_t *end = (uint32_t *)(t + text_bytes), *table = c->sa;
+    uint32_t *end = (uint32_t *)(t + text_bytes), *table = c->sa, *mins = end + n;
     GK(cudaMemcpyAsync(t, text, n, cudaMemcpyHostToDevice, c->s0));
     GK(cudaMemsetAsync(t + n, 0, TEXT_PAD, c->s0));
     k_rmq_blocks<<<GRID(nb), 256, 0, c->s0>>>(c->v0, n, nb, table);
@@ -259,7 +353,7 @@ int gpu_runs_build(gpu_ctx_t *c, const uint8_t *text, uint64_t *m, const uint32_
     GK(cudaMemsetAsync(count, 0, sizeof *count, c->s0));
     if (gpu_trace(c, "runs.rmq") < 0) return -1;
     const rq_t q = {t, n, c->rank, c->v0, table, nb};
-    if (lyndon_and_candidates<0>(c, q, end, count) < 0 || lyndon_and_candidates<1>(c, q, end, count) < 0)
+    if (lyndon_and_candidates<0>(c, q, end, mins, count) < 0 || lyndon_and_candidates<1>(c, q, end, mins, count) < 0)
         return -1;
     unsigned long long found = 0;
     GK(cudaMemcpyAsync(&found, count, sizeof found, cudaMemcpyDeviceToHost, c->s0));
@@ -279,8 +373,23 @@ int gpu_runs_build(gpu_ctx_t *c, const uint8_t *text, uint64_t *m, const uint32_
     uint32_t *start = (uint32_t *)keys.Alternate(), *period = start + found;
     k_split<<<GRID(found), 256, 0, c->s0>>>(keys.Current(), found, start, period);
     GK_LAUNCH();
+    if (gpu_trace(c, "runs.sort") < 0) return -1;
+    /* the block tree: block maxima, their sparse table and the result in v0 */
+    const uint64_t blocks = (found + block - 1) / block;
+    const int bl = levels_for(blocks);
+    uint32_t *bmax = c->v0, *btab = bmax + blocks;
+    if (4 * (blocks + (uint64_t)bl * blocks) > sz4) return rv_error("GPU", "runs: no room for the block tree");
+    k_block_end<<<GRID(blocks), 256, 0, c->s0>>>(start, vals.Current(), found, block, blocks, btab);
+    GK_LAUNCH();
+    for (int k = 1; k < bl; k++) {
+        k_max_level<<<GRID(blocks), 256, 0, c->s0>>>(btab, blocks, k);
+        GK_LAUNCH();
+    }
+    k_blockmax<<<GRID(blocks), 256, 0, c->s0>>>(btab, blocks, bmax);
+    GK_LAUNCH();
     cols[0] = start;
     cols[1] = vals.Current();
     cols[2] = period;
-    return gpu_trace(c, "runs.sort");
+    cols[3] = bmax;
+    return gpu_trace(c, "runs.tree");
 }
