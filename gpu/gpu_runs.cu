@@ -244,13 +244,15 @@ __global__ void k_rmq_blocks(const uint32_t *lcp, uint64_t n, uint64_t nb, uint3
     }
 }
 
-__global__ void k_rmq_level(uint32_t *table, uint64_t nb, int k)
+/* Level k of a sparse table over nb entries: table[k][b] = the minimum (maximum when
+ * MAX) of entries b .. b + 2^k - 1, from level k - 1. */
+template <bool MAX> __global__ void k_sparse_level(uint32_t *table, uint64_t nb, int k)
 {
     const uint64_t half = 1ull << (k - 1), count = nb + 1 - 2 * half;
     const uint32_t *prev = table + (uint64_t)(k - 1) * nb;
     for (uint64_t b = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; b < count;
          b += (uint64_t)gridDim.x * blockDim.x)
-        table[(uint64_t)k * nb + b] = min(prev[b], prev[b + half]);
+        table[(uint64_t)k * nb + b] = MAX ? max(prev[b], prev[b + half]) : min(prev[b], prev[b + half]);
 }
 
 __global__ void k_split(const uint64_t *keys, uint64_t m, uint32_t *start, uint32_t *period)
@@ -275,15 +277,6 @@ __global__ void k_block_end(const uint32_t *start, const uint32_t *len, uint64_t
         for (uint64_t k = b * block; k < m && k < (b + 1) * block; k++) e = max(e, start[k] + len[k]);
         bm[b] = e;
     }
-}
-
-__global__ void k_max_level(uint32_t *table, uint64_t nb, int k)
-{
-    const uint64_t half = 1ull << (k - 1), count = nb + 1 - 2 * half;
-    const uint32_t *prev = table + (uint64_t)(k - 1) * nb;
-    for (uint64_t b = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; b < count;
-         b += (uint64_t)gridDim.x * blockDim.x)
-        table[(uint64_t)k * nb + b] = max(prev[b], prev[b + half]);
 }
 
 __global__ void k_blockmax(const uint32_t *table, uint64_t nb, uint32_t *blockmax)
@@ -346,7 +339,7 @@ int gpu_runs_build(gpu_ctx_t *c, const uint8_t *text, uint32_t block, uint64_t *
     k_rmq_blocks<<<GRID(nb), 256, 0, c->s0>>>(c->v0, n, nb, table);
     GK_LAUNCH();
     for (int k = 1; k < levels; k++) {
-        k_rmq_level<<<GRID(nb), 256, 0, c->s0>>>(table, nb, k);
+        k_sparse_level<false><<<GRID(nb), 256, 0, c->s0>>>(table, nb, k);
         GK_LAUNCH();
     }
     unsigned long long *count = (unsigned long long *)(c->small + 6);
@@ -382,7 +375,7 @@ int gpu_runs_build(gpu_ctx_t *c, const uint8_t *text, uint32_t block, uint64_t *
     k_block_end<<<GRID(blocks), 256, 0, c->s0>>>(start, vals.Current(), found, block, blocks, btab);
     GK_LAUNCH();
     for (int k = 1; k < bl; k++) {
-        k_max_level<<<GRID(blocks), 256, 0, c->s0>>>(btab, blocks, k);
+        k_sparse_level<true><<<GRID(blocks), 256, 0, c->s0>>>(btab, blocks, k);
         GK_LAUNCH();
     }
     k_blockmax<<<GRID(blocks), 256, 0, c->s0>>>(btab, blocks, bmax);
