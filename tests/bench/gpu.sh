@@ -158,11 +158,12 @@ reopen_row() {
     local l u
     timed lce "$REPVIEW" lce "$1" "$2:1" "$2:2" && l=$T_WALL || l=-
     timed ui "$REPVIEW" --keys '' --dump --wait-index --size 300x30 "$1" && u=$T_WALL || u=-
-    grep -q 'index loaded' "$tmp/ui.out" || u=- # it was not a reopen
+    grep -q 'index ready:' "$tmp/ui.out" && u=- # it built the index: not a reopen
     echo "$l $u" >>"$3"
 }
 
 # ready_row BACKEND FILE ROWS: explorer from no .rvx; appends "ready_s ui_wall ui_rss"
+# (ui_rss is in the log only)
 ready_row() {
     rm -f "$2.rvx"
     timed ready env REPVIEW_NO_SAVE=1 "$REPVIEW" "--$1" --keys '' --dump --wait-index --size 300x30 "$2" ||
