@@ -42,7 +42,7 @@ UI_OBJ     := $(patsubst ui/%.c,$(BUILD)/ui/%.o,$(wildcard ui/*.c))
 LIB        := $(BUILD)/librepview.a
 TEST_SRC   := $(wildcard tests/t_*.c)
 TEST_BIN   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
-TOOL_BIN   := $(BUILD)/gen_chrom
+TOOL_BIN   := $(BUILD)/gen_chrom $(BUILD)/rvtime
 
 .PHONY: all deps run test check asan bench install clean nocuda
 all: repview $(TEST_BIN) $(TOOL_BIN)
@@ -72,6 +72,10 @@ $(BUILD)/tests/%: tests/%.c tests/check.h $(LIB)
 $(BUILD)/gen_chrom: samples/gen_chrom.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDSAN) -lm
+
+$(BUILD)/rvtime: tests/bench/rvtime.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDSAN)
 
 # ---- set-up, tests, bench ------------------------------------------------------
 deps:

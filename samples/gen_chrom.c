@@ -1,9 +1,9 @@
 /* gen_chrom.c — deterministic synthetic inputs for repview's tests, demos and benches.
  *
  *   gen_chrom [--kind dna|protein|english|collection] [--name NAME] [--records K]
- *             [--width W] LENGTH SEED > out.fa
+ *             [--width W] [--identity F [--shared L]] LENGTH SEED > out.fa
  *
- * The output is a pure function of (kind, LENGTH, SEED, NAME, K, W): one xoshiro256**
+ * The output is a pure function of (kind, LENGTH, SEED, NAME, K, W, F, L): one xoshiro256**
  * stream seeded from SEED drives every choice in a fixed order, so the same arguments
  * give the same bytes on every machine.  LENGTH (suffixes k, m, g = 10^3, 10^6, 10^9)
  * is the total number of sequence symbols over all records.
@@ -48,6 +48,11 @@
  *   half of the time) with 0.1-1% SNPs, a tenth as many 1-10 bp indels, and 1-4
  *   rearrangements (inversions and transpositions of 1 kb to 2% of the genome), then is
  *   cut or padded with background to exactly LENGTH/K.
+ *   With --identity F (the pan-genome case, hard for suffix array builders) a genome
+ *   differs from the one it copies only in patches: identical stretches of mean
+ *   --shared L bp (default 50 kb) alternate with patches diverged at max(5%, 2(1-F))
+ *   per base, long enough on average for an identity F to the copied genome, before
+ *   the same rearrangements.  Without --identity the output is what it always was.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -403,6 +408,23 @@ static void transpose(char *s, size_t a, size_t b, size_t c)
     reverse(s + a, c - a);
 }
 
+/* 1-4 rearrangements of b (an inversion or a transposition of 1 kb to 2% of it each),
+ * then dst[0,n) = b cut, or padded with background, to exactly n; frees b. */
+static void rearrange_fit(rng_t *r, buf_t *b, char *dst, size_t n)
+{
+    size_t hi = b->len / 50;
+    for (uint64_t k = rng_range(r, 1, 4); hi >= 1000 && k > 0; k--) {
+        size_t l = rng_range(r, 1000, hi), a = rng_below(r, b->len - 2 * l);
+        if (rng_below(r, 2)) reverse_complement(b->s + a, l);
+        else transpose(b->s, a, a + l, a + l + rng_range(r, 1, l));
+    }
+    size_t keep = b->len < n ? b->len : n;
+    memcpy(dst, b->s, keep);
+    buf_t rest = {dst, keep, n};
+    put_background(&rest, r, n - keep, 0.4);
+    free(b->s);
+}
+
 /* dst[0,n) = src[0,m) with SNPs at rate snp, indels at rate snp/10, then rearranged. */
 static void genome_copy(rng_t *r, const char *src, size_t m, char *dst, size_t n, double snp)
 {
@@ -422,17 +444,34 @@ static void genome_copy(rng_t *r, const char *src, size_t m, char *dst, size_t n
         }
         put(&b, src[i]);
     }
-    size_t hi = b.len / 50;
-    for (uint64_t k = rng_range(r, 1, 4); hi >= 1000 && k > 0; k--) {
-        size_t l = rng_range(r, 1000, hi), a = rng_below(r, b.len - 2 * l);
-        if (rng_below(r, 2)) reverse_complement(b.s + a, l);
-        else transpose(b.s, a, a + l, a + l + rng_range(r, 1, l));
+    rearrange_fit(r, &b, dst, n);
+}
+
+/* dst[0,n) = src[0,m) at identity `ident`, its differences gathered in patches, as
+ * between real related bacteria: identical stretches (exponential, mean `shared` bp)
+ * alternate with diverged patches (recombined or hypervariable regions; substitutions
+ * and 1 bp indels at rate dp = max(5%, 2 (1 - ident)) per base) whose mean length
+ * makes the expected divergence 1 - ident; then rearranged like genome_copy.  The
+ * long identical stretches shared by many genomes are what make such a collection
+ * hard for a suffix array / LCP builder (long LCPs everywhere). */
+static void genome_related(rng_t *r, const char *src, size_t m, char *dst, size_t n, double ident,
+                           double shared)
+{
+    double d = 1 - ident, dp = 2 * d > 0.05 ? 2 * d : 0.05;
+    double patch = d * shared / (dp - d); /* d = patch dp / (shared + patch) */
+    buf_t b = {xmalloc(m + m / 20 + 64), 0, m + m / 20 + 64};
+    for (size_t i = 0; i < m && room(&b);) {
+        size_t same = 1 + (size_t)rng_exp(r, shared), pl = (size_t)rng_exp(r, patch);
+        if (same > m - i) same = m - i;
+        if (same > room(&b)) same = room(&b);
+        memcpy(b.s + b.len, src + i, same);
+        b.len += same;
+        i += same;
+        if (pl > m - i) pl = m - i;
+        put_diverged(&b, r, src + i, pl, 0, dp, 0);
+        i += pl;
     }
-    size_t keep = b.len < n ? b.len : n;
-    memcpy(dst, b.s, keep);
-    buf_t rest = {dst, keep, n};
-    put_background(&rest, r, n - keep, 0.4);
-    free(b.s);
+    rearrange_fit(r, &b, dst, n);
 }
 
 /* ---- protein ---------------------------------------------------------------------- */
@@ -672,7 +711,7 @@ static size_t even_cut(size_t len, size_t k, size_t i) { return i * (len / k) + 
 
 static const char usage[] =
     "Usage: gen_chrom [--kind dna|protein|english|collection] [--name NAME] [--records K]\n"
-    "                 [--width W] LENGTH SEED > out.fa\n"
+    "                 [--width W] [--identity F [--shared L]] LENGTH SEED > out.fa\n"
     "Deterministic synthetic FASTA: the same arguments always give the same bytes.\n"
     "LENGTH = total symbols (suffix k, m or g), SEED = any unsigned integer.\n"
     "  dna         human-like chromosome: interspersed repeats, microsatellites,\n"
@@ -681,6 +720,9 @@ static const char usage[] =
     "  english     English-like text, '_' for spaces (FASTA drops blanks)\n"
     "  collection  K related genomes (default 8) of LENGTH/K each\n"
     "--records K splits dna/english/protein into K records; --width W line width (60).\n"
+    "--identity F  collection: each genome at identity F (0.8-1) to the one it copies,\n"
+    "              its differences in patches between identical stretches of mean\n"
+    "--shared L    bp (default 50k): the pan-genome case with long shared segments\n"
     "The model is described in samples/README.md and at the top of gen_chrom.c.\n";
 
 static int parse_length(const char *s, size_t *out)
@@ -712,16 +754,20 @@ typedef struct {
     size_t len, records; /* records 0 = the kind's default */
     uint64_t seed;
     int width;
+    double identity, shared; /* identity < 0: the classic collection model */
 } args_t;
 
 static int parse_args(int argc, char **argv, args_t *a)
 {
     static const struct option opts[] = {
         {"kind", 1, 0, 'k'}, {"name", 1, 0, 'n'}, {"records", 1, 0, 'r'},
-        {"width", 1, 0, 'w'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"width", 1, 0, 'w'}, {"identity", 1, 0, 'i'}, {"shared", 1, 0, 's'},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     int c;
     char *end;
-    *a = (args_t){"dna", NULL, 0, 0, 0, 60};
+    size_t shared = 50000;
+    int has_shared = 0;
+    *a = (args_t){"dna", NULL, 0, 0, 0, 60, -1, 0};
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'k': a->kind = optarg; break;
@@ -733,6 +779,14 @@ static int parse_args(int argc, char **argv, args_t *a)
         case 'w':
             a->width = atoi(optarg);
             if (a->width < 1 || a->width > 100000) return fail_usage("--width wants 1..100000");
+            break;
+        case 'i':
+            a->identity = strtod(optarg, &end);
+            if (*end || !(a->identity >= 0.8 && a->identity <= 1)) return fail_usage("--identity wants 0.8..1");
+            break;
+        case 's':
+            if (parse_length(optarg, &shared) < 0) return fail_usage("bad --shared length");
+            has_shared = 1;
             break;
         case 'h': fputs(usage, stdout); return 0;
         default: return fail_usage("bad option");
@@ -746,6 +800,10 @@ static int parse_args(int argc, char **argv, args_t *a)
         strcmp(a->kind, "collection"))
         return fail_usage("--kind is dna, protein, english or collection");
     if (a->records > a->len) return fail_usage("more records than symbols");
+    if ((a->identity >= 0 || has_shared) && strcmp(a->kind, "collection"))
+        return fail_usage("--identity and --shared are for --kind collection");
+    if (has_shared && a->identity < 0) return fail_usage("--shared needs --identity");
+    a->shared = (double)shared;
     return -1;
 }
 
@@ -773,7 +831,10 @@ static void generate(const args_t *a, rng_t *r, char *s, writer_t *w)
         } else if (coll) {
             size_t parent = rng_below(r, 2) ? 0 : rng_below(r, i);
             size_t pb = even_cut(a->len, k, parent), pe = even_cut(a->len, k, parent + 1);
-            genome_copy(r, s + pb, pe - pb, s + beg, end - beg, 0.001 + 0.009 * rng_unif(r));
+            if (a->identity >= 0)
+                genome_related(r, s + pb, pe - pb, s + beg, end - beg, a->identity, a->shared);
+            else
+                genome_copy(r, s + pb, pe - pb, s + beg, end - beg, 0.001 + 0.009 * rng_unif(r));
         }
         record_name(rn, sizeof rn, name, i, k);
         w_record(w, rn, s + beg, end - beg);

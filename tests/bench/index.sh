@@ -5,7 +5,7 @@
 #   sa, isa, lcp, llr  stage seconds from `repview index --timing`
 #   build              sa + isa + lcp (the core index)    Mbp/s = size / build
 #   wall               the whole command (reading, LLR and saving included)
-#   rss_MB, B/base     peak resident memory (/usr/bin/time -v) and per input base
+#   rss_MB, B/base     peak resident memory (build/rvtime) and per input base
 #   rvx_B/base         size of the index file (what a later run maps) per input base;
 #                      the .rvx holds every section, tandem runs included
 #   x1t                speed-up of build over the 1-thread row of the same size
@@ -22,13 +22,11 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : 
 
 # one_run FILE THREADS: prints "sa isa lcp llr wall rss_kb rvx_bytes"
 one_run() {
-    local t0 t1
-    t0=$(date +%s.%N)
-    /usr/bin/time -v -o "$tmp/time" "$REPVIEW" index --quiet --timing --cpu -t "$2" -o "$tmp/x.rvx" "$1" 2>"$tmp/stages" ||
+    local wall rss
+    "$RV_BUILD/rvtime" -o "$tmp/time" "$REPVIEW" index --quiet --timing --cpu -t "$2" -o "$tmp/x.rvx" "$1" 2>"$tmp/stages" ||
         { echo "index failed: $(head -c 300 "$tmp/stages")" >&2; return 1; }
-    t1=$(date +%s.%N)
-    awk -F'\t' -v wall="$(echo "$t1 - $t0" | bc)" -v rss="$(awk -F': ' '/Maximum resident/ { print $2 }' "$tmp/time")" \
-        -v rvx="$(stat -c %s "$tmp/x.rvx")" '
+    read -r wall rss _ <"$tmp/time"
+    awk -F'\t' -v wall="$wall" -v rss="$rss" -v rvx="$(stat -c %s "$tmp/x.rvx")" '
         { s[$1] = $2 } END { printf "%s %s %s %s %s %s %s\n", s["suffix array"], s["inverse SA"], s["LCP"],
                              s["longest repeats"] + 0, wall, rss, rvx }' "$tmp/stages"
     rm -f "$tmp/x.rvx"
@@ -45,7 +43,7 @@ for size in $sizes; do
         for ((k = 0; k < runs; k++)); do one_run "$fa" "$t" >>"$tmp/runs" || exit 1; done
         cols=()
         for c in 1 2 3 4 5 6 7; do cols+=("$(cut -d' ' -f$c "$tmp/runs" | median)"); done
-        [ "$t" = 1 ] && base_build=$(echo "${cols[0]} + ${cols[1]} + ${cols[2]}" | bc)
+        [ "$t" = 1 ] && base_build=$(awk -v a="${cols[0]}" -v b="${cols[1]}" -v c="${cols[2]}" 'BEGIN { print a + b + c }')
         awk -v size="$size" -v t="$t" -v n="$bases" -v b1="$base_build" -v sa="${cols[0]}" -v isa="${cols[1]}" -v lcp="${cols[2]}" \
             -v llr="${cols[3]}" -v wall="${cols[4]}" -v rss="${cols[5]}" -v rvx="${cols[6]}" 'BEGIN {
             b = sa + isa + lcp

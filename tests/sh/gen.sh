@@ -56,6 +56,38 @@ shared=$(awk 'FNR == 1 && NR > 1 { second = 1 }
           print int(100 * h / (n ? n : 1)) }' "$T/g1" "$T/g2")
 if [ "$shared" -ge 50 ]; then ok gen_collection_related; else bad gen_collection_related "$shared% of 100-mers shared"; fi
 
+# the pan-genome collection (--identity): genome 2 copies genome 1, so their identity,
+# measured by tests/sh/identity.awk, is the one asked for; its differences sit in
+# patches, leaving most 1 kb windows identical (the classic model leaves none)
+lines() { awk '/^>/ { printf "\n"; next } { printf "%s", $0 } END { printf "\n" }' "$1"; }
+ident() { lines "$1" | awk -f "$RV_TOP/tests/sh/identity.awk"; }
+$GEN --kind collection --records 3 6m 1 >"$T/classic.fa"
+$GEN --kind collection --records 3 --identity 0.99 6m 1 >"$T/pan99.fa"
+$GEN --kind collection --records 3 --identity 0.995 6m 1 >"$T/pan995.fa"
+read -r id clean used < <(ident "$T/pan99.fa")
+if [ "$id" -ge 98500 ] && [ "$id" -le 99500 ] && [ "$used" -ge 1500 ]; then ok gen_identity_99; else bad gen_identity_99 "identity $id/100000 over $used windows"; fi
+if [ "$clean" -ge 60 ]; then ok gen_identity_long_shared; else bad gen_identity_long_shared "$clean% of 1 kb windows identical"; fi
+read -r id clean used < <(ident "$T/pan995.fa")
+if [ "$id" -ge 99100 ] && [ "$id" -le 99900 ] && [ "$used" -ge 1500 ]; then ok gen_identity_995; else bad gen_identity_995 "identity $id/100000 over $used windows"; fi
+read -r id clean used < <(ident "$T/classic.fa")
+if [ "$clean" -le 10 ]; then ok gen_classic_spread_out; else bad gen_classic_spread_out "$clean% of windows identical"; fi
+cmp -s "$T/pan99.fa" "$T/classic.fa" && bad gen_identity_changes_model "same bytes as the classic model" || ok gen_identity_changes_model
+$GEN --kind collection --records 3 --identity 0.99 6m 1 | cmp -s - "$T/pan99.fa" && ok gen_identity_deterministic || bad gen_identity_deterministic "outputs differ"
+$GEN --kind collection --records 3 --identity 0.99 --shared 5k 6m 1 | cmp -s - "$T/pan99.fa" && bad gen_shared_option "--shared changed nothing" || ok gen_shared_option
+$GEN --kind collection --records 16 --identity 0.995 4800007 2 >"$T/pan16.fa"
+expect_eq gen_identity_records "$(grep -c '^>' "$T/pan16.fa")" 16
+expect_eq gen_identity_lengths "$(lines "$T/pan16.fa" | awk 'NR > 1 { print length($0) }' | sort -u | tr '\n' ' ')" "300000 300001 "
+expect_eq gen_identity_total "$(seq_of "$T/pan16.fa" | wc -c)" 4800007
+expect_exit gen_identity_parses 0 "$REPVIEW" stats "$T/pan16.fa"
+expect_eq gen_identity_dna_exit "$($GEN --identity 0.99 10k 1 >/dev/null 2>&1; echo $?)" 2
+expect_eq gen_identity_range_exit "$($GEN --kind collection --identity 0.5 10k 1 >/dev/null 2>&1; echo $?)" 2
+expect_eq gen_shared_alone_exit "$($GEN --kind collection --shared 10k 10k 1 >/dev/null 2>&1; echo $?)" 2
+
+# the bytes of the classic kinds never change: tests, golden data and published
+# bench inputs depend on them (checksums of the outputs before --identity existed)
+expect_eq gen_bytes_pinned "$({ $GEN 300k 11; $GEN --kind protein 200k 5; $GEN --kind english 200k 5
+    $GEN --kind collection 200k 5; $GEN --records 3 5m 2; $GEN --kind collection --records 16 3m 7; } | cksum)" "107415009 9054190"
+
 expect_eq gen_bad_length_exit "$($GEN 0 1 >/dev/null 2>&1; echo $?)" 2
 expect_eq gen_bad_kind_exit "$($GEN --kind rna 10 1 >/dev/null 2>&1; echo $?)" 2
 rm -rf "$T"
