@@ -292,18 +292,22 @@ static int fetch_llrc(gpu_ctx_t *c, rv_gpu_job_t *j, host_t *hm, uint32_t m, int
 }
 
 /* The big section (narrow.h) of the device array v, which has cnt values >= 255:
- * listed on the device in the free part of k1 when they fit there, with the
- * directory too, so that values and directory come down in one copy straight into
- * the section (32-bit indexes); else found in a host copy of v. */
+ * listed on the device (positions in k0 after the LLRc starts, values and directory
+ * in the free part of k1 after the narrow bytes, so that even a table where every
+ * value escapes, as for related genomes, is listed there), and for 32-bit indexes
+ * values and directory come down in one copy straight into the section; else (the
+ * 64-bit test path, REPVIEW_GPU_NARROW_HOST) found in a host copy of v. */
 static int fetch_big(gpu_ctx_t *c, const rv_gpu_job_t *j, host_t *hm, int slot, int T, const uint32_t *v,
                      uint32_t cnt, void **big, uint64_t *bytes)
 {
     const uint64_t n = c->n, nb = (n + RV_NARROW_BLOCK - 1) / RV_NARROW_BLOCK;
-    size_t at = align256(2 * n), room = c->k_bytes > at ? c->k_bytes - at : 0;
-    uint32_t *p = (uint32_t *)((char *)c->k1 + at); /* pos | val | dir */
-    if (!j->wide && !j->narrow_on_host && 4 * (2 * (size_t)cnt + nb + 1) <= room) {
-        if (cnt && gpu_big_list(c, v, p, p + cnt, cnt) < 0) return -1;
-        if (gpu_big_dir(c, p, cnt, p + 2 * (size_t)cnt) < 0) return -1;
+    const size_t at = align256(2 * n), room = c->k_bytes > at ? c->k_bytes - at : 0;
+    const size_t pos_at = align256(4 * n), vd = align256(4 * ((size_t)cnt + nb + 1));
+    uint32_t *val = (uint32_t *)((char *)c->k1 + at), *pos = (uint32_t *)((char *)c->k0 + pos_at);
+    const int on_device = !j->narrow_on_host && vd <= room && 4 * (size_t)cnt <= c->k_bytes - pos_at;
+    if (on_device && cnt && gpu_big_list(c, v, pos, val, cnt, (char *)val + vd, room - vd) < 0) return -1;
+    if (on_device && !j->wide) {
+        if (gpu_big_dir(c, pos, cnt, val + cnt) < 0) return -1;
         *bytes = rv_narrow_big_bytes(n, cnt, 0);
         if (!(*big = malloc(*bytes))) return rv_error("GPU", "out of host memory");
         uint64_t nbig = cnt;
@@ -311,7 +315,7 @@ static int fetch_big(gpu_ctx_t *c, const rv_gpu_job_t *j, host_t *hm, int slot, 
         /* a fresh buffer of up to a few hundred MB (related genomes): touched, locked
          * and copied slice by slice by the threads, after the kernels on s0 */
         harr_init(&hm->a[slot], (char *)*big + 8, 4 * ((size_t)cnt + nb + 1), 0, T);
-        hm->a[slot].dev = p + cnt;
+        hm->a[slot].dev = val;
         hm->a[slot].s = c->s0;
         host_start(hm, slot, 1, T, H_TOUCH | (j->pin ? H_PIN : 0) | H_COPY);
         host_join(hm);
@@ -319,11 +323,10 @@ static int fetch_big(gpu_ctx_t *c, const rv_gpu_job_t *j, host_t *hm, int slot, 
         GK(cudaStreamSynchronize(c->s0));
         return 0;
     }
-    std::vector<uint32_t> pos(cnt), val(cnt);
-    if (cnt && !j->narrow_on_host && 8 * (size_t)cnt <= room) {
-        if (gpu_big_list(c, v, p, p + cnt, cnt) < 0) return -1;
-        GK(cudaMemcpyAsync(pos.data(), p, 4 * (size_t)cnt, cudaMemcpyDeviceToHost, c->s0));
-        GK(cudaMemcpyAsync(val.data(), p + cnt, 4 * (size_t)cnt, cudaMemcpyDeviceToHost, c->s0));
+    std::vector<uint32_t> hpos(cnt), hval(cnt);
+    if (on_device && cnt) {
+        GK(cudaMemcpyAsync(hpos.data(), pos, 4 * (size_t)cnt, cudaMemcpyDeviceToHost, c->s0));
+        GK(cudaMemcpyAsync(hval.data(), val, 4 * (size_t)cnt, cudaMemcpyDeviceToHost, c->s0));
         GK(cudaStreamSynchronize(c->s0));
     } else if (cnt) {
         std::vector<uint32_t> full(n);
@@ -331,9 +334,9 @@ static int fetch_big(gpu_ctx_t *c, const rv_gpu_job_t *j, host_t *hm, int slot, 
         GK(cudaStreamSynchronize(c->s0));
         uint32_t k = 0;
         for (uint64_t i = 0; i < n && k < cnt; i++)
-            if (full[i] >= RV_NARROW_ESC) { pos[k] = (uint32_t)i; val[k++] = full[i]; }
+            if (full[i] >= RV_NARROW_ESC) { hpos[k] = (uint32_t)i; hval[k++] = full[i]; }
     }
-    *big = rv_narrow_big_from32(pos.data(), val.data(), cnt, n, j->wide, bytes);
+    *big = rv_narrow_big_from32(hpos.data(), hval.data(), cnt, n, j->wide, bytes);
     return *big ? 0 : rv_error("GPU", "out of host memory");
 }
 

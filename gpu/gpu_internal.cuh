@@ -66,8 +66,10 @@ int gpu_lr_build(gpu_ctx_t *c);
  * v[i] >= 255 to *count (device). */
 int gpu_narrow(gpu_ctx_t *c, const uint32_t *v, uint8_t *out, uint32_t *count);
 /* Enqueue on s0: the positions of v[i] >= 255 into pos, their values into val;
- * expect = their number (known from gpu_narrow's count). */
-int gpu_big_list(gpu_ctx_t *c, const uint32_t *v, uint32_t *pos, uint32_t *val, uint32_t expect);
+ * expect = their number (known from gpu_narrow's count); CUB's scratch at temp_at
+ * when it fits in temp_room bytes (gpu_temp_in). */
+int gpu_big_list(gpu_ctx_t *c, const uint32_t *v, uint32_t *pos, uint32_t *val, uint32_t expect, void *temp_at,
+                 size_t temp_room);
 /* Enqueue on s0: the directory of a narrow array (narrow.h) from the sorted positions
  * of its cnt escapes: ceil(n / RV_NARROW_BLOCK) + 1 entries into dir. */
 int gpu_big_dir(gpu_ctx_t *c, const uint32_t *pos, uint32_t cnt, uint32_t *dir);

@@ -83,12 +83,13 @@ int gpu_narrow(gpu_ctx_t *c, const uint32_t *v, uint8_t *out, uint32_t *count)
     return 0;
 }
 
-int gpu_big_list(gpu_ctx_t *c, const uint32_t *v, uint32_t *pos, uint32_t *val, uint32_t expect)
+int gpu_big_list(gpu_ctx_t *c, const uint32_t *v, uint32_t *pos, uint32_t *val, uint32_t expect, void *temp_at,
+                 size_t temp_room)
 {
-    size_t b = 0; /* temporary storage after the LLRc starts (at most 4n bytes of k0) */
+    size_t b = 0;
     GK(cub::DeviceSelect::If(NULL, b, thrust::counting_iterator<uint32_t>(0), pos, c->small + 4,
                              (int64_t)c->n, is_big{v}, c->s0));
-    void *t = gpu_temp_in(c, (char *)c->k0 + 4 * c->n, c->k_bytes - 4 * c->n, b);
+    void *t = gpu_temp_in(c, temp_at, temp_room, b);
     if (!t) return -1;
     GK(cub::DeviceSelect::If(t, b, thrust::counting_iterator<uint32_t>(0), pos, c->small + 4,
                              (int64_t)c->n, is_big{v}, c->s0));
