@@ -1,4 +1,5 @@
 /* main.c — dispatch to subcommands; anything else opens the explorer. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <htslib/hts_log.h>
@@ -72,5 +73,8 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     hts_set_log_level(HTS_LOG_OFF); /* repview reports errors itself, in one line */
+    /* A file-size limit (ulimit -f) must fail the write (EFBIG) that keeping an index
+     * makes after the answer, not kill the process: the note says why instead. */
+    signal(SIGXFSZ, SIG_IGN);
     return finish(dispatch(argc, argv));
 }
