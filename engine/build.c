@@ -240,7 +240,8 @@ static rv_index_t *load_rvx(const char *path, const char *rvx, rv_alpha_t alpha,
 
 /* rv_open()'s body.  mode 0: never write FILE.rvx; 1: rewrite a stale or damaged
  * one here (rv_open); 2: leave *keep = FILE.rvx to the caller whenever the index
- * had to be built and may be kept, built complete (LLR and runs) for that. */
+ * had to be built and may be kept (rv_index_complete() then adds what the
+ * command did not need, after its answer). */
 static rv_index_t *open_index(const char *path, rv_alpha_t alpha, const rv_build_opts_t *o, int quiet,
                               int mode, char **keep)
 {
@@ -249,11 +250,8 @@ static rv_index_t *open_index(const char *path, rv_alpha_t alpha, const rv_build
     int ours = 0;
     if (rvx) x = load_rvx(path, rvx, alpha, mode == 1 || (mode == 2 && rv_keep_allowed(path)), quiet, &ours);
     if (!x) {
-        rv_build_opts_t full;
-        if (o) full = *o; else rv_build_opts_init(&full);
         int kept = mode == 2 && ours && rv_keep_allowed(path);
-        if (kept) full.with_llr = full.with_runs = 1; /* what `repview index` writes */
-        rv_build_job_t *j = rv_build_start(path, NULL, alpha, &full);
+        rv_build_job_t *j = rv_build_start(path, NULL, alpha, o);
         x = j ? rv_build_wait(j, quiet) : NULL;
         if (x && x->seq->warning && !quiet) fprintf(stderr, "repview: %s: %s\n", path, x->seq->warning);
         if (x && x->note[0] && !quiet) fprintf(stderr, "repview: %s\n", x->note);
@@ -266,6 +264,14 @@ static rv_index_t *open_index(const char *path, rv_alpha_t alpha, const rv_build
     }
     free(rvx);
     return x;
+}
+
+int rv_index_complete(rv_index_t *x, int threads)
+{
+    if (threads <= 0) threads = rv_default_threads();
+    if (!rv_index_section(x, RV_SEC_LLRC, NULL) && rv_lr_build_arrays(x, threads, NULL) < 0) return -1;
+    rv_runs_t view;
+    return rv_index_section(x, RV_SEC_RUNS, NULL) ? 0 : rv_runs_get(x, threads, NULL, &view);
 }
 
 rv_index_t *rv_open(const char *path, rv_alpha_t alpha, const rv_build_opts_t *o, int quiet)

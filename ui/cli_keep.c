@@ -60,7 +60,10 @@ void cli_close_index(rv_index_t *x, cli_common_t *c)
     if (x && c->keep) {
         close_stdout();
         char why[400];
-        if (cli_save_index(x, c->keep, c->quiet, NULL, why, sizeof why) < 0 && !c->quiet)
+        int rc = rv_index_complete(x, c->build.threads); /* what the answer did not need */
+        if (rc < 0) snprintf(why, sizeof why, "%s", rv_last_error());
+        else rc = cli_save_index(x, c->keep, c->quiet, NULL, why, sizeof why);
+        if (rc < 0 && !c->quiet)
             fprintf(stderr, "repview: note: cannot save the index to %s: %s; continuing without it\n",
                     c->keep, why);
     }

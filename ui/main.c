@@ -36,6 +36,7 @@ static void usage(FILE *out)
             "  --cpu | --gpu        force the CPU or the GPU backend (also REPVIEW_DEVICE=cpu|gpu)\n"
             "  -t, --threads N      CPU threads (default: all cores)\n"
             "  --alphabet A         dna, protein or text (default: detected)\n"
+            "  --no-save            do not keep a built index in FILE.rvx (also REPVIEW_NO_SAVE=1)\n"
             "  -h, --help           this help; 'repview COMMAND --help' for a command\n"
             "  --version            version and build features\n\n"
             "Explorer options: --no-color --no-mouse --keys KEYS --dump --size COLSxROWS --wait-index\n"
