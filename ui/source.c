@@ -173,7 +173,7 @@ static void rvx_finished(source_t *s, char *msg, size_t msglen)
         s->keep_path = NULL;
     }
     if (s->rvx_status == RV_RVX_OK) snprintf(msg, msglen, "%s is for another alphabet; building the index in memory", s->rvx_path);
-    else snprintf(msg, msglen, "%s; building the index in memory", s->rvx_err);
+    else snprintf(msg, msglen, "%s; %s", s->rvx_err, s->keep_path ? "rebuilding it" : "building the index in memory");
     if (start_build(s, msg + strlen(msg), msglen - strlen(msg)) < 0) s->state = IDX_FAILED;
 }
 

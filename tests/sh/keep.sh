@@ -161,7 +161,7 @@ HOME=$T $R --keys '' --dump --wait-index >/dev/null 2>&1
 [ ! -e "$RV_TOP/samples/lambda.fa.gz.rvx" ] && ok explorer_sample_not_saved || bad explorer_sample_not_saved "sample index written"
 touch -d '2001-01-01' m.fa; $R lr m.fa >/dev/null; touch m.fa; $R index --quiet -o ref.rvx m.fa
 scr=$($R --keys '' --dump --wait-index --size 200x12 m.fa 2>&1)
-grep -q 'stale index.*; building the index in memory; index ready: .*; saved m.fa.rvx' <<<"$scr" &&
+grep -q 'stale index.*; rebuilding it; index ready: .*; saved m.fa.rvx' <<<"$scr" &&
     ok explorer_rewrites_stale || bad explorer_rewrites_stale "$(tail -1 <<<"$scr")"
 scr=$(bash -c "ulimit -f 8; exec $REPVIEW --keys '' --dump --wait-index --size 200x12 ro/m.fa" 2>&1)
 grep -q 'cannot save the index to ro/m.fa.rvx: File too large; continuing without it' <<<"$scr" &&
