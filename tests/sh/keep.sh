@@ -184,11 +184,11 @@ if command -v tmux >/dev/null; then
         tm new-session -d -x 120 -y 30 -s rv "cd '$T' && REPVIEW_SAVE_DELAY_MS=$1 TERM=xterm-256color '$REPVIEW' m.fa 2>err.txt; echo EXIT=\$? >exit.txt; sleep 30"
     }
     wait_exit() { for ((i = 0; i < ${1:-100}; i++)); do [ -s exit.txt ] && return; sleep 0.05; done; }
-    start 1500
+    start 4000
     wait_screen tmux_saving 'index ready, saving it'
     tm send-keys -t rv q
     wait_screen tmux_quit_waits 'quitting when done (q again quits without it)'
-    wait_exit 100
+    wait_exit 200
     [ "$(cat exit.txt 2>/dev/null)" == EXIT=0 ] && cmp -s m.fa.rvx ref.rvx && ok tmux_quit_after_save ||
         bad tmux_quit_after_save "$(cat exit.txt err.txt 2>&1)"
     start 20000
