@@ -10,6 +10,7 @@
 #include "repview/common.h"
 #include "repview/build.h"
 #include "repview/gpu.h"
+#include "repview/keep.h"
 #include "repview/lr.h"
 #include "repview/tandem.h"
 #include "internal.h"
@@ -215,36 +216,72 @@ rv_index_t *rv_build_wait(rv_build_job_t *j, int quiet)
     return x;
 }
 
-rv_index_t *rv_open(const char *path, rv_alpha_t alpha, const rv_build_opts_t *o, int quiet)
+/* FILE.rvx of path: the index when it matches (alphabet included), else NULL with
+ * *ours saying whether the file may be (re)written: 1 missing, 2 ours but stale or
+ * damaged (reported in one line), 0 no.  A foreign file or one that cannot be read is
+ * reported and never overwritten; a good index for another alphabet stays too. */
+static rv_index_t *load_rvx(const char *path, const char *rvx, rv_alpha_t alpha, int rebuild_word,
+                            int quiet, int *ours)
 {
     rv_index_t *x = NULL;
-    char *rvx = NULL;
-    int rewrite = 0;
-    if (strcmp(path, "-") != 0) {
-        rvx = rv_index_path_for(path);
-        rv_rvx_status_t st = rvx ? rv_index_load(rvx, path, &x) : RV_RVX_IOERR;
-        if (st == RV_RVX_OK && alpha != RV_ALPHA_AUTO && alpha != x->seq->alpha) {
-            rv_index_free(x); /* built for another alphabet: not an answer to this question */
-            x = NULL;
-        } else if (st != RV_RVX_OK && st != RV_RVX_MISSING) {
-            /* a file that is not ours is reported but never overwritten */
-            rewrite = st != RV_RVX_FOREIGN && st != RV_RVX_IOERR;
-            if (!quiet)
-                fprintf(stderr, "repview: %s; %s\n", rv_last_error(),
-                        rewrite ? "rebuilding it" : "building the index in memory");
-        }
+    rv_rvx_status_t st = rvx ? rv_index_load(rvx, path, &x) : RV_RVX_IOERR;
+    *ours = 0;
+    if (st == RV_RVX_OK && alpha != RV_ALPHA_AUTO && alpha != x->seq->alpha) {
+        rv_index_free(x); /* built for another alphabet: not an answer to this question */
+        return NULL;
     }
+    if (st == RV_RVX_OK) return x;
+    *ours = st == RV_RVX_MISSING ? 1 : st != RV_RVX_FOREIGN && st != RV_RVX_IOERR ? 2 : 0;
+    if (st != RV_RVX_MISSING && !quiet)
+        fprintf(stderr, "repview: %s; %s\n", rv_last_error(),
+                *ours && rebuild_word ? "rebuilding it" : "building the index in memory");
+    return NULL;
+}
+
+/* rv_open()'s body.  mode 0: never write FILE.rvx; 1: rewrite a stale or damaged
+ * one here (rv_open); 2: leave *keep = FILE.rvx to the caller whenever the index
+ * had to be built and may be kept (rv_index_complete() then adds what the
+ * command did not need, after its answer). */
+static rv_index_t *open_index(const char *path, rv_alpha_t alpha, const rv_build_opts_t *o, int quiet,
+                              int mode, char **keep)
+{
+    rv_index_t *x = NULL;
+    char *rvx = strcmp(path, "-") != 0 ? rv_index_path_for(path) : NULL;
+    int ours = 0;
+    if (rvx) x = load_rvx(path, rvx, alpha, mode == 1 || (mode == 2 && rv_keep_allowed(path)), quiet, &ours);
     if (!x) {
+        int kept = mode == 2 && ours && rv_keep_allowed(path);
         rv_build_job_t *j = rv_build_start(path, NULL, alpha, o);
         x = j ? rv_build_wait(j, quiet) : NULL;
         if (x && x->seq->warning && !quiet) fprintf(stderr, "repview: %s: %s\n", path, x->seq->warning);
         if (x && x->note[0] && !quiet) fprintf(stderr, "repview: %s\n", x->note);
-        if (x && rewrite && rv_index_save(x, rvx) < 0 && !quiet)
+        if (x && mode == 1 && ours == 2 && rv_index_save(x, rvx) < 0 && !quiet)
             fprintf(stderr, "repview: %s\n", rv_last_error());
+        if (x && kept) { *keep = rvx; rvx = NULL; }
     } else if (o && o->with_llr && !rv_index_section(x, RV_SEC_LLRC, NULL)) {
         int threads = o->threads > 0 ? o->threads : rv_default_threads();
         if (rv_lr_build_arrays(x, threads, NULL) < 0) { rv_index_free(x); x = NULL; }
     }
     free(rvx);
     return x;
+}
+
+int rv_index_complete(rv_index_t *x, int threads)
+{
+    if (threads <= 0) threads = rv_default_threads();
+    if (!rv_index_section(x, RV_SEC_LLRC, NULL) && rv_lr_build_arrays(x, threads, NULL) < 0) return -1;
+    rv_runs_t view;
+    return rv_index_section(x, RV_SEC_RUNS, NULL) ? 0 : rv_runs_get(x, threads, NULL, &view);
+}
+
+rv_index_t *rv_open(const char *path, rv_alpha_t alpha, const rv_build_opts_t *o, int quiet)
+{
+    return open_index(path, alpha, o, quiet, 1, NULL);
+}
+
+rv_index_t *rv_open_keep(const char *path, rv_alpha_t alpha, const rv_build_opts_t *o, int quiet,
+                         char **keep)
+{
+    if (keep) *keep = NULL;
+    return open_index(path, alpha, o, quiet, keep ? 2 : 0, keep);
 }

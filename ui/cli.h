@@ -9,12 +9,15 @@
 #include "repview/index.h"
 
 enum { RV_EXIT_OK = 0, RV_EXIT_DATA = 1, RV_EXIT_USAGE = 2 };
+enum { CLI_NO_SAVE_ENV = 1, CLI_NO_SAVE_FLAG = 2 }; /* REPVIEW_NO_SAVE=1, --no-save */
 
 /* Options every subcommand takes. */
 typedef struct {
     rv_build_opts_t build;
     rv_alpha_t alpha;
     int quiet;
+    int no_save;  /* never write FILE.rvx: CLI_NO_SAVE_ENV | CLI_NO_SAVE_FLAG, or 0 */
+    char *keep;   /* set by cli_open_index(): where to keep the index it built */
 } cli_common_t;
 
 /* Called for each option that is not a common one; return 0, or -1 after
@@ -39,9 +42,21 @@ int cli_arg_error(void);
 /* Parse a non-negative integer option value (commas and k/m/g suffixes allowed). */
 int cli_parse_count(const char *s, uint64_t *out);
 
-/* The index of FILE per SPEC §4 (FILE.rvx when it matches, else built in memory),
- * with the common options applied; NULL after printing the error. */
-rv_index_t *cli_open_index(const char *path, const cli_common_t *c);
+/* The index of FILE per SPEC §4 (FILE.rvx when it matches, else built), with the
+ * common options applied; NULL after printing the error.  When it was built and
+ * may be kept (SPEC §6), c->keep names FILE.rvx: end with cli_close_index(). */
+rv_index_t *cli_open_index(const char *path, cli_common_t *c);
+
+/* After the answer: flush and close standard output (a pipe's reader sees the end
+ * at once), save the index where c->keep says (a one-line note when that fails;
+ * Ctrl-C during the save drops it), then free x.  x may be NULL. */
+void cli_close_index(rv_index_t *x, cli_common_t *c);
+
+/* Save x to path through keep.h, waiting in this thread; SIGINT, SIGTERM and SIGHUP
+ * meanwhile drop the partial file and end the process as the signal would.  0, or
+ * -1 with the reason in why. */
+int cli_save_index(const rv_index_t *x, const char *path, int quiet, uint64_t *bytes, char *why,
+                   size_t whylen);
 
 /* The sequence of FILE, from FILE.rvx when it matches (fast) or by reading FILE;
  * *idx is set when the index file was used (free it instead of the seq).

@@ -9,9 +9,10 @@
 #include <htslib/hts.h>
 #include "repview/common.h"
 #include "repview/gpu.h"
+#include "repview/keep.h"
 #include "cli.h"
 
-enum { OPT_CPU = 1000, OPT_GPU, OPT_ALPHABET, OPT_VERSION, OPT_QUIET };
+enum { OPT_CPU = 1000, OPT_GPU, OPT_ALPHABET, OPT_VERSION, OPT_QUIET, OPT_NO_SAVE };
 
 static const struct option common_opts[] = {
     {"cpu", no_argument, NULL, OPT_CPU},
@@ -21,6 +22,7 @@ static const struct option common_opts[] = {
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {"quiet", no_argument, NULL, OPT_QUIET},
+    {"no-save", no_argument, NULL, OPT_NO_SAVE},
 };
 #define N_COMMON (sizeof common_opts / sizeof *common_opts)
 
@@ -80,6 +82,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
     snprintf(shorts, sizeof shorts, "%st:h", shortopts ? shortopts : "");
     memset(c, 0, sizeof *c);
     rv_build_opts_init(&c->build);
+    c->no_save = rv_keep_env_off() ? CLI_NO_SAVE_ENV : 0;
     opterr = 0;
     optind = 1;
     int opt;
@@ -88,6 +91,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
         case OPT_CPU: c->build.backend = RV_BACKEND_CPU; break;
         case OPT_GPU: c->build.backend = RV_BACKEND_GPU; break;
         case OPT_QUIET: c->quiet = 1; break;
+        case OPT_NO_SAVE: c->no_save |= CLI_NO_SAVE_FLAG; break;
         case 't': {
             uint64_t t;
             if (cli_parse_count(optarg, &t) < 0 || t < 1 || t > 1024) {
@@ -109,7 +113,8 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
                   "  --cpu | --gpu      force the CPU or the GPU backend (--gpu: error without a GPU)\n"
                   "  -t, --threads N    CPU threads (default: all cores)\n"
                   "  --alphabet A       dna, protein or text (default: detected)\n"
-                  "  --quiet            no progress, warnings or summary on stderr\n"
+                  "  --quiet            no progress, warnings, notes or summary on stderr\n"
+                  "  --no-save          do not keep a built index in FILE.rvx (also REPVIEW_NO_SAVE=1)\n"
                   "  -h, --help         this help        --version   version and build features\n",
                   stdout);
             *exit_code = 0;
@@ -141,9 +146,10 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
     return optind;
 }
 
-rv_index_t *cli_open_index(const char *path, const cli_common_t *c)
+rv_index_t *cli_open_index(const char *path, cli_common_t *c)
 {
-    rv_index_t *x = rv_open(path, c->alpha, &c->build, c->quiet);
+    free(c->keep);
+    rv_index_t *x = rv_open_keep(path, c->alpha, &c->build, c->quiet, c->no_save ? NULL : &c->keep);
     if (!x) cli_data_error();
     return x;
 }

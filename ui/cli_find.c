@@ -156,6 +156,6 @@ int cli_find(int argc, char **argv)
     fflush(stdout);
 out:
     set_free(&ps);
-    rv_index_free(x);
+    cli_close_index(x, &c);
     return rc;
 }

@@ -9,7 +9,8 @@ static const char usage[] =
     "Build the suffix-array index of FILE (SA, ISA, LCP, the longest-repeat arrays\n"
     "and the tandem runs) and write it atomically to FILE.rvx (or OUT.rvx).  Every\n"
     "subcommand and the explorer use FILE.rvx while it matches FILE (size and\n"
-    "modification time).\n\n"
+    "modification time); the other subcommands also write it when they build the\n"
+    "index (unless --no-save).  REPVIEW_NO_SAVE does not stop this command.\n\n"
     "  -o, --output OUT   write the index to OUT (needed when FILE is '-')\n"
     "  --cpu | --gpu      force a backend     -t, --threads N   CPU threads\n"
     "  --alphabet A       dna|protein|text    --quiet           no summary line\n"
@@ -43,6 +44,7 @@ int cli_index(int argc, char **argv)
     if (argc - i != 1) return cli_usage_error("index", "expected one FILE");
     const char *path = argv[i], *out = o.out;
     if (strcmp(path, "-") == 0 && !out) return cli_usage_error("index", "reading stdin needs -o OUT.rvx");
+    if (c.no_save & CLI_NO_SAVE_FLAG) return cli_usage_error("index", "--no-save: index always writes its file");
     c.build.with_runs = 1; /* the saved index answers every subcommand */
     double t0 = rv_now();
     rv_build_job_t *j = rv_build_start(path, NULL, c.alpha, &c.build);
@@ -60,10 +62,11 @@ int cli_index(int argc, char **argv)
     }
     char *def = out ? NULL : rv_index_path_for(path);
     const char *dest = out ? out : def;
-    int rc = rv_index_save(x, dest);
+    char why[400];
+    int rc = cli_save_index(x, dest, c.quiet, NULL, why, sizeof why); /* Ctrl-C leaves nothing */
     if (o.timing) fprintf(stderr, "save\t%.3f\n", rv_now() - t_built);
     if (rc < 0) {
-        cli_data_error();
+        fprintf(stderr, "repview: %s: cannot write: %s\n", dest, why);
     } else if (!c.quiet) {
         fprintf(stderr, "repview: wrote %s: %llu records, %llu symbols, %.1f MB, %s, %.2f s\n", dest,
                 (unsigned long long)x->seq->n_rec, (unsigned long long)x->n,

@@ -154,14 +154,20 @@ int cli_lr(int argc, char **argv)
     if (argc - i == 2) {
         uint64_t rid, beg, end;
         if (rv_seq_parse_region(s, argv[i + 1], &rid, &beg, &end) < 0) {
-            rv_index_free(x);
-            return cli_arg_error();
+            int rc = cli_arg_error();
+            cli_close_index(x, &c);
+            return rc;
         }
         lo = text_at_or_after(s, s->rec[rid].off + beg);
         hi = text_at_or_after(s, s->rec[rid].off + end);
     }
     writer_t *w = calloc(1, sizeof *w);
-    if (!w) { rv_index_free(x); rv_error("lr", "out of memory"); return cli_data_error(); }
+    if (!w) {
+        rv_error("lr", "out of memory");
+        cli_data_error();
+        cli_close_index(x, &c);
+        return RV_EXIT_DATA;
+    }
     w->s = s;
     w->out = stdout;
     w->bedgraph = o.bedgraph;
@@ -173,8 +179,8 @@ int cli_lr(int argc, char **argv)
     if (fflush(stdout) != 0) w->failed = 1;
     int failed = w->failed;
     free(w);
-    rv_index_free(x);
-    if (rc < 0) return cli_data_error();
-    if (failed) { rv_error("lr", "cannot write the output"); return cli_data_error(); }
-    return RV_EXIT_OK;
+    if (rc < 0) rc = cli_data_error();
+    else if (failed) rv_error("lr", "cannot write the output"), rc = cli_data_error();
+    cli_close_index(x, &c);
+    return rc;
 }

@@ -127,7 +127,7 @@ int cli_overlap(int argc, char **argv)
         if (o.strand_set && o.strand != RV_STRAND_FWD) {
             rc = cli_usage_error("overlap", "--strand %s needs DNA (%s is %s)",
                                  o.strand == RV_STRAND_REV ? "-" : "both", argv[i], rv_alpha_name(x->seq->alpha));
-            rv_index_free(x);
+            cli_close_index(x, &c);
             return rc;
         }
         o.strand = RV_STRAND_FWD;
@@ -146,6 +146,6 @@ int cli_overlap(int argc, char **argv)
         free(b->res);
         free(b);
     }
-    rv_index_free(x);
+    cli_close_index(x, &c);
     return rc;
 }

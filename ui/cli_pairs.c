@@ -320,6 +320,6 @@ int cli_pairs(int argc, char **argv)
         fprintf(stderr, "repview: pairs: cannot write the output: %s\n", strerror(errno));
         rc = RV_EXIT_DATA;
     }
-    rv_index_free(x);
+    cli_close_index(x, &c);
     return rc;
 }

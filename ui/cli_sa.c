@@ -98,7 +98,7 @@ int cli_sa(int argc, char **argv)
         if (g < 0 || t < 0) {
             if (g >= 0) rv_error(o.around, "is a breaker, not part of any suffix");
             cli_arg_error();
-            rv_index_free(x);
+            cli_close_index(x, &c);
             return RV_EXIT_USAGE;
         }
         uint64_t r = rv_isa(x, (uint64_t)t);
@@ -118,6 +118,6 @@ int cli_sa(int argc, char **argv)
         put_suffix(stdout, s, rv_sa(x, r));
         putchar('\n');
     }
-    rv_index_free(x);
+    cli_close_index(x, &c);
     return RV_EXIT_OK;
 }

@@ -38,7 +38,8 @@ int cli_stats(int argc, char **argv)
         rv_index_t *tmp = NULL;
         rv_rvx_status_t st = rv_index_load(rvx, path, &tmp);
         if (st == RV_RVX_OK) snprintf(state, sizeof state, "%s built for another alphabet", rvx);
-        else if (st == RV_RVX_MISSING) snprintf(state, sizeof state, "none (%s missing; 'repview index' writes it)", rvx);
+        else if (st == RV_RVX_MISSING)
+            snprintf(state, sizeof state, "none (%s missing; 'repview index' or the first command that builds writes it)", rvx);
         else snprintf(state, sizeof state, "unusable: %s", rv_last_error());
         rv_index_free(tmp);
         free(rvx);

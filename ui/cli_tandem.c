@@ -123,7 +123,7 @@ int cli_tandem(int argc, char **argv)
     if (argc - i == 2) {
         if (rv_seq_parse_region(s, argv[i + 1], &rid, &beg, &end) < 0) {
             cli_arg_error();
-            rv_index_free(x);
+            cli_close_index(x, &c);
             return RV_EXIT_USAGE;
         }
         lo = text_at_or_after(s, s->rec[rid].off + beg);
@@ -133,7 +133,7 @@ int cli_tandem(int argc, char **argv)
     double t1 = rv_now();
     if (rv_runs_get(x, c.build.threads, NULL, &r) < 0) {
         cli_data_error();
-        rv_index_free(x);
+        cli_close_index(x, &c);
         return RV_EXIT_DATA;
     }
     if (o.timing)
@@ -153,6 +153,6 @@ int cli_tandem(int argc, char **argv)
     }
     int rc = fflush(stdout) == 0 ? RV_EXIT_OK : RV_EXIT_DATA;
     if (rc) fprintf(stderr, "repview: tandem: write error: %s\n", strerror(errno));
-    rv_index_free(x);
+    cli_close_index(x, &c);
     return rc;
 }

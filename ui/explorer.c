@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "repview/common.h"
 #include "repview/gpu.h"
+#include "repview/keep.h"
 #include "app.h"
 #include "cli.h"
 #include "script.h"
@@ -32,17 +33,18 @@ static const char usage[] =
     "  --keys KEYS          play KEYS (as typed; <CR> <Esc> <Tab> <C-x> ...) without a terminal\n"
     "  --dump               print the final screen as plain text (with --keys)\n"
     "  --size COLSxROWS     screen size for --dump (default 100x30)\n"
-    "  --wait-index         wait for the index before playing the keys\n"
+    "  --wait-index         wait for the index (and its saving) before playing the keys\n"
+    "  --no-save            do not keep a built index in FILE.rvx (also REPVIEW_NO_SAVE=1)\n"
     "  --cpu | --gpu, -t N, --alphabet A, --quiet, --version, -h\n";
 
 typedef struct {
     const char *keys, *file, *region;
-    int dump, wait_index, no_color, no_mouse, cols, rows;
+    int dump, wait_index, no_color, no_mouse, no_save, cols, rows;
     rv_alpha_t alpha;
     rv_build_opts_t build;
 } opts_t;
 
-enum { O_NOCOLOR = 1000, O_NOMOUSE, O_KEYS, O_DUMP, O_SIZE, O_WAIT, O_CPU, O_GPU, O_ALPHA, O_VERSION, O_QUIET, O_MANKEYS };
+enum { O_NOCOLOR = 1000, O_NOMOUSE, O_KEYS, O_DUMP, O_SIZE, O_WAIT, O_CPU, O_GPU, O_ALPHA, O_VERSION, O_QUIET, O_MANKEYS, O_NOSAVE };
 
 static int parse_size(const char *s, int *cols, int *rows)
 {
@@ -86,12 +88,13 @@ static int parse_args(int argc, char **argv, opts_t *o)
         {"gpu", no_argument, NULL, O_GPU},          {"threads", required_argument, NULL, 't'},
         {"alphabet", required_argument, NULL, O_ALPHA}, {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, O_VERSION},  {"quiet", no_argument, NULL, O_QUIET},
-        {"man-keys", no_argument, NULL, O_MANKEYS},
+        {"man-keys", no_argument, NULL, O_MANKEYS}, {"no-save", no_argument, NULL, O_NOSAVE},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->cols = 100;
     o->rows = 30;
     rv_build_opts_init(&o->build);
+    o->no_save = rv_keep_env_off();
     opterr = 0;
     optind = 1;
     int c;
@@ -104,6 +107,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         case O_DUMP: o->dump = 1; break;
         case O_WAIT: o->wait_index = 1; break;
         case O_QUIET: break;
+        case O_NOSAVE: o->no_save = 1; break;
         case O_CPU: o->build.backend = RV_BACKEND_CPU; break;
         case O_GPU: o->build.backend = RV_BACKEND_GPU; break;
         case O_SIZE:
@@ -275,13 +279,20 @@ static int run_terminal(app_t *a, const opts_t *o, const char *region)
     a->mouse = !o->no_mouse;
     on_source_change(a, &region);
     double last = 0;
-    int dirty = 1;
-    while (!a->quit && !term_quit_requested()) {
+    int dirty = 1, waiting = 0; /* waiting: q was typed while the index is being saved */
+    while (!term_quit_requested()) {
+        if (a->quit && !waiting && src_saving(&a->src)) {
+            waiting = 1;
+            a->quit = 0;
+            app_message(a, 0, "saving %s; quitting when done (q again quits without it)", a->src.keep_path);
+            dirty = 1;
+        }
+        if (a->quit || (waiting && !src_saving(&a->src))) break;
         if (poll_source(a, &region)) dirty = 1;
         if (search_poll(a)) dirty = 1;
         if (tandem_poll(a)) dirty = 1;
         if (search_busy(a)) dirty = 1; /* "searching" until it is done */
-        if ((a->src.job || a->src.rvx_thread || tandem_busy()) && rv_now() - last > 0.2) {
+        if ((a->src.job || a->src.rvx_thread || src_saving(&a->src) || tandem_busy()) && rv_now() - last > 0.2) {
             dirty = 1; /* progress */
             if (tandem_busy()) a->extra_gen++; /* the pane shows its percentage */
         }
@@ -300,6 +311,8 @@ static int run_terminal(app_t *a, const opts_t *o, const char *region)
         dirty = 1;
     }
     term_stop();
+    if (src_abandon_save(&a->src)) /* a second q, or a signal: the file would come too late */
+        fprintf(stderr, "repview: note: quit while saving the index; %s not written\n", a->src.keep_path);
     return term_quit_requested() ? 128 + term_quit_requested() : RV_EXIT_OK; /* as the shell reports it */
 }
 
@@ -313,7 +326,7 @@ int rv_explorer_main(int argc, char **argv)
     static app_t a;
     settings_init(&a);
     char msg[700];
-    if (src_open(&a.src, file, o.alpha, &o.build, !o.file, msg, sizeof msg) < 0) {
+    if (src_open(&a.src, file, o.alpha, &o.build, !o.file, o.no_save, msg, sizeof msg) < 0) {
         fprintf(stderr, "repview: %s\n", msg);
         return RV_EXIT_DATA;
     }

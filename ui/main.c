@@ -1,4 +1,5 @@
 /* main.c — dispatch to subcommands; anything else opens the explorer. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <htslib/hts_log.h>
@@ -35,6 +36,7 @@ static void usage(FILE *out)
             "  --cpu | --gpu        force the CPU or the GPU backend (also REPVIEW_DEVICE=cpu|gpu)\n"
             "  -t, --threads N      CPU threads (default: all cores)\n"
             "  --alphabet A         dna, protein or text (default: detected)\n"
+            "  --no-save            do not keep a built index in FILE.rvx (also REPVIEW_NO_SAVE=1)\n"
             "  -h, --help           this help; 'repview COMMAND --help' for a command\n"
             "  --version            version and build features\n\n"
             "Explorer options: --no-color --no-mouse --keys KEYS --dump --size COLSxROWS --wait-index\n"
@@ -72,5 +74,8 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     hts_set_log_level(HTS_LOG_OFF); /* repview reports errors itself, in one line */
+    /* A file-size limit (ulimit -f) must fail the write (EFBIG) that keeping an index
+     * makes after the answer, not kill the process: the note says why instead. */
+    signal(SIGXFSZ, SIG_IGN);
     return finish(dispatch(argc, argv));
 }

@@ -98,6 +98,7 @@ int src_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
 
 static int start_build(source_t *s, char *msg, size_t msglen)
 {
+    if (s->keep_path) s->opts.with_llr = s->opts.with_runs = 1; /* what `repview index` writes */
     s->job = rv_build_start(s->path, NULL, s->alpha, &s->opts);
     if (!s->job) return snprintf(msg, msglen, "%s", rv_last_error()), -1;
     s->state = IDX_BUILDING;
@@ -105,7 +106,7 @@ static int start_build(source_t *s, char *msg, size_t msglen)
 }
 
 int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opts_t *o,
-             int no_create, char *msg, size_t msglen)
+             int no_create, int no_save, char *msg, size_t msglen)
 {
     memset(s, 0, sizeof *s);
     s->no_create = no_create;
@@ -133,11 +134,14 @@ int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opt
         s->fai_thread = src_thread(&s->fai_tid, fai_main, s);
     }
     s->rvx_path = rv_index_path_for(path);
+    int may_keep = !no_create && !no_save && s->rvx_path && rv_keep_allowed(path);
     if (s->rvx_path && access(s->rvx_path, R_OK) == 0 && src_thread(&s->rvx_tid, rvx_main, s)) {
         s->rvx_thread = 1;
         s->state = IDX_BUILDING;
+        s->keep_path = may_keep ? strdup(s->rvx_path) : NULL; /* dropped if the file is not ours */
         return 0;
     }
+    if (may_keep && errno == ENOENT) s->keep_path = strdup(s->rvx_path); /* else unreadable: not ours */
     return start_build(s, msg, msglen);
 }
 
@@ -158,12 +162,18 @@ static void rvx_finished(source_t *s, char *msg, size_t msglen)
         rv_seq_free(s->skel);
         s->skel = NULL;
         drop_head(s);
+        free(s->keep_path);
+        s->keep_path = NULL;
         snprintf(msg, msglen, "index loaded from %s", s->rvx_path);
         return;
     }
     rv_index_free(x);
+    if (s->rvx_status == RV_RVX_OK || s->rvx_status == RV_RVX_FOREIGN || s->rvx_status == RV_RVX_IOERR) {
+        free(s->keep_path); /* another alphabet's index, or not ours: left alone */
+        s->keep_path = NULL;
+    }
     if (s->rvx_status == RV_RVX_OK) snprintf(msg, msglen, "%s is for another alphabet; building the index in memory", s->rvx_path);
-    else snprintf(msg, msglen, "%s; building the index in memory", s->rvx_err);
+    else snprintf(msg, msglen, "%s; %s", s->rvx_err, s->keep_path ? "rebuilding it" : "building the index in memory");
     if (start_build(s, msg + strlen(msg), msglen - strlen(msg)) < 0) s->state = IDX_FAILED;
 }
 
@@ -230,6 +240,22 @@ static void build_finished(source_t *s, char *msg, size_t msglen)
     snprintf(msg, msglen, "index ready: %s, %.2f s%s%s%s%s", s->x->backend, s->t_ready - s->t_start,
              s->x->note[0] ? "; " : "", s->x->note, s->seq->warning ? "; " : "",
              s->seq->warning ? s->seq->warning : "");
+    if (s->keep_path && !(s->keeper = rv_keep_start(s->x, s->keep_path))) {
+        size_t l = strlen(msg);
+        snprintf(msg + l, msglen - l, "; cannot save the index to %s: %s", s->keep_path, rv_last_error());
+    }
+}
+
+/* The save has ended: say where and how large, or why not (one line). */
+static void keep_finished(source_t *s, char *msg, size_t msglen)
+{
+    uint64_t bytes = 0;
+    char why[400], size[32];
+    int rc = rv_keep_finish(s->keeper, 0, &bytes, why, sizeof why);
+    s->keeper = NULL;
+    rv_keep_size_str(bytes, size, sizeof size);
+    if (rc == 0) snprintf(msg, msglen, "saved %s (%s)", s->keep_path, size);
+    else snprintf(msg, msglen, "cannot save the index to %s: %s; continuing without it", s->keep_path, why);
 }
 
 int src_poll(source_t *s, char *msg, size_t msglen)
@@ -248,6 +274,13 @@ int src_poll(source_t *s, char *msg, size_t msglen)
         else snprintf(msg, msglen, "%s", m2);
         changed = 1;
     }
+    if (s->keeper && rv_keep_wait(s->keeper, 0)) {
+        char m3[600];
+        keep_finished(s, m3, sizeof m3);
+        size_t l = strlen(msg);
+        snprintf(msg + l, msglen - l, "%s%s", l ? "; " : "", m3);
+        changed = 1;
+    }
     return changed;
 }
 
@@ -262,7 +295,7 @@ void src_wait(source_t *s, int wait_index, double timeout, char *msg, size_t msg
             snprintf(msg + l, msglen - l, "%s%s", l ? "; " : "", m);
         }
         int seq_ok = (s->seq && !s->partial) || (!s->fai_thread && !s->job && !s->rvx_thread);
-        if (seq_ok && !s->fai_thread && (!wait_index || (!s->job && !s->rvx_thread))) return;
+        if (seq_ok && !s->fai_thread && (!wait_index || (!s->job && !s->rvx_thread && !s->keeper))) return;
         if (rv_now() - t0 > timeout) return;
         struct timespec ts = {0, 2 * 1000 * 1000};
         nanosleep(&ts, NULL);
@@ -273,6 +306,7 @@ void src_progress(const source_t *s, char *buf, size_t len)
 {
     buf[0] = 0;
     if (s->rvx_thread) { snprintf(buf, len, "loading %s", s->rvx_path); return; }
+    if (s->keeper) { snprintf(buf, len, "index ready, saving it"); return; }
     if (!s->job) return;
     rv_progress_t *p = rv_build_progress(s->job);
     int stage = atomic_load(&p->stage);
@@ -309,8 +343,21 @@ void src_cancel(source_t *s)
     if (s->job) rv_build_cancel(s->job);
 }
 
+int src_saving(const source_t *s) { return s->keeper != NULL; }
+
+int src_abandon_save(source_t *s)
+{
+    if (!s->keeper) return 0;
+    rv_keep_finish(s->keeper, 1, NULL, NULL, 0);
+    s->keeper = NULL;
+    s->x = NULL; /* the writer may still read it until the process exits */
+    return 1;
+}
+
 void src_close(source_t *s)
 {
+    src_abandon_save(s);
+    free(s->keep_path);
     if (s->fai_thread) pthread_join(s->fai_tid, NULL);
     if (s->rvx_thread) pthread_join(s->rvx_tid, NULL);
     rv_index_free(s->rvx_index);

@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <htslib/faidx.h>
 #include "repview/build.h"
+#include "repview/keep.h"
 
 typedef enum { IDX_NONE, IDX_BUILDING, IDX_READY, IDX_FAILED, IDX_CANCELLED } idx_state_t;
 
@@ -38,6 +39,9 @@ typedef struct {
     rv_rvx_status_t rvx_status;
     rv_index_t *rvx_index;
     char rvx_err[400];
+    /* keeping a built index in FILE.rvx (keep.h), in the background once ready */
+    char *keep_path;          /* where, or NULL: not to be kept */
+    rv_keep_t *keeper;        /* the save under way */
     /* the index */
     rv_build_job_t *job;
     rv_index_t *x;
@@ -53,11 +57,11 @@ typedef struct {
 } source_t;
 
 /* Open PATH: start loading FILE.rvx (or the build when there is none) and the
- * faidx helper (which
- * writes no .fai/.gzi when no_create: the bundled sample).  Returns 0,
- * or -1 with a message in err (nothing to show at all). */
+ * faidx helper (which writes no .fai/.gzi when no_create: the bundled sample).
+ * A built index is saved to FILE.rvx once ready unless no_create or no_save
+ * (SPEC §6).  Returns 0, or -1 with a message in err (nothing to show at all). */
 int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opts_t *o,
-             int no_create, char *msg, size_t msglen);
+             int no_create, int no_save, char *msg, size_t msglen);
 /* Check the helpers; 1 when something changed (msg set for the user, maybe ""). */
 int src_poll(source_t *s, char *msg, size_t msglen);
 /* Wait (scripted mode) until the record table is known, or the index is done
@@ -69,6 +73,11 @@ void src_progress(const source_t *s, char *buf, size_t len);
  * available yet.  Valid until the next call. */
 const char *src_bytes(source_t *s, uint64_t g, uint64_t len);
 void src_cancel(source_t *s);
+/* 1 while the index is being saved to FILE.rvx. */
+int src_saving(const source_t *s);
+/* Drop a save under way (quit): what it wrote is removed at once, the writer is
+ * not waited for, and the index is then never freed.  1 when there was one. */
+int src_abandon_save(source_t *s);
 /* Start a helper thread with every signal blocked, so that signals reach the UI
  * thread (term.c).  1 on success. */
 int src_thread(pthread_t *tid, void *(*fn)(void *), void *arg);

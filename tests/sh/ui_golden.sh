@@ -5,14 +5,17 @@
 source "$RV_TOP/tests/lib.sh"
 G="$RV_TOP/tests/golden"
 cp "$RV_TOP/tests/data/multi.fa" "$RV_TOP/samples/lambda.fa.gz" "$T/"
+cp "$T/multi.fa" "$T/keep.fa"
 printf '>only\nACGTACGTTTGACCA\n' | gzip -c >"$T/plain.fa.gz" # gzip, not bgzip: no random access
 
 # The build's backend and timing differ between machines: keep the words only.
 # The tandem and pairs panes of the normal layout (right of column 33 from the
 # Matches title down) depend on engines that land separately: cut them off here
 # and check them with golden_engine below.
+# A kept index (keep.sh) ends the line with "; saved FILE.rvx (SIZE)": the name stays.
 normalise() {
-    sed -E 's/index ready: .*$/index ready: .../; s/created .* for fast access; //' | awk '
+    sed -E 's/created .* for fast access; //' |
+    sed -E 's/index ready: .*(; saved [^ ]+) \([^)]*\)$/index ready: ...\1 (...)/; t; s/index ready: .*$/index ready: .../' | awk '
         { line[NR] = $0 } /^[-*] Matches/ && !m { m = NR }
         END { for (i = 1; i <= NR; i++) {
                   l = line[i]
@@ -63,6 +66,13 @@ golden pane_lr multi.fa ':chr1:210<CR><Tab>z'
 golden pane_lr_jump multi.fa ':chr1:210<CR><Tab>j<CR>'
 golden pane_lr_visual multi.fa ':chr1:205<CR>v20l<Tab>z'
 golden pane_matches multi.fa '/CACA<CR><Tab><Tab>z'
+# Keeping the index (tests/run sets REPVIEW_NO_SAVE=1): saved once ready, where and
+# how large; loaded on the next open; not saved with --no-save
+REPVIEW_NO_SAVE= golden keep_saved keep.fa '' 200x12
+REPVIEW_NO_SAVE= golden keep_reopen keep.fa '' 200x12
+rm -f "$T/keep.fa.rvx"
+REPVIEW_NO_SAVE= golden keep_no_save "--no-save keep.fa" '' 200x12
+[ ! -e "$T/keep.fa.rvx" ] && ok golden_keep_no_save_no_file || bad golden_keep_no_save_no_file "keep.fa.rvx written"
 # golden_engine NAME ENGINE FILE KEYS: a golden screen once `repview ENGINE` exists,
 # "waiting for engine" before
 golden_engine() {
