@@ -33,7 +33,8 @@ static inline uint64_t rv_lr_src_L(const rv_lr_src_t *s, uint64_t i)
 }
 static inline uint64_t rv_llrc_start(const rv_lr_src_t *s, uint64_t j)
 {
-    return rv_get(s->llrc, s->wide, j);
+    uint64_t v = rv_get(s->llrc, s->wide, j); /* clamped: maybe not verified yet (rvx.c) */
+    return v < s->x->n ? v : s->x->n - 1;
 }
 /* The length of LLRc entry j is L at its start (lr.h). */
 static inline uint64_t rv_llrc_len(const rv_lr_src_t *s, uint64_t j)

@@ -15,6 +15,8 @@ typedef struct {
     rv_build_opts_t build;
     rv_alpha_t alpha;
     int quiet;
+    uint64_t verify; /* sections of a loaded .rvx the command reads, verified before
+                        its first answer (index.h masks); 0 = all */
 } cli_common_t;
 
 /* Called for each option that is not a common one; return 0, or -1 after
@@ -40,10 +42,12 @@ int cli_arg_error(void);
 int cli_parse_count(const char *s, uint64_t *out);
 
 /* The index of FILE per SPEC §4 (FILE.rvx when it matches, else built in memory),
- * with the common options applied; NULL after printing the error. */
+ * with the common options applied; the sections in c->verify are verified first
+ * (a damaged file is reported and rebuilt).  NULL after printing the error. */
 rv_index_t *cli_open_index(const char *path, const cli_common_t *c);
 
-/* The sequence of FILE, from FILE.rvx when it matches (fast) or by reading FILE;
+/* The sequence of FILE, from FILE.rvx when it matches and its sequence sections
+ * verify (fast) or by reading FILE;
  * *idx is set when the index file was used (free it instead of the seq).
  * NULL after printing the error. */
 const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t **idx,

@@ -144,6 +144,12 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
 rv_index_t *cli_open_index(const char *path, const cli_common_t *c)
 {
     rv_index_t *x = rv_open(path, c->alpha, &c->build, c->quiet);
+    if (x && rv_index_verify(x, c->verify ? c->verify : RV_SEC_ALL_MASK, c->build.threads) < 0) {
+        /* the damaged file is now refused by rv_index_load: rv_open reports it and
+         * rebuilds, as for any corrupt file */
+        rv_index_free(x);
+        x = rv_open(path, c->alpha, &c->build, c->quiet);
+    }
     if (!x) cli_data_error();
     return x;
 }
@@ -157,6 +163,9 @@ const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t
         char *rvx = rv_index_path_for(path);
         rv_index_t *x = NULL;
         rv_rvx_status_t st = rvx ? rv_index_load(rvx, path, &x) : RV_RVX_IOERR;
+        if (st == RV_RVX_OK &&
+            rv_index_verify(x, RV_SEC_BIT(RV_SEC_RAW) | RV_SEC_BIT(RV_SEC_TEXT), c->build.threads) < 0)
+            st = RV_RVX_CORRUPT;
         if (st == RV_RVX_OK && (c->alpha == RV_ALPHA_AUTO || c->alpha == x->seq->alpha)) {
             free(rvx);
             *idx = x;

@@ -75,6 +75,7 @@ int cli_sa(int argc, char **argv)
     int code;
     int i = cli_parse(argc, argv, "sa", "", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
+    c.verify = RV_SEC_SEQ_MASK | RV_SEC_CORE_MASK; /* what it reads */
     c.build.with_llr = 0;
     rv_index_t *x;
     if (o.string) {
