@@ -332,11 +332,18 @@ static const char *section_name(uint32_t id)
     }
 }
 
-/* Content checks that need whole verified sections (they are O(n)). */
+/* Content checks (O(n)) of a group of sections, once the last of the group present
+ * in the file is verified (newly: verified by this call). */
 static int check_content(rv_index_t *x, uint64_t newly)
 {
-    const uint64_t lr = RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_LLR_BIG);
-    if ((newly & lr) && rv_lr_check_sections(x) < 0) return -1;
+    const struct rv_rvx_state *v = x->rvx;
+    uint64_t present = 0, verified = newly;
+    for (int i = 0; i < v->n_sec; i++) {
+        present |= RV_SEC_BIT(v->sec[i].id);
+        if (atomic_load(&v->ok[v->sec[i].id])) verified |= RV_SEC_BIT(v->sec[i].id);
+    }
+    const uint64_t lr = (RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_LLR_BIG)) & present;
+    if ((newly & lr) && (verified & lr) == lr && rv_lr_check_sections(x) < 0) return -1;
     if ((newly & RV_SEC_BIT(RV_SEC_RUNS)) && rv_runs_check(x) < 0) return -1;
     return 0;
 }

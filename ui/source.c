@@ -194,6 +194,7 @@ static void rvx_verified(source_t *s, char *msg, size_t msglen)
     pthread_join(s->rvx_tid, NULL);
     s->rvx_thread = 0;
     s->verifying = NULL;
+    msg[0] = 0;
     if (s->rvx_verify_rc == 0 || !s->x) return;
     s->damaged = s->x;
     s->x = NULL;
@@ -277,11 +278,17 @@ int src_poll(source_t *s, char *msg, size_t msglen)
         changed = 1;
     }
     if (s->rvx_thread && atomic_load(&s->rvx_done)) {
-        size_t l = strlen(msg);
-        rvx_verified(s, msg + l, msglen - l);
+        char m2[600];
+        rvx_verified(s, m2, sizeof m2);
+        if (m2[0]) snprintf(msg + strlen(msg), msglen - strlen(msg), "%s%s", msg[0] ? "; " : "", m2);
         changed = 1;
     }
-    if (s->fai_thread && atomic_load(&s->fai_done)) { fai_finished(s, msg, msglen); changed = 1; }
+    if (s->fai_thread && atomic_load(&s->fai_done)) {
+        char m2[600] = "";
+        fai_finished(s, m2, sizeof m2);
+        if (m2[0]) snprintf(msg + strlen(msg), msglen - strlen(msg), "%s%s", msg[0] ? "; " : "", m2);
+        changed = 1;
+    }
     if (s->job && rv_build_finished(s->job)) {
         char m2[600];
         build_finished(s, m2, sizeof m2);
