@@ -20,9 +20,13 @@
  * refuses it, so rv_open() reports it in one line and rebuilds.
  *
  * Until a section is verified, reads from it must stay inside the mapping whatever
- * its bytes say: the values used as indices are clamped where they are read (SA and
- * ISA through rv_sa()/rv_isa(), the narrow tables through rv_narrow_val(), LLRc
- * starts and runs columns by their queries' bounds). */
+ * its bytes say, at O(1) cost: SA and ISA values are clamped into [0, n) by
+ * rv_sa()/rv_isa(), LCP and LLR lengths to n by rv_lcp()/rv_lr_src_L(), LLRc starts
+ * by rv_llrc_start(); the narrow tables bound their escapes by n_big
+ * (rv_narrow_val()) and their size is checked at open; the runs section is checked
+ * in full before its first use (rv_runs_get()).  Headless commands never read an
+ * unverified section (cli_common.c verifies first); the explorer may, while the
+ * background verification runs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>

@@ -68,6 +68,7 @@ static void *writer_main(void *arg)
         for (uint64_t done = 0; done < len && !err;) {
             ssize_t k = pwrite(w->fd, p + done, len - done, (off_t)(s->offset + at + done));
             if (k < 0 && errno != EINTR) err = errno;
+            else if (k == 0) err = EIO; /* no progress: never spin */
             else if (k > 0) done += (uint64_t)k;
         }
         if (!err) sync_file_range(w->fd, (off_t)(s->offset + at), (off_t)len, SYNC_FILE_RANGE_WRITE);
@@ -246,6 +247,7 @@ static int pwrite_all(int fd, const void *buf, uint64_t len, uint64_t off)
     while (len) {
         ssize_t k = pwrite(fd, p, len, (off_t)off);
         if (k < 0) { if (errno == EINTR) continue; return -1; }
+        if (k == 0) { errno = EIO; return -1; }
         p += k; off += (uint64_t)k; len -= (uint64_t)k;
     }
     return 0;

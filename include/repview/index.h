@@ -72,7 +72,11 @@ static inline uint64_t rv_isa(const rv_index_t *x, uint64_t i)
     uint64_t v = rv_get(x->isa, x->wide, i);
     return v < x->n ? v : x->n - 1;
 }
-static inline uint64_t rv_lcp(const rv_index_t *x, uint64_t r) { return rv_narrow_get(&x->lcp, r); }
+static inline uint64_t rv_lcp(const rv_index_t *x, uint64_t r)
+{
+    uint64_t v = rv_narrow_get(&x->lcp, r); /* a length: clamped like SA values */
+    return v < x->n ? v : x->n;
+}
 
 /* Allocate an empty index for seq (takes ownership of seq): SA and ISA uninitialised,
  * no LCP yet (rv_index_set_lcp).

@@ -46,8 +46,7 @@ uint64_t rv_narrow_rank(const rv_narrow_t *a, uint64_t i);
 static inline uint64_t rv_narrow_val(const rv_narrow_t *a, uint64_t k)
 {
     if (k >= a->n_big) return RV_NARROW_ESC; /* never for an array built here */
-    uint64_t v = a->wide ? ((const uint64_t *)a->val)[k] : ((const uint32_t *)a->val)[k];
-    return v <= a->n ? v : a->n; /* a length; clamped while a file is being verified */
+    return a->wide ? ((const uint64_t *)a->val)[k] : ((const uint32_t *)a->val)[k];
 }
 
 /* Bytes of the big section for n entries of which n_big are escaped. */
