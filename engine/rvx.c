@@ -61,29 +61,36 @@ struct rv_rvx_state {
     pthread_mutex_t mu;         /* one verification at a time */
 };
 
-/* Files this process found damaged (dev, inode, mtime): refused on reload. */
-static struct { dev_t dev; ino_t ino; int64_t mtime_ns; } bad_files[16];
+/* Files this process found damaged (dev, inode, mtime) and why: refused on reload
+ * with the same report. */
+static struct { dev_t dev; ino_t ino; int64_t mtime_ns; char why[160]; } bad_files[16];
 static int n_bad;
 static pthread_mutex_t bad_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static void mark_bad(const struct rv_rvx_state *v)
+static void mark_bad(const struct rv_rvx_state *v, const char *why)
 {
     pthread_mutex_lock(&bad_mu);
     int k = n_bad < 16 ? n_bad++ : 15;
     bad_files[k].dev = v->dev;
     bad_files[k].ino = v->ino;
     bad_files[k].mtime_ns = v->mtime_ns;
+    snprintf(bad_files[k].why, sizeof bad_files[k].why, "%s", why);
     pthread_mutex_unlock(&bad_mu);
 }
 
-static int known_bad(const struct stat *st)
+/* 1 (why filled) when this process found the file damaged. */
+static int known_bad(const struct stat *st, char *why, size_t len)
 {
-    int64_t mt = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec, hit = 0;
+    int64_t mt = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+    int hit = 0;
     pthread_mutex_lock(&bad_mu);
-    for (int i = 0; i < n_bad; i++)
-        hit |= bad_files[i].dev == st->st_dev && bad_files[i].ino == st->st_ino && bad_files[i].mtime_ns == mt;
+    for (int i = 0; i < n_bad && !hit; i++)
+        if (bad_files[i].dev == st->st_dev && bad_files[i].ino == st->st_ino && bad_files[i].mtime_ns == mt) {
+            snprintf(why, len, "%s", bad_files[i].why);
+            hit = 1;
+        }
     pthread_mutex_unlock(&bad_mu);
-    return (int)hit;
+    return hit;
 }
 
 int rv_file_fingerprint(const char *path, uint64_t *size, int64_t *mtime_ns)
@@ -268,7 +275,8 @@ rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return fail(RV_RVX_IOERR, path, "not a regular file", NULL, 0); }
     size_t len = (size_t)st.st_size;
     if (len < 8) { close(fd); return fail(len ? RV_RVX_FOREIGN : RV_RVX_TRUNCATED, path, len ? "not a repview index" : "empty index file", NULL, 0); }
-    if (known_bad(&st)) { close(fd); return fail(RV_RVX_CORRUPT, path, "corrupt index (checksum mismatch)", NULL, 0); }
+    char why[160];
+    if (known_bad(&st, why, sizeof why)) { close(fd); return fail(RV_RVX_CORRUPT, path, why, NULL, 0); }
     void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (map == MAP_FAILED) return fail(RV_RVX_IOERR, path, "cannot map the index file", NULL, 0);
@@ -377,22 +385,24 @@ int rv_index_verify(rv_index_t *x, uint64_t mask, int threads)
     if (total) rv_parallel_dynamic(threads > 0 ? threads : rv_default_threads(), total, 1, verify_range, j);
     int rc = 0;
     uint64_t newly = 0;
-    for (int k = 0; k < j->n && !rc; k++) {
+    char why[160] = "";
+    for (int k = 0; k < j->n && !why[0]; k++) {
         const rvx_entry_t *e = &v->sec[j->idx[k]];
-        if (atomic_load(&j->bad[k])) {
-            rc = rv_error(v->path, "corrupt index (checksum mismatch in %s section %u, block %llu of %llu)",
-                          section_name(e->id), e->id, (unsigned long long)atomic_load(&j->bad_block[k]),
-                          (unsigned long long)rvx_blocks(e->bytes, v->block));
-        }
+        if (atomic_load(&j->bad[k]))
+            snprintf(why, sizeof why, "corrupt index (checksum mismatch in %s section %u, block %llu of %llu)",
+                     section_name(e->id), e->id, (unsigned long long)atomic_load(&j->bad_block[k]),
+                     (unsigned long long)rvx_blocks(e->bytes, v->block));
         newly |= RV_SEC_BIT(e->id);
     }
-    if (!rc && atomic_load(&v->cancel)) rc = rv_error(v->path, "verification cancelled");
-    else if (!rc && check_content(x, newly) < 0)
-        rc = rv_error(v->path, "corrupt index (inconsistent sections: %s)", rv_last_error());
+    if (!why[0] && atomic_load(&v->cancel)) {
+        rc = rv_error(v->path, "verification cancelled");
+    } else {
+        if (!why[0] && check_content(x, newly) < 0)
+            snprintf(why, sizeof why, "corrupt index (inconsistent sections: %s)", rv_last_error());
+        if (why[0]) { rc = rv_error(v->path, "%s", why); mark_bad(v, why); }
+    }
     if (!rc)
         for (int k = 0; k < j->n; k++) atomic_store(&v->ok[v->sec[j->idx[k]].id], 1);
-    else if (!atomic_load(&v->cancel))
-        mark_bad(v);
     free(j);
     pthread_mutex_unlock(&v->mu);
     return rc;
