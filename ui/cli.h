@@ -16,7 +16,8 @@ typedef struct {
     rv_alpha_t alpha;
     int quiet;
     uint64_t verify; /* sections of a loaded .rvx the command reads, verified before
-                        its first answer (index.h masks); 0 = all */
+                        its first answer (index.h masks; SA, ISA and LCP are added
+                        when a derived section named here is missing); 0 = all */
 } cli_common_t;
 
 /* Called for each option that is not a common one; return 0, or -1 after

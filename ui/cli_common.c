@@ -141,10 +141,20 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
     return optind;
 }
 
+/* The sections to verify: what the command reads, plus SA, ISA and LCP when it
+ * reads a derived section the file lacks (it is then computed from them). */
+static uint64_t sections_read(const rv_index_t *x, uint64_t mask)
+{
+    if (!mask) return RV_SEC_ALL_MASK;
+    for (int id = RV_SEC_LCP_BIG + 1; id < RV_SEC_MAX; id++)
+        if ((mask >> id & 1) && !rv_index_section(x, id, NULL)) return mask | RV_SEC_CORE_MASK;
+    return mask;
+}
+
 rv_index_t *cli_open_index(const char *path, const cli_common_t *c)
 {
     rv_index_t *x = rv_open(path, c->alpha, &c->build, c->quiet);
-    if (x && rv_index_verify(x, c->verify ? c->verify : RV_SEC_ALL_MASK, c->build.threads) < 0) {
+    if (x && rv_index_verify(x, sections_read(x, c->verify), c->build.threads) < 0) {
         /* the damaged file is now refused by rv_index_load: rv_open reports it and
          * rebuilds, as for any corrupt file */
         rv_index_free(x);
