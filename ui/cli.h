@@ -47,8 +47,8 @@ int cli_parse_count(const char *s, uint64_t *out);
  * (a damaged file is reported and rebuilt).  NULL after printing the error. */
 rv_index_t *cli_open_index(const char *path, const cli_common_t *c);
 
-/* The sequence of FILE, from FILE.rvx when it matches and its sequence sections
- * verify (fast) or by reading FILE;
+/* The sequence of FILE, from FILE.rvx when it matches and the sections in
+ * c->verify (0: the sequence and text) verify (fast), or by reading FILE;
  * *idx is set when the index file was used (free it instead of the seq).
  * NULL after printing the error. */
 const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t **idx,

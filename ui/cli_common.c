@@ -174,7 +174,8 @@ const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t
         rv_index_t *x = NULL;
         rv_rvx_status_t st = rvx ? rv_index_load(rvx, path, &x) : RV_RVX_IOERR;
         if (st == RV_RVX_OK &&
-            rv_index_verify(x, RV_SEC_BIT(RV_SEC_RAW) | RV_SEC_BIT(RV_SEC_TEXT), c->build.threads) < 0)
+            rv_index_verify(x, c->verify ? c->verify : RV_SEC_BIT(RV_SEC_RAW) | RV_SEC_BIT(RV_SEC_TEXT),
+                            c->build.threads) < 0)
             st = RV_RVX_CORRUPT;
         if (st == RV_RVX_OK && (c->alpha == RV_ALPHA_AUTO || c->alpha == x->seq->alpha)) {
             free(rvx);
