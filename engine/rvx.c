@@ -12,8 +12,10 @@
  * table, the block hashes, the section sizes and the small sections (records,
  * segments) and returns.  Big sections are verified lazily by rv_index_verify(),
  * all blocks in parallel: a headless command verifies exactly the sections it is
- * about to use before its first answer (cli_common.c), the explorer verifies all of
- * them in a background thread while it already shows the panes ("verifying N%").
+ * about to use before its first answer (cli_common.c), or only the blocks it reads
+ * when they are few (rv_index_verify_part(): `sa --around`); the explorer verifies
+ * all of them in a background thread while it already shows the panes
+ * ("verifying N%").
  * The O(n) content checks (LLRc order, the runs tree) run once their sections are
  * verified.  Damage makes rv_index_verify() fail with "corrupt index (checksum
  * mismatch ...)" and marks the file bad for this process: the next rv_index_load()
@@ -56,6 +58,7 @@ struct rv_rvx_state {
     int n_sec;
     rvx_entry_t sec[RVX_TABLE_CAP];
     _Atomic int ok[RV_SEC_MAX]; /* 1 once the section's blocks and content passed */
+    _Atomic unsigned char *blk_ok; /* per block hash: 1 once it passed */
     _Atomic uint64_t done, total;
     _Atomic int cancel;
     pthread_mutex_t mu;         /* one verification at a time */
@@ -219,6 +222,8 @@ static struct rv_rvx_state *state_new(const char *path, const struct stat *st, c
     v->ino = st->st_ino;
     v->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
     v->n_sec = (int)h->n_sections;
+    v->blk_ok = calloc(h->n_hashes ? h->n_hashes : 1, 1);
+    if (!v->blk_ok) { free(v->path); free(v); return NULL; }
     memcpy(v->sec, base + sizeof *h, h->n_sections * sizeof(rvx_entry_t));
     for (int i = 0; i < v->n_sec; i++)
         if (v->sec[i].id == RV_SEC_RECORDS || v->sec[i].id == RV_SEC_SEGMENTS) atomic_store(&v->ok[v->sec[i].id], 1);
@@ -230,6 +235,7 @@ void rv_rvx_state_free(struct rv_rvx_state *v)
 {
     if (!v) return;
     pthread_mutex_destroy(&v->mu);
+    free((void *)v->blk_ok);
     free(v->path);
     free(v);
 }
@@ -323,9 +329,13 @@ static void verify_range(void *ctx, uint64_t lo, uint64_t hi, int t)
         const rvx_entry_t *e = &v->sec[j->idx[k]];
         uint64_t b = g - j->first[k], at = b * v->block;
         uint64_t len = e->bytes - at < v->block ? e->bytes - at : v->block;
-        if (rvx_block_hash(v->base + e->offset + at, len, e->id, b) != v->hashes[e->first_hash + b] &&
-            !atomic_exchange(&j->bad[k], 1))
+        if (atomic_load(&v->blk_ok[e->first_hash + b])) {
+            /* verified already by rv_index_verify_part() */
+        } else if (rvx_block_hash(v->base + e->offset + at, len, e->id, b) == v->hashes[e->first_hash + b]) {
+            atomic_store(&v->blk_ok[e->first_hash + b], 1);
+        } else if (!atomic_exchange(&j->bad[k], 1)) {
             atomic_store(&j->bad_block[k], b);
+        }
         atomic_fetch_add(&v->done, len);
     }
 }
@@ -360,6 +370,35 @@ static int check_content(rv_index_t *x, uint64_t newly)
     return 0;
 }
 
+static void damage_report(const struct rv_rvx_state *v, const rvx_entry_t *e, uint64_t b, char *why, size_t len)
+{
+    snprintf(why, len, "corrupt index (checksum mismatch in %s section %u, block %llu of %llu)",
+             section_name(e->id), e->id, (unsigned long long)b, (unsigned long long)rvx_blocks(e->bytes, v->block));
+}
+
+int rv_index_verify_part(rv_index_t *x, int id, uint64_t off, uint64_t len)
+{
+    struct rv_rvx_state *v = x->rvx;
+    if (!v || id <= 0 || id >= RV_SEC_MAX || atomic_load(&v->ok[id]) || !len) return 0;
+    for (int i = 0; i < v->n_sec; i++) {
+        const rvx_entry_t *e = &v->sec[i];
+        if (e->id != (uint32_t)id || off >= e->bytes) continue;
+        uint64_t end = len > e->bytes - off ? e->bytes : off + len;
+        for (uint64_t b = off / v->block; b * v->block < end; b++) {
+            uint64_t at = b * v->block, bl = e->bytes - at < v->block ? e->bytes - at : v->block;
+            if (atomic_load(&v->blk_ok[e->first_hash + b])) continue;
+            if (rvx_block_hash(v->base + e->offset + at, bl, e->id, b) != v->hashes[e->first_hash + b]) {
+                char why[160];
+                damage_report(v, e, b, why, sizeof why);
+                mark_bad(v, why);
+                return rv_error(v->path, "%s", why);
+            }
+            atomic_store(&v->blk_ok[e->first_hash + b], 1);
+        }
+    }
+    return 0;
+}
+
 int rv_index_verify(rv_index_t *x, uint64_t mask, int threads)
 {
     struct rv_rvx_state *v = x->rvx;
@@ -388,10 +427,7 @@ int rv_index_verify(rv_index_t *x, uint64_t mask, int threads)
     char why[160] = "";
     for (int k = 0; k < j->n && !why[0]; k++) {
         const rvx_entry_t *e = &v->sec[j->idx[k]];
-        if (atomic_load(&j->bad[k]))
-            snprintf(why, sizeof why, "corrupt index (checksum mismatch in %s section %u, block %llu of %llu)",
-                     section_name(e->id), e->id, (unsigned long long)atomic_load(&j->bad_block[k]),
-                     (unsigned long long)rvx_blocks(e->bytes, v->block));
+        if (atomic_load(&j->bad[k])) damage_report(v, e, atomic_load(&j->bad_block[k]), why, sizeof why);
         newly |= RV_SEC_BIT(e->id);
     }
     if (!why[0] && atomic_load(&v->cancel)) {

@@ -238,6 +238,14 @@ static void damage_one(const char *path, const unsigned char *good, size_t len, 
     CHECK(rv_index_verify(y, others, 2) == 0, "verifying the intact sections failed: %s", rv_last_error());
     char want[64];
     snprintf(want, sizeof want, "block %llu of", (unsigned long long)b);
+    const uint64_t bb = h->block_bytes;
+    if (nb > 1) /* partial verification: another block passes, the damaged one not */
+        CHECK(rv_index_verify_part(y, (int)e->id, (b + 1) % nb * bb, 1) == 0, "intact block refused: %s",
+              rv_last_error());
+    const uint64_t blen = e->bytes - b * bb < bb ? e->bytes - b * bb : bb;
+    CHECK(rv_index_verify_part(y, (int)e->id, b * bb + rng_below(r, blen), 1) < 0 &&
+              strstr(rv_last_error(), want), "partial verification missed section %u block %llu", e->id,
+          (unsigned long long)b);
     CHECK(rv_index_verify(y, RV_SEC_BIT(e->id), 2) < 0 && strstr(rv_last_error(), "checksum mismatch") &&
               strstr(rv_last_error(), want), "damage in section %u block %llu: %s", e->id,
           (unsigned long long)b, rv_last_error());

@@ -47,6 +47,10 @@ int cli_parse_count(const char *s, uint64_t *out);
  * (a damaged file is reported and rebuilt).  NULL after printing the error. */
 rv_index_t *cli_open_index(const char *path, const cli_common_t *c);
 
+/* After a verification of x (opened by cli_open_index) failed: free x and open
+ * FILE again, which reports the damage and rebuilds.  NULL after printing the error. */
+rv_index_t *cli_reopen(rv_index_t *x, const char *path, const cli_common_t *c);
+
 /* The sequence of FILE, from FILE.rvx when it matches and the sections in
  * c->verify (0: the sequence and text) verify (fast), or by reading FILE;
  * *idx is set when the index file was used (free it instead of the seq).

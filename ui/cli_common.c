@@ -151,15 +151,20 @@ static uint64_t sections_read(const rv_index_t *x, uint64_t mask)
     return mask;
 }
 
+rv_index_t *cli_reopen(rv_index_t *x, const char *path, const cli_common_t *c)
+{
+    /* the damaged file is now refused by rv_index_load: rv_open reports it and
+     * rebuilds, as for any corrupt file */
+    rv_index_free(x);
+    x = rv_open(path, c->alpha, &c->build, c->quiet);
+    if (!x) cli_data_error();
+    return x;
+}
+
 rv_index_t *cli_open_index(const char *path, const cli_common_t *c)
 {
     rv_index_t *x = rv_open(path, c->alpha, &c->build, c->quiet);
-    if (x && rv_index_verify(x, sections_read(x, c->verify), c->build.threads) < 0) {
-        /* the damaged file is now refused by rv_index_load: rv_open reports it and
-         * rebuilds, as for any corrupt file */
-        rv_index_free(x);
-        x = rv_open(path, c->alpha, &c->build, c->quiet);
-    }
+    if (x && rv_index_verify(x, sections_read(x, c->verify), c->build.threads) < 0) return cli_reopen(x, path, c);
     if (!x) cli_data_error();
     return x;
 }

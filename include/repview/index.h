@@ -149,6 +149,10 @@ rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **
  * with "corrupt index (checksum mismatch ...)"; the file is then refused by every
  * later rv_index_load() in this process, so that rv_open() rebuilds it. */
 int rv_index_verify(rv_index_t *x, uint64_t mask, int threads);
+/* Verify the blocks of section id covering bytes [off, off + len) that are not
+ * verified yet (serially: for a command that reads a few rows of a huge section).
+ * 0, or -1 as rv_index_verify().  No content checks: for SA, ISA, LCP, text, raw. */
+int rv_index_verify_part(rv_index_t *x, int id, uint64_t off, uint64_t len);
 /* Progress of verification so far, in bytes (for a status bar); both 0 when there
  * is nothing to verify. */
 void rv_index_verify_progress(const rv_index_t *x, uint64_t *done, uint64_t *total);

@@ -73,6 +73,8 @@ $R sa --rows 3 --around 5000 g.fa > sa.want 2>/dev/null
 $R lr g.fa chrSyn:1-3000 > lr.want 2>/dev/null
 $R tandem g.fa > tandem.want 2>/dev/null
 $R lce g.fa 100 5000 > lce.want 2>/dev/null
+$R find g.fa ACGTACG > find.want 2>/dev/null
+$R sa --rows 0 g.fa > all.want 2>/dev/null
 # id offset bytes of every section (rvx_format.h: 128-byte header, 32-byte entries)
 python3 - <<'PY' > sections
 import struct
@@ -85,7 +87,8 @@ PY
 flip_at() { python3 -c "
 b = bytearray(open('g.fa.rvx','rb').read()); b[$1] ^= 0x21; open('g.fa.rvx','wb').write(b)"; }
 cmd_for() { case $1 in 16|17|18) echo "lr g.fa chrSyn:1-3000 lr.want";; 24) echo "tandem g.fa tandem.want";;
-    4) echo "lce g.fa 100 5000 lce.want";; *) echo "sa --rows 3 --around 5000 g.fa sa.want";; esac; }
+    4) echo "lce g.fa 100 5000 lce.want";; 3|5) echo "find g.fa ACGTACG find.want";;
+    *) echo "sa --rows 0 g.fa all.want";; esac; }
 while read -r id off n; do
     [ "$n" -gt 0 ] || continue
     cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
@@ -104,6 +107,22 @@ while read -r id off n; do
     [ $rc -eq 1 ] && [[ "$msg" == *"checksum mismatch"*"section $id, block $(( n / 2 / 65536 )) of"* || \
         ( "$id" -eq 8 && "$msg" == *corrupt* ) ]] && ok "check_damage_$id" || bad "check_damage_$id" "exit $rc: $msg"
 done < sections
+# sa --around reads a few blocks: damage in them is found, damage elsewhere is not
+# read (the answer is right) and --check still finds it
+for id in 5 6; do
+    cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
+    read -r _ off n < <(grep "^$id " sections)
+    if [ $id = 6 ]; then at=$((off + 4999 * (n / 198507))); else at=$((off + 8285 * (n / 198507))); fi
+    flip_at $at
+    out=$($R sa --rows 3 --around 5000 g.fa 2>err.txt)
+    [ "$out" = "$(cat sa.want)" ] && grep -q 'checksum mismatch' err.txt && [ "$(wc -l <err.txt)" -eq 1 ] \
+        && ok "sa_rows_damage_found_$id" || bad "sa_rows_damage_found_$id" "$(cat err.txt)"
+done
+cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
+read -r _ off n < <(grep '^5 ' sections)
+flip_at $((off + n - 8))
+expect_eq sa_rows_damage_unread "$($R sa --rows 3 --around 5000 g.fa 2>&1)" "$(cat sa.want)"
+expect_exit check_finds_unread_sa_damage 1 $R index --check g.fa
 # damage the command does not read stays unread: lce answers from the text alone
 cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
 read -r _ off n < <(grep '^5 ' sections)
