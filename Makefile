@@ -6,10 +6,10 @@ PREFIX  ?= /usr/local
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter
-PKGS    := htslib ncursesw
+PKGS    := htslib ncursesw libxxhash
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -pthread $(CFLAGS) \
               $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lhts -lncursesw) \
+LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lhts -lncursesw -lxxhash) \
            -ldivsufsort -ldivsufsort64 -lpthread -lm
 
 ifeq ($(SAN),1)

@@ -58,6 +58,20 @@ static int build_cpu(rv_index_t *x, int threads, rv_progress_t *p)
     return 0;
 }
 
+/* Hand the sections a stage made final to the writer (a failure is kept by the
+ * writer and reported by its finish: the build goes on). */
+static void hand_over(const rv_build_opts_t *o, const rv_index_t *x, uint64_t mask)
+{
+    if (o->writer) rv_rvx_writer_add_index(o->writer, x, mask);
+}
+
+/* Free x once the writer no longer reads from it (its file is then spoiled). */
+static void build_failed(const rv_build_opts_t *o, rv_index_t *x)
+{
+    if (o->writer) rv_rvx_writer_stop(o->writer);
+    rv_index_free(x);
+}
+
 rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
 {
     rv_build_opts_t def;
@@ -76,6 +90,7 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
     }
     rv_index_t *x = rv_index_alloc(seq, o->force_wide);
     if (!x) { rv_seq_free(seq); return NULL; }
+    hand_over(o, x, RV_SEC_SEQ_MASK);
     int done = 0;
     if (gpu_ok && x->n > 0) {
         snprintf(x->backend, sizeof x->backend, "GPU %s", gpu_name);
@@ -88,29 +103,32 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
         }
     }
     if (!done && rv_cancelled(p)) { /* cancelled during the GPU build: no CPU fallback */
-        rv_index_free(x);
+        build_failed(o, x);
         rv_error("", "cancelled");
         return NULL;
     }
     if (!done) {
         snprintf(x->backend, sizeof x->backend, "CPU, %d thread%s", threads, threads > 1 ? "s" : "");
         if (p) snprintf(p->backend, sizeof p->backend, "%s", x->backend);
-        if (build_cpu(x, threads, p) < 0) { rv_index_free(x); return NULL; }
+        if (build_cpu(x, threads, p) < 0) { build_failed(o, x); return NULL; }
     }
+    hand_over(o, x, RV_SEC_CORE_MASK);
     if (o->with_llr && !rv_index_section(x, RV_SEC_LLRC, NULL)) {
         double t0 = rv_now();
         rv_progress_stage(p, RV_STAGE_LLR, x->n);
-        if (rv_lr_build_arrays(x, threads, p) < 0) { rv_index_free(x); return NULL; }
+        if (rv_lr_build_arrays(x, threads, p) < 0) { build_failed(o, x); return NULL; }
         x->stage_s[RV_STAGE_LLR] = rv_now() - t0;
     }
+    hand_over(o, x, RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_LLR_BIG));
     if (o->with_runs && !rv_index_section(x, RV_SEC_RUNS, NULL)) {
         double t0 = rv_now();
         rv_runs_t view;
         rv_progress_stage(p, RV_STAGE_EXTRA, 0);
-        if (rv_runs_get(x, threads, p, &view) < 0) { rv_index_free(x); return NULL; }
+        if (rv_runs_get(x, threads, p, &view) < 0) { build_failed(o, x); return NULL; }
         x->stage_s[RV_STAGE_EXTRA] = rv_now() - t0;
     }
-    if (rv_cancelled(p)) { rv_index_free(x); rv_error("", "cancelled"); return NULL; }
+    if (rv_cancelled(p)) { build_failed(o, x); rv_error("", "cancelled"); return NULL; }
+    hand_over(o, x, RV_SEC_ALL_MASK);
     rv_progress_stage(p, RV_STAGE_DONE, 0);
     return x;
 }

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include "repview/common.h"
 #include "repview/index.h"
+#include "internal.h"
 
 rv_index_t *rv_index_alloc(rv_seq_t *seq, int force_wide)
 {
@@ -36,6 +37,7 @@ void rv_index_free(rv_index_t *x)
     }
     rv_seq_free(x->seq);
     if (x->map) munmap(x->map, x->map_len);
+    rv_rvx_state_free(x->rvx);
     free(x);
 }
 

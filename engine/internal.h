@@ -25,7 +25,8 @@ int rv_cpu_lcp(rv_index_t *x, int threads, rv_progress_t *p);
  * (sub-stage times of the CPU stages; the GPU has REPVIEW_GPU_TRACE). */
 void rv_trace(const char *what, double *t);
 
-/* 64-bit hash of a byte range (rvx checksums). */
-uint64_t rv_hash64(const void *data, uint64_t len, uint64_t seed);
+/* Free the verification state of a mapped index (rvx.c). */
+struct rv_rvx_state;
+void rv_rvx_state_free(struct rv_rvx_state *v);
 
 #endif

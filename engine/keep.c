@@ -94,9 +94,7 @@ static void set_why(char *why, size_t len, const char *msg, const char *inner)
     snprintf(why, len, "%s", msg);
 }
 
-/* Test hook: REPVIEW_SAVE_DELAY_MS=N holds a written file in the private directory
- * for N ms before it is renamed, so tests can quit or interrupt a save under way. */
-static void test_delay(void)
+void rv_keep_test_delay(void)
 {
     const char *e = getenv("REPVIEW_SAVE_DELAY_MS");
     long ms = e ? atol(e) : 0;
@@ -118,7 +116,7 @@ static void *keep_main(void *arg)
     if (go) {
         ok = rv_index_save(&k->snap, k->inner) == 0;
         if (!ok) set_why(why, sizeof why, rv_last_error(), k->inner);
-        test_delay();
+        rv_keep_test_delay();
     }
     pthread_mutex_lock(&k->mu);
     if (ok && k->abandoned) ok = 0; /* its directory is gone already */

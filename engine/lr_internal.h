@@ -29,11 +29,14 @@ void rv_lr_src_init(rv_lr_src_t *s, const rv_index_t *x);
 
 static inline uint64_t rv_lr_src_L(const rv_lr_src_t *s, uint64_t i)
 {
-    return s->has_llr ? rv_narrow_get(&s->llr, i) : rv_llr_of(s->x, i);
+    if (!s->has_llr) return rv_llr_of(s->x, i);
+    uint64_t v = rv_narrow_get(&s->llr, i); /* a length: clamped like SA values */
+    return v < s->x->n ? v : s->x->n;
 }
 static inline uint64_t rv_llrc_start(const rv_lr_src_t *s, uint64_t j)
 {
-    return rv_get(s->llrc, s->wide, j);
+    uint64_t v = rv_get(s->llrc, s->wide, j); /* clamped: maybe not verified yet (rvx.c) */
+    return v < s->x->n ? v : s->x->n - 1;
 }
 /* The length of LLRc entry j is L at its start (lr.h). */
 static inline uint64_t rv_llrc_len(const rv_lr_src_t *s, uint64_t j)

@@ -99,6 +99,15 @@ static int runs_check(const rv_runs_t *r, uint64_t n_text)
     return c.bad ? rv_error("tandem", "corrupt runs section") : 0;
 }
 
+int rv_runs_check(const rv_index_t *x)
+{
+    uint64_t bytes;
+    rv_runs_t v;
+    const void *sec = rv_index_section(x, RV_SEC_RUNS, &bytes);
+    if (!sec) return 0;
+    return rv_runs_view(sec, bytes, x->n, x->wide, &v) < 0 ? -1 : runs_check(&v, x->n);
+}
+
 int rv_runs_attach(rv_index_t *x, rv_runs_t *r, rv_runs_t *out)
 {
     if (!r->owned) return rv_error("tandem", "runs not from rv_runs_compute");

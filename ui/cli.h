@@ -18,6 +18,9 @@ typedef struct {
     int quiet;
     int no_save;  /* never write FILE.rvx: CLI_NO_SAVE_ENV | CLI_NO_SAVE_FLAG, or 0 */
     char *keep;   /* set by cli_open_index(): where to keep the index it built */
+    uint64_t verify; /* sections of a loaded .rvx the command reads, verified before
+                        its first answer (index.h masks; SA, ISA and LCP are added
+                        when a derived section named here is missing); 0 = all */
 } cli_common_t;
 
 /* Called for each option that is not a common one; return 0, or -1 after
@@ -43,8 +46,10 @@ int cli_arg_error(void);
 int cli_parse_count(const char *s, uint64_t *out);
 
 /* The index of FILE per SPEC §4 (FILE.rvx when it matches, else built), with the
- * common options applied; NULL after printing the error.  When it was built and
- * may be kept (SPEC §6), c->keep names FILE.rvx: end with cli_close_index(). */
+ * common options applied; the sections in c->verify of a loaded file are verified
+ * first (a damaged file is reported and rebuilt).  When it was built and may be kept
+ * (SPEC §6), c->keep names FILE.rvx: end with cli_close_index().  NULL after
+ * printing the error. */
 rv_index_t *cli_open_index(const char *path, cli_common_t *c);
 
 /* After the answer: flush and close standard output (a pipe's reader sees the end
@@ -58,7 +63,12 @@ void cli_close_index(rv_index_t *x, cli_common_t *c);
 int cli_save_index(const rv_index_t *x, const char *path, int quiet, uint64_t *bytes, char *why,
                    size_t whylen);
 
-/* The sequence of FILE, from FILE.rvx when it matches (fast) or by reading FILE;
+/* After a verification of x (opened by cli_open_index) failed: free x and open
+ * FILE again, which reports the damage and rebuilds.  NULL after printing the error. */
+rv_index_t *cli_reopen(rv_index_t *x, const char *path, cli_common_t *c);
+
+/* The sequence of FILE, from FILE.rvx when it matches and the sections in
+ * c->verify (0: the sequence and text) verify (fast), or by reading FILE;
  * *idx is set when the index file was used (free it instead of the seq).
  * NULL after printing the error. */
 const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t **idx,

@@ -146,10 +146,35 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
     return optind;
 }
 
+/* The sections to verify: what the command reads, plus SA, ISA and LCP when it
+ * reads a derived section the file lacks (it is then computed from them). */
+static uint64_t sections_read(const rv_index_t *x, uint64_t mask)
+{
+    if (!mask) return RV_SEC_ALL_MASK;
+    for (int id = RV_SEC_LCP_BIG + 1; id < RV_SEC_MAX; id++)
+        if ((mask >> id & 1) && !rv_index_section(x, id, NULL)) return mask | RV_SEC_CORE_MASK;
+    return mask;
+}
+
+rv_index_t *cli_reopen(rv_index_t *x, const char *path, cli_common_t *c)
+{
+    /* the damaged file is now refused by rv_index_load: rv_open reports it and
+     * rebuilds (and keeps the new index), as for any corrupt file */
+    rv_index_free(x);
+    free(c->keep);
+    c->keep = NULL;
+    x = rv_open_keep(path, c->alpha, &c->build, c->quiet, c->no_save ? NULL : &c->keep);
+    if (!x) cli_data_error();
+    return x;
+}
+
 rv_index_t *cli_open_index(const char *path, cli_common_t *c)
 {
     free(c->keep);
+    c->keep = NULL;
     rv_index_t *x = rv_open_keep(path, c->alpha, &c->build, c->quiet, c->no_save ? NULL : &c->keep);
+    if (x && rv_index_verify(x, sections_read(x, c->verify), c->build.threads) < 0)
+        return cli_reopen(x, path, c);
     if (!x) cli_data_error();
     return x;
 }
@@ -163,6 +188,10 @@ const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t
         char *rvx = rv_index_path_for(path);
         rv_index_t *x = NULL;
         rv_rvx_status_t st = rvx ? rv_index_load(rvx, path, &x) : RV_RVX_IOERR;
+        if (st == RV_RVX_OK &&
+            rv_index_verify(x, c->verify ? c->verify : RV_SEC_BIT(RV_SEC_RAW) | RV_SEC_BIT(RV_SEC_TEXT),
+                            c->build.threads) < 0)
+            st = RV_RVX_CORRUPT;
         if (st == RV_RVX_OK && (c->alpha == RV_ALPHA_AUTO || c->alpha == x->seq->alpha)) {
             free(rvx);
             *idx = x;

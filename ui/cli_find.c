@@ -123,6 +123,7 @@ int cli_find(int argc, char **argv)
     int code;
     int i = cli_parse(argc, argv, "find", "k:f:", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
+    c.verify = RV_SEC_SEQ_MASK | RV_SEC_BIT(RV_SEC_SA); /* what it reads */
     if (i >= argc) return cli_usage_error("find", "expected FILE [PATTERN...]");
     if (i + 1 == argc && !o.file) return cli_usage_error("find", "no pattern (give PATTERN... or -f PATTERNS.fa)");
     for (int j = i + 1; j < argc; j++)

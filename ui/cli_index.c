@@ -1,55 +1,117 @@
 /* cli_index.c — `repview index [-o OUT.rvx] FILE`: build and save the index. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "repview/common.h"
+#include "repview/keep.h"
 #include "cli.h"
 
 static const char usage[] =
-    "Usage: repview index [-o OUT.rvx] [OPTIONS] FILE\n\n"
+    "Usage: repview index [-o OUT.rvx] [OPTIONS] FILE\n"
+    "       repview index --check FILE|FILE.rvx\n\n"
     "Build the suffix-array index of FILE (SA, ISA, LCP, the longest-repeat arrays\n"
     "and the tandem runs) and write it atomically to FILE.rvx (or OUT.rvx).  Every\n"
     "subcommand and the explorer use FILE.rvx while it matches FILE (size and\n"
     "modification time); the other subcommands also write it when they build the\n"
-    "index (unless --no-save).  REPVIEW_NO_SAVE does not stop this command.\n\n"
+    "index (unless --no-save).  REPVIEW_NO_SAVE does not stop this command.\n"
+    "Sections are written while the next stage computes; Ctrl-C leaves nothing.\n\n"
     "  -o, --output OUT   write the index to OUT (needed when FILE is '-')\n"
     "  --cpu | --gpu      force a backend     -t, --threads N   CPU threads\n"
     "  --alphabet A       dna|protein|text    --quiet           no summary line\n"
-    "  --timing           print seconds per build stage on stderr (TSV: stage seconds)\n";
+    "  --timing           print seconds per build stage on stderr (TSV: stage seconds)\n"
+    "  --check            verify every section of FILE.rvx (or of FILE when it ends in\n"
+    "                     .rvx): all block checksums and the content checks; prints\n"
+    "                     one line and exits 0 when it is intact, 1 naming the damage\n";
 
 typedef struct {
     const char *out;
-    int timing;
+    int timing, check;
 } index_opts_t;
 
-enum { OPT_TIMING = 1 };
+enum { OPT_TIMING = 1, OPT_CHECK };
 
 static int on_opt(int opt, const char *arg, void *ud)
 {
     index_opts_t *o = ud;
     if (opt == 'o') { o->out = arg; return 0; }
     if (opt == OPT_TIMING) { o->timing = 1; return 0; }
+    if (opt == OPT_CHECK) { o->check = 1; return 0; }
     return -1;
+}
+
+/* --check: FILE.rvx is checked, or FILE itself when it already ends in .rvx. */
+static int check(const char *path, int threads)
+{
+    size_t l = strlen(path);
+    char *def = l >= 4 && strcmp(path + l - 4, ".rvx") == 0 ? NULL : rv_index_path_for(path);
+    const char *rvx = def ? def : path;
+    int sections = 0;
+    uint64_t bytes = 0;
+    double t0 = rv_now();
+    int rc = rv_index_check_file(rvx, threads, &sections, &bytes);
+    if (rc == 0)
+        printf("%s: ok (%d sections, %.2f GB verified in %.2f s)\n", rvx, sections, (double)bytes / 1e9,
+               rv_now() - t0);
+    else
+        cli_data_error();
+    free(def);
+    return rc < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
+}
+
+/* The writer's temporary file, removed by a signal that ends the command (unlink is
+ * async-signal-safe); the signal then does what it would have done. */
+static char tmp_path[4096];
+
+static void on_signal(int sig)
+{
+    if (tmp_path[0]) unlink(tmp_path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void guard_signals(const rv_rvx_writer_t *w)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    snprintf(tmp_path, sizeof tmp_path, "%s", rv_rvx_writer_tmp(w));
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, &old);
+        if (old.sa_handler == SIG_IGN) sigaction(sigs[i], &old, NULL); /* nohup stays */
+    }
 }
 
 int cli_index(int argc, char **argv)
 {
     static const struct option own[] = {{"output", required_argument, NULL, 'o'},
                                         {"timing", no_argument, NULL, OPT_TIMING},
+                                        {"check", no_argument, NULL, OPT_CHECK},
                                         {0, 0, 0, 0}};
-    index_opts_t o = {NULL, 0};
+    index_opts_t o = {NULL, 0, 0};
     cli_common_t c;
     int code;
     int i = cli_parse(argc, argv, "index", "o:", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
     if (argc - i != 1) return cli_usage_error("index", "expected one FILE");
     const char *path = argv[i], *out = o.out;
+    if (o.check) return check(path, c.build.threads);
     if (strcmp(path, "-") == 0 && !out) return cli_usage_error("index", "reading stdin needs -o OUT.rvx");
     if (c.no_save & CLI_NO_SAVE_FLAG) return cli_usage_error("index", "--no-save: index always writes its file");
     c.build.with_runs = 1; /* the saved index answers every subcommand */
     double t0 = rv_now();
+    char *def = out ? NULL : rv_index_path_for(path);
+    const char *dest = out ? out : def;
+    /* sections are written while the next stage computes (rv_build_opts_t.writer) */
+    rv_rvx_writer_t *w = rv_rvx_writer_open(dest, c.build.threads);
+    if (!w) { free(def); return cli_data_error(); }
+    guard_signals(w);
+    c.build.writer = w;
     rv_build_job_t *j = rv_build_start(path, NULL, c.alpha, &c.build);
     rv_index_t *x = j ? rv_build_wait(j, c.quiet) : NULL;
-    if (!x) return cli_data_error();
+    if (!x) { rv_rvx_writer_abort(w); free(def); return cli_data_error(); }
     if (x->seq->warning && !c.quiet) fprintf(stderr, "repview: %s: %s\n", path, x->seq->warning);
     if (x->note[0] && !c.quiet) fprintf(stderr, "repview: %s\n", x->note);
     double t_built = rv_now();
@@ -60,13 +122,11 @@ int cli_index(int argc, char **argv)
         for (int k = RV_STAGE_SA; k <= RV_STAGE_EXTRA; k++)
             fprintf(stderr, "%s\t%.3f\n", rv_stage_name((rv_stage_t)k), x->stage_s[k]);
     }
-    char *def = out ? NULL : rv_index_path_for(path);
-    const char *dest = out ? out : def;
-    char why[400];
-    int rc = cli_save_index(x, dest, c.quiet, NULL, why, sizeof why); /* Ctrl-C leaves nothing */
+    rv_keep_test_delay();
+    int rc = rv_rvx_writer_finish(w); /* what is left to write after the last stage */
     if (o.timing) fprintf(stderr, "save\t%.3f\n", rv_now() - t_built);
     if (rc < 0) {
-        fprintf(stderr, "repview: %s: cannot write: %s\n", dest, why);
+        cli_data_error();
     } else if (!c.quiet) {
         fprintf(stderr, "repview: wrote %s: %llu records, %llu symbols, %.1f MB, %s, %.2f s\n", dest,
                 (unsigned long long)x->seq->n_rec, (unsigned long long)x->n,

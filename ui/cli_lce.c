@@ -17,6 +17,7 @@ int cli_lce(int argc, char **argv)
     int i = cli_parse(argc, argv, "lce", "", NULL, usage, NULL, NULL, &c, &code);
     if (i < 0) return code;
     if (argc - i != 3) return cli_usage_error("lce", "expected FILE POS1 POS2");
+    c.verify = RV_SEC_BIT(RV_SEC_TEXT); /* it scans the text only */
     rv_index_t *x;
     rv_seq_t *owned;
     const rv_seq_t *s = cli_open_seq(argv[i], &c, &x, &owned);

@@ -145,6 +145,8 @@ int cli_lr(int argc, char **argv)
     int code;
     int i = cli_parse(argc, argv, "lr", "", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
+    c.verify = RV_SEC_SEQ_MASK | RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLRC) |
+               RV_SEC_BIT(RV_SEC_LLR_BIG); /* what it reads */
     if (o.leftmost && o.bedgraph) return cli_usage_error("lr", "--leftmost and --bedgraph exclude each other");
     if (argc - i < 1 || argc - i > 2) return cli_usage_error("lr", "expected FILE [REGION]");
     rv_index_t *x = cli_open_index(argv[i], &c);

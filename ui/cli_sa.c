@@ -64,6 +64,57 @@ static void put_sa(FILE *out, const rv_seq_t *s, uint64_t t)
     fprintf(out, "%llu", (unsigned long long)g);
 }
 
+enum { ROWS_OK = 0, ROWS_BAD_POS, ROWS_DAMAGED };
+
+/* Verify what printing ranks [lo, hi) reads: a few blocks of the huge sections when
+ * the rows are few (the first answer of a huge index does not wait for all of it). */
+static int verify_rows(rv_index_t *x, uint64_t lo, uint64_t hi)
+{
+    const uint64_t w = x->wide ? 8 : 4;
+    if (hi - lo > (1u << 16)) return rv_index_verify(x, RV_SEC_SEQ_MASK | RV_SEC_CORE_MASK, 0);
+    if (rv_index_verify_part(x, RV_SEC_SA, lo * w, (hi - lo) * w) < 0 ||
+        rv_index_verify_part(x, RV_SEC_LCP, lo, hi - lo) < 0 ||
+        rv_index_verify(x, RV_SEC_BIT(RV_SEC_LCP_BIG), 0) < 0)
+        return -1;
+    const rv_seq_t *s = x->seq;
+    for (uint64_t r = lo; r < hi; r++) { /* put_sa and put_suffix: 60 symbols, their bytes */
+        uint64_t t = rv_sa(x, r), e = t + 61 < x->n ? t + 61 : x->n;
+        uint64_t g0 = rv_seq_text_to_global(s, t), g1 = rv_seq_text_to_global(s, e - 1);
+        g0 = g0 > 64 ? g0 - 64 : 0; /* breakers at either end map next to their bytes */
+        if (rv_index_verify_part(x, RV_SEC_TEXT, t, e - t) < 0 ||
+            rv_index_verify_part(x, RV_SEC_RAW, g0, g1 + 64 - g0) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The ranks to print, [lo, hi), with what they read verified. */
+static int rows_of(rv_index_t *x, const sa_opts_t *o, uint64_t *lo, uint64_t *hi)
+{
+    *lo = 0;
+    *hi = x->n;
+    if (o->around) {
+        const rv_seq_t *s = x->seq;
+        int64_t g = rv_seq_parse_pos(s, o->around);
+        int64_t t = g < 0 ? -1 : rv_seq_global_to_text(s, (uint64_t)g);
+        if (g < 0 || t < 0) {
+            if (g >= 0) rv_error(o->around, "is a breaker, not part of any suffix");
+            return ROWS_BAD_POS;
+        }
+        const uint64_t w = x->wide ? 8 : 4;
+        if (rv_index_verify_part(x, RV_SEC_ISA, (uint64_t)t * w, w) < 0) return ROWS_DAMAGED;
+        uint64_t r = rv_isa(x, (uint64_t)t);
+        if (o->rows) {
+            *lo = r > o->rows / 2 ? r - o->rows / 2 : 0;
+            *hi = *lo + o->rows < x->n ? *lo + o->rows : x->n;
+            *lo = *hi > o->rows ? *hi - o->rows : 0;
+        }
+    } else if (o->rows && o->rows < x->n) {
+        *hi = o->rows;
+    }
+    return verify_rows(x, *lo, *hi) < 0 ? ROWS_DAMAGED : ROWS_OK;
+}
+
 int cli_sa(int argc, char **argv)
 {
     static const struct option own[] = {{"string", required_argument, NULL, OPT_STRING},
@@ -75,6 +126,7 @@ int cli_sa(int argc, char **argv)
     int code;
     int i = cli_parse(argc, argv, "sa", "", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
+    c.verify = RV_SEC_BIT(RV_SEC_RECORDS); /* checked at open; rows_of() verifies the rest */
     c.build.with_llr = 0;
     rv_index_t *x;
     if (o.string) {
@@ -90,26 +142,16 @@ int cli_sa(int argc, char **argv)
         x = cli_open_index(argv[i], &c);
         if (!x) return RV_EXIT_DATA;
     }
-    const rv_seq_t *s = x->seq;
-    uint64_t lo = 0, hi = x->n;
-    if (o.around) {
-        int64_t g = rv_seq_parse_pos(s, o.around);
-        int64_t t = g < 0 ? -1 : rv_seq_global_to_text(s, (uint64_t)g);
-        if (g < 0 || t < 0) {
-            if (g >= 0) rv_error(o.around, "is a breaker, not part of any suffix");
-            cli_arg_error();
-            cli_close_index(x, &c);
-            return RV_EXIT_USAGE;
-        }
-        uint64_t r = rv_isa(x, (uint64_t)t);
-        if (o.rows) {
-            lo = r > o.rows / 2 ? r - o.rows / 2 : 0;
-            hi = lo + o.rows < x->n ? lo + o.rows : x->n;
-            lo = hi > o.rows ? hi - o.rows : 0;
-        }
-    } else if (o.rows && o.rows < x->n) {
-        hi = o.rows;
+    uint64_t lo = 0, hi = 0;
+    int rc;
+    while ((rc = rows_of(x, &o, &lo, &hi)) == ROWS_DAMAGED) /* a damaged file: rebuilt */
+        if (!(x = cli_reopen(x, argv[i], &c))) return RV_EXIT_DATA;
+    if (rc == ROWS_BAD_POS) {
+        cli_arg_error();
+        cli_close_index(x, &c);
+        return RV_EXIT_USAGE;
     }
+    const rv_seq_t *s = x->seq;
     printf("#rank\tsa\tlcp\tsuffix\n");
     for (uint64_t r = lo; r < hi; r++) {
         printf("%llu\t", (unsigned long long)r);

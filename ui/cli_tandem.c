@@ -112,6 +112,7 @@ int cli_tandem(int argc, char **argv)
     int code;
     int i = cli_parse(argc, argv, "tandem", "", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
+    c.verify = RV_SEC_SEQ_MASK | RV_SEC_BIT(RV_SEC_RUNS); /* what it reads */
     if (argc - i < 1 || argc - i > 2) return cli_usage_error("tandem", "expected FILE [REGION]");
     if (o.f.max_period < o.f.min_period) return cli_usage_error("tandem", "--max-period is below --min-period");
     c.build.with_llr = 0;

@@ -75,15 +75,35 @@ static void drop_head(source_t *s)
     s->partial = 0;
 }
 
-/* Map FILE.rvx in a helper thread: checking its checksums reads every byte,
- * seconds for a large genome, and the first screen must not wait for that. */
+/* Map FILE.rvx in a helper thread (milliseconds), hand it over, then verify all
+ * its sections with every core: that reads every byte, seconds for a large
+ * genome, and neither the first screen nor the panes wait for it. */
 static void *rvx_main(void *arg)
 {
     source_t *s = arg;
-    s->rvx_status = rv_index_load(s->rvx_path, s->path, &s->rvx_index);
+    rv_index_t *x = NULL;
+    s->rvx_status = rv_index_load(s->rvx_path, s->path, &x);
     if (s->rvx_status != RV_RVX_OK) snprintf(s->rvx_err, sizeof s->rvx_err, "%s", rv_last_error());
+    s->rvx_index = x;
+    s->verifying = x;
+    atomic_store(&s->rvx_loaded, 1);
+    if (x) {
+        s->rvx_verify_rc = rv_index_verify(x, RV_SEC_ALL_MASK, 0);
+        if (s->rvx_verify_rc < 0) snprintf(s->rvx_err, sizeof s->rvx_err, "%s", rv_last_error());
+    }
     atomic_store(&s->rvx_done, 1);
     return NULL;
+}
+
+/* Stop the helper (cancelling a verification) and wait for it. */
+static void rvx_join(source_t *s)
+{
+    if (!s->rvx_thread) return;
+    while (!atomic_load(&s->rvx_loaded)) { struct timespec ts = {0, 1000000}; nanosleep(&ts, NULL); }
+    if (s->verifying) rv_index_verify_cancel(s->verifying);
+    pthread_join(s->rvx_tid, NULL);
+    s->rvx_thread = 0;
+    s->verifying = NULL;
 }
 
 int src_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
@@ -145,11 +165,10 @@ int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opt
     return start_build(s, msg, msglen);
 }
 
-/* The .rvx helper is done: use the index, or say why not and build instead. */
-static void rvx_finished(source_t *s, char *msg, size_t msglen)
+/* The .rvx helper has mapped the file: use the index (it goes on verifying it), or
+ * say why not and build instead. */
+static void rvx_loaded(source_t *s, char *msg, size_t msglen)
 {
-    pthread_join(s->rvx_tid, NULL);
-    s->rvx_thread = 0;
     rv_index_t *x = s->rvx_index;
     s->rvx_index = NULL;
     if (s->rvx_status == RV_RVX_OK && (s->alpha == RV_ALPHA_AUTO || s->alpha == x->seq->alpha)) {
@@ -167,6 +186,7 @@ static void rvx_finished(source_t *s, char *msg, size_t msglen)
         snprintf(msg, msglen, "index loaded from %s", s->rvx_path);
         return;
     }
+    rvx_join(s);
     rv_index_free(x);
     if (s->rvx_status == RV_RVX_OK || s->rvx_status == RV_RVX_FOREIGN || s->rvx_status == RV_RVX_IOERR) {
         free(s->keep_path); /* another alphabet's index, or not ours: left alone */
@@ -174,6 +194,22 @@ static void rvx_finished(source_t *s, char *msg, size_t msglen)
     }
     if (s->rvx_status == RV_RVX_OK) snprintf(msg, msglen, "%s is for another alphabet; building the index in memory", s->rvx_path);
     else snprintf(msg, msglen, "%s; %s", s->rvx_err, s->keep_path ? "rebuilding it" : "building the index in memory");
+    if (start_build(s, msg + strlen(msg), msglen - strlen(msg)) < 0) s->state = IDX_FAILED;
+}
+
+/* The helper has verified the index in use: on damage, say so, keep the damaged
+ * index alive for panes that may hold it, and rebuild in the background. */
+static void rvx_verified(source_t *s, char *msg, size_t msglen)
+{
+    pthread_join(s->rvx_tid, NULL);
+    s->rvx_thread = 0;
+    s->verifying = NULL;
+    msg[0] = 0;
+    if (s->rvx_verify_rc == 0 || !s->x) return;
+    s->damaged = s->x;
+    s->x = NULL;
+    s->generation++;
+    snprintf(msg, msglen, "%s; rebuilding the index in the background", s->rvx_err);
     if (start_build(s, msg + strlen(msg), msglen - strlen(msg)) < 0) s->state = IDX_FAILED;
 }
 
@@ -262,11 +298,23 @@ int src_poll(source_t *s, char *msg, size_t msglen)
 {
     int changed = 0;
     msg[0] = 0;
-    if (s->rvx_thread && atomic_load(&s->rvx_done)) {
-        rvx_finished(s, msg, msglen);
+    if (s->rvx_thread && !s->rvx_taken && atomic_load(&s->rvx_loaded)) {
+        s->rvx_taken = 1;
+        rvx_loaded(s, msg, msglen);
         changed = 1;
     }
-    if (s->fai_thread && atomic_load(&s->fai_done)) { fai_finished(s, msg, msglen); changed = 1; }
+    if (s->rvx_thread && atomic_load(&s->rvx_done)) {
+        char m2[600];
+        rvx_verified(s, m2, sizeof m2);
+        if (m2[0]) snprintf(msg + strlen(msg), msglen - strlen(msg), "%s%s", msg[0] ? "; " : "", m2);
+        changed = 1;
+    }
+    if (s->fai_thread && atomic_load(&s->fai_done)) {
+        char m2[600] = "";
+        fai_finished(s, m2, sizeof m2);
+        if (m2[0]) snprintf(msg + strlen(msg), msglen - strlen(msg), "%s%s", msg[0] ? "; " : "", m2);
+        changed = 1;
+    }
     if (s->job && rv_build_finished(s->job)) {
         char m2[600];
         build_finished(s, m2, sizeof m2);
@@ -305,7 +353,13 @@ void src_wait(source_t *s, int wait_index, double timeout, char *msg, size_t msg
 void src_progress(const source_t *s, char *buf, size_t len)
 {
     buf[0] = 0;
-    if (s->rvx_thread) { snprintf(buf, len, "loading %s", s->rvx_path); return; }
+    if (s->rvx_thread && !atomic_load(&s->rvx_loaded)) { snprintf(buf, len, "loading %s", s->rvx_path); return; }
+    if (s->rvx_thread && s->verifying) {
+        uint64_t done, total;
+        rv_index_verify_progress(s->verifying, &done, &total);
+        snprintf(buf, len, "verifying %s %d%%", s->rvx_path, total ? (int)(100.0 * (double)done / (double)total) : 0);
+        return;
+    }
     if (s->keeper) { snprintf(buf, len, "index ready, saving it"); return; }
     if (!s->job) return;
     rv_progress_t *p = rv_build_progress(s->job);
@@ -359,8 +413,9 @@ void src_close(source_t *s)
     src_abandon_save(s);
     free(s->keep_path);
     if (s->fai_thread) pthread_join(s->fai_tid, NULL);
-    if (s->rvx_thread) pthread_join(s->rvx_tid, NULL);
+    rvx_join(s);
     rv_index_free(s->rvx_index);
+    rv_index_free(s->damaged);
     free(s->rvx_path);
     if (s->job) {
         /* A suffix sort cannot stop half-way: do not wait for it.  The caller is

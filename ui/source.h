@@ -31,13 +31,19 @@ typedef struct {
     rv_seq_t *skel;           /* record table built from the .fai (names, lengths) */
     rv_seq_t *head;           /* the start of the first record, until better is known */
     int partial;              /* seq is only that start */
-    /* FILE.rvx, mapped and checked by a helper thread */
+    /* FILE.rvx, mapped by a helper thread, which then verifies all its sections
+     * while the panes already use it (reads stay inside the mapping, rvx.c) */
     char *rvx_path;
     pthread_t rvx_tid;
     int rvx_thread;
-    _Atomic int rvx_done;
+    _Atomic int rvx_loaded, rvx_done; /* mapped (header and table checked); verified */
     rv_rvx_status_t rvx_status;
-    rv_index_t *rvx_index;
+    rv_index_t *rvx_index;    /* handed from the helper to x */
+    rv_index_t *verifying;    /* the index the helper verifies (owned by x or damaged) */
+    rv_index_t *damaged;      /* an index found damaged, kept until the end for panes
+                                 that may still hold it; the rebuild replaces it */
+    int rvx_verify_rc;
+    int rvx_taken;            /* the UI thread has looked at the loaded file */
     char rvx_err[400];
     /* keeping a built index in FILE.rvx (keep.h), in the background once ready */
     char *keep_path;          /* where, or NULL: not to be kept */

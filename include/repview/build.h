@@ -33,6 +33,9 @@ typedef struct {
     int force_wide;       /* 64-bit arrays even when n < 2^32 (tests) */
     int with_llr;         /* also compute LLR/LLRc (lr.h) */
     int with_runs;        /* also compute the tandem runs (tandem.h) */
+    rv_rvx_writer_t *writer; /* when set, rv_build() hands each section to it as soon
+                                as a stage makes it final (index.h), so that saving
+                                overlaps the next stage; the caller finishes it */
 } rv_build_opts_t;
 
 void rv_build_opts_init(rv_build_opts_t *o);

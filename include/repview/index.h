@@ -48,6 +48,7 @@ typedef struct rv_index {
     char note[256];               /* non-fatal remark for the user (GPU fallback), or "" */
     void *map;                    /* mmap of the .rvx, or NULL */
     size_t map_len;
+    struct rv_rvx_state *rvx;     /* what of the mapping is verified (rvx.c), or NULL */
 } rv_index_t;
 
 static inline uint64_t rv_get(const void *a, int wide, uint64_t i)
@@ -58,9 +59,24 @@ static inline void rv_put(void *a, int wide, uint64_t i, uint64_t v)
 {
     if (wide) ((uint64_t *)a)[i] = v; else ((uint32_t *)a)[i] = (uint32_t)v;
 }
-static inline uint64_t rv_sa(const rv_index_t *x, uint64_t r) { return rv_get(x->sa, x->wide, r); }
-static inline uint64_t rv_isa(const rv_index_t *x, uint64_t i) { return rv_get(x->isa, x->wide, i); }
-static inline uint64_t rv_lcp(const rv_index_t *x, uint64_t r) { return rv_narrow_get(&x->lcp, r); }
+/* SA and ISA values are clamped into [0, n): a mapped section may be read before its
+ * verification ends (rvx.c), and a damaged value must not lead a read outside the
+ * arrays.  Intact values pass unchanged; the compare costs nothing measurable. */
+static inline uint64_t rv_sa(const rv_index_t *x, uint64_t r)
+{
+    uint64_t v = rv_get(x->sa, x->wide, r);
+    return v < x->n ? v : x->n - 1;
+}
+static inline uint64_t rv_isa(const rv_index_t *x, uint64_t i)
+{
+    uint64_t v = rv_get(x->isa, x->wide, i);
+    return v < x->n ? v : x->n - 1;
+}
+static inline uint64_t rv_lcp(const rv_index_t *x, uint64_t r)
+{
+    uint64_t v = rv_narrow_get(&x->lcp, r); /* a length: clamped like SA values */
+    return v < x->n ? v : x->n;
+}
 
 /* Allocate an empty index for seq (takes ownership of seq): SA and ISA uninitialised,
  * no LCP yet (rv_index_set_lcp).
@@ -83,8 +99,40 @@ int rv_index_bind_lcp(rv_index_t *x);
 /* Default index path for an input: "FILE.rvx". Caller frees. */
 char *rv_index_path_for(const char *input);
 
-/* Write the index to path atomically (temporary file + rename). 0 or -1. */
+/* Write the index to path atomically (temporary file + rename): a writer that is
+ * handed every section at once.  0 or -1. */
 int rv_index_save(const rv_index_t *x, const char *path);
+
+/* Section masks: bit id for section id. */
+#define RV_SEC_BIT(id) (1ull << (id))
+#define RV_SEC_SEQ_MASK (RV_SEC_BIT(RV_SEC_RECORDS) | RV_SEC_BIT(RV_SEC_SEGMENTS) | \
+                         RV_SEC_BIT(RV_SEC_RAW) | RV_SEC_BIT(RV_SEC_TEXT))
+#define RV_SEC_CORE_MASK (RV_SEC_BIT(RV_SEC_SA) | RV_SEC_BIT(RV_SEC_ISA) | \
+                          RV_SEC_BIT(RV_SEC_LCP) | RV_SEC_BIT(RV_SEC_LCP_BIG))
+#define RV_SEC_ALL_MASK (~0ull)
+
+/* Incremental writing of a .rvx (rvx_write.c): sections are queued as they become
+ * final and written by writer threads while the caller goes on; the caller keeps
+ * each ptr alive and unchanged until finish or abort.  Nothing appears at path
+ * until rv_rvx_writer_finish() succeeds (temporary file, one fsync, rename). */
+typedef struct rv_rvx_writer rv_rvx_writer_t;
+/* Open a writer for path (threads = writer threads, 0 = default).  NULL + message. */
+rv_rvx_writer_t *rv_rvx_writer_open(const char *path, int threads);
+/* Queue one section (id in 1..RV_SEC_MAX-1, each at most once; bytes may be 0). */
+int rv_rvx_writer_add(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t bytes);
+/* Queue the sections of x in mask not queued yet and take the header fields from
+ * x (needed once before finish).  Missing optional sections are skipped. */
+int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t mask);
+/* Wait for the queued sections, write hashes, table and header, fsync, rename.
+ * 0, or -1 with a message (the temporary file is removed).  Frees w. */
+int rv_rvx_writer_finish(rv_rvx_writer_t *w);
+/* Stop writing (in-flight blocks are waited for): no section pointer is read after
+ * it returns, and finish will fail.  For a build that frees its arrays on failure. */
+void rv_rvx_writer_stop(rv_rvx_writer_t *w);
+/* Drop everything written so far (no file is left).  Frees w; NULL is ignored. */
+void rv_rvx_writer_abort(rv_rvx_writer_t *w);
+/* The temporary file being written (for a signal handler that must remove it). */
+const char *rv_rvx_writer_tmp(const rv_rvx_writer_t *w);
 
 /* Why an index file was not used (for the one-line report). */
 typedef enum {
@@ -96,6 +144,27 @@ typedef enum {
  * fingerprint (size, mtime).  On success *out is set and RV_RVX_OK returned;
  * otherwise the reason, with a message through rv_error(). */
 rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **out);
+
+/* Verify the sections in mask of an index loaded from a file that are not verified
+ * yet: their block hashes in parallel (threads, 0 = all), then the content checks of
+ * the sections that need them.  An index built in memory always passes.  0, or -1
+ * with "corrupt index (checksum mismatch ...)"; the file is then refused by every
+ * later rv_index_load() in this process, so that rv_open() rebuilds it. */
+int rv_index_verify(rv_index_t *x, uint64_t mask, int threads);
+/* Verify the blocks of section id covering bytes [off, off + len) that are not
+ * verified yet (serially: for a command that reads a few rows of a huge section).
+ * 0, or -1 as rv_index_verify().  No content checks: for SA, ISA, LCP, text, raw. */
+int rv_index_verify_part(rv_index_t *x, int id, uint64_t off, uint64_t len);
+/* Progress of verification so far, in bytes (for a status bar); both 0 when there
+ * is nothing to verify. */
+void rv_index_verify_progress(const rv_index_t *x, uint64_t *done, uint64_t *total);
+/* Ask a running rv_index_verify() on x (another thread) to stop soon; it then fails
+ * with "verification cancelled" without marking the file. */
+void rv_index_verify_cancel(rv_index_t *x);
+
+/* `repview index --check`: load path without an input, verify every section and its
+ * content.  Fills *sections, *bytes; 0, or -1 with a message naming the damage. */
+int rv_index_check_file(const char *path, int threads, int *sections, uint64_t *bytes);
 
 /* Read the fingerprint (size, mtime) of a file: 0 or -1. */
 int rv_file_fingerprint(const char *path, uint64_t *size, int64_t *mtime_ns);

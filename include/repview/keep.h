@@ -47,6 +47,10 @@ int rv_keep_wait(rv_keep_t *k, double seconds);
  * when it was dropped before completing).  why may be NULL. */
 int rv_keep_finish(rv_keep_t *k, int abandon, uint64_t *bytes, char *why, size_t whylen);
 
+/* Test hook: REPVIEW_SAVE_DELAY_MS=N holds a written file for N ms before it is
+ * renamed (here and in `repview index`), so tests can quit or interrupt a save. */
+void rv_keep_test_delay(void);
+
 /* Bytes as the status line shows them: "812 kB", "4.3 GB". */
 void rv_keep_size_str(uint64_t bytes, char *buf, size_t len);
 

@@ -63,6 +63,10 @@ void rv_runs_free(rv_runs_t *r);
  * against other calls on the same x. */
 int rv_runs_get(rv_index_t *x, int threads, rv_progress_t *p, rv_runs_t *out);
 
+/* Check the runs section of x, if any, against the text (O(runs)): 0, or -1 with a
+ * message.  rv_index_verify() runs it once the section's hashes passed. */
+int rv_runs_check(const rv_index_t *x);
+
 /* Hand runs from rv_runs_compute (e.g. computed in a worker thread) to x as its
  * RV_SEC_RUNS section; r is freed.  When out is non-NULL it receives the view, as
  * from rv_runs_get.  0, or -1 with a message (r is then left alone). */

@@ -55,3 +55,95 @@ rm -f l.fa.gz.rvx
 REPVIEW_FORCE_WIDE=1 $R index --quiet -o wide.rvx l.fa.gz
 cp wide.rvx l.fa.gz.rvx
 expect_eq wide_index_same_answer "$($R sa --rows 5 --around 1000 l.fa.gz 2>&1)" "$(cat want.txt)"
+
+# ---- version 3: block hashes verified lazily (issue 12 points 4-5) ----------------
+# A generated chromosome large enough for many 64 KiB blocks per section
+# (REPVIEW_RVX_BLOCK is a test hook).  For every section kind: flip one byte, then
+# the command that reads it reports one line naming the checksum mismatch, gives
+# the answer of the intact index, and leaves a rebuilt, intact file (lce, which
+# needs only the sequence, reads the input instead, as when there is no index).
+export REPVIEW_RVX_BLOCK=65536
+"$RV_BUILD/gen_chrom" 200000 3 > g.fa 2>/dev/null
+$R index --quiet g.fa
+chk=$($R index --check g.fa); rc=$?
+[ $rc -eq 0 ] && [[ "$chk" =~ ^g\.fa\.rvx:\ ok\ \([0-9]+\ sections,\ [0-9.]+\ GB\ verified\ in\ [0-9.]+\ s\)$ ]] \
+    && ok check_intact || bad check_intact "exit $rc: $chk"
+expect_eq check_names_rvx "$($R index --check g.fa.rvx | cut -d: -f1)" "g.fa.rvx"
+cp g.fa.rvx g.good
+$R sa --rows 3 --around 5000 g.fa > sa.want 2>/dev/null
+$R lr g.fa chrSyn:1-3000 > lr.want 2>/dev/null
+$R tandem g.fa > tandem.want 2>/dev/null
+$R lce g.fa 100 5000 > lce.want 2>/dev/null
+$R find g.fa ACGTACG > find.want 2>/dev/null
+$R sa --rows 0 g.fa > all.want 2>/dev/null
+# id offset bytes of every section (rvx_format.h: 128-byte header, 32-byte entries)
+python3 - <<'PY' > sections
+import struct
+b = open('g.good', 'rb').read()
+ns = struct.unpack_from('<I', b, 28)[0]
+for i in range(ns):
+    sid, _, off, n, _ = struct.unpack_from('<IIQQQ', b, 128 + 32 * i)
+    print(sid, off, n)
+PY
+flip_at() { python3 -c "
+b = bytearray(open('g.fa.rvx','rb').read()); b[$1] ^= 0x21; open('g.fa.rvx','wb').write(b)"; }
+cmd_for() { case $1 in 16|17|18) echo "lr g.fa chrSyn:1-3000 lr.want";; 24) echo "tandem g.fa tandem.want";;
+    4) echo "lce g.fa 100 5000 lce.want";; 3|5) echo "find g.fa ACGTACG find.want";;
+    *) echo "sa --rows 0 g.fa all.want";; esac; }
+while read -r id off n; do
+    [ "$n" -gt 0 ] || continue
+    cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
+    flip_at $((off + n / 2))
+    set -- $(cmd_for "$id"); want=${!#}; set -- "${@:1:$#-1}"
+    out=$($R "$@" 2>err.txt); rc=$?
+    if [ $rc -ne 0 ]; then bad "damage_section_$id" "exit $rc: $(cat err.txt)"
+    elif [ "$out" != "$(cat "$want")" ]; then bad "damage_section_$id" "wrong answer after damage"
+    elif [ "$(wc -l <err.txt)" -ne 1 ] || ! grep -q 'corrupt' err.txt; then bad "damage_section_$id" "report: $(cat err.txt)"
+    elif [ "$id" -ne 4 ] && ! $R index --check g.fa >/dev/null 2>&1; then bad "damage_section_$id" "not rebuilt intact"
+    else ok "damage_section_$id"; fi
+    # --check names the damaged section and block
+    cp g.good g.fa.rvx; flip_at $((off + n / 2))
+    if [ "$id" -le 2 ]; then expect_exit "check_damage_$id" 1 $R index --check g.fa; continue; fi
+    msg=$($R index --check g.fa 2>&1); rc=$?
+    [ $rc -eq 1 ] && [[ "$msg" == *"checksum mismatch"*"section $id, block $(( n / 2 / 65536 )) of"* || \
+        ( "$id" -eq 8 && "$msg" == *corrupt* ) ]] && ok "check_damage_$id" || bad "check_damage_$id" "exit $rc: $msg"
+done < sections
+# sa --around reads a few blocks: damage in them is found, damage elsewhere is not
+# read (the answer is right) and --check still finds it
+for id in 5 6; do
+    cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
+    read -r _ off n < <(grep "^$id " sections)
+    if [ $id = 6 ]; then at=$((off + 4999 * (n / 198507))); else at=$((off + 8285 * (n / 198507))); fi
+    flip_at $at
+    out=$($R sa --rows 3 --around 5000 g.fa 2>err.txt)
+    [ "$out" = "$(cat sa.want)" ] && grep -q 'checksum mismatch' err.txt && [ "$(wc -l <err.txt)" -eq 1 ] \
+        && ok "sa_rows_damage_found_$id" || bad "sa_rows_damage_found_$id" "$(cat err.txt)"
+done
+cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
+read -r _ off n < <(grep '^5 ' sections)
+flip_at $((off + n - 8))
+expect_eq sa_rows_damage_unread "$($R sa --rows 3 --around 5000 g.fa 2>&1)" "$(cat sa.want)"
+expect_exit check_finds_unread_sa_damage 1 $R index --check g.fa
+# damage the command does not read stays unread: lce answers from the text alone
+cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
+read -r _ off n < <(grep '^5 ' sections)
+flip_at $((off + 8))
+expect_eq lce_reads_only_the_sequence "$($R lce g.fa 100 5000 2>&1)" "$(cat lce.want)"
+expect_exit check_finds_unread_damage 1 $R index --check g.fa
+# the explorer shows the index at once, verifies it in the background and reports
+# the damage (then rebuilds)
+cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
+read -r _ off n < <(grep '^6 ' sections)
+flip_at $((off + n / 2))
+timeout 60 $REPVIEW --keys '' --dump --wait-index g.fa > screen.txt 2>&1; echo "rc=$?" >> screen.txt
+grep -q 'checksum mismatch' screen.txt && ok explorer_reports_damage || bad explorer_reports_damage "$(tail -3 screen.txt)"
+$R index --check g.fa >/dev/null 2>&1 || $R sa --rows 1 g.fa >/dev/null 2>&1
+cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
+timeout 60 $REPVIEW --keys '' --dump --wait-index g.fa > screen.txt 2>&1; echo "rc=$?" >> screen.txt
+grep -q 'index loaded from g.fa.rvx' screen.txt && ! grep -q 'checksum mismatch' screen.txt && ok explorer_intact_index \
+    || bad explorer_intact_index "$(tail -3 screen.txt)"
+# 64-bit arrays: the same checks
+REPVIEW_FORCE_WIDE=1 $R index --quiet g.fa
+expect_exit check_wide 0 $R index --check g.fa
+expect_eq wide_sa_answer "$($R sa --rows 3 --around 5000 g.fa 2>&1)" "$(cat sa.want)"
+ls ./*.tmp.* >/dev/null 2>&1 && bad no_temp_left_v3 "temporary files left" || ok no_temp_left_v3

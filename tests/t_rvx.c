@@ -1,0 +1,314 @@
+/* t_rvx.c — the .rvx file (rvx.c, rvx_write.c): round trips, the incremental
+ * writer, and damage found before any answer uses it.
+ *
+ * Oracle: the in-memory index the file was written from; every section read back
+ * must be byte-identical.  Inputs: random DNA with breakers and several records,
+ * periodic text (long LCPs, many runs), 32- and 64-bit arrays, and blocks of 4 KiB
+ * (REPVIEW_RVX_BLOCK) so that every big section spans many hash blocks.  Damage:
+ * one flipped byte in a random block of every section, in the block hashes, the
+ * table and the header, and truncation; the lazy verification must name the
+ * section and block, leave the other sections verifiable, and queries made before
+ * it must stay inside the mapping (run under ASan by `make asan`).
+ */
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "check.h"
+#include "repview/build.h"
+#include "repview/common.h"
+#include "repview/lr.h"
+#include "repview/tandem.h"
+#include "rvx_format.h"
+
+static char dir[256];
+
+static rv_seq_t *random_seq(rng_t *r, uint64_t max_len)
+{
+    static const char *const names[] = {"a", "bb", "c c", "d"};
+    char *rec[4];
+    int nrec = 1 + (int)rng_below(r, 4), periodic = rng_below(r, 3) == 0;
+    for (int k = 0; k < nrec; k++) {
+        uint64_t len = rng_below(r, max_len + 1);
+        rec[k] = malloc(len + 1);
+        uint64_t p = 1 + rng_below(r, 7);
+        for (uint64_t i = 0; i < len; i++)
+            rec[k][i] = periodic && rng_below(r, 50) ? "ACGTTGCA"[i % p] : "ACGTACGTNacgt"[rng_below(r, 13)];
+        rec[k][len] = 0;
+    }
+    rv_seq_t *s = rv_seq_from_records(names, (const char *const *)rec, nrec, RV_ALPHA_DNA);
+    for (int k = 0; k < nrec; k++) free(rec[k]);
+    return s;
+}
+
+static rv_index_t *build(rv_seq_t *s, int wide, rv_rvx_writer_t *w)
+{
+    rv_build_opts_t o;
+    rv_build_opts_init(&o);
+    o.backend = RV_BACKEND_CPU;
+    o.threads = 2;
+    o.force_wide = wide;
+    o.with_runs = 1;
+    o.writer = w;
+    return rv_build(s, &o, NULL);
+}
+
+/* Every section and the record table of y equal x's. */
+static void check_same(const rv_index_t *x, const rv_index_t *y, const char *what)
+{
+    const rv_seq_t *a = x->seq, *b = y->seq;
+    CHECK(y->n == x->n && y->wide == x->wide && b->glen == a->glen && b->n_rec == a->n_rec &&
+              b->n_seg == a->n_seg && b->alpha == a->alpha, "%s: sizes differ", what);
+    if (check_failed_) return;
+    uint64_t w = x->wide ? 8 : 4;
+    CHECK(memcmp(a->raw, b->raw, a->glen) == 0 && memcmp(a->text, b->text, a->n) == 0, "%s: sequence", what);
+    CHECK(memcmp(x->sa, y->sa, x->n * w) == 0 && memcmp(x->isa, y->isa, x->n * w) == 0, "%s: SA/ISA", what);
+    CHECK(a->n_seg == 0 || memcmp(a->seg, b->seg, a->n_seg * sizeof *a->seg) == 0, "%s: segments", what);
+    for (uint64_t i = 0; i < a->n_rec && !check_failed_; i++)
+        CHECK(strcmp(a->rec[i].name, b->rec[i].name) == 0 && a->rec[i].len == b->rec[i].len, "%s: record %llu",
+              what, (unsigned long long)i);
+    for (int id = RV_SEC_ISA + 1; id < RV_SEC_MAX; id++)
+        CHECK(same_section(x, y, id), "%s: section %d differs", what, id);
+    for (uint64_t r = 0; r < x->n && !check_failed_; r++)
+        CHECK(rv_lcp(x, r) == rv_lcp(y, r), "%s: LCP[%llu]", what, (unsigned long long)r);
+}
+
+static rv_index_t *load_ok(const char *path)
+{
+    rv_index_t *y = NULL;
+    CHECK(rv_index_load(path, NULL, &y) == RV_RVX_OK, "load: %s", rv_last_error());
+    CHECK(!y || rv_index_verify(y, RV_SEC_ALL_MASK, 2) == 0, "verify: %s", rv_last_error());
+    return y;
+}
+
+/* No file and no temporary file left under dir but the ones named keep*. */
+static int stray_files(void)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.' && strncmp(e->d_name, "keep", 4) != 0;
+    if (d) closedir(d);
+    return n;
+}
+
+static void round_trips(void)
+{
+    case_begin();
+    rng_t r = rng_new(7);
+    char path[300];
+    snprintf(path, sizeof path, "%s/keep.rvx", dir);
+    for (int it = 0; it < check_iters(20) && !check_failed_; it++) {
+        int wide = it % 2;
+        rv_index_t *x = build(random_seq(&r, it < 5 ? 3 : 40000), wide, NULL);
+        CHECK(x && rv_index_save(x, path) == 0, "save: %s", rv_last_error());
+        rv_index_t *y = x ? load_ok(path) : NULL;
+        if (y) check_same(x, y, wide ? "64-bit" : "32-bit");
+        rv_index_free(y);
+        rv_index_free(x);
+    }
+    CHECK(stray_files() == 0, "files left behind");
+    case_end("rvx_round_trips_32_64");
+}
+
+/* The overlapped path (the build hands sections over) and sections added in
+ * random order, some empty, give the same index. */
+static void writer_orders(void)
+{
+    case_begin();
+    rng_t r = rng_new(11);
+    char path[300];
+    snprintf(path, sizeof path, "%s/keep2.rvx", dir);
+    for (int it = 0; it < check_iters(10) && !check_failed_; it++) {
+        rv_seq_t *s = random_seq(&r, 30000);
+        rv_rvx_writer_t *w = rv_rvx_writer_open(path, 1 + it % 3);
+        rv_index_t *x = build(s, it % 2, w);
+        CHECK(x && rv_rvx_writer_finish(w) == 0, "overlapped save: %s", rv_last_error());
+        rv_index_t *y = x ? load_ok(path) : NULL;
+        if (y) check_same(x, y, "overlapped");
+        rv_index_free(y);
+        /* odd order: the arrays first, backwards, then an empty extra section */
+        w = rv_rvx_writer_open(path, 2);
+        int ids[RV_SEC_MAX], n = 0;
+        for (int id = RV_SEC_MAX - 1; id > RV_SEC_ISA; id--)
+            if (x && x->ext[id].ptr) ids[n++] = id;
+        for (int i = n - 1; i > 0; i--) { int j = (int)rng_below(&r, (uint64_t)i + 1), t = ids[i]; ids[i] = ids[j]; ids[j] = t; }
+        for (int i = 0; i < n; i++) CHECK(rv_rvx_writer_add(w, ids[i], x->ext[ids[i]].ptr, x->ext[ids[i]].bytes) == 0, "add");
+        CHECK(rv_rvx_writer_add(w, RV_SEC_LEFTDIV, "", 0) == 0, "empty section");
+        CHECK(rv_rvx_writer_add(w, RV_SEC_LEFTDIV, "", 0) < 0, "a section added twice was taken");
+        rv_rvx_writer_abort(w); /* the repeated add spoils the file: start again */
+        w = rv_rvx_writer_open(path, 2);
+        for (int i = 0; i < n; i++) rv_rvx_writer_add(w, ids[i], x->ext[ids[i]].ptr, x->ext[ids[i]].bytes);
+        rv_rvx_writer_add(w, RV_SEC_LEFTDIV, "", 0);
+        if (x) rv_rvx_writer_add_index(w, x, RV_SEC_ALL_MASK);
+        CHECK(rv_rvx_writer_finish(w) == 0, "odd order: %s", rv_last_error());
+        y = x ? load_ok(path) : NULL;
+        uint64_t b = 1;
+        CHECK(!y || (rv_index_section(y, RV_SEC_LEFTDIV, &b) && b == 0), "empty section lost");
+        if (y && x) { rv_index_attach(x, RV_SEC_LEFTDIV, NULL, 0); y->ext[RV_SEC_LEFTDIV].ptr = NULL; check_same(x, y, "odd order"); }
+        rv_index_free(y);
+        rv_index_free(x);
+    }
+    CHECK(stray_files() == 0, "files left behind");
+    case_end("rvx_writer_orders_and_empty_sections");
+}
+
+static void writer_abort(void)
+{
+    case_begin();
+    char path[300];
+    snprintf(path, sizeof path, "%s/aborted.rvx", dir);
+    rng_t r = rng_new(3);
+    rv_index_t *x = build(random_seq(&r, 20000), 0, NULL);
+    rv_rvx_writer_t *w = rv_rvx_writer_open(path, 2);
+    CHECK(w && x, "open: %s", rv_last_error());
+    rv_rvx_writer_add_index(w, x, RV_SEC_SEQ_MASK);
+    rv_rvx_writer_abort(w);
+    CHECK(access(path, F_OK) != 0 && stray_files() == 0, "abort left a file");
+    w = rv_rvx_writer_open(path, 1); /* no header fields given: finish refuses */
+    rv_rvx_writer_add(w, RV_SEC_RAW, x->seq->raw, x->seq->glen);
+    CHECK(rv_rvx_writer_finish(w) < 0 && access(path, F_OK) != 0 && stray_files() == 0, "finish without an index");
+    snprintf(path, sizeof path, "%s/no/such/dir.rvx", dir);
+    CHECK(rv_rvx_writer_open(path, 1) == NULL && strstr(rv_last_error(), "cannot write"), "missing directory");
+    rv_index_free(x);
+    case_end("rvx_writer_abort_leaves_nothing");
+}
+
+/* ---- damage ------------------------------------------------------------------ */
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    rewind(f);
+    unsigned char *b = malloc(*len);
+    if (b && fread(b, 1, *len, f) != *len) { free(b); b = NULL; }
+    fclose(f);
+    return b;
+}
+
+static void spit(const char *path, const unsigned char *b, size_t len)
+{
+    char tmp[320];
+    snprintf(tmp, sizeof tmp, "%s.w", path);
+    FILE *f = fopen(tmp, "wb");
+    fwrite(b, 1, len, f);
+    fclose(f);
+    rename(tmp, path); /* a new inode: not the one this process found bad */
+}
+
+/* Queries that read every kind of section; their answers are not checked (the
+ * file is damaged), only that they stay inside the mapping. */
+static void touch_everything(rv_index_t *y)
+{
+    rv_lr_t lr[4];
+    uint64_t sum = 0;
+    for (uint64_t k = 0; k < y->n; k += 7) sum += rv_lr_at(y, k, lr, 4) + rv_sa(y, k) + rv_lcp(y, rv_isa(y, k));
+    rv_runs_t v;
+    if (rv_runs_get(y, 1, NULL, &v) == 0) sum += v.n;
+    CHECK(sum || y->n < 8, "no answers");
+}
+
+static void damage_one(const char *path, const unsigned char *good, size_t len, const rvx_entry_t *e,
+                       rng_t *r, int *hits)
+{
+    const rvx_header_t *h = (const rvx_header_t *)good;
+    uint64_t nb = rvx_blocks(e->bytes, h->block_bytes), b = rng_below(r, nb);
+    uint64_t at = e->offset + b * h->block_bytes + rng_below(r, e->bytes - b * h->block_bytes < h->block_bytes ?
+                                                                 e->bytes - b * h->block_bytes : h->block_bytes);
+    unsigned char *bad = malloc(len);
+    memcpy(bad, good, len);
+    bad[at] ^= (unsigned char)(1 + rng_below(r, 255));
+    spit(path, bad, len);
+    free(bad);
+    rv_index_t *y = NULL;
+    rv_rvx_status_t st = rv_index_load(path, NULL, &y);
+    if (e->id == RV_SEC_RECORDS || e->id == RV_SEC_SEGMENTS) { /* small: checked at open */
+        CHECK(st == RV_RVX_CORRUPT && !y, "damaged section %u opened", e->id);
+        rv_index_free(y);
+        return;
+    }
+    if (st != RV_RVX_OK) { /* a damaged LCP directory can fail the O(1) checks at open */
+        CHECK(st == RV_RVX_CORRUPT && (e->id == RV_SEC_LCP_BIG), "section %u: status %d", e->id, (int)st);
+        return;
+    }
+    touch_everything(y);
+    uint64_t others = RV_SEC_ALL_MASK & ~RV_SEC_BIT(e->id);
+    CHECK(rv_index_verify(y, others, 2) == 0, "verifying the intact sections failed: %s", rv_last_error());
+    char want[64];
+    snprintf(want, sizeof want, "block %llu of", (unsigned long long)b);
+    const uint64_t bb = h->block_bytes;
+    if (nb > 1) /* partial verification: another block passes, the damaged one not */
+        CHECK(rv_index_verify_part(y, (int)e->id, (b + 1) % nb * bb, 1) == 0, "intact block refused: %s",
+              rv_last_error());
+    const uint64_t blen = e->bytes - b * bb < bb ? e->bytes - b * bb : bb;
+    CHECK(rv_index_verify_part(y, (int)e->id, b * bb + rng_below(r, blen), 1) < 0 &&
+              strstr(rv_last_error(), want), "partial verification missed section %u block %llu", e->id,
+          (unsigned long long)b);
+    CHECK(rv_index_verify(y, RV_SEC_BIT(e->id), 2) < 0 && strstr(rv_last_error(), "checksum mismatch") &&
+              strstr(rv_last_error(), want), "damage in section %u block %llu: %s", e->id,
+          (unsigned long long)b, rv_last_error());
+    rv_index_free(y);
+    y = NULL;
+    CHECK(rv_index_load(path, NULL, &y) == RV_RVX_CORRUPT && !y, "a file found damaged was opened again");
+    rv_index_free(y);
+    (*hits)++;
+}
+
+static void damage(void)
+{
+    case_begin();
+    rng_t r = rng_new(5);
+    char path[300];
+    snprintf(path, sizeof path, "%s/keep3.rvx", dir);
+    int hits = 0, iters = check_iters(6);
+    for (int it = 0; it < iters && !check_failed_; it++) {
+        rv_index_t *x = build(random_seq(&r, 60000), it % 2, NULL);
+        size_t len = 0;
+        unsigned char *good = x && rv_index_save(x, path) == 0 ? slurp(path, &len) : NULL;
+        CHECK(good != NULL, "save: %s", rv_last_error());
+        if (!good) { rv_index_free(x); break; }
+        const rvx_header_t *h = (const rvx_header_t *)good;
+        const rvx_entry_t *t = (const rvx_entry_t *)(good + sizeof *h);
+        for (uint32_t i = 0; i < h->n_sections && !check_failed_; i++)
+            if (t[i].bytes) damage_one(path, good, len, &t[i], &r, &hits);
+        /* the block hashes, the table, the header, truncation: refused at open */
+        static const char *const what[] = {"block hashes", "table", "header", "truncation"};
+        for (int k = 0; k < 4 && !check_failed_; k++) {
+            unsigned char *bad = malloc(len);
+            memcpy(bad, good, len);
+            size_t blen = len;
+            if (k == 0) bad[h->hash_offset + rng_below(&r, h->n_hashes * 8)] ^= 4;
+            if (k == 1) bad[sizeof *h + rng_below(&r, h->n_sections * sizeof *t)] ^= 4;
+            if (k == 2) bad[8 + rng_below(&r, sizeof *h - 8)] ^= 4;
+            if (k == 3) blen = rng_below(&r, len);
+            spit(path, bad, blen);
+            free(bad);
+            rv_index_t *y = NULL;
+            rv_rvx_status_t st = rv_index_load(path, NULL, &y);
+            CHECK(st != RV_RVX_OK && !y, "damaged %s opened", what[k]);
+            rv_index_free(y);
+        }
+        free(good);
+        rv_index_free(x);
+    }
+    CHECK(hits >= 6 * iters, "only %d damaged sections tried", hits);
+    unlink(path);
+    case_end("rvx_damage_found_before_use");
+}
+
+int main(void)
+{
+    setenv("REPVIEW_RVX_BLOCK", "4096", 1);
+    snprintf(dir, sizeof dir, "/tmp/t_rvx_%d", (int)getpid());
+    mkdir(dir, 0755);
+    round_trips();
+    writer_orders();
+    writer_abort();
+    damage();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) return 1;
+    return check_exit();
+}
