@@ -152,7 +152,7 @@ static void *job_main(void *arg)
     rv_build_job_t *j = arg;
     if (!j->seq) {
         rv_progress_stage(&j->progress, RV_STAGE_READ, 0);
-        j->seq = rv_seq_load(j->path, j->alpha);
+        j->seq = rv_seq_load_threads(j->path, j->alpha, j->opts.threads);
     }
     if (j->seq) {
         rv_seq_t *s = j->seq;

@@ -10,6 +10,7 @@
 #include <htslib/khash_str2int.h>
 #include "repview/common.h"
 #include "repview/seq.h"
+#include "seq_internal.h"
 
 typedef struct {
     char *buf;
@@ -41,7 +42,7 @@ static int append_seq_line(growbuf_t *g, const char *s, size_t l)
     return 0;
 }
 
-static int add_record(rv_seq_t *s, uint64_t *cap, const char *header, uint64_t off)
+static int add_record(rv_seq_t *s, uint64_t *cap, const char *header, size_t hlen, uint64_t off)
 {
     if (s->n_rec == *cap) {
         *cap = *cap ? *cap * 2 : 16;
@@ -49,7 +50,7 @@ static int add_record(rv_seq_t *s, uint64_t *cap, const char *header, uint64_t o
         if (!r) return -1;
         s->rec = r;
     }
-    size_t l = strcspn(header, " \t\r");
+    size_t l = rv_seq_name_len(header, hlen);
     rv_record_t *r = &s->rec[s->n_rec++];
     r->name = strndup(header, l);
     r->off = off;
@@ -57,41 +58,73 @@ static int add_record(rv_seq_t *s, uint64_t *cap, const char *header, uint64_t o
     return r->name ? 0 : -1;
 }
 
-/* Parse every record; FASTQ quality lines are counted, not stored. */
-static int parse_records(BGZF *fp, const char *ctx, rv_seq_t *s, growbuf_t *raw)
+size_t rv_seq_name_len(const char *header, size_t hlen)
 {
-    kstring_t line = {0, 0, NULL};
+    size_t l = 0;
+    while (l < hlen && header[l] != ' ' && header[l] != '\t' && header[l] != '\r' && header[l]) l++;
+    return l;
+}
+
+/* One line at a time from a BGZF stream or from a buffer; 1 = a line, 0 = end,
+ * -2 = corrupt compressed data. */
+typedef struct {
+    BGZF *fp;
+    kstring_t ks;
+    const char *p, *end;
+} line_src_t;
+
+static int next_line(line_src_t *src, const char **line, size_t *len)
+{
+    if (src->fp) {
+        int ret = bgzf_getline(src->fp, '\n', &src->ks);
+        if (ret < -1) return -2;
+        if (ret < 0) return 0;
+        *line = src->ks.s;
+        *len = src->ks.l;
+        return 1;
+    }
+    if (src->p >= src->end) return 0;
+    const char *e = memchr(src->p, '\n', (size_t)(src->end - src->p));
+    if (!e) e = src->end;
+    *line = src->p;
+    *len = (size_t)(e - src->p);
+    src->p = e < src->end ? e + 1 : e;
+    return 1;
+}
+
+/* Parse every record, one line after the other; FASTQ quality lines are counted,
+ * not stored.  The reference reader: the parallel one (seq_read.c) must agree. */
+static int parse_records(line_src_t *src, const char *ctx, rv_seq_t *s, growbuf_t *raw)
+{
     uint64_t cap = 0, lineno = 0, qual_left = 0;
     int state = 0; /* 0 before the first record, 1 FASTA seq, 2 FASTQ seq, 3 FASTQ qual */
     int ret, rc = 0;
-    while ((ret = bgzf_getline(fp, '\n', &line)) >= 0) {
+    const char *text;
+    size_t full;
+    while ((ret = next_line(src, &text, &full)) > 0) {
         lineno++;
-        size_t l = line.l;
-        while (l && line.s[l - 1] == '\r') l--;
+        size_t l = full;
+        while (l && text[l - 1] == '\r') l--;
         if (state == 3) {
-            if (l > qual_left) { rc = rv_error(ctx, "line %llu: quality longer than sequence", (unsigned long long)lineno); goto out; }
+            if (l > qual_left) return rv_error(ctx, "line %llu: quality longer than sequence", (unsigned long long)lineno);
             qual_left -= l;
             if (qual_left == 0) state = 0;
             continue;
         }
         if (l == 0) continue;
-        char c = line.s[0];
+        char c = text[0];
         if (c == '>' || (c == '@' && state != 1)) {
-            if (state == 2) { rc = rv_error(ctx, "line %llu: FASTQ record without '+' line", (unsigned long long)lineno); goto out; }
-            if (add_record(s, &cap, line.s + 1, raw->len) < 0) { rc = rv_error(ctx, "out of memory"); goto out; }
-            if (!s->rec[s->n_rec - 1].name[0]) {
-                rc = rv_error(ctx, "line %llu: record without a name", (unsigned long long)lineno);
-                goto out;
-            }
+            if (state == 2) return rv_error(ctx, "line %llu: FASTQ record without '+' line", (unsigned long long)lineno);
+            if (add_record(s, &cap, text + 1, full - 1, raw->len) < 0) return rv_error(ctx, "out of memory");
+            if (!s->rec[s->n_rec - 1].name[0])
+                return rv_error(ctx, "line %llu: record without a name", (unsigned long long)lineno);
             state = c == '>' ? 1 : 2;
             continue;
         }
         if (state == 0) {
             if (s->n_rec == 0)
-                rc = rv_error(ctx, "not FASTA or FASTQ (line %llu does not start with '>' or '@')", (unsigned long long)lineno);
-            else
-                rc = rv_error(ctx, "line %llu: expected a FASTQ header", (unsigned long long)lineno);
-            goto out;
+                return rv_error(ctx, "not FASTA or FASTQ (line %llu does not start with '>' or '@')", (unsigned long long)lineno);
+            return rv_error(ctx, "line %llu: expected a FASTQ header", (unsigned long long)lineno);
         }
         if (state == 2 && c == '+') {
             qual_left = s->rec[s->n_rec - 1].len;
@@ -99,21 +132,41 @@ static int parse_records(BGZF *fp, const char *ctx, rv_seq_t *s, growbuf_t *raw)
             continue;
         }
         uint64_t before = raw->len;
-        int a = append_seq_line(raw, line.s, l);
-        if (a == -1) { rc = rv_error(ctx, "line %llu: binary data, not FASTA or FASTQ", (unsigned long long)lineno); goto out; }
-        if (a < 0) { rc = rv_error(ctx, "out of memory"); goto out; }
+        int a = append_seq_line(raw, text, l);
+        if (a == -1) return rv_error(ctx, "line %llu: binary data, not FASTA or FASTQ", (unsigned long long)lineno);
+        if (a < 0) return rv_error(ctx, "out of memory");
         s->rec[s->n_rec - 1].len += raw->len - before;
     }
-    if (ret < -1) {
-        rc = lineno ? rv_error(ctx, "truncated or corrupt compressed data after line %llu", (unsigned long long)lineno)
-                    : rv_error(ctx, "truncated or corrupt compressed data");
-        goto out;
-    }
-    if (state == 2 || state == 3) { rc = rv_error(ctx, "truncated FASTQ record at the end of the file"); goto out; }
-    if (s->n_rec == 0) { rc = rv_error(ctx, lineno ? "no sequence records" : "empty file, no sequences"); goto out; }
-out:
-    free(line.s);
+    if (ret < 0)
+        return lineno ? rv_error(ctx, "truncated or corrupt compressed data after line %llu", (unsigned long long)lineno)
+                      : rv_error(ctx, "truncated or corrupt compressed data");
+    if (state == 2 || state == 3) return rv_error(ctx, "truncated FASTQ record at the end of the file");
+    if (s->n_rec == 0) return rv_error(ctx, lineno ? "no sequence records" : "empty file, no sequences");
     return rc;
+}
+
+/* Serial reading of a BGZF stream or a buffer into s (raw owned by s). */
+static int parse_into(rv_seq_t *s, line_src_t *src, const char *ctx)
+{
+    growbuf_t raw = {0};
+    int rc = parse_records(src, ctx, s, &raw);
+    free(src->ks.s);
+    s->owned_raw = raw.buf;
+    s->raw = raw.buf ? raw.buf : "";
+    s->glen = raw.len;
+    return rc;
+}
+
+int rv_seq_parse_stream(rv_seq_t *s, BGZF *fp, const char *ctx)
+{
+    line_src_t src = {.fp = fp};
+    return parse_into(s, &src, ctx);
+}
+
+int rv_seq_parse_serial(rv_seq_t *s, const char *buf, uint64_t len, const char *ctx)
+{
+    line_src_t src = {.p = buf, .end = buf + len};
+    return parse_into(s, &src, ctx);
 }
 
 int rv_seq_index_names(rv_seq_t *s)
@@ -138,31 +191,7 @@ int rv_seq_index_names(rv_seq_t *s)
 
 rv_seq_t *rv_seq_load(const char *path, rv_alpha_t alpha)
 {
-    struct stat st;
-    int is_stdin = strcmp(path, "-") == 0;
-    if (!is_stdin) {
-        if (stat(path, &st) != 0) { rv_error(path, "%s", strerror(errno)); return NULL; }
-        if (S_ISDIR(st.st_mode)) { rv_error(path, "is a directory"); return NULL; }
-    }
-    BGZF *fp = bgzf_open(path, "r");
-    if (!fp) { rv_error(path, "cannot open: %s", errno ? strerror(errno) : "unknown error"); return NULL; }
-    rv_seq_t *s = calloc(1, sizeof *s);
-    growbuf_t raw = {0};
-    if (!s) { bgzf_close(fp); rv_error(path, "out of memory"); return NULL; }
-    s->path = strdup(path);
-    if (!is_stdin) {
-        s->src_size = (uint64_t)st.st_size;
-        s->src_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-    }
-    int rc = parse_records(fp, is_stdin ? "stdin" : path, s, &raw);
-    if (bgzf_close(fp) < 0 && rc == 0) rc = rv_error(path, "truncated or corrupt compressed data");
-    s->owned_raw = raw.buf;
-    s->raw = raw.buf ? raw.buf : "";
-    s->glen = raw.len;
-    if (rc == 0) rc = rv_seq_index_names(s);
-    if (rc == 0) rc = rv_seq_encode(s, alpha);
-    if (rc != 0) { rv_seq_free(s); return NULL; }
-    return s;
+    return rv_seq_load_threads(path, alpha, 0);
 }
 
 rv_seq_t *rv_seq_from_records(const char *const *names, const char *const *seqs, int n_rec,
@@ -174,7 +203,7 @@ rv_seq_t *rv_seq_from_records(const char *const *names, const char *const *seqs,
     if (!s) return NULL;
     for (int i = 0; i < n_rec; i++) {
         size_t l = strlen(seqs[i]);
-        if (add_record(s, &cap, names[i], raw.len) < 0 || grow(&raw, l + 1) < 0) goto fail;
+        if (add_record(s, &cap, names[i], strlen(names[i]), raw.len) < 0 || grow(&raw, l + 1) < 0) goto fail;
         memcpy(raw.buf + raw.len, seqs[i], l);
         raw.len += l;
         s->rec[i].len = l;
@@ -219,12 +248,22 @@ void rv_seq_free(rv_seq_t *s)
  * breaker run between segments, none at the ends (SPEC §1, DESIGN "Text encoding"). */
 int rv_seq_encode(rv_seq_t *s, rv_alpha_t alpha)
 {
+    return rv_seq_encode_threads(s, alpha, 0, 0);
+}
+
+void rv_seq_set_alpha(rv_seq_t *s, rv_alpha_t alpha, uint8_t code[256])
+{
     if (alpha == RV_ALPHA_AUTO)
         alpha = rv_alpha_detect(s->raw, s->glen < (1u << 20) ? s->glen : (1u << 20));
     s->alpha = alpha;
     s->sigma = alpha == RV_ALPHA_DNA ? 4 : alpha == RV_ALPHA_PROTEIN ? 25 : 255;
-    uint8_t code[256];
     for (int c = 0; c < 256; c++) code[c] = rv_alpha_code(alpha, (unsigned char)c);
+}
+
+int rv_seq_encode_serial(rv_seq_t *s, rv_alpha_t alpha)
+{
+    uint8_t code[256];
+    rv_seq_set_alpha(s, alpha, code);
     /* a record end adds one breaker even when no breaker byte pays for it */
     uint8_t *t = malloc(s->glen + s->n_rec + 1);
     uint64_t segcap = 16, nseg = 0, n = 0;

@@ -202,7 +202,7 @@ const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t
         rv_index_free(x);
         free(rvx);
     }
-    rv_seq_t *s = rv_seq_load(path, c->alpha);
+    rv_seq_t *s = rv_seq_load_threads(path, c->alpha, c->build.threads);
     if (!s) { cli_data_error(); return NULL; }
     if (s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", path, s->warning);
     *owned = s;

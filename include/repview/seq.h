@@ -62,6 +62,12 @@ typedef struct rv_seq {
  * Returns a new rv_seq_t or NULL with a message (see rv_last_error()). */
 rv_seq_t *rv_seq_load(const char *path, rv_alpha_t alpha);
 
+/* Same, with `threads` workers (0 = one per core): a plain file is mapped and its
+ * FASTA parsed and encoded in parallel chunks cut at line ends; bgzip is inflated by
+ * htslib's thread pool; gzip is inflated as one stream, then parsed in parallel;
+ * stdin, pipes and threads = 1 are read line by line.  All give the same sequence. */
+rv_seq_t *rv_seq_load_threads(const char *path, rv_alpha_t alpha, int threads);
+
 /* Build a one-record sequence from a string (for `sa --string` and tests). */
 rv_seq_t *rv_seq_from_string(const char *s, size_t len, rv_alpha_t alpha, const char *name);
 

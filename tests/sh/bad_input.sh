@@ -2,7 +2,7 @@
 # error (exit 1, one stderr line), never a crash or a hang (issue 2, point 6).
 . "$RV_TOP/tests/lib.sh"
 R="timeout 30 $REPVIEW"
-cd "$T" || exit 1
+cd "${T:?}" || exit 1
 
 expect_exit missing_file 1 $R stats missing.fa
 mkdir adir; expect_exit directory 1 $R stats adir

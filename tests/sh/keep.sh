@@ -6,7 +6,7 @@
 . "$RV_TOP/tests/lib.sh"
 unset REPVIEW_NO_SAVE
 R="timeout 60 $REPVIEW"
-cd "$T" || exit 1
+cd "${T:?}" || exit 1
 cp "$RV_TOP/tests/data/multi.fa" m.fa
 printf '>q1\nACGTTGCAAGGCTAAGG\n>q2\nTTTTTTTTTTGG\n' >q.fa
 mtime() { stat -c %y "$1" 2>/dev/null; }

@@ -4,7 +4,7 @@
 . "$RV_TOP/tests/lib.sh"
 unset REPVIEW_NO_SAVE # a damaged file is rewritten by the next command that builds
 R="timeout 60 $REPVIEW"
-cd "$T" || exit 1
+cd "${T:?}" || exit 1
 cp "$RV_TOP/samples/lambda.fa.gz" l.fa.gz
 $R sa --rows 5 --around 1000 l.fa.gz > want.txt 2>/dev/null
 
