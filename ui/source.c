@@ -118,7 +118,10 @@ int src_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
 
 static int start_build(source_t *s, char *msg, size_t msglen)
 {
-    if (s->keep_path) s->opts.with_llr = s->opts.with_runs = 1; /* what `repview index` writes */
+    /* the tandem pane needs the runs: build them with the index, in this background
+     * job and on the GPU when there is one, rather than later on the UI thread */
+    s->opts.with_runs = 1;
+    if (s->keep_path) s->opts.with_llr = 1; /* what `repview index` writes */
     s->job = rv_build_start(s->path, NULL, s->alpha, &s->opts);
     if (!s->job) return snprintf(msg, msglen, "%s", rv_last_error()), -1;
     s->state = IDX_BUILDING;
@@ -183,7 +186,7 @@ static void rvx_loaded(source_t *s, char *msg, size_t msglen)
         drop_head(s);
         free(s->keep_path);
         s->keep_path = NULL;
-        snprintf(msg, msglen, "index loaded from %s", s->rvx_path);
+        snprintf(msg, msglen, "index loaded from %s in %.2f s", s->rvx_path, s->t_ready - s->t_start);
         return;
     }
     rvx_join(s);

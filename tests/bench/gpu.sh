@@ -15,7 +15,8 @@
 #                  REPVIEW_NO_SAVE=1): the seconds of its "index ready" message;
 #                  ui_wall the whole session
 #         lce      `repview lce FILE REC:1 REC:2` with the saved .rvx (page cache warm):
-#                  the first answer; reopen the explorer session with the .rvx
+#                  the first answer; panes the explorer's "index loaded ... in N s" with
+#                  the .rvx (target <= 0.2); reopen that whole session, verification included
 #  GPU cells: median of GPU_REPS runs (a traced warm-up build comes first and gives
 #  the device memory and GPU steps); CPU cells: one run.  Without a usable GPU the GPU
 #  rows are skipped (a SKIP line) and the CPU rows still print.
@@ -153,13 +154,14 @@ index_row() {
     awk -F'\t' 'NF == 2 && $2 ~ /^[0-9.]+$/' "$e" >"$tmp/last-$1.timing"
 }
 
-# reopen_row FILE REC ROWS: appends "lce_wall ui_wall" (FILE.rvx saved)
+# reopen_row FILE REC ROWS: appends "lce_wall ui_wall loaded_s" (FILE.rvx saved)
 reopen_row() {
-    local l u
+    local l u p
     timed lce "$REPVIEW" lce "$1" "$2:1" "$2:2" && l=$T_WALL || l=-
     timed ui "$REPVIEW" --keys '' --dump --wait-index --size 300x30 "$1" && u=$T_WALL || u=-
-    grep -q 'index ready:' "$tmp/ui.out" && u=- # it built the index: not a reopen
-    echo "$l $u" >>"$3"
+    p=$(grep -o 'index loaded from [^ ]* in [0-9.]* s' "$tmp/ui.out" | awk '{ print $(NF - 1) }' | tail -1 | grep . || echo -)
+    grep -q 'index ready:' "$tmp/ui.out" && u=- p=- # it built the index: not a reopen
+    echo "$l $u $p" >>"$3"
 }
 
 # ready_row BACKEND FILE ROWS: explorer from no .rvx; appends "ready_s ui_wall ui_rss"
@@ -200,15 +202,15 @@ whole_row() {
     awk -v name="$1" -v b="$2" -v bw="$disk_bw" -v wall="$(col "$i" 1)" -v rss="$(col "$i" 2)" \
         -v rd="$(col "$i" 7)" -v runs="$(col "$i" 8)" -v save="$(col "$i" 9)" -v rvx="$(col "$i" 10)" \
         -v ready="$(col "$tmp/$2.ready" 1)" -v uw="$(col "$tmp/$2.ready" 2)" \
-        -v lce="$(col "$tmp/$2.reopen" 1)" -v reo="$(col "$tmp/$2.reopen" 2)" '
+        -v lce="$(col "$tmp/$2.reopen" 1)" -v reo="$(col "$tmp/$2.reopen" 2)" -v pan="$(col "$tmp/$2.reopen" 3)" '
         function f(x, fmt) { return x == "-" || x == "" ? "-" : sprintf(fmt, x) }
         BEGIN {
             ratio = rss == "-" || rvx == "-" ? "-" : rss * 1024 / rvx
             sd = save == "-" || bw == "-" || rvx == "-" ? "-" : save / (rvx / bw)
-            printf "%-16s %-3s %7s %6s %6s %6s %6s %7s %6s %7s %6s %7s %6s %6s\n", name, b, f(wall, "%.2f"),
+            printf "%-16s %-3s %7s %6s %6s %6s %6s %7s %6s %7s %6s %7s %6s %6s %6s\n", name, b, f(wall, "%.2f"),
                 f(rd, "%.2f"), f(runs, "%.2f"), f(save, "%.2f"), f(rss == "-" ? "-" : rss / 1048576, "%.2f"),
                 f(ratio, "%.2f"), f(rvx == "-" ? "-" : rvx / 1e9, "%.2f"), f(sd, "%.2f"), f(ready, "%.2f"),
-                f(uw, "%.2f"), f(lce, "%.2f"), f(reo, "%.2f")
+                f(uw, "%.2f"), f(lce, "%.2f"), f(pan, "%.2f"), f(reo, "%.2f")
         }' >>"$tmp/whole.tab"
 }
 
@@ -271,9 +273,10 @@ echo "(gpu_lcp includes the SA/ISA/LCP downloads, gpu_llr LLR+LLRc with theirs; 
 echo " reading, tandem runs, saving and CUDA context creation: the whole table has those)"
 echo
 echo "whole: seconds of whole processes; disk $(awk -v b="$disk_bw" 'BEGIN { print b == "-" ? "?" : sprintf("%.0f MB/s", b / 1e6) }') (dd conv=fsync, this run)"
-printf '%-16s %-3s %7s %6s %6s %6s %6s %7s %6s %7s %6s %7s %6s %6s\n' input be wall read runs save rss_GB \
-    rss/rvx rvx_GB save/dd ready ui_wall lce reopen
+printf '%-16s %-3s %7s %6s %6s %6s %6s %7s %6s %7s %6s %7s %6s %6s %6s\n' input be wall read runs save rss_GB \
+    rss/rvx rvx_GB save/dd ready ui_wall lce panes reopen
 cat "$tmp/whole.tab"
 echo "(wall/read/runs/save: repview index --timing; rss/rvx target <= 1.3, save/dd <= 1.25;"
 echo " ready: explorer's 'index ready' s from no .rvx, ui_wall its whole session; lce, reopen:"
-echo " whole lce / explorer session with the saved .rvx)"
+echo " whole lce / explorer session with the saved .rvx (verification included); panes: the"
+echo " explorer's 'index loaded ... in N s', when its panes became index-backed)"

@@ -14,7 +14,7 @@ printf '>only\nACGTACGTTTGACCA\n' | gzip -c >"$T/plain.fa.gz" # gzip, not bgzip:
 # and check them with golden_engine below.
 # A kept index (keep.sh) ends the line with "; saved FILE.rvx (SIZE)": the name stays.
 normalise() {
-    sed -E 's/created .* for fast access; //' |
+    sed -E 's/created .* for fast access; //; s/(index loaded from [^ ]+) in [0-9.]+ s/\1/' |
     sed -E 's/index ready: .*(; saved [^ ]+) \([^)]*\)$/index ready: ...\1 (...)/; t; s/index ready: .*$/index ready: .../' | awk '
         { line[NR] = $0 } /^[-*] Matches/ && !m { m = NR }
         END { for (i = 1; i <= NR; i++) {
