@@ -111,7 +111,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
             fputs(usage, stdout);
             fputs("\nOptions every command takes:\n"
                   "  --cpu | --gpu      force the CPU or the GPU backend (--gpu: error without a GPU)\n"
-                  "  -t, --threads N    CPU threads (default: all cores)\n"
+                  "  -t, --threads N    CPU threads for reading and building (default: all cores)\n"
                   "  --alphabet A       dna, protein or text (default: detected)\n"
                   "  --quiet            no progress, warnings, notes or summary on stderr\n"
                   "  --no-save          do not keep a built index in FILE.rvx (also REPVIEW_NO_SAVE=1)\n"

@@ -34,7 +34,7 @@ static void usage(FILE *out)
     fprintf(out,
             "\nOptions every command takes:\n"
             "  --cpu | --gpu        force the CPU or the GPU backend (also REPVIEW_DEVICE=cpu|gpu)\n"
-            "  -t, --threads N      CPU threads (default: all cores)\n"
+            "  -t, --threads N      CPU threads for reading and building (default: all cores)\n"
             "  --alphabet A         dna, protein or text (default: detected)\n"
             "  --no-save            do not keep a built index in FILE.rvx (also REPVIEW_NO_SAVE=1)\n"
             "  -h, --help           this help; 'repview COMMAND --help' for a command\n"

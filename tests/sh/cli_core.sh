@@ -73,7 +73,7 @@ expect_eq lce_from_rvx "$("$REPVIEW" lce "$T/s.fa" a:1 a:9)" 4
 expect_exit index_output_option 0 "$REPVIEW" index --quiet -o "$T/other.rvx" "$T/s.fa"
 [ -s "$T/other.rvx" ] && [ ! -s "$T/out" ] && [ ! -s "$T/err" ] && ok index_quiet_output || bad index_quiet_output "missing file or output"
 "$REPVIEW" index --timing --cpu -t 2 -o "$T/g.rvx" "$T/g.fa" 2>"$T/timing"
-for st in "suffix array" "LCP"; do
+for st in read setup "suffix array" "LCP"; do
     grep -qP "^$st\t[0-9.]+$" "$T/timing" && ok "index_timing_${st// /_}" || bad "index_timing_${st// /_}" "$(cat "$T/timing")"
 done
 "$REPVIEW" sa --rows 5 "$T/g.fa" >"$T/sa_plain"
