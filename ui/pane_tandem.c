@@ -7,6 +7,7 @@
  * attached to the index by the UI thread, the only one that changes it. */
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include "app.h"
 
 #if __has_include("repview/tandem.h")
@@ -70,7 +71,19 @@ static const rv_runs_t *runs_of(pane_t *p, app_t *a)
 
 
 
-typedef struct { pane_t *p; app_t *a; uint64_t t, skip; int n; } add_ctx_t; /* skip: listed already */
+typedef struct { pane_t *p; app_t *a; uint64_t t, skip; int n, width; } add_ctx_t; /* skip: listed already */
+
+/* Cut a motif to w columns, its last ones an ellipsis ("…", or "..." without Unicode). */
+static void fit_motif(char *m, uint64_t plen, int w)
+{
+    const char *ell = dr_unicode() ? "\u2026" : "...";
+    int ell_w = dr_unicode() ? 1 : 3;
+    if (plen <= (uint64_t)w && strlen(m) == plen) return;
+    int keep = w - ell_w;
+    if (keep < 1) keep = 1;
+    if ((size_t)keep > strlen(m)) keep = (int)strlen(m);
+    strcpy(m + keep, ell);
+}
 
 static int add_run(void *ud, const rv_run_t *run)
 {
@@ -78,25 +91,25 @@ static int add_run(void *ud, const rv_run_t *run)
     if (c->skip >= run->start && c->skip < run->end) return 0;
     const rv_seq_t *s = c->a->src.x->seq;
     uint64_t g = rv_seq_text_to_global(s, run->start);
-    char where[160], motif[24];
-    uint64_t plen = rv_run_motif(s, run, motif, sizeof motif);
+    char where[160], motif[256], cols[240];
     int here = c->t >= run->start && c->t < run->end;
-    item_t *it = pane_add(c->p, (int64_t)g, here ? ST_USEFUL : ST_NORMAL, "%c%-18s %6llu %4llu %6.2f %s%s", here ? '*' : ' ',
-             app_fmt_pos(c->a, g, where, sizeof where), (unsigned long long)(run->end - run->start),
-             (unsigned long long)run->period, rv_run_copies(run), motif, plen >= sizeof motif ? "..." : "");
+    int k = snprintf(cols, sizeof cols, "%c%-18s %6llu %4llu %6.2f ", here ? '*' : ' ', app_fmt_pos(c->a, g, where, sizeof where),
+                     (unsigned long long)(run->end - run->start), (unsigned long long)run->period, rv_run_copies(run));
+    uint64_t plen = rv_run_motif(s, run, motif, sizeof motif - 4);
+    fit_motif(motif, plen, c->width - 1 - k > 4 ? c->width - 1 - k : 4); /* the pane shows width - 1 columns */
+    item_t *it = pane_add(c->p, (int64_t)g, here ? ST_USEFUL : ST_NORMAL, "%s%s", cols, motif);
     item_mark(it, c->a, run->start, run->end - run->start);
     return ++c->n >= MAX_SHOWN;
 }
 
 static void tandem_fill(pane_t *p, app_t *a, int width)
 {
-    (void)width;
     if (!a->src.x) { snprintf(p->note, sizeof p->note, "%s", a->src.state == IDX_BUILDING ? "waiting for the index" : "no index"); return; }
     const rv_runs_t *r = runs_of(p, a);
     if (!r) return;
     rv_tandem_filter_t f = a->tfilter;
     int64_t t = app_cursor_text(a);
-    add_ctx_t c = {p, a, t < 0 ? UINT64_MAX : (uint64_t)t, UINT64_MAX, 0};
+    add_ctx_t c = {p, a, t < 0 ? UINT64_MAX : (uint64_t)t, UINT64_MAX, 0, width};
     snprintf(p->header, sizeof p->header, " %-18s %6s %4s %6s %s", "start", "len", "per", "copies", "motif");
     uint64_t lo = (uint64_t)app_text_after(a, a->top);
     uint64_t hi = (uint64_t)app_text_after(a, a->top + (uint64_t)a->bases_per_line * (uint64_t)a->lines);

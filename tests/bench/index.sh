@@ -47,7 +47,9 @@ for size in $sizes; do
         awk -v size="$size" -v t="$t" -v n="$bases" -v b1="$base_build" -v sa="${cols[0]}" -v isa="${cols[1]}" -v lcp="${cols[2]}" \
             -v llr="${cols[3]}" -v wall="${cols[4]}" -v rss="${cols[5]}" -v rvx="${cols[6]}" 'BEGIN {
             b = sa + isa + lcp
+            rate = 0; speedup = 0 # not inside printf: there awk reads ">" as a redirection
+            if (b > 0) { rate = n / b / 1e6; speedup = b1 / b }
             printf "%-6s %3d %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %8.1f %7.1f %10.1f %7.1f %6.2f\n", size, t, sa, isa, lcp, b,
-                   llr, wall, rss / 1024, rss * 1024 / n, rvx / n, (b > 0 ? n / b / 1e6 : 0), (b > 0 ? b1 / b : 0) }'
+                   llr, wall, rss / 1024, rss * 1024 / n, rvx / n, rate, speedup }'
     done
 done

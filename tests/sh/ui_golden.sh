@@ -188,3 +188,13 @@ printf '>extra\nACGT\n' >>"$T/withidx.fa"
 out=$(cd "$T" && "$REPVIEW" --keys '' --dump --wait-index withidx.fa)
 grep -q 'building the index in memory' <<<"$out" && grep -q 'index ready' <<<"$out" && ok rvx_stale_rebuilt ||
     bad rvx_stale_rebuilt "$(tail -2 <<<"$out")"
+
+# A motif wider than the tandem pane is cut to fit and ends in "..." (a Unicode
+# terminal gets "…"); rows never run past the pane.
+awk 'BEGIN { srand(7); s = ""; for (i = 0; i < 300; i++) s = s substr("ACGT", int(rand() * 4) + 1, 1)
+             u = ""; for (i = 0; i < 70; i++) u = u substr("ACGT", int(rand() * 4) + 1, 1)
+             print ">long"; print s u u u s }' >"$T/longmotif.fa"
+out=$(cd "$T" && "$REPVIEW" --keys ':long:330<CR>' --dump --wait-index --size 160x30 longmotif.fa 2>&1)
+row=$(grep -oE ' 70 +3\.00 [ACGT.]+ ' <<<"$out" | head -1)
+[[ "$row" =~ 3\.00\ [ACGT]+\.\.\.\ $ ]] && [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' <<<"$out")" -le 160 ] &&
+    ok tandem_motif_ellipsis || bad tandem_motif_ellipsis "row: '$row'"
