@@ -101,7 +101,13 @@ int rv_gpu_lr_all(const rv_index_t *x, uint32_t *len, uint32_t *off, uint32_t **
     rv_narrow_t llr;
     if (x->wide) return rv_error("GPU", "all-LR kernel: 64-bit indexes are not supported");
     if (!llrc || !rv_lr_llr_view(x, &llr)) return rv_error("GPU", "all-LR kernel: the index has no LLR arrays");
-    if (x->n == 0) { off[0] = 0; *starts = NULL; *hits = 0; *kernel_s = 0; return 0; }
+    if (x->n == 0) {
+        if (off) off[0] = 0;
+        if (starts) *starts = NULL;
+        *hits = 0;
+        *kernel_s = 0;
+        return 0;
+    }
     /* the kernels read (start, len) pairs */
     uint64_t m = bytes / 4;
     uint32_t *pairs = malloc((m ? m : 1) * 8);

@@ -70,7 +70,7 @@ extern "C" int rv_gpu_lr_all_run(const uint32_t *llrc, uint32_t m, uint64_t n, u
     uint32_t last[2] = {0, 0};
     uint64_t total = 0;
     cudaEvent_t e0 = NULL, e1 = NULL;
-    *starts = NULL;
+    if (starts) *starts = NULL;
     CK(cudaMalloc((void **)&d_e, (size_t)m * 8 + 8));
     CK(cudaMalloc((void **)&d_len, n * 4 + 4));
     CK(cudaMalloc((void **)&d_cnt, n * 4 + 4));
@@ -87,6 +87,16 @@ extern "C" int rv_gpu_lr_all_run(const uint32_t *llrc, uint32_t m, uint64_t n, u
     CK(cudaMemcpy(&last[0], d_off + n - 1, 4, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(&last[1], d_cnt + n - 1, 4, cudaMemcpyDeviceToHost));
     total = (uint64_t)last[0] + last[1];
+    if (!off) { /* lengths only */
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        *kernel_s = ms / 1e3;
+        CK(cudaMemcpy(len, d_len, n * 4, cudaMemcpyDeviceToHost));
+        *hits = total;
+        goto out;
+    }
     if (total >= 0xffffffffull) { rc = rv_error("GPU", "too many longest repeats for 32-bit offsets"); goto out; }
     CK(cudaMalloc((void **)&d_start, total * 4 + 4));
     k_lr_starts<<<GRID(n), 256>>>(d_e, m, 0, n, d_len, d_off, d_start);
@@ -106,7 +116,7 @@ extern "C" int rv_gpu_lr_all_run(const uint32_t *llrc, uint32_t m, uint64_t n, u
     off[n] = (uint32_t)total;
     *hits = total;
 out:
-    if (rc < 0) { free(*starts); *starts = NULL; }
+    if (rc < 0 && starts) { free(*starts); *starts = NULL; }
     if (e0) cudaEventDestroy(e0);
     if (e1) cudaEventDestroy(e1);
     cudaFree(d_e); cudaFree(d_len); cudaFree(d_cnt); cudaFree(d_off); cudaFree(d_start); cudaFree(temp);

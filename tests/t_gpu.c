@@ -237,6 +237,12 @@ static void check_lr_all(const rv_index_t *c, const rv_index_t *g, const char *n
         if (n >= 10000000)
             fprintf(stderr, "%s: all-LR kernels %.1f ms for %llu positions, %llu LRs\n", name, ks * 1e3,
                     (unsigned long long)n, (unsigned long long)hits);
+        /* lengths only (what `repview lr --bedgraph` asks for): the same lengths and count */
+        uint32_t *len2 = malloc((n + 1) * 4);
+        uint64_t hits2 = 0;
+        CHECK(rv_gpu_lr_all(g, len2, NULL, NULL, &hits2, &ks) == 0, "lengths only: %s", rv_last_error());
+        CHECK(hits2 == hits && memcmp(len, len2, n * 4) == 0, "lengths only: different lengths or count");
+        free(len2);
     }
     free(len);
     free(off);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
+#include "repview/gpu.h"
+#include "repview/index.h"
 #include "repview/lr.h"
 #include "cli.h"
 
@@ -120,6 +122,79 @@ static int emit(void *ctx, const rv_lr_hit_t *h, size_t n)
     return w->failed;
 }
 
+/* ---- all LRs on the GPU -------------------------------------------------------------- */
+
+enum { GPU_MIN_POSITIONS = 1 << 20, GPU_BATCH = 1 << 16 };
+
+/* Whether to ask the GPU: a usable one, 32-bit arrays, the LLR arrays, and enough
+ * positions to pay for its start; --cpu (or REPVIEW_DEVICE=cpu) keeps the CPU. */
+static int use_gpu(const rv_index_t *x, const cli_common_t *c, uint64_t positions)
+{
+    const char *dev = getenv("REPVIEW_DEVICE");
+    if (c->build.backend == RV_BACKEND_CPU || (dev && strcmp(dev, "cpu") == 0)) return 0;
+    if (!rv_gpu_compiled() || x->wide || !rv_index_section(x, RV_SEC_LLRC, NULL)) return 0;
+    if (positions < GPU_MIN_POSITIONS && c->build.backend != RV_BACKEND_GPU) return 0;
+    char name[80], why[160];
+    return rv_gpu_probe(name, sizeof name, why, sizeof why);
+}
+
+/* The bedGraph of [lo, hi) from the LR length of every position: runs of equal
+ * length found directly (a run never crosses a segment: breakers have no LR), the
+ * lines those of emit()'s runs. */
+static int bedgraph_runs(writer_t *w, const uint32_t *len, uint64_t lo, uint64_t hi)
+{
+    const rv_seq_t *s = w->s;
+    for (uint64_t t = lo; t < hi && !w->failed;) {
+        if (!len[t]) { t++; continue; }
+        uint64_t pos = locate(w, t);
+        const rv_segment_t *sg = &s->seg[w->seg];
+        uint64_t end = sg->tpos + sg->len < hi ? sg->tpos + sg->len : hi, u = t + 1;
+        while (u < end && len[u] == len[t]) u++;
+        w->open = 1;
+        w->run_rec = w->rec, w->run_beg = pos, w->run_end = pos + (u - t), w->run_len = len[t];
+        flush_run(w);
+        t = u;
+    }
+    return w->failed;
+}
+
+/* The answers of [lo, hi) from the GPU's all-LR arrays, through the same emit in the
+ * same order as rv_lr_scan (a bedGraph needs only the lengths).  0, 1 when emit
+ * stopped, or -1 with a message before the first answer (the caller then scans on
+ * the CPU). */
+static int scan_gpu(const rv_index_t *x, uint64_t lo, uint64_t hi, int leftmost, int lengths_only, writer_t *w)
+{
+    uint32_t *len = malloc(x->n * sizeof *len + 4), *off = NULL, *starts = NULL;
+    if (!len || (!lengths_only && !(off = malloc((x->n + 1) * sizeof *off)))) {
+        free(len);
+        return rv_error("lr", "out of memory");
+    }
+    uint64_t hits = 0;
+    double kernel_s = 0;
+    int rc = rv_gpu_lr_all(x, len, off, lengths_only ? NULL : &starts, &hits, &kernel_s);
+    rv_lr_hit_t *batch = rc == 0 ? malloc(GPU_BATCH * sizeof *batch) : NULL;
+    if (rc == 0 && !batch) rc = rv_error("lr", "out of memory");
+    size_t k = 0;
+    if (rc == 0 && lengths_only) rc = bedgraph_runs(w, len, lo, hi), lo = hi;
+    for (uint64_t t = lo; rc == 0 && t < hi; t++) {
+        if (!len[t]) continue;
+        uint64_t first = lengths_only ? 0 : off[t], last = lengths_only ? 1 : leftmost ? off[t] + 1 : off[t + 1];
+        for (uint64_t i = first; i < last && rc == 0; i++) {
+            batch[k++] = (rv_lr_hit_t){t, lengths_only ? t : starts[i], len[t]};
+            if (k == GPU_BATCH) {
+                rc = emit(w, batch, k);
+                k = 0;
+            }
+        }
+    }
+    if (rc == 0 && k) rc = emit(w, batch, k);
+    free(batch);
+    free(len);
+    free(off);
+    free(starts);
+    return rc;
+}
+
 /* ---- region -> text range ------------------------------------------------------ */
 
 /* First text position whose global position is >= g (n when none). */
@@ -175,7 +250,12 @@ int cli_lr(int argc, char **argv)
     w->bedgraph = o.bedgraph;
     fputs(o.bedgraph ? "#chrom\tstart\tend\tlr_len\n" : "#chrom\tpos\tlr_start\tlr_end\n", stdout);
     rv_lr_scan_opts_t so = {RV_LR_SWEEP, o.leftmost || o.bedgraph, c.build.threads};
-    int rc = lo < hi ? rv_lr_scan(x, lo, hi, &so, emit, w, NULL) : 0;
+    int rc = 0;
+    if (lo < hi) {
+        rc = use_gpu(x, &c, hi - lo) ? scan_gpu(x, lo, hi, o.leftmost, o.bedgraph, w) : -2;
+        if (rc == -1 && !c.quiet) fprintf(stderr, "repview: %s; scanning on the CPU\n", rv_last_error());
+        if (rc < 0) rc = rv_lr_scan(x, lo, hi, &so, emit, w, NULL);
+    }
     flush_run(w);
     if (w->used && fwrite(w->buf, 1, w->used, stdout) != w->used) w->failed = 1;
     if (fflush(stdout) != 0) w->failed = 1;

@@ -23,7 +23,8 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p);
  * indexes only (!x->wide).  On success len[k] (n entries) is the LR length of position
  * k (0: none) and the LRs of k start at (*starts)[off[k] .. off[k+1]) (off: n + 1
  * entries, caller-allocated; *starts malloc()ed, caller frees), in increasing order;
- * *hits = off[n]; *kernel_s = device seconds.  0, or -1 with a message. */
+ * *hits = off[n]; *kernel_s = device seconds.  With off and starts NULL only len and
+ * *hits are computed (what a bedGraph needs).  0, or -1 with a message. */
 int rv_gpu_lr_all(const rv_index_t *x, uint32_t *len, uint32_t *off, uint32_t **starts,
                   uint64_t *hits, double *kernel_s);
 

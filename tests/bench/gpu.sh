@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/bench/gpu.sh — the GPU index against the CPU path in the same run: the GPU
-# core stages, and the whole commands a user waits for around them.  Two tables end
+# core stages, and the whole commands a user waits for around them.  Three tables end
 # the output (per-input details come first; full logs go to BENCH_OUT when set):
 #  core   GPU stages of `repview index --gpu --timing`: sa, isa, lcp (with the SA/ISA/LCP
 #         downloads), llr; their total, Mbase/s, the CPU path's total, CPU/GPU ratio
@@ -17,6 +17,8 @@
 #         lce      `repview lce FILE REC:1 REC:2` with the saved .rvx (page cache warm):
 #                  the first answer; panes the explorer's "index loaded ... in N s" with
 #                  the .rvx (target <= 0.2); reopen that whole session, verification included
+#  lr     whole-chromosome `repview lr --bedgraph` from the saved .rvx: --cpu (all threads)
+#         against the GPU's all-LR kernel, and whether the outputs are identical
 #  GPU cells: median of GPU_REPS runs (a traced warm-up build comes first and gives
 #  the device memory and GPU steps); CPU cells: one run.  Without a usable GPU the GPU
 #  rows are skipped (a SKIP line) and the CPU rows still print.
@@ -229,6 +231,22 @@ core_row() {
     fi >>"$tmp/core.tab"
 }
 
+# lr_row NAME FILE: whole-chromosome `repview lr --bedgraph` from the saved index, CPU
+# (all threads) and GPU (the all-LR kernel), one run each, outputs compared
+lr_row() {
+    local c g same
+    rm -f "$2.rvx"
+    "$REPVIEW" index --quiet "$2" || return 0
+    timed lrc "$REPVIEW" lr --bedgraph --cpu "$2" && c=$T_WALL || c=-
+    local cs; cs=$(md5sum <"$tmp/lrc.out"); rm -f "$tmp/lrc.out"
+    timed lrg "$REPVIEW" lr --bedgraph --gpu "$2" && g=$T_WALL || g=-
+    same=no; [ "$(md5sum <"$tmp/lrg.out")" = "$cs" ] && same=yes
+    rm -f "$tmp/lrg.out" "$2.rvx"
+    awk -v n="$1" -v c="$c" -v g="$g" -v s="$same" 'BEGIN {
+        r = "-"; if (c != "-" && g != "-" && g > 0) r = sprintf("%.1fx", c / g)
+        printf "%-16s %8s %8s %7s %5s\n", n, c, g, r, s }' >>"$tmp/lr.tab"
+}
+
 bench_input() { # SPEC
     local spec=$1 kind=${1%%:*} size=${1#*:} f n rec reps=$REPS cpu=${BENCH_CPU:-1} trace=1
     if [ "$kind" = big ]; then
@@ -251,13 +269,14 @@ bench_input() { # SPEC
         [ -s "$tmp/last-cpu.timing" ] && echo "  cpu --timing:" $(tr '\t\n' '= ' <"$tmp/last-cpu.timing")
     fi
     rm -f "$tmp"/last-*.timing
+    [ "$gpu" = 1 ] && [ "$kind" != big ] && lr_row "${kind}_$size" "$f"
     core_row "${kind}_$size" "$n"
     # the rows so far, in case the run is cut off before the tables (the columns are below)
     grep -h "^${kind}_$size " "$tmp/core.tab" "$tmp/whole.tab" | sed 's/^/  = /'
     if [ "$kind" = big ] && [ "${BENCH_KEEP_BIG:-0}" != 1 ]; then rm -f "$f" "$f.fai" "$f.rvx"; fi
 }
 
-: >"$tmp/core.tab"; : >"$tmp/whole.tab"
+: >"$tmp/core.tab"; : >"$tmp/whole.tab"; : >"$tmp/lr.tab"
 specs="$(for s in $sizes; do echo "dna:$s"; done)"
 [ -n "$coll" ] && specs+=" collection:$coll"
 [ -n "$hard" ] && specs+=" hard:$hard"
@@ -280,3 +299,9 @@ echo "(wall/read/runs/save: repview index --timing; rss/rvx target <= 1.3, save/
 echo " ready: explorer's 'index ready' s from no .rvx, ui_wall its whole session; lce, reopen:"
 echo " whole lce / explorer session with the saved .rvx (verification included); panes: the"
 echo " explorer's 'index loaded ... in N s', when its panes became index-backed)"
+if [ -s "$tmp/lr.tab" ]; then
+    echo
+    echo "lr: whole-chromosome 'repview lr --bedgraph FILE' from its .rvx, whole process (s, one run each)"
+    printf '%-16s %8s %8s %7s %5s\n' input cpu gpu cpu/gpu same
+    cat "$tmp/lr.tab"
+fi
