@@ -15,14 +15,6 @@
 #include "repview/tandem.h"
 #include "internal.h"
 
-const char *rv_stage_name(rv_stage_t s)
-{
-    static const char *const names[] = {"idle", "reading", "suffix array", "inverse SA", "LCP",
-                                        "longest repeats", "tandem runs", "saving", "ready", "failed",
-                                        "cancelled"};
-    return (unsigned)s < sizeof names / sizeof *names ? names[s] : "?";
-}
-
 void rv_build_opts_init(rv_build_opts_t *o)
 {
     memset(o, 0, sizeof *o);

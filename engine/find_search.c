@@ -65,54 +65,6 @@ static int emit(walk_t *w, uint64_t lo, uint64_t hi, unsigned mism)
     return 0;
 }
 
-/* Compare code[h, m) with the suffix of rank r from depth h on: returns the
- * length of their common prefix; *cmp < 0 when the pattern is smaller, > 0 when
- * larger, 0 when it is a prefix of the suffix.  Breakers and the text end (0)
- * are smaller than every code. */
-static uint64_t compare_from(const rv_index_t *x, const uint8_t *code, uint64_t m, uint64_t r,
-                             uint64_t h, int *cmp)
-{
-    const uint64_t t = rv_sa(x, r), n = x->n;
-    const uint8_t *text = x->seq->text;
-    for (; h < m; h++) {
-        uint8_t c = t + h < n ? text[t + h] : 0;
-        if (c != code[h]) {
-            *cmp = code[h] > c ? 1 : -1;
-            return h;
-        }
-    }
-    *cmp = 0;
-    return h;
-}
-
-void rv_sa_exact_range(const rv_index_t *x, const uint8_t *code, uint64_t m, uint64_t lo,
-                        uint64_t hi, uint64_t d, uint64_t *a, uint64_t *b)
-{
-    uint64_t l = d, r = d, mid = 0;
-    int cmp = 1;
-    while (lo < hi) { /* ranks < lo are smaller than P (lcp l), ranks >= hi larger (lcp r) */
-        mid = lo + (hi - lo) / 2;
-        uint64_t h = compare_from(x, code, m, mid, l < r ? l : r, &cmp);
-        if (cmp == 0) break;
-        if (cmp < 0) hi = mid, r = h; else lo = mid + 1, l = h;
-    }
-    if (cmp != 0) { *a = *b = lo; return; }
-    uint64_t lo1 = lo, hi1 = mid; /* first match in [lo, mid]: mid matches */
-    while (lo1 < hi1) {
-        uint64_t q = lo1 + (hi1 - lo1) / 2;
-        uint64_t h = compare_from(x, code, m, q, l, &cmp);
-        if (cmp == 0) hi1 = q; else lo1 = q + 1, l = h;
-    }
-    uint64_t lo2 = mid + 1, hi2 = hi; /* first non-match in (mid, hi) */
-    while (lo2 < hi2) {
-        uint64_t q = lo2 + (hi2 - lo2) / 2;
-        uint64_t h = compare_from(x, code, m, q, r, &cmp);
-        if (cmp == 0) lo2 = q + 1; else hi2 = q, r = h;
-    }
-    *a = lo1;
-    *b = lo2;
-}
-
 /* Check each suffix of [lo, hi) from depth d with `used` mismatches so far. */
 static int verify_each(walk_t *w, uint64_t lo, uint64_t hi, uint64_t d, unsigned used)
 {

@@ -37,7 +37,7 @@ void rv_index_free(rv_index_t *x)
     }
     rv_seq_free(x->seq);
     if (x->map) munmap(x->map, x->map_len);
-    rv_rvx_state_free(x->rvx);
+    if (x->rvx && x->rvx_free) x->rvx_free(x->rvx);
     free(x);
 }
 

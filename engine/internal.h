@@ -3,7 +3,8 @@
 #define REPVIEW_ENGINE_INTERNAL_H
 
 #include <stdint.h>
-#include "repview/build.h"
+#include "repview/index.h"
+#include "repview/progress.h"
 
 /* Run fn(ctx, lo, hi, thread_index) over [0, n) cut into `threads` contiguous
  * chunks, each in its own thread (the caller's thread runs the first). Returns 0,

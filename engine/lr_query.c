@@ -158,3 +158,19 @@ void rv_lr_occurrences(const rv_index_t *x, uint64_t start, uint64_t len, uint64
     *lo = a;
     *hi = b;
 }
+
+uint64_t rv_llrc_first_ending_after(const rv_lr_src_t *c, uint64_t k)
+{
+    /* Binary search on the starts alone (one array read per probe; the lengths live
+     * in the raw array at each start), then back over the entries that start at or
+     * before k while they still reach past k: they are the ones covering k, few.
+     * Ends increase with the entries, so the first that ends at or before k stops it.
+     * A plain branchy search: neighbouring positions take the same path. */
+    uint64_t lo = 0, hi = c->m;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (rv_llrc_start(c, mid) <= k) lo = mid + 1; else hi = mid;
+    }
+    while (lo > 0 && rv_llrc_start(c, lo - 1) + rv_llrc_len(c, lo - 1) > k) lo--;
+    return lo;
+}

@@ -124,22 +124,6 @@ compact_position(const rv_lr_src_t *c, int leftmost, uint64_t k, uint64_t j, slo
         if (rv_llrc_len(c, jj) == best) push(s, k, rv_llrc_start(c, jj), best);
 }
 
-uint64_t rv_llrc_first_ending_after(const rv_lr_src_t *c, uint64_t k)
-{
-    /* Binary search on the starts alone (one array read per probe; the lengths live
-     * in the raw array at each start), then back over the entries that start at or
-     * before k while they still reach past k: they are the ones covering k, few.
-     * Ends increase with the entries, so the first that ends at or before k stops it.
-     * A plain branchy search: neighbouring positions take the same path. */
-    uint64_t lo = 0, hi = c->m;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (rv_llrc_start(c, mid) <= k) lo = mid + 1; else hi = mid;
-    }
-    while (lo > 0 && rv_llrc_start(c, lo - 1) + rv_llrc_len(c, lo - 1) > k) lo--;
-    return lo;
-}
-
 static inline __attribute__((always_inline)) void
 range_kernel(const scan_ctx_t *c, uint64_t lo, uint64_t hi, slot_t *s, int w)
 {

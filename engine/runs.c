@@ -300,3 +300,27 @@ void rv_runs_free(rv_runs_t *r)
     free(r->owned);
     free(r);
 }
+
+int rv_runs_attach(rv_index_t *x, rv_runs_t *r, rv_runs_t *out)
+{
+    if (!r->owned) return rv_error("tandem", "runs not from rv_runs_compute");
+    void *sec = r->owned;
+    uint64_t bytes = rv_runs_section_bytes(r->n, r->wide);
+    rv_runs_t view;
+    if (rv_runs_view(sec, bytes, x->n, x->wide, &view) < 0) return -1; /* another index's */
+    r->owned = NULL;
+    rv_runs_free(r);
+    rv_index_attach(x, RV_SEC_RUNS, sec, bytes);
+    if (out) *out = view;
+    return 0;
+}
+
+int rv_runs_get(rv_index_t *x, int threads, rv_progress_t *p, rv_runs_t *out)
+{
+    uint64_t bytes;
+    const void *sec = rv_index_section(x, RV_SEC_RUNS, &bytes);
+    if (sec && rv_runs_view(sec, bytes, x->n, x->wide, out) == 0 && rv_runs_check(x) == 0)
+        return 0;
+    rv_runs_t *r = rv_runs_compute(x, threads, p);
+    return r ? rv_runs_attach(x, r, out) : -1;
+}

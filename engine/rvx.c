@@ -298,6 +298,7 @@ rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **
     x->map = map;
     x->map_len = len;
     x->rvx = state_new(path, &st, map, &h);
+    x->rvx_free = rv_rvx_state_free;
     if (!x->rvx) { rv_index_free(x); return fail(RV_RVX_IOERR, path, "out of memory", NULL, 0); }
     if (bad || rv_index_bind_lcp(x) < 0) { /* both O(1) past the small sections */
         rv_index_free(x);

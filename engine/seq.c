@@ -1,5 +1,5 @@
-/* seq.c — reading FASTA/FASTQ through htslib (plain, gzip, bgzip, stdin) into an
- * rv_seq_t, and encoding it into the internal text with collapsed breaker runs. */
+/* seq.c — the serial reader: FASTA/FASTQ through htslib (plain, gzip, bgzip, stdin)
+ * line by line, and the serial text encoding; the reference of seq_read.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,11 +189,6 @@ int rv_seq_index_names(rv_seq_t *s)
     return 0;
 }
 
-rv_seq_t *rv_seq_load(const char *path, rv_alpha_t alpha)
-{
-    return rv_seq_load_threads(path, alpha, 0);
-}
-
 rv_seq_t *rv_seq_from_records(const char *const *names, const char *const *seqs, int n_rec,
                               rv_alpha_t alpha)
 {
@@ -211,7 +206,7 @@ rv_seq_t *rv_seq_from_records(const char *const *names, const char *const *seqs,
     s->owned_raw = raw.buf;
     s->raw = raw.buf ? raw.buf : "";
     s->glen = raw.len;
-    if (rv_seq_index_names(s) == 0 && rv_seq_encode(s, alpha) == 0) return s;
+    if (rv_seq_index_names(s) == 0 && rv_seq_encode_serial(s, alpha) == 0) return s; /* small: no threads */
 fail:
     if (!s->owned_raw) free(raw.buf);
     rv_seq_free(s);
@@ -245,12 +240,8 @@ void rv_seq_free(rv_seq_t *s)
 }
 
 /* Fill text, segments and sigma: one code per symbol, one RV_BREAK per maximal
- * breaker run between segments, none at the ends (SPEC §1, DESIGN "Text encoding"). */
-int rv_seq_encode(rv_seq_t *s, rv_alpha_t alpha)
-{
-    return rv_seq_encode_threads(s, alpha, 0, 0);
-}
-
+ * breaker run between segments, none at the ends (SPEC §1, DESIGN "Text encoding").
+ * The reference for the chunked encoder (seq_read.c, which also has rv_seq_encode). */
 void rv_seq_set_alpha(rv_seq_t *s, rv_alpha_t alpha, uint8_t code[256])
 {
     if (alpha == RV_ALPHA_AUTO)

@@ -472,3 +472,13 @@ rv_seq_t *rv_seq_load_threads(const char *path, rv_alpha_t alpha, int threads)
     }
     return finish(s, rc, alpha, threads);
 }
+
+rv_seq_t *rv_seq_load(const char *path, rv_alpha_t alpha)
+{
+    return rv_seq_load_threads(path, alpha, 0);
+}
+
+int rv_seq_encode(rv_seq_t *s, rv_alpha_t alpha)
+{
+    return rv_seq_encode_threads(s, alpha, 0, 0);
+}

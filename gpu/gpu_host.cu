@@ -52,16 +52,6 @@ extern "C" int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_l
     return 1;
 }
 
-int gpu_trace(gpu_ctx_t *c, const char *what)
-{
-    if (!c->trace) return 0;
-    GK(cudaDeviceSynchronize());
-    double t = rv_now();
-    fprintf(stderr, "gpu\t%s\t%.2f ms\n", what, (t - c->t_last) * 1e3);
-    c->t_last = t;
-    return 0;
-}
-
 static size_t align256(size_t b) { return (b + 255) & ~(size_t)255; }
 
 /* Copy a device array of n uint32 into a host array: asynchronously on s (pinned or
@@ -222,26 +212,6 @@ static int max_code(gpu_ctx_t *c, int sigma, int *out)
     GK(cudaStreamSynchronize(c->s0));
     *out = (int)(m & 0xff);
     return 0;
-}
-
-void *gpu_temp_in(gpu_ctx_t *c, void *at, size_t room, size_t need)
-{
-    uintptr_t p = ((uintptr_t)at + 255) & ~(uintptr_t)255;
-    size_t lost = p - (uintptr_t)at;
-    if (room >= lost && room - lost >= need) return (void *)p;
-    if (c->spare_bytes < need) {
-        if (c->spare) cudaFree(c->spare);
-        c->spare = NULL;
-        c->spare_bytes = 0;
-        if (cudaMalloc(&c->spare, need) != cudaSuccess) {
-            (void)cudaGetLastError();
-            rv_error("GPU", "out of device memory (%zu MB of temporary storage)", need >> 20);
-            return NULL;
-        }
-        c->spare_bytes = need;
-        c->job->device_bytes += need;
-    }
-    return c->spare;
 }
 
 /* One arena of 32 bytes per symbol; CUB's temporary storage borrows whatever region

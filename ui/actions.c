@@ -1,37 +1,10 @@
-/* actions.c — what each action of the key table does (keys.h), count prefixes,
- * overlays and the jump list. */
+/* actions.c — what each action of the key table does (keys.h), count prefixes and
+ * overlays; the focused pane's own actions go to pane_act() (pane.c), so this file
+ * never reaches into a pane. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "app.h"
-
-void app_message(app_t *a, int err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->msg, sizeof a->msg, fmt, ap);
-    va_end(ap);
-    a->msg_err = err;
-}
-
-void app_set_cursor(app_t *a, uint64_t g)
-{
-    const rv_seq_t *s = a->src.seq;
-    if (!s || s->glen == 0) return;
-    if (g >= s->glen) g = s->glen - 1;
-    a->cur = g;
-    view_layout(a); /* the coordinate width follows the record */
-}
-
-void app_jump(app_t *a, uint64_t g)
-{
-    if (a->n_jumps == (int)(sizeof a->jumps / sizeof *a->jumps)) {
-        memmove(a->jumps, a->jumps + 1, sizeof a->jumps - sizeof *a->jumps);
-        a->n_jumps--;
-    }
-    a->jumps[a->n_jumps++] = a->cur;
-    app_set_cursor(a, g);
-}
 
 /* Move within the cursor's record by delta (clamped to the record). */
 static void move_by(app_t *a, int64_t delta)
@@ -94,23 +67,10 @@ static void overlay_key(app_t *a, int key)
     if (*pos < 0) *pos = 0;
 }
 
-static void feature(app_t *a, int dir, long n)
-{
-    pane_t *p = &a->panes[a->focus];
-    if (!p->ops || !p->ops->feature) { app_message(a, 1, "the %s pane has no features to step through", p->ops ? p->ops->name : "focused"); return; }
-    uint64_t g = a->cur, start = a->cur;
-    for (long k = 0; k < n; k++) {
-        if (!p->ops->feature(p, a, dir, &g)) break;
-        a->cur = g; /* the next step starts here */
-    }
-    a->cur = start;
-    if (g != start) app_jump(a, g);
-}
-
 static void act(app_t *a, action_t act, long count)
 {
     long n = count > 0 ? count : 1;
-    pane_t *p = &a->panes[a->focus];
+    if (pane_act(a, &a->panes[a->focus], act, n)) return;
     const rv_record_t *r = view_record(a);
     uint64_t bpl = (uint64_t)a->bases_per_line;
     switch (act) {
@@ -141,16 +101,8 @@ static void act(app_t *a, action_t act, long count)
         break;
     case ACT_NEXT_HIT: search_step(a, 1, n); break;
     case ACT_PREV_HIT: search_step(a, -1, n); break;
-    case ACT_NEXT_FEAT: feature(a, 1, n); break;
-    case ACT_PREV_FEAT: feature(a, -1, n); break;
     case ACT_FOCUS_NEXT: a->focus = (a->focus + 1) % N_PANES; break;
     case ACT_FOCUS_PREV: a->focus = (a->focus + N_PANES - 1) % N_PANES; break;
-    case ACT_PANE_DOWN: pane_move(p, n); break;
-    case ACT_PANE_UP: pane_move(p, -n); break;
-    case ACT_JUMP:
-        if (p->n && p->items[p->sel].target >= 0) app_jump(a, (uint64_t)p->items[p->sel].target);
-        else app_message(a, 1, "nothing to jump to in this row");
-        break;
     case ACT_JUMP_BACK:
         if (a->n_jumps) app_set_cursor(a, a->jumps[--a->n_jumps]);
         else app_message(a, 1, "no earlier jump");
@@ -172,6 +124,8 @@ static void act(app_t *a, action_t act, long count)
         if (search_busy(a)) { search_cancel(a); app_message(a, 0, "search cancelled"); }
         break;
     case ACT_QUIT: a->quit = 1; break;
+    case ACT_NEXT_FEAT: case ACT_PREV_FEAT: case ACT_PANE_DOWN: case ACT_PANE_UP: case ACT_JUMP:
+        break; /* pane_act took them */
     case ACT_NONE: case ACT_COUNT: break;
     }
 }

@@ -1,7 +1,10 @@
-/* app.h — the explorer's state and the pieces that share it: the sequence view
- * (view_seq.c), the panes (pane.c, pane_*.c), the screen manager (screen.c), the
- * command line (prompt.c), key handling (actions.c) and the main loop
- * (explorer.c). */
+/* app.h — the explorer's state and the pieces that share it, from the bottom up:
+ * state operations (app.c), the panes (pane.c, the class; pane_*.c, one each,
+ * never calling each other), the search (pane_find.c), the sequence view
+ * (view_seq.c), settings, the command line (prompt.c), the screen manager
+ * (screen.c), key handling (actions.c) and the main loop (explorer.c).  Each
+ * calls only those before it in this list (tests/sh/layers.sh checks that no
+ * file calls back up). */
 #ifndef REPVIEW_UI_APP_H
 #define REPVIEW_UI_APP_H
 
@@ -89,7 +92,26 @@ struct app {
     /* `:set` settings (settings.c) */
     uint64_t minpair;         /* maximal pairs pane: minimum length, 0 = automatic */
     rv_tandem_filter_t tfilter; /* tandem pane filters */
+    void (*cursor_moved)(app_t *a); /* called after each cursor move (the view's layout) */
 };
+
+/* app.c: below every other part of the explorer */
+void app_set_cursor(app_t *a, uint64_t g);
+void app_jump(app_t *a, uint64_t g);
+void app_message(app_t *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Text position of the cursor, or -1 (no index, breaker). */
+int64_t app_cursor_text(const app_t *a);
+/* First text position at global >= g (n when none), last at global <= g (-1). */
+int64_t app_text_after(const app_t *a, uint64_t g);
+int64_t app_text_before(const app_t *a, uint64_t g);
+/* "name:1,234" for global g into buf. */
+char *app_fmt_pos(const app_t *a, uint64_t g, char *buf, size_t len);
+char *fmt_commas(uint64_t v, char *buf, size_t len);
+/* "bp", "aa" or "chars" for the alphabet shown. */
+const char *app_unit(const app_t *a);
+/* ]/[ of the repeat panes: the next (dir 1) or previous (-1) start of a repeat worth
+ * a look from the cursor: 1 and *g, or 0 with a message. */
+int app_next_repeat(app_t *a, int dir, uint64_t *g);
 
 /* settings.c: `:set NAME VALUE` (and `:set` alone lists them). 0, or -1 after an
  * inline error message. */
@@ -121,18 +143,11 @@ item_t *pane_add(pane_t *p, int64_t target, style_t st, const char *fmt, ...)
 void pane_refresh(pane_t *p, app_t *a, int width);
 void pane_draw(pane_t *p, app_t *a, rect_t r, int focused);
 void pane_move(pane_t *p, long delta);
+/* The pane actions of the key table on pane p (move the selection, jump to the
+ * selected row's target, step through features): 1 when act is one of them. */
+int pane_act(app_t *a, pane_t *p, action_t act, long n);
 void panes_draw(app_t *a);
 int panes_click(app_t *a, int y, int x);
-/* Text position of the cursor, or -1 (no index, breaker). */
-int64_t app_cursor_text(const app_t *a);
-/* First text position at global >= g (n when none), last at global <= g (-1). */
-int64_t app_text_after(const app_t *a, uint64_t g);
-int64_t app_text_before(const app_t *a, uint64_t g);
-/* "name:1,234" for global g into buf. */
-char *app_fmt_pos(const app_t *a, uint64_t g, char *buf, size_t len);
-char *fmt_commas(uint64_t v, char *buf, size_t len);
-/* "bp", "aa" or "chars" for the alphabet shown. */
-const char *app_unit(const app_t *a);
 
 /* screen.c */
 void screen_draw(app_t *a);
@@ -145,9 +160,6 @@ int goto_command(app_t *a, const char *cmd);
 
 /* actions.c */
 void app_key(app_t *a, int key);
-void app_set_cursor(app_t *a, uint64_t g);
-void app_jump(app_t *a, uint64_t g);
-void app_message(app_t *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* pane_tandem.c: 1 while the runs are computed in the background; poll joins
  * a finished computation (1 when it did) */

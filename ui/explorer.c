@@ -324,6 +324,10 @@ int rv_explorer_main(int argc, char **argv)
     if (rc >= 0) return rc;
     const char *file = o.file ? o.file : sample_path();
     static app_t a;
+    static const pane_ops_t *const all_ops[N_PANES] = {&pane_sa_ops, &pane_lr_ops, &pane_find_ops,
+                                                       &pane_tandem_ops, &pane_pairs_ops};
+    for (int i = 0; i < N_PANES; i++) pane_init(&a.panes[i], all_ops[i]);
+    a.cursor_moved = view_layout;
     settings_init(&a);
     char msg[700];
     if (src_open(&a.src, file, o.alpha, &o.build, !o.file, o.no_save, msg, sizeof msg) < 0) {

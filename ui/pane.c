@@ -7,74 +7,7 @@
 #include <string.h>
 #include "app.h"
 
-static const pane_ops_t *const all_ops[N_PANES] = {&pane_sa_ops, &pane_lr_ops, &pane_find_ops,
-                                                   &pane_tandem_ops, &pane_pairs_ops};
 static rect_t shown[N_PANES]; /* where each pane was drawn last (h = 0: hidden) */
-
-char *fmt_commas(uint64_t v, char *buf, size_t len)
-{
-    char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v), k = 0;
-    for (int i = 0; i < n && (size_t)k + 2 < len; i++) {
-        buf[k++] = tmp[i];
-        if ((n - i - 1) % 3 == 0 && i < n - 1) buf[k++] = ',';
-    }
-    buf[k] = 0;
-    return buf;
-}
-
-const char *app_unit(const app_t *a)
-{
-    switch (a->src.shown_alpha) {
-    case RV_ALPHA_PROTEIN: return "aa";
-    case RV_ALPHA_TEXT: return "chars";
-    default: return "bp";
-    }
-}
-
-char *app_fmt_pos(const app_t *a, uint64_t g, char *buf, size_t len)
-{
-    const rv_seq_t *s = a->src.seq;
-    char c[32];
-    if (!s || !s->n_rec) { snprintf(buf, len, "%s", fmt_commas(g + 1, c, sizeof c)); return buf; }
-    const rv_record_t *r = &s->rec[rv_seq_record_of(s, g)];
-    snprintf(buf, len, "%s:%s", r->name, fmt_commas(g - r->off + 1, c, sizeof c));
-    return buf;
-}
-
-int64_t app_cursor_text(const app_t *a)
-{
-    if (!a->src.x || a->cur >= a->src.x->seq->glen) return -1;
-    return rv_seq_global_to_text(a->src.x->seq, a->cur);
-}
-
-/* Last segment starting at or before global g, or -1. */
-static int64_t segment_at(const rv_seq_t *s, uint64_t g)
-{
-    uint64_t lo = 0, hi = s->n_seg;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (s->seg[mid].gpos <= g) lo = mid + 1; else hi = mid;
-    }
-    return (int64_t)lo - 1;
-}
-
-int64_t app_text_after(const app_t *a, uint64_t g)
-{
-    const rv_seq_t *s = a->src.x->seq;
-    int64_t k = segment_at(s, g);
-    if (k >= 0 && g < s->seg[k].gpos + s->seg[k].len) return (int64_t)(s->seg[k].tpos + g - s->seg[k].gpos);
-    return (uint64_t)(k + 1) < s->n_seg ? (int64_t)s->seg[k + 1].tpos : (int64_t)s->n;
-}
-
-int64_t app_text_before(const app_t *a, uint64_t g)
-{
-    const rv_seq_t *s = a->src.x->seq;
-    int64_t k = segment_at(s, g);
-    if (k < 0) return -1;
-    const rv_segment_t *z = &s->seg[k];
-    return (int64_t)(g < z->gpos + z->len ? z->tpos + g - z->gpos : z->tpos + z->len - 1);
-}
 
 void pane_init(pane_t *p, const pane_ops_t *ops)
 {
@@ -209,8 +142,6 @@ void panes_draw(app_t *a)
 {
     rect_t r = a->r_panes;
     memset(shown, 0, sizeof shown);
-    for (int i = 0; i < N_PANES; i++)
-        if (!a->panes[i].ops) pane_init(&a->panes[i], all_ops[i]);
     if (r.h < 2) return;
     if (a->zoom || r.h < 12 || r.w < 80) {
         shown[a->focus] = r;
@@ -239,4 +170,31 @@ int panes_click(app_t *a, int y, int x)
         return 1;
     }
     return 0;
+}
+
+static void feature(app_t *a, pane_t *p, int dir, long n)
+{
+    if (!p->ops->feature) { app_message(a, 1, "the %s pane has no features to step through", p->ops->name); return; }
+    uint64_t g = a->cur, start = a->cur;
+    for (long k = 0; k < n; k++) {
+        if (!p->ops->feature(p, a, dir, &g)) break;
+        a->cur = g; /* the next step starts here */
+    }
+    a->cur = start;
+    if (g != start) app_jump(a, g);
+}
+
+int pane_act(app_t *a, pane_t *p, action_t act, long n)
+{
+    switch (act) {
+    case ACT_PANE_DOWN: pane_move(p, n); return 1;
+    case ACT_PANE_UP: pane_move(p, -n); return 1;
+    case ACT_NEXT_FEAT: feature(a, p, 1, n); return 1;
+    case ACT_PREV_FEAT: feature(a, p, -1, n); return 1;
+    case ACT_JUMP:
+        if (p->n && p->items[p->sel].target >= 0) app_jump(a, (uint64_t)p->items[p->sel].target);
+        else app_message(a, 1, "nothing to jump to in this row");
+        return 1;
+    default: return 0;
+    }
 }

@@ -77,7 +77,8 @@ static void lr_fill(pane_t *p, app_t *a, int width)
 
 static int lr_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
 {
-    return pane_sa_ops.feature(p, a, dir, g);
+    (void)p;
+    return app_next_repeat(a, dir, g); /* the next repeat start */
 }
 
 const pane_ops_t pane_lr_ops = {"Longest repeats", lr_fill, lr_feature};

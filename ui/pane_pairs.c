@@ -57,7 +57,8 @@ static void pairs_fill(pane_t *p, app_t *a, int width)
 
 static int pairs_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
 {
-    return pane_sa_ops.feature(p, a, dir, g); /* the next repeat start */
+    (void)p;
+    return app_next_repeat(a, dir, g); /* the next repeat start */
 }
 
 #else /* the pairs engine has not landed yet */

@@ -154,22 +154,11 @@ static void sa_fill(pane_t *p, app_t *a, int width)
     p->sel = keep;
 }
 
+/* ]/[ on the suffix array, the longest repeats and the pairs: the next repeat start. */
 static int sa_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
 {
     (void)p;
-    int64_t t = app_cursor_text(a);
-    if (!a->src.x || t < 0) { app_message(a, 1, "needs the index and a cursor on a base"); return 0; }
-    uint64_t min = lr_min_interesting(a->src.x);
-    uint64_t limit = 4u << 20;
-    int64_t i = lr_next_long(a->src.x, (uint64_t)t, dir, min, limit);
-    if (i < 0) {
-        app_message(a, 1, "no %s repeat of %llu+ %s%s", dir > 0 ? "later" : "earlier", (unsigned long long)min, app_unit(a),
-                    a->src.x->n > limit ? " within 4 Mbp" : "");
-        return 0;
-    }
-    *g = rv_seq_text_to_global(a->src.x->seq, (uint64_t)i);
-    app_message(a, 0, "repeat of %llu starts here", (unsigned long long)lr_llr(a->src.x, (uint64_t)i));
-    return 1;
+    return app_next_repeat(a, dir, g);
 }
 
 const pane_ops_t pane_sa_ops = {"Suffix array", sa_fill, sa_feature};

@@ -49,6 +49,7 @@ typedef struct rv_index {
     void *map;                    /* mmap of the .rvx, or NULL */
     size_t map_len;
     struct rv_rvx_state *rvx;     /* what of the mapping is verified (rvx.c), or NULL */
+    void (*rvx_free)(struct rv_rvx_state *v); /* its destructor (rvx.c sets both) */
 } rv_index_t;
 
 static inline uint64_t rv_get(const void *a, int wide, uint64_t i)

@@ -31,7 +31,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "repview/build.h"
+#include "repview/progress.h"
 #include "repview/index.h"
 
 /* A longest repeat text[start, start + len). */

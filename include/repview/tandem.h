@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "repview/build.h"
+#include "repview/progress.h"
 #include "repview/index.h"
 
 typedef struct {
