@@ -38,7 +38,7 @@ CUDA_LIBS :=
 endif
 
 ENGINE_OBJ := $(patsubst engine/%.c,$(BUILD)/engine/%.o,$(wildcard engine/*.c))
-UI_OBJ     := $(patsubst ui/%.c,$(BUILD)/ui/%.o,$(wildcard ui/*.c))
+UI_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(wildcard ui/*.c ui/cli/*.c ui/explorer/*.c))
 LIB        := $(BUILD)/librepview.a
 TEST_SRC   := $(wildcard tests/t_*.c)
 TEST_BIN   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
@@ -57,7 +57,7 @@ $(LIB): $(ENGINE_OBJ) $(GPU_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard include/repview/*.h) $(wildcard engine/*.h) $(wildcard ui/*.h) $(wildcard gpu/*.h)
+$(BUILD)/%.o: %.c $(wildcard include/repview/*.h) $(wildcard engine/*.h) $(wildcard ui/*.h ui/*/*.h) $(wildcard gpu/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DRV_HAVE_CUDA=$(HAVE_CUDA) -c -o $@ $<
 

@@ -1,14 +1,14 @@
 /* t_ui.c — oracle tests of the explorer's non-drawing parts: the LR lengths of a
- * screenful (ui/lrlen.c: sliding-window maximum over the LLRs) against brute force
+ * screenful (ui/explorer/lrlen.c: sliding-window maximum over the LLRs) against brute force
  * on small random texts, the LLR helpers, the key table (every key bound once) and
  * the --keys parser. */
 #include "check.h"
 #include "repview/build.h"
 #include "repview/common.h"
 #include "repview/lr.h"
-#include "../ui/keys.c"
-#include "../ui/lrlen.c"
-#include "../ui/script.c"
+#include "../ui/explorer/keys.c"
+#include "../ui/explorer/lrlen.c"
+#include "../ui/explorer/script.c"
 
 /* Brute force: the longest repeat covering text position k (0 when none). */
 static uint64_t brute_lr(const rv_seq_t *s, uint64_t k)

@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <htslib/hts_log.h>
-#include "cli.h"
+#include "cli/cli.h"
+#include "front.h"
 
 typedef struct {
     const char *name;
@@ -99,7 +100,7 @@ static int dispatch(int argc, char **argv)
             return 0;
         }
         if (strcmp(argv[1], "--version") == 0) {
-            cli_print_version(stdout);
+            front_print_version(stdout);
             return 0;
         }
         for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)

@@ -6,44 +6,43 @@
 # interface of types and declarations: what crosses them is a call, counted by nm.
 # A file and its own header are one node.  Any strongly
 # connected set of two or more files is a failure that names every edge inside it.
-# Also: no explorer pane (ui/pane_*.c) calls or includes another one.
+# Also: no explorer pane (ui/explorer/pane_*.c) calls or includes another one, and
+# the headless commands (ui/cli/) and the explorer (ui/explorer/) never call each other.
 . "$RV_TOP/tests/lib.sh"
 command -v nm >/dev/null && command -v python3 >/dev/null || { ok "layers_skipped_no_nm_or_python3"; exit 0; }
 python3 - "$RV_TOP" "$RV_BUILD" <<'PY'
 import collections, os, re, subprocess, sys
 top, build = sys.argv[1], sys.argv[2]
 dirs = ['engine', 'gpu', 'ui']
-node_of_obj = {}
-defs, uses = {}, collections.defaultdict(set)
+# the source files (x.c or x.cu), by node name: their path without the extension
+sources = {}
 for d in dirs:
-    od = os.path.join(build, d)
-    for f in sorted(os.listdir(od)) if os.path.isdir(od) else []:
-        if not f.endswith('.o'): continue
-        node = d + '/' + f[:-2]
-        for line in subprocess.run(['nm', os.path.join(od, f)], capture_output=True, text=True).stdout.splitlines():
-            p = line.split()
-            if len(p) == 3 and p[1] in 'TDBRC': defs.setdefault(p[2], node)
-            elif len(p) == 2 and p[0] == 'U': uses[node].add(p[1])
+    for root, _, files in os.walk(os.path.join(top, d)):
+        for f in files:
+            if f.endswith(('.c', '.cu')):
+                sources[os.path.relpath(os.path.join(root, f.rsplit('.', 1)[0]), top)] = os.path.join(root, f)
+defs, uses = {}, collections.defaultdict(set)
+for node in sorted(sources):  # objects of this tree only (a stale one may linger)
+    obj = os.path.join(build, node + '.o')
+    if not os.path.exists(obj): continue
+    for line in subprocess.run(['nm', obj], capture_output=True, text=True).stdout.splitlines():
+        p = line.split()
+        if len(p) == 3 and p[1] in 'TDBRC': defs.setdefault(p[2], node)
+        elif len(p) == 2 and p[0] == 'U': uses[node].add(p[1])
 edges = collections.defaultdict(dict)  # a -> {b: why}
 for a, syms in uses.items():
     for s in sorted(syms):
         b = defs.get(s)
         if b and b != a: edges[a].setdefault(b, 'calls ' + s)
 # includes
-sources = {}
-for d in dirs:
-    for f in os.listdir(os.path.join(top, d)):
-        if f.endswith(('.c', '.cu')): sources[d + '/' + f.rsplit('.', 1)[0]] = os.path.join(top, d, f)
 def header_path(inc, where):
     for base in (os.path.dirname(where), os.path.join(top, 'include')):
         p = os.path.normpath(os.path.join(base, inc))
         if os.path.exists(p): return p
     return None
 def pair_of(h):
-    stem = os.path.basename(h).rsplit('.', 1)[0]
-    d = os.path.basename(os.path.dirname(h))
-    if d not in dirs: return None  # a public header
-    n = d + '/' + stem
+    n = os.path.relpath(h, top).rsplit('.', 1)[0]
+    if n.split('/')[0] not in dirs: return None  # a public header
     return n if n in sources else None
 inc_re = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 closure = {}
@@ -90,6 +89,14 @@ for d in dirs:
         print('FAIL layers_no_circle_%s: %s' % (d, why[:1500]))
     else:
         print('PASS layers_no_circle_%s' % d)
-panes = [(a, b) for a in edges for b in edges[a] if re.match(r'ui/pane_', a) and re.match(r'ui/pane_', b)]
+pane = re.compile(r'ui/explorer/pane_')
+panes = [(a, b) for a in edges for b in edges[a] if pane.match(a) and pane.match(b)]
 print('PASS layers_panes_apart' if not panes else 'FAIL layers_panes_apart: ' + ', '.join('%s -> %s (%s)' % (a, b, edges[a][b]) for a, b in panes))
+# the two front ends stand side by side over the engine: neither calls the other
+# (main.c and front.c in ui/ serve both)
+def front(n):  # 'cli', 'explorer', or '' outside them
+    p = n.split('/')
+    return p[1] if len(p) > 2 and p[0] == 'ui' else ''
+cross = [(a, b) for a in edges for b in edges[a] if {front(a), front(b)} == {'cli', 'explorer'}]
+print('PASS layers_front_ends_apart' if not cross else 'FAIL layers_front_ends_apart: ' + ', '.join('%s -> %s (%s)' % (a, b, edges[a][b]) for a, b in cross))
 PY

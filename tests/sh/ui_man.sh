@@ -1,5 +1,5 @@
 # ui_man.sh — the KEYS section of man/repview-explorer.1 is the key table of the
-# explorer (`repview --man-keys`, generated from ui/keys.h).  UPDATE_MAN=1 rewrites
+# explorer (`repview --man-keys`, generated from ui/explorer/keys.h).  UPDATE_MAN=1 rewrites
 # the section from the binary.
 source "$RV_TOP/tests/lib.sh"
 page="$RV_TOP/man/repview-explorer.1"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "app.h"
-#include "cli.h"
+#include "../front.h"
 
 void settings_init(app_t *a)
 {
@@ -44,7 +44,7 @@ int set_command(app_t *a, const char *args)
         double c = strtod(value, &end);
         if (*end || c < 1) { app_message(a, 1, "mincopies: expected a number >= 1, not '%s'", value); return -1; }
         a->tfilter.min_copies = c;
-    } else if (!is_auto && cli_parse_count(value, &v) < 0) {
+    } else if (!is_auto && front_parse_count(value, &v) < 0) {
         app_message(a, 1, "%s: expected a number, not '%s'", name, value);
         return -1;
     } else if (!strcmp(name, "minpair")) {

@@ -54,7 +54,7 @@ static int on_opt(int opt, const char *arg, void *ud)
         return -1;
     }
     const char *name = opt == OPT_MIN_PERIOD ? "--min-period" : opt == OPT_MAX_PERIOD ? "--max-period" : "--min-len";
-    if (cli_parse_count(arg, &v) < 0 || (v == 0 && opt != OPT_MIN_LEN)) {
+    if (front_parse_count(arg, &v) < 0 || (v == 0 && opt != OPT_MIN_LEN)) {
         cli_usage_error("tandem", "bad %s '%s'", name, arg);
         return -1;
     }

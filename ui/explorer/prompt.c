@@ -5,12 +5,12 @@
 #include <string.h>
 #include "repview/common.h"
 #include "app.h"
-#include "cli.h"
+#include "../front.h"
 
 static int go_relative(app_t *a, const char *arg, int sign)
 {
     uint64_t d;
-    if (cli_parse_count(arg, &d) < 0) { app_message(a, 1, "bad distance '%s' (e.g. +10k, -2m)", arg); return -1; }
+    if (front_parse_count(arg, &d) < 0) { app_message(a, 1, "bad distance '%s' (e.g. +10k, -2m)", arg); return -1; }
     const rv_record_t *r = view_record(a);
     uint64_t end = r->off + (r->len ? r->len - 1 : 0), g;
     if (sign > 0) g = d > end - a->cur ? end : a->cur + d;
@@ -23,7 +23,7 @@ static int go_number(app_t *a, const char *arg, int global)
 {
     uint64_t v;
     const rv_seq_t *s = a->src.seq;
-    if (cli_parse_count(arg, &v) < 0 || v == 0) { app_message(a, 1, "bad position '%s'", arg); return -1; }
+    if (front_parse_count(arg, &v) < 0 || v == 0) { app_message(a, 1, "bad position '%s'", arg); return -1; }
     const rv_record_t *r = view_record(a);
     uint64_t base = global ? 0 : r->off, len = global ? s->glen : r->len;
     if (v > len) {

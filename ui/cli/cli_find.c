@@ -39,7 +39,7 @@ static int on_opt(int opt, const char *arg, void *ud)
         cli_usage_error("find", "bad --strand '%s' (both, + or -)", arg);
         return -1;
     case 'k':
-        if (cli_parse_count(arg, &o->k) == 0 && o->k < 65536) return 0;
+        if (front_parse_count(arg, &o->k) == 0 && o->k < 65536) return 0;
         cli_usage_error("find", "bad -k '%s' (mismatches, 0 to 65535)", arg);
         return -1;
     case 'f': o->file = arg; return 0;

@@ -32,7 +32,7 @@ static int on_opt(int opt, const char *arg, void *ud)
     case OPT_AROUND: o->around = arg; return 0;
     case OPT_ROWS:
         o->rows_set = 1;
-        if (cli_parse_count(arg, &o->rows) == 0) return 0;
+        if (front_parse_count(arg, &o->rows) == 0) return 0;
         cli_usage_error("sa", "bad --rows '%s'", arg);
         return -1;
     }

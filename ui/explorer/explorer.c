@@ -15,7 +15,7 @@
 #include "repview/gpu.h"
 #include "repview/keep.h"
 #include "app.h"
-#include "cli.h"
+#include "../front.h"
 #include "script.h"
 #include "term.h"
 
@@ -115,7 +115,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
                 return fprintf(stderr, "repview: --size: expected COLSxROWS (at least 20x6), got '%s'\n", optarg), RV_EXIT_USAGE;
             break;
         case 't':
-            if (cli_parse_count(optarg, &t) < 0 || t < 1 || t > 1024)
+            if (front_parse_count(optarg, &t) < 0 || t < 1 || t > 1024)
                 return fprintf(stderr, "repview: bad thread count '%s'\n", optarg), RV_EXIT_USAGE;
             o->build.threads = (int)t;
             break;
@@ -125,7 +125,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
             break;
         case 'h': fputs(usage, stdout); return RV_EXIT_OK;
         case O_MANKEYS: screen_help_lines(NULL, man_emit, NULL); return RV_EXIT_OK;
-        case O_VERSION: cli_print_version(stdout); return RV_EXIT_OK;
+        case O_VERSION: front_print_version(stdout); return RV_EXIT_OK;
         default:
             fprintf(stderr, "repview: unknown option or command '%s' (see 'repview --help')\n", argv[optind - 1]);
             return RV_EXIT_USAGE;

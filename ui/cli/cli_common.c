@@ -49,26 +49,6 @@ int cli_arg_error(void)
     return RV_EXIT_USAGE;
 }
 
-int cli_parse_count(const char *s, uint64_t *out)
-{
-    char buf[64];
-    size_t k = 0;
-    for (const char *p = s; *p && k < sizeof buf - 1; p++)
-        if (*p != ',') buf[k++] = *p;
-    buf[k] = 0;
-    if (!isdigit((unsigned char)buf[0])) return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(buf, &end, 10);
-    uint64_t mult = 1;
-    if (*end == 'k' || *end == 'K') mult = 1000, end++;
-    else if (*end == 'm' || *end == 'M') mult = 1000000, end++;
-    else if (*end == 'g' || *end == 'G') mult = 1000000000, end++;
-    if (*end || errno) return -1;
-    *out = v * mult;
-    return 0;
-}
-
 int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
               const struct option *own, const char *usage, cli_opt_fn fn, void *ud,
               cli_common_t *c, int *exit_code)
@@ -94,7 +74,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
         case OPT_NO_SAVE: c->no_save |= CLI_NO_SAVE_FLAG; break;
         case 't': {
             uint64_t t;
-            if (cli_parse_count(optarg, &t) < 0 || t < 1 || t > 1024) {
+            if (front_parse_count(optarg, &t) < 0 || t < 1 || t > 1024) {
                 *exit_code = cli_usage_error(cmd, "bad thread count '%s'", optarg);
                 return -1;
             }
@@ -120,7 +100,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
             *exit_code = 0;
             return -1;
         case OPT_VERSION:
-            cli_print_version(stdout);
+            front_print_version(stdout);
             *exit_code = 0;
             return -1;
         case '?':
@@ -215,13 +195,3 @@ void cli_put_pos(FILE *out, const rv_seq_t *s, uint64_t g)
     fprintf(out, "%s\t%llu", r->name, (unsigned long long)(g - r->off));
 }
 
-void cli_print_version(FILE *out)
-{
-    char name[80] = "", why[160] = "";
-    fprintf(out, "repview %s\n", RV_VERSION);
-    fprintf(out, "cuda: %s\n", rv_gpu_compiled() ? "yes" : "no");
-    if (rv_gpu_compiled())
-        fprintf(out, "gpu: %s\n", rv_gpu_probe(name, sizeof name, why, sizeof why) ? name : why);
-    fprintf(out, "htslib: %s\n", hts_version());
-    fprintf(out, "libdivsufsort: %s\n", divsufsort_version());
-}

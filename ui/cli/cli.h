@@ -6,9 +6,9 @@
 #include <getopt.h>
 #include <stdio.h>
 #include "repview/build.h"
+#include "../front.h"
 #include "repview/index.h"
 
-enum { RV_EXIT_OK = 0, RV_EXIT_DATA = 1, RV_EXIT_USAGE = 2 };
 enum { CLI_NO_SAVE_ENV = 1, CLI_NO_SAVE_FLAG = 2 }; /* REPVIEW_NO_SAVE=1, --no-save */
 
 /* Options every subcommand takes. */
@@ -42,8 +42,6 @@ int cli_data_error(void);
  * fit the input; returns RV_EXIT_USAGE. */
 int cli_arg_error(void);
 
-/* Parse a non-negative integer option value (commas and k/m/g suffixes allowed). */
-int cli_parse_count(const char *s, uint64_t *out);
 
 /* The index of FILE per SPEC §4 (FILE.rvx when it matches, else built), with the
  * common options applied; the sections in c->verify of a loaded file are verified
@@ -77,8 +75,6 @@ const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t
 /* Write the record name and record-relative position of global position g. */
 void cli_put_pos(FILE *out, const rv_seq_t *s, uint64_t g);
 
-/* Print version and build features (SPEC §4). */
-void cli_print_version(FILE *out);
 
 int cli_index(int argc, char **argv);
 int cli_stats(int argc, char **argv);
@@ -89,7 +85,5 @@ int cli_pairs(int argc, char **argv);
 int cli_tandem(int argc, char **argv);
 int cli_find(int argc, char **argv);
 int cli_overlap(int argc, char **argv);
-/* The explorer (ui/explorer.c): argv as given to repview itself. */
-int rv_explorer_main(int argc, char **argv);
 
 #endif

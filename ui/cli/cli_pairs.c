@@ -60,7 +60,7 @@ static int on_opt(int opt, const char *arg, void *ud)
     pairs_args_t *a = ud;
     switch (opt) {
     case 'l':
-        if (cli_parse_count(arg, &a->min_len) < 0 || a->min_len < 1) {
+        if (front_parse_count(arg, &a->min_len) < 0 || a->min_len < 1) {
             cli_usage_error("pairs", "bad -l '%s' (a length >= 1)", arg);
             return -1;
         }

@@ -1,0 +1,21 @@
+/* front.h — what the two front ends (the headless commands, ui/cli/, and the
+ * explorer, ui/explorer/) share over the engine, and the explorer's entry point
+ * for main.c. */
+#ifndef REPVIEW_UI_FRONT_H
+#define REPVIEW_UI_FRONT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum { RV_EXIT_OK = 0, RV_EXIT_DATA = 1, RV_EXIT_USAGE = 2 };
+
+/* Parse a non-negative integer option value (commas and k/m/g suffixes allowed). */
+int front_parse_count(const char *s, uint64_t *out);
+
+/* Print version and build features (SPEC §4). */
+void front_print_version(FILE *out);
+
+/* The explorer (ui/explorer/explorer.c): argv as given to repview itself. */
+int rv_explorer_main(int argc, char **argv);
+
+#endif
