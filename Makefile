@@ -1,5 +1,6 @@
 # repview — build, test, bench.  `make` builds ./repview (CUDA when nvcc is found,
-# a CPU-only stub for gpu/ otherwise; NO_CUDA=1 forces the stub).
+# a CPU-only stub for gpu/ otherwise; NO_CUDA=1 forces the stub).  `make fuzz` runs
+# the libFuzzer harnesses of tests/fuzz/ (clang) for FUZZ_SECONDS each.
 CC      ?= cc
 BUILD   ?= build
 PREFIX  ?= /usr/local
@@ -12,6 +13,10 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -pthread $(CFLAGS) \
 LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lhts -lncursesw -lxxhash) \
            -ldivsufsort -ldivsufsort64 -lpthread -lm
 
+ifeq ($(SAN),fuzz) # the library under libFuzzer (tests/fuzz/run)
+ALL_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDSAN := -fsanitize=address,undefined
+endif
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDSAN := -fsanitize=address,undefined
@@ -44,7 +49,7 @@ TEST_SRC   := $(wildcard tests/t_*.c)
 TEST_BIN   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 TOOL_BIN   := $(BUILD)/gen_chrom $(BUILD)/rvtime
 
-.PHONY: all deps run test check asan bench install clean nocuda
+.PHONY: all deps run test check asan bench install clean nocuda fuzz
 all: repview $(TEST_BIN) $(TOOL_BIN)
 
 repview: $(BUILD)/repview
@@ -96,6 +101,11 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 OPT=-O1 NO_CUDA=1 all
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 RV_TEST_QUICK=1 tests/run build-asan
 
+# every libFuzzer harness for FUZZ_SECONDS each (tests/fuzz/run; needs clang)
+FUZZ_SECONDS ?= 60
+fuzz:
+	@tests/fuzz/run $(FUZZ_SECONDS)
+
 nocuda:
 	@$(MAKE) --no-print-directory BUILD=build-nocuda NO_CUDA=1 all
 
@@ -111,4 +121,4 @@ install: all
 	install -D -m 644 samples/lambda.fa.gz $(DESTDIR)$(PREFIX)/share/repview/lambda.fa.gz
 
 clean:
-	rm -rf build build-asan build-nocuda repview
+	rm -rf build build-asan build-nocuda build-fuzz repview

@@ -156,3 +156,21 @@ int64_t rv_find_count(rv_pattern_t *p)
 {
     return rv_find_ensure(p) < 0 ? -1 : (int64_t)p->count;
 }
+
+int rv_find_parse_typed(const char *line, unsigned max_k, char *pat, size_t cap, unsigned *k)
+{
+    const char *slash = strrchr(line, '/');
+    size_t len = strlen(line);
+    *k = 0;
+    if (slash && slash[1] && strspn(slash + 1, "0123456789") == strlen(slash + 1)) {
+        len = (size_t)(slash - line);
+        if (strlen(slash + 1) > 3 || (unsigned)atoi(slash + 1) > max_k)
+            return rv_error("pattern", "at most %u mismatches", max_k);
+        *k = (unsigned)atoi(slash + 1);
+    }
+    if (len == 0) return rv_error("pattern", "empty pattern");
+    if (len >= cap) return rv_error("pattern", "pattern too long");
+    memcpy(pat, line, len);
+    pat[len] = 0;
+    return 0;
+}

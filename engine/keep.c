@@ -158,6 +158,7 @@ rv_keep_t *rv_keep_start(const rv_index_t *x, const char *path)
     base = base ? base + 1 : path;
     k->path = strdup(path);
     size_t len = 2 * strlen(path) + 64;
+    rv_rvx_sweep_leftovers(path); /* its own writer works inside its private directory */
     k->dir = str_new(len, "%s.saving.%ld.%d", path, (long)getpid(), atomic_fetch_add(&serial, 1));
     k->inner = k->dir ? str_new(len, "%s/%s", k->dir, base) : NULL;
     pthread_attr_t attr;

@@ -90,5 +90,9 @@ int64_t rv_seq_parse_pos(const rv_seq_t *s, const char *str)
         return (int64_t)(v - 1);
     }
     if (parse(s, str, HTS_PARSE_ONE_COORD, &rid, &beg, &end) < 0) return -1;
+    if (beg >= s->rec[rid].len) { /* an empty record has no position (found by fuzz_region) */
+        rv_error(str, "record '%s' is empty: no position in it", s->rec[rid].name);
+        return -1;
+    }
     return (int64_t)(s->rec[rid].off + beg);
 }

@@ -1,7 +1,7 @@
 /* rvx.c — reading and verifying the .rvx index file (SPEC §6; layout in
  * rvx_format.h, writing in rvx_write.c).  Little-endian hosts only (x86-64, arm64).
  *
- * Design (version 3).  The file is a header (input fingerprint, sizes, and the hashes
+ * Design (version 4).  The file is a header (input fingerprint, sizes, and the hashes
  * of the table, of the block hashes and of itself), a section table reserved right
  * after it but written last, the sections in the order the build finished them (each
  * page aligned), and at the end one XXH3 hash per fixed block (8 MiB) of every
@@ -96,13 +96,13 @@ static int known_bad(const struct stat *st, char *why, size_t len)
     return hit;
 }
 
-int rv_file_fingerprint(const char *path, uint64_t *size, int64_t *mtime_ns)
+int rv_file_matches(const char *path, uint64_t size, int64_t mtime_ns, int64_t ctime_ns, uint64_t ino)
 {
     struct stat st;
-    if (stat(path, &st) != 0) return -1;
-    *size = (uint64_t)st.st_size;
-    *mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-    return 0;
+    if (stat(path, &st) != 0) return 0;
+    return (uint64_t)st.st_size == size && (uint64_t)st.st_ino == ino &&
+           (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec == mtime_ns &&
+           (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec == ctime_ns;
 }
 
 /* ---- loading ---------------------------------------------------------------- */
@@ -160,12 +160,8 @@ static rv_rvx_status_t check_header(const char *path, const char *input, const u
     h->header_hash = 0;
     if (XXH3_64bits_withSeed(h, sizeof *h, 2) != want) return rv_error(path, "corrupt index header"), RV_RVX_CORRUPT;
     h->header_hash = want;
-    if (input) {
-        uint64_t size;
-        int64_t mt;
-        if (rv_file_fingerprint(input, &size, &mt) != 0 || size != h->src_size || mt != h->src_mtime_ns)
-            return rv_error(path, "stale index (the input changed since it was built)"), RV_RVX_STALE;
-    }
+    if (input && !rv_file_matches(input, h->src_size, h->src_mtime_ns, h->src_ctime_ns, h->src_ino))
+        return rv_error(path, "stale index (the input changed since it was built)"), RV_RVX_STALE;
     return RV_RVX_OK;
 }
 
@@ -253,6 +249,8 @@ static rv_index_t *index_from_map(const rvx_header_t *h, const void **ptr, const
     s->text = ptr[RV_SEC_TEXT];
     s->src_size = h->src_size;
     s->src_mtime_ns = h->src_mtime_ns;
+    s->src_ctime_ns = h->src_ctime_ns;
+    s->src_ino = h->src_ino;
     s->path = input ? strdup(input) : NULL;
     s->seg = malloc(bytes[RV_SEC_SEGMENTS] ? bytes[RV_SEC_SEGMENTS] : 1);
     *bad = !s->seg || unpack_records(s, ptr[RV_SEC_RECORDS], bytes[RV_SEC_RECORDS]) != 0;

@@ -7,7 +7,7 @@
 #include <xxhash.h>
 
 #define RVX_MAGIC "RVXINDEX"
-#define RVX_VERSION 3u          /* 3: block hashes, table written last */
+#define RVX_VERSION 4u          /* 3: block hashes, table written last; 4: ctime and inode */
 #define RVX_TABLE_CAP 96u       /* entries reserved after the header */
 #define RVX_SEC_ALIGN 4096u     /* sections start on page boundaries */
 #define RVX_BLOCK_DEFAULT (8u << 20)
@@ -18,7 +18,8 @@ typedef struct {
     uint32_t wide, alpha, sigma, n_sections;
     uint64_t n, glen, n_rec, n_seg;
     uint64_t src_size;
-    int64_t src_mtime_ns;
+    int64_t src_mtime_ns, src_ctime_ns; /* the input's fingerprint (seq.h) */
+    uint64_t src_ino;
     uint64_t block_bytes;  /* sections are hashed in blocks of this many bytes */
     uint64_t hash_offset;  /* the block hashes (uint64_t each), after the sections */
     uint64_t n_hashes;

@@ -6,13 +6,17 @@
  * writeback at once (sync_file_range), so that the disk works while the CPU copies.
  * rv_rvx_writer_finish() writes the block hashes, the table and the header, then one
  * fsync and the rename: the final path only ever holds a complete file. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "repview/common.h"
 #include "repview/index.h"
@@ -87,8 +91,65 @@ static uint64_t block_size(void)
     return b >= 4096 && b % 4096 == 0 ? b : RVX_BLOCK_DEFAULT;
 }
 
+enum { STALE_AGE = 3600 }; /* seconds untouched before a dead writer's leftovers go */
+
+/* Empty a leftover private directory (one level: it holds one temporary file or
+ * none) and remove it. */
+static void remove_leftover_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) unlinkat(dirfd(d), e->d_name, 0);
+    closedir(d);
+    rmdir(dir);
+}
+
+/* What writers killed outright (SIGKILL, a crash, power loss) leave beside path:
+ * PATH.tmp.PID.N files and PATH.saving.PID.N directories (keep.c).  Those whose
+ * process no longer exists on this machine and that nobody touched for an hour are
+ * removed: a live writer, here or (on a shared disk) elsewhere, is never touched,
+ * since its PID lives or its file keeps changing. */
+void rv_rvx_sweep_leftovers(const char *path)
+{
+    char *dir = strdup(path);
+    if (!dir) return;
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? path + (slash - dir) + 1 : path, *where = ".";
+    if (slash) *slash = 0, where = dir[0] ? dir : "/";
+    DIR *d = opendir(where);
+    size_t bl = strlen(base);
+    time_t now = time(NULL);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        const char *rest = e->d_name + bl;
+        int is_dir;
+        if (strncmp(e->d_name, base, bl) != 0) continue;
+        if (strncmp(rest, ".tmp.", 5) == 0) rest += 5, is_dir = 0;
+        else if (strncmp(rest, ".saving.", 8) == 0) rest += 8, is_dir = 1;
+        else continue;
+        char *end;
+        long pid = strtol(rest, &end, 10);
+        if (end == rest || *end != '.' || pid <= 0 || pid == (long)getpid()) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || now - st.st_mtime < STALE_AGE) continue;
+        size_t fl = strlen(where) + strlen(e->d_name) + 2;
+        char *full = malloc(fl);
+        if (!full) break;
+        snprintf(full, fl, "%s/%s", where, e->d_name);
+        if (is_dir && S_ISDIR(st.st_mode)) remove_leftover_dir(full);
+        else if (!is_dir && S_ISREG(st.st_mode)) unlink(full);
+        free(full);
+    }
+    if (d) closedir(d);
+    free(dir);
+}
+
 rv_rvx_writer_t *rv_rvx_writer_open(const char *path, int threads)
 {
+    rv_rvx_sweep_leftovers(path);
     static _Atomic unsigned serial;
     rv_rvx_writer_t *w = calloc(1, sizeof *w);
     size_t pl = strlen(path);
@@ -180,6 +241,8 @@ int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t ma
     h->n = x->n; h->glen = s->glen; h->n_rec = s->n_rec; h->n_seg = s->n_seg;
     h->src_size = s->src_size;
     h->src_mtime_ns = s->src_mtime_ns;
+    h->src_ctime_ns = s->src_ctime_ns;
+    h->src_ino = s->src_ino;
     w->have_meta = 1;
     if ((mask >> RV_SEC_RECORDS & 1) && !(w->added >> RV_SEC_RECORDS & 1)) {
         uint64_t rb = 0;

@@ -405,6 +405,8 @@ static rv_seq_t *new_seq(const char *path, const struct stat *st)
     if (st) {
         s->src_size = (uint64_t)st->st_size;
         s->src_mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+        s->src_ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+        s->src_ino = (uint64_t)st->st_ino;
     }
     return s;
 }

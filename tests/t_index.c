@@ -448,6 +448,8 @@ static void case_regions(void)
         CHECK(rv_seq_parse_pos(s, "{HLA:A*01:01}:1") == 5050, "{HLA:A*01:01}:1");
         CHECK(rv_seq_parse_pos(s, "17") == -1, "a bare position with several records is ambiguous");
         CHECK(rv_seq_parse_pos(s, "nope:3") == -1, "unknown record");
+        /* found by tests/fuzz/fuzz_region.c: an empty record gave the position after the text */
+        CHECK(rv_seq_parse_pos(s, "empty") == -1 && strstr(rv_last_error(), "empty"), "a position in an empty record");
     }
     rv_seq_free(s);
     s = rv_seq_from_string(l1, 5000, RV_ALPHA_DNA, "only");

@@ -233,7 +233,8 @@ static void case_files(void)
         char why[200] = "";
         CHECK(a && c, "%s: load failed: %s", kinds[m], rv_last_error());
         if (a && c) CHECK(same_seq(a, c, 1, why, sizeof why), "%s (%zu bytes): %s", kinds[m], b.len, why);
-        if (a && c) CHECK(a->src_size == c->src_size && a->src_mtime_ns == c->src_mtime_ns, "fingerprint differs");
+        if (a && c) CHECK(a->src_size == c->src_size && a->src_mtime_ns == c->src_mtime_ns &&
+                             a->src_ctime_ns == c->src_ctime_ns && a->src_ino == c->src_ino && a->src_ino, "fingerprint differs");
         rv_seq_free(a);
         rv_seq_free(c);
         free(b.s);

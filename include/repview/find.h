@@ -57,6 +57,11 @@ rv_pattern_t *rv_find_compile(const rv_index_t *x, const char *pat, size_t len,
                               rv_strand_t strand, unsigned k);
 void rv_find_free(rv_pattern_t *p);
 
+/* Split a pattern as a person types it, "PATTERN" or "PATTERN/K" (K mismatches, at
+ * most max_k), into pat (cap bytes, NUL-terminated) and *k.  0, or -1 with a
+ * message (empty, too long, too many mismatches). */
+int rv_find_parse_typed(const char *line, unsigned max_k, char *pat, size_t cap, unsigned *k);
+
 /* Let another thread stop a long search (a short pattern with many mismatches
  * on a big genome): once *flag is non-zero the search returns -1 with the
  * message "cancelled", and a later call starts it again.  NULL: never. */

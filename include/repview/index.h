@@ -117,6 +117,11 @@ int rv_index_save(const rv_index_t *x, const char *path);
  * each ptr alive and unchanged until finish or abort.  Nothing appears at path
  * until rv_rvx_writer_finish() succeeds (temporary file, one fsync, rename). */
 typedef struct rv_rvx_writer rv_rvx_writer_t;
+/* Remove what writers of path killed outright left beside it (PATH.tmp.PID.N,
+ * PATH.saving.PID.N) when their process is gone and they are an hour old; every
+ * writer of path does this first. */
+void rv_rvx_sweep_leftovers(const char *path);
+
 /* Open a writer for path (threads = writer threads, 0 = default).  NULL + message. */
 rv_rvx_writer_t *rv_rvx_writer_open(const char *path, int threads);
 /* Queue one section (id in 1..RV_SEC_MAX-1, each at most once; bytes may be 0). */
@@ -167,8 +172,9 @@ void rv_index_verify_cancel(rv_index_t *x);
  * content.  Fills *sections, *bytes; 0, or -1 with a message naming the damage. */
 int rv_index_check_file(const char *path, int threads, int *sections, uint64_t *bytes);
 
-/* Read the fingerprint (size, mtime) of a file: 0 or -1. */
-int rv_file_fingerprint(const char *path, uint64_t *size, int64_t *mtime_ns);
+/* Whether the file at path still has the fingerprint s was read with (seq.h: size,
+ * modification and status-change times, inode): 1 yes, 0 no or unreadable. */
+int rv_file_matches(const char *path, uint64_t size, int64_t mtime_ns, int64_t ctime_ns, uint64_t ino);
 
 /* Bytes of memory the index holds (resident arrays and sections). */
 uint64_t rv_index_bytes(const rv_index_t *x);

@@ -47,9 +47,12 @@ typedef struct rv_seq {
     uint64_t n;
     uint64_t n_seg;
     rv_segment_t *seg;
-    /* source fingerprint (zero for strings and stdin) */
+    /* source fingerprint (zero for strings and stdin): size, modification time, and
+     * the status-change time and inode, which no tool can set back (touch -r sets
+     * the modification time only), so that an edit of the same size is caught */
     uint64_t src_size;
-    int64_t src_mtime_ns;
+    int64_t src_mtime_ns, src_ctime_ns;
+    uint64_t src_ino;
     char *path;          /* as given, or NULL for strings */
     char *warning;       /* first non-fatal problem found while reading, or NULL */
     void *names;         /* name -> record lookup (htslib khash_str2int) */

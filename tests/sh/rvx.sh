@@ -76,13 +76,15 @@ $R tandem g.fa > tandem.want 2>/dev/null
 $R lce g.fa 100 5000 > lce.want 2>/dev/null
 $R find g.fa ACGTACG > find.want 2>/dev/null
 $R sa --rows 0 g.fa > all.want 2>/dev/null
-# id offset bytes of every section (rvx_format.h: 128-byte header, 32-byte entries)
+# id offset bytes of every section (rvx_format.h: the header says its size, then
+# 32-byte entries)
 python3 - <<'PY' > sections
 import struct
 b = open('g.good', 'rb').read()
+hb = struct.unpack_from('<I', b, 12)[0]
 ns = struct.unpack_from('<I', b, 28)[0]
 for i in range(ns):
-    sid, _, off, n, _ = struct.unpack_from('<IIQQQ', b, 128 + 32 * i)
+    sid, _, off, n, _ = struct.unpack_from('<IIQQQ', b, hb + 32 * i)
     print(sid, off, n)
 PY
 flip_at() { python3 -c "

@@ -70,30 +70,13 @@ void search_cancel(app_t *a)
     if (search_busy(a)) atomic_store(&a->search->cancel, 1);
 }
 
-/* Parse "PATTERN" or "PATTERN/K". */
-static int parse_line(app_t *a, const char *line, char *pat, size_t cap, unsigned *k)
-{
-    const char *slash = strrchr(line, '/');
-    *k = 0;
-    size_t len = strlen(line);
-    if (slash && slash[1] && strspn(slash + 1, "0123456789") == strlen(slash + 1)) {
-        *k = (unsigned)atoi(slash + 1);
-        len = (size_t)(slash - line);
-        if (*k > MAX_K) { app_message(a, 1, "at most %d mismatches", MAX_K); return -1; }
-    }
-    if (len == 0 || len >= cap) { app_message(a, 1, len ? "pattern too long" : "empty pattern"); return -1; }
-    memcpy(pat, line, len);
-    pat[len] = 0;
-    return 0;
-}
-
 void search_run(app_t *a, const char *line, int dir)
 {
     char pat[128], typed[sizeof a->pattern];
     unsigned k;
     snprintf(typed, sizeof typed, "%s", *line ? line : a->pattern);
     if (!typed[0]) { app_message(a, 1, "no previous pattern"); return; }
-    if (parse_line(a, typed, pat, sizeof pat, &k) < 0) return;
+    if (rv_find_parse_typed(typed, MAX_K, pat, sizeof pat, &k) < 0) { app_message(a, 1, "%s", rv_last_error()); return; }
     snprintf(a->pattern, sizeof a->pattern, "%s", typed);
     a->search_dir = dir;
     if (!a->src.x) { app_message(a, 1, "search needs the index: wait for the status bar to say ready"); return; }
