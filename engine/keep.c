@@ -1,6 +1,5 @@
 /* keep.c — saving a built index in the background, abandonable at any moment
  * without leaving a partial file behind (keep.h says how). */
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -48,22 +47,6 @@ void rv_keep_size_str(uint64_t bytes, char *buf, size_t len)
     else if (bytes < 1000000) snprintf(buf, len, "%.0f kB", b / 1e3);
     else if (bytes < 1000000000) snprintf(buf, len, "%.1f MB", b / 1e6);
     else snprintf(buf, len, "%.1f GB", b / 1e9);
-}
-
-/* Remove the private directory and whatever is in it.  A writer may create its
- * temporary file while we look: try again until rmdir succeeds, after which no
- * file can appear there any more. */
-static void clear_dir(const char *dir)
-{
-    for (int tries = 0; tries < 100; tries++) {
-        DIR *d = opendir(dir);
-        if (!d) return;
-        struct dirent *e;
-        while ((e = readdir(d)))
-            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) unlinkat(dirfd(d), e->d_name, 0);
-        closedir(d);
-        if (rmdir(dir) == 0 || errno != ENOTEMPTY) return;
-    }
 }
 
 static void keep_free(rv_keep_t *k)
@@ -123,7 +106,7 @@ static void *keep_main(void *arg)
     if (ok && rename(k->inner, k->path) != 0) ok = 0, snprintf(why, sizeof why, "%s", strerror(errno));
     struct stat st;
     if (ok && stat(k->path, &st) == 0) k->bytes = (uint64_t)st.st_size;
-    if (k->dir_made && !k->abandoned) clear_dir(k->dir);
+    if (k->dir_made && !k->abandoned) rv_rvx_remove_dir(k->dir);
     k->ok = ok;
     snprintf(k->why, sizeof k->why, "%s", k->abandoned ? "abandoned" : why);
     k->done = 1;
@@ -194,7 +177,7 @@ int rv_keep_finish(rv_keep_t *k, int abandon, uint64_t *bytes, char *why, size_t
     pthread_mutex_lock(&k->mu);
     if (abandon && !k->done) {
         k->abandoned = 1;
-        if (k->dir_made) clear_dir(k->dir);
+        if (k->dir_made) rv_rvx_remove_dir(k->dir);
         if (why) snprintf(why, whylen, "abandoned");
         keep_release(k);
         return -1;

@@ -93,17 +93,20 @@ static uint64_t block_size(void)
 
 enum { STALE_AGE = 3600 }; /* seconds untouched before a dead writer's leftovers go */
 
-/* Empty a leftover private directory (one level: it holds one temporary file or
- * none) and remove it. */
-static void remove_leftover_dir(const char *dir)
+/* Remove a private directory and whatever is in it.  A writer may create its
+ * temporary file while we look: try again until rmdir succeeds, after which no
+ * file can appear there any more. */
+void rv_rvx_remove_dir(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) unlinkat(dirfd(d), e->d_name, 0);
-    closedir(d);
-    rmdir(dir);
+    for (int tries = 0; tries < 100; tries++) {
+        DIR *d = opendir(dir);
+        if (!d) return;
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) unlinkat(dirfd(d), e->d_name, 0);
+        closedir(d);
+        if (rmdir(dir) == 0 || errno != ENOTEMPTY) return;
+    }
 }
 
 /* What writers killed outright (SIGKILL, a crash, power loss) leave beside path:
@@ -139,7 +142,7 @@ void rv_rvx_sweep_leftovers(const char *path)
         char *full = malloc(fl);
         if (!full) break;
         snprintf(full, fl, "%s/%s", where, e->d_name);
-        if (is_dir && S_ISDIR(st.st_mode)) remove_leftover_dir(full);
+        if (is_dir && S_ISDIR(st.st_mode)) rv_rvx_remove_dir(full);
         else if (!is_dir && S_ISREG(st.st_mode)) unlink(full);
         free(full);
     }

@@ -121,6 +121,8 @@ typedef struct rv_rvx_writer rv_rvx_writer_t;
  * PATH.saving.PID.N) when their process is gone and they are an hour old; every
  * writer of path does this first. */
 void rv_rvx_sweep_leftovers(const char *path);
+/* Remove a private directory of a save and whatever is in it (keep.c). */
+void rv_rvx_remove_dir(const char *dir);
 
 /* Open a writer for path (threads = writer threads, 0 = default).  NULL + message. */
 rv_rvx_writer_t *rv_rvx_writer_open(const char *path, int threads);
