@@ -368,7 +368,10 @@ static char *inflate_all(const char *path, int threads, uint64_t size_hint, uint
     BGZF *fp = bgzf_open(path, "r");
     if (!fp) { rv_error(path, "cannot open: %s", errno ? strerror(errno) : "unknown error"); return NULL; }
     if (threads > 1 && bgzf_compression(fp) == 2) bgzf_mt(fp, threads, 256);
+    /* a first guess (FASTA inflates about 3-4 times), capped so that a huge file asks
+     * for no absurd block up front; growing by half moves pages, not bytes (mremap) */
     uint64_t cap = size_hint * 4 + (16 << 20), n = 0;
+    if (cap > (1ull << 30)) cap = 1ull << 30;
     char *buf = malloc(cap);
     for (;;) {
         if (!buf) { bgzf_close(fp); rv_error(path, "out of memory"); return NULL; }
