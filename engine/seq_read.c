@@ -362,9 +362,13 @@ oom:
 
 /* ---- files ----------------------------------------------------------------------- */
 
-/* Inflate a whole gzip/bgzip file into memory (bgzip with `threads` inflaters). */
-static char *inflate_all(const char *path, int threads, uint64_t size_hint, uint64_t *len)
+/* Inflate a whole gzip/bgzip file into memory (bgzip with `threads` inflaters).
+ * NULL with a message, or with *damaged set and no message when the compressed
+ * data is truncated or corrupt: bgzf_read() does not say how much of a failed
+ * read it delivered, so the caller lets the serial reader name the last good line. */
+static char *inflate_all(const char *path, int threads, uint64_t size_hint, uint64_t *len, int *damaged)
 {
+    *damaged = 0;
     BGZF *fp = bgzf_open(path, "r");
     if (!fp) { rv_error(path, "cannot open: %s", errno ? strerror(errno) : "unknown error"); return NULL; }
     if (threads > 1 && bgzf_compression(fp) == 2) bgzf_mt(fp, threads, 256);
@@ -384,19 +388,12 @@ static char *inflate_all(const char *path, int threads, uint64_t size_hint, uint
         }
         size_t want = cap - n < (4u << 20) ? cap - n : (4u << 20);
         ssize_t got = bgzf_read(fp, buf + n, want);
-        if (got < 0) {
-            uint64_t lines = 0;
-            for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + n - p))); p++) lines++;
-            if (lines) rv_error(path, "truncated or corrupt compressed data after line %llu", (unsigned long long)lines);
-            else rv_error(path, "truncated or corrupt compressed data");
-            free(buf);
-            bgzf_close(fp);
-            return NULL;
-        }
-        if (got == 0) break;
+        if (got < 0) *damaged = 1;
+        if (got <= 0) break;
         n += (uint64_t)got;
     }
-    if (bgzf_close(fp) < 0) { free(buf); rv_error(path, "truncated or corrupt compressed data"); return NULL; }
+    if (bgzf_close(fp) < 0) *damaged = 1;
+    if (*damaged) { free(buf); return NULL; }
     *len = n;
     return buf;
 }
@@ -422,13 +419,15 @@ static rv_seq_t *finish(rv_seq_t *s, int rc, rv_alpha_t alpha, int threads)
     return s;
 }
 
-/* stdin, pipes and threads = 1: the serial line reader over a BGZF stream. */
+/* stdin, pipes, threads = 1, and damaged compressed files (for the exact message):
+ * the serial line reader over a BGZF stream. */
 static rv_seq_t *load_stream(const char *path, const struct stat *st, rv_alpha_t alpha, int threads)
 {
     int is_stdin = strcmp(path, "-") == 0;
     BGZF *fp = bgzf_open(path, "r");
     if (!fp) { rv_error(path, "cannot open: %s", errno ? strerror(errno) : "unknown error"); return NULL; }
-    if (threads > 1 && bgzf_compression(fp) == 2) bgzf_mt(fp, threads, 256);
+    /* one inflater: htslib's thread pool reports a truncated stream as an empty one,
+     * and this reader must name the last good line (it is the reference) */
     rv_seq_t *s = new_seq(path, is_stdin ? NULL : st);
     if (!s) { bgzf_close(fp); return NULL; }
     int rc = rv_seq_parse_stream(s, fp, is_stdin ? "stdin" : path);
@@ -455,8 +454,12 @@ rv_seq_t *rv_seq_load_threads(const char *path, rv_alpha_t alpha, int threads)
     if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
         close(fd);
         uint64_t len = 0;
-        char *buf = inflate_all(path, threads, (uint64_t)st.st_size, &len);
-        if (!buf) { rv_seq_free(s); return NULL; }
+        int damaged;
+        char *buf = inflate_all(path, threads, (uint64_t)st.st_size, &len, &damaged);
+        if (!buf) {
+            rv_seq_free(s);
+            return damaged ? load_stream(path, &st, alpha, threads) : NULL;
+        }
         rc = len ? rv_seq_parse_buffer(s, buf, len, path, threads, 0) : rv_error(path, "empty file, no sequences");
         free(buf);
     } else if (st.st_size == 0) {
