@@ -9,7 +9,7 @@
 # Also: no explorer pane (ui/explorer/pane_*.c) calls or includes another one, and
 # the headless commands (ui/cli/) and the explorer (ui/explorer/) never call each other.
 . "$RV_TOP/tests/lib.sh"
-command -v nm >/dev/null && command -v python3 >/dev/null || { ok "layers_skipped_no_nm_or_python3"; exit 0; }
+command -v nm >/dev/null && command -v python3 >/dev/null || { bad layers "needs nm and python3 (.ci/install-deps installs them)"; exit 0; }
 python3 - "$RV_TOP" "$RV_BUILD" <<'PY'
 import collections, os, re, subprocess, sys
 top, build = sys.argv[1], sys.argv[2]
