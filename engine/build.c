@@ -80,8 +80,15 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
             return NULL;
         }
     }
+    if (o->strands == 2 && rv_seq_add_reverse(seq) < 0) { rv_seq_free(seq); return NULL; }
     rv_index_t *x = rv_index_alloc(seq, o->force_wide);
     if (!x) { rv_seq_free(seq); return NULL; }
+    if (seq->strands == 2) {
+        uint64_t *nf = malloc(sizeof *nf);
+        if (!nf) { rv_index_free(x); rv_error("index", "out of memory"); return NULL; }
+        *nf = seq->nf;
+        rv_index_attach(x, RV_SEC_STRANDS, nf, sizeof *nf);
+    }
     hand_over(o, x, RV_SEC_SEQ_MASK);
     int done = 0;
     if (gpu_ok && x->n > 0) {
@@ -247,14 +254,23 @@ rv_index_t *rv_build_wait(rv_build_job_t *j, int quiet)
  * *ours saying whether the file may be (re)written: 1 missing, 2 ours but stale or
  * damaged (reported in one line), 0 no.  A foreign file or one that cannot be read is
  * reported and never overwritten; a good index for another alphabet stays too. */
-static rv_index_t *load_rvx(const char *path, const char *rvx, rv_alpha_t alpha, int rebuild_word,
-                            int quiet, int *ours)
+static rv_index_t *load_rvx(const char *path, const char *rvx, rv_alpha_t alpha, int strands,
+                            int rebuild_word, int quiet, int *ours)
 {
     rv_index_t *x = NULL;
     rv_rvx_status_t st = rvx ? rv_index_load(rvx, path, &x) : RV_RVX_IOERR;
     *ours = 0;
     if (st == RV_RVX_OK && alpha != RV_ALPHA_AUTO && alpha != x->seq->alpha) {
         rv_index_free(x); /* built for another alphabet: not an answer to this question */
+        return NULL;
+    }
+    if (st == RV_RVX_OK && strands == 2 && x->seq->strands != 2) {
+        /* one strand cannot answer for two; the both-strand index that replaces it
+         * answers one-strand questions too (rv_index_forward) */
+        rv_index_free(x);
+        *ours = 2;
+        if (!quiet) fprintf(stderr, "repview: %s holds the forward strand only; %s\n", rvx,
+                            rebuild_word ? "indexing both strands" : "indexing both strands in memory");
         return NULL;
     }
     if (st == RV_RVX_OK) return x;
@@ -275,7 +291,13 @@ static rv_index_t *open_index(const char *path, rv_alpha_t alpha, const rv_build
     rv_index_t *x = NULL;
     char *rvx = strcmp(path, "-") != 0 ? rv_index_path_for(path) : NULL;
     int ours = 0;
-    if (rvx) x = load_rvx(path, rvx, alpha, mode == 1 || (mode == 2 && rv_keep_allowed(path)), quiet, &ours);
+    int strands = o ? o->strands : 0;
+    if (rvx) x = load_rvx(path, rvx, alpha, strands, mode == 1 || (mode == 2 && rv_keep_allowed(path)), quiet,
+                          &ours);
+    if (x && strands == 1 && x->seq->strands == 2) {
+        x = rv_index_forward(x, o->threads);
+        if (!x) { free(rvx); return NULL; }
+    }
     if (!x) {
         int kept = mode == 2 && ours && rv_keep_allowed(path);
         rv_build_job_t *j = rv_build_start(path, NULL, alpha, o);

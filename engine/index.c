@@ -38,6 +38,7 @@ void rv_index_free(rv_index_t *x)
     rv_seq_free(x->seq);
     if (x->map) munmap(x->map, x->map_len);
     if (x->rvx && x->rvx_free) x->rvx_free(x->rvx);
+    rv_index_free(x->parent);
     free(x);
 }
 
@@ -82,5 +83,6 @@ uint64_t rv_index_bytes(const rv_index_t *x)
 {
     uint64_t b = 2 * x->n * (x->wide ? 8 : 4) + x->seq->glen + x->n;
     for (int i = 0; i < RV_SEC_MAX; i++) b += x->ext[i].bytes;
+    if (x->parent) b += 2 * x->parent->n * (x->parent->wide ? 8 : 4) + x->parent->n;
     return b;
 }

@@ -91,9 +91,11 @@ static void cross(walker_t *w, const group_t *c, const group_t *p, uint64_t len)
         for (uint32_t j = 0; j < p->cnt; j++, g = w->nxt[g]) {
             uint64_t b = w->pos[g];
             uint64_t p1 = a < b ? a : b, p2 = a < b ? b : a;
+            int inv = 0;
+            if (w->f->both && !pf_orient(w->f, &p1, &p2, len, &inv)) continue;
             if (w->f->any && !pf_pass(w->f, p1, p2, len)) continue;
             if (w->mode == MODE_COUNT) w->count++;
-            else pf_sink_push(w->sink, p1, p2, len);
+            else pf_sink_push(w->sink, p1, w->f->both ? 2 * p2 + (uint64_t)inv : p2, len);
         }
     }
 }
@@ -128,7 +130,12 @@ static uint64_t leaf(walker_t *w, uint64_t r, uint32_t e, uint64_t c0)
 {
     const pf_filter_t *f = w->f;
     uint64_t p = rv_sa(w->x, r);
-    if (f->use_within && (p < f->tb || p + f->min_len > f->te)) return 0;
+    if (f->use_within) {
+        /* a copy in the reverse half reads forward [e - len, e): it can lie in the
+         * range only when e does and e - min_len does not fall before it */
+        uint64_t end = f->both && p > f->nf ? 2 * f->nf + 1 - p : 0;
+        if (end ? end > f->te || end < f->tb + f->min_len : p < f->tb || p + f->min_len > f->te) return 0;
+    }
     w->pos[e] = p;
     w->pool[c0] = (group_t){pf_left_class(f->s, p), e, e, 1};
     return 1;
@@ -280,6 +287,23 @@ int rv_pairs_count(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t *coun
     return run_all(x, &f, f.any ? MODE_COUNT : MODE_PRODUCT, o, resolve_threads(o), NULL, count);
 }
 
+/* Both strands: the sinks hold p2 encoded (pf_orient); hand the caller plain pairs. */
+typedef struct {
+    rv_pairs_batch_fn fn;
+    void *ud;
+    rv_pair_t *buf;
+} decode_t;
+
+static int decode_batch(void *ud, const rv_pair_t *p, size_t n)
+{
+    decode_t *d = ud;
+    for (size_t i = 0; i < n; i++) {
+        d->buf[i] = p[i];
+        pf_decode(&d->buf[i]);
+    }
+    return d->fn(d->ud, d->buf, n);
+}
+
 int rv_pairs_each_batch(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pairs_batch_fn fn,
                         void *ud)
 {
@@ -294,7 +318,10 @@ int rv_pairs_each_batch(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pairs_
     for (; made < threads && rc == 0; made++)
         rc = pf_sink_init(&sinks[made], cap < 64 ? 64 : cap, x->n);
     if (rc == 0) rc = run_all(x, &f, MODE_COLLECT, o, threads, sinks, NULL);
-    if (rc == 0) rc = pf_merge(sinks, threads, fn, ud);
+    decode_t d = {fn, ud, NULL};
+    if (rc == 0 && f.both && !(d.buf = malloc(RV_PAIRS_BATCH * sizeof *d.buf))) rc = rv_error("pairs", "out of memory");
+    if (rc == 0) rc = f.both ? pf_merge(sinks, threads, decode_batch, &d) : pf_merge(sinks, threads, fn, ud);
+    free(d.buf);
     for (int t = 0; t < made; t++) pf_sink_free(&sinks[t]);
     free(sinks);
     return rc;

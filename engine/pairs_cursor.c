@@ -103,9 +103,13 @@ static void partner(cursor_t *c, uint64_t s, unsigned cs, uint64_t k, uint64_t l
     uint64_t y = rv_sa(c->x, k);
     unsigned cy = pf_left_class(c->x->seq, y);
     if (cy == cs && cs != 0) return;                  /* extensible to the left */
+    const pf_filter_t *f = c->f;
+    int inv = f->both && y > f->nf;
+    if (inv) y = 2 * f->nf + 1 - y - len;             /* the forward copy it reads */
+    if (f->want == (inv ? 1 : -1)) return;
     if (y < s && y <= c->pos && c->pos < y + len) return; /* met from y already */
-    rv_pair_t p = {s < y ? s : y, s < y ? y : s, len};
-    if (c->f->any && !pf_pass(c->f, p.p1, p.p2, len)) return;
+    rv_pair_t p = {s < y ? s : y, s < y ? y : s, len, inv};
+    if ((f->use_within || f->use_gap) && !pf_pass(f, p.p1, p.p2, len)) return;
     acc_add(&c->acc, &p);
 }
 
@@ -136,7 +140,7 @@ int rv_pairs_covering(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t po
     pf_filter_t f;
     if (pf_filter_init(&f, x, o) < 0) return -1;
     const uint8_t *t = x->seq->text;
-    if (pos >= x->n || t[pos] == RV_BREAK) return 0;
+    if (pos >= f.nf || t[pos] == RV_BREAK) return 0;
     cursor_t c = {x, &f, pos, 0, max_work, {NULL, 0, 0, max, 0, 0, o->longest_first}};
     for (uint64_t s = pos;; s--) {
         if (t[s] == RV_BREAK) break;

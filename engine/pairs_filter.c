@@ -21,7 +21,7 @@ static uint64_t text_lower_bound(const rv_seq_t *s, uint64_t g)
         uint64_t mid = lo + (hi - lo) / 2;
         if (s->seg[mid].gpos + s->seg[mid].len <= g) lo = mid + 1; else hi = mid;
     }
-    if (lo == s->n_seg) return s->n;
+    if (lo == s->n_seg) return rv_seq_fwd_len(s);
     const rv_segment_t *k = &s->seg[lo];
     return g <= k->gpos ? k->tpos : k->tpos + (g - k->gpos);
 }
@@ -43,7 +43,10 @@ int pf_filter_init(pf_filter_t *f, const rv_index_t *x, const rv_pairs_opts_t *o
         f->te = text_lower_bound(x->seq, o->within_end);
         if (f->te < f->tb) f->te = f->tb;
     }
-    f->any = f->use_gap || f->use_within;
+    f->both = x->seq->strands == 2;
+    f->want = o->strands == 1 || o->strands == -1 ? o->strands : 2;
+    f->nf = rv_seq_fwd_len(x->seq);
+    f->any = f->use_gap || f->use_within || f->both; /* both: no counting by products */
     return 0;
 }
 
@@ -72,7 +75,7 @@ int pf_pass_gap(const pf_filter_t *f, uint64_t p1, uint64_t p2, uint64_t len)
     /* Within one record each text breaker stands for >= 1 original symbol, so the
      * gap in text coordinates is a lower bound: reject far pairs without lookups. */
     if ((int64_t)p2 - (int64_t)(p1 + len) > f->max_gap) return 0;
-    rv_pair_t p = {p1, p2, len};
+    rv_pair_t p = {p1, p2, len, 0};
     rv_pair_loc_t loc;
     rv_pair_locate(f->s, &p, &loc);
     return loc.same_record && loc.gap >= f->min_gap && loc.gap <= f->max_gap;

@@ -16,6 +16,9 @@ typedef struct {
     int use_within;
     uint64_t tb, te;          /* copies must lie in text [tb, te) */
     int any;                  /* some filter beyond the length */
+    int both;                 /* index of both strands: pairs go through pf_orient */
+    int want;                 /* 2 all, 1 direct only, -1 inverted only */
+    uint64_t nf;              /* forward text length */
 } pf_filter_t;
 
 /* Resolve o against x: 0, or -1 with a message (bad min_len or range). */
@@ -30,6 +33,29 @@ static inline int pf_pass(const pf_filter_t *f, uint64_t p1, uint64_t p2, uint64
 {
     if (f->use_within && (p1 < f->tb || p2 + len > f->te)) return 0;
     return !f->use_gap || pf_pass_gap(f, p1, p2, len);
+}
+
+/* Both strands: turn a pair <a < b, len> of the doubled text into forward
+ * coordinates.  A pair inside the reverse half is the mirror of a direct pair and
+ * goes; a pair across the halves is inverted, its second copy read from the
+ * forward interval q = 2 nf + 1 - b - len, and is kept from the side where a <= q
+ * (its mirror has the two roles swapped).  In the sort buffers p2 carries
+ * 2 * p2 + inverted, so that (p1, p2) order puts direct before inverted;
+ * pf_decode() restores it.  0 drops the pair. */
+static inline int pf_orient(const pf_filter_t *f, uint64_t *a, uint64_t *b, uint64_t len, int *inv)
+{
+    if (*b < f->nf) { *inv = 0; return f->want != -1; }
+    if (*a > f->nf) return 0;
+    uint64_t q = 2 * f->nf + 1 - *b - len;
+    if (*a > q || f->want == 1) return 0;
+    *b = q;
+    *inv = 1;
+    return 1;
+}
+static inline void pf_decode(rv_pair_t *p)
+{
+    p->inverted = (int)(p->p2 & 1);
+    p->p2 >>= 1;
 }
 
 /* Left-character class of the suffix at text position p (Gusfield's left
@@ -63,7 +89,7 @@ int pf_sink_room(pf_sink_t *k);
 static inline void pf_sink_push(pf_sink_t *k, uint64_t p1, uint64_t p2, uint64_t len)
 {
     if (k->n == k->cap && pf_sink_room(k) < 0) return;
-    k->buf[k->n++] = (rv_pair_t){p1, p2, len};
+    k->buf[k->n++] = (rv_pair_t){p1, p2, len, 0};
 }
 /* Sort what is left in every sink and pass all pairs to fn in (p1, p2) order. */
 int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud);
@@ -72,7 +98,7 @@ int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud);
 void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits);
 static inline int pf_pair_less(const rv_pair_t *a, const rv_pair_t *b)
 {
-    return a->p1 < b->p1 || (a->p1 == b->p1 && a->p2 < b->p2);
+    return a->p1 < b->p1 || (a->p1 == b->p1 && (a->p2 < b->p2 || (a->p2 == b->p2 && a->inverted < b->inverted)));
 }
 
 #endif

@@ -231,7 +231,7 @@ static int source_fill(source_t *s)
             get_varint(s, &len) < 0)
             return -1;
         s->prev += d1;
-        s->rbuf[k] = (rv_pair_t){s->prev, s->prev + d2, len};
+        s->rbuf[k] = (rv_pair_t){s->prev, s->prev + d2, len, 0};
     }
     s->cur = s->rbuf;
     s->end = s->rbuf + k;

@@ -200,7 +200,8 @@ static rv_rvx_status_t check_table(const char *path, const unsigned char *base, 
         return rv_error(path, "corrupt index (inconsistent sections)"), RV_RVX_CORRUPT;
     /* the small sections are read at once: verify them now */
     for (uint32_t i = 0; i < h->n_sections; i++)
-        if ((table[i].id == RV_SEC_RECORDS || table[i].id == RV_SEC_SEGMENTS) &&
+        if ((table[i].id == RV_SEC_RECORDS || table[i].id == RV_SEC_SEGMENTS ||
+             table[i].id == RV_SEC_STRANDS) &&
             !section_hashes_ok(base, &table[i], hashes, h->block_bytes))
             return rv_error(path, "corrupt index (checksum mismatch in the record table)"), RV_RVX_CORRUPT;
     return RV_RVX_OK;
@@ -222,7 +223,9 @@ static struct rv_rvx_state *state_new(const char *path, const struct stat *st, c
     if (!v->blk_ok) { free(v->path); free(v); return NULL; }
     memcpy(v->sec, base + sizeof *h, h->n_sections * sizeof(rvx_entry_t));
     for (int i = 0; i < v->n_sec; i++)
-        if (v->sec[i].id == RV_SEC_RECORDS || v->sec[i].id == RV_SEC_SEGMENTS) atomic_store(&v->ok[v->sec[i].id], 1);
+        if (v->sec[i].id == RV_SEC_RECORDS || v->sec[i].id == RV_SEC_SEGMENTS ||
+            v->sec[i].id == RV_SEC_STRANDS)
+            atomic_store(&v->ok[v->sec[i].id], 1);
     pthread_mutex_init(&v->mu, NULL);
     return v;
 }
@@ -264,6 +267,14 @@ static rv_index_t *index_from_map(const rvx_header_t *h, const void **ptr, const
     snprintf(x->backend, sizeof x->backend, "index file");
     for (int id = RV_SEC_ISA + 1; id < RV_SEC_MAX; id++)
         if (ptr[id]) x->ext[id] = (rv_section_t){(void *)ptr[id], bytes[id], 0};
+    if (ptr[RV_SEC_STRANDS]) { /* both strands: n = 2 nf + 1 of DNA */
+        uint64_t nf = 0;
+        if (bytes[RV_SEC_STRANDS] == sizeof nf) memcpy(&nf, ptr[RV_SEC_STRANDS], sizeof nf);
+        if (bytes[RV_SEC_STRANDS] != sizeof nf || s->alpha != RV_ALPHA_DNA || (nf ? 2 * nf + 1 : 0) != s->n)
+            *bad = 1;
+        s->strands = 2;
+        s->nf = nf;
+    }
     return x;
 }
 

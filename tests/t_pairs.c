@@ -122,7 +122,7 @@ static plist_t oracle(const rv_index_t *x, const rv_pairs_opts_t *o)
             while (j + h < s->n && t[i + h] == t[j + h] && t[i + h] != RV_BREAK) h++;
             if (h == 0 || h < o->min_len) continue;
             int left_max = i == 0 || t[i - 1] == RV_BREAK || t[j - 1] == RV_BREAK || t[i - 1] != t[j - 1];
-            rv_pair_t p = {i, j, h};
+            rv_pair_t p = {i, j, h, 0};
             if (left_max && oracle_pass(s, o, &p)) plist_add(&l, p);
         }
     return l;

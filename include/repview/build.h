@@ -17,6 +17,9 @@ typedef struct {
     int force_wide;       /* 64-bit arrays even when n < 2^32 (tests) */
     int with_llr;         /* also compute LLR/LLRc (lr.h) */
     int with_runs;        /* also compute the tandem runs (tandem.h) */
+    int strands;          /* 2: index both strands (DNA, seq.h); 1: the forward strand
+                             (rv_open derives it from a both-strand FILE.rvx); 0: as
+                             FILE.rvx holds it, else 1 (the explorer) */
     rv_rvx_writer_t *writer; /* when set, rv_build() hands each section to it as soon
                                 as a stage makes it final (index.h), so that saving
                                 overlaps the next stage; the caller finishes it */

@@ -24,6 +24,7 @@ enum {
     RV_SEC_RECORDS = 1, RV_SEC_SEGMENTS = 2, RV_SEC_RAW = 3, RV_SEC_TEXT = 4,
     RV_SEC_SA = 5, RV_SEC_ISA = 6,
     RV_SEC_LCP = 7, RV_SEC_LCP_BIG = 8,         /* narrow.h: small and big parts */
+    RV_SEC_STRANDS = 9,                         /* both strands: uint64_t nf (seq.h) */
     RV_SEC_LLR = 16, RV_SEC_LLRC = 17, RV_SEC_LLR_BIG = 18, /* longest repeats (lr.h) */
     RV_SEC_RUNS = 24,                           /* tandem runs (tandem.h) */
     RV_SEC_LEFTDIV = 32,                        /* maximal pairs (pairs.h) */
@@ -50,6 +51,7 @@ typedef struct rv_index {
     size_t map_len;
     struct rv_rvx_state *rvx;     /* what of the mapping is verified (rvx.c), or NULL */
     void (*rvx_free)(struct rv_rvx_state *v); /* its destructor (rvx.c sets both) */
+    struct rv_index *parent;      /* a forward view's both-strand index (owned), or NULL */
 } rv_index_t;
 
 static inline uint64_t rv_get(const void *a, int wide, uint64_t i)
@@ -107,7 +109,7 @@ int rv_index_save(const rv_index_t *x, const char *path);
 /* Section masks: bit id for section id. */
 #define RV_SEC_BIT(id) (1ull << (id))
 #define RV_SEC_SEQ_MASK (RV_SEC_BIT(RV_SEC_RECORDS) | RV_SEC_BIT(RV_SEC_SEGMENTS) | \
-                         RV_SEC_BIT(RV_SEC_RAW) | RV_SEC_BIT(RV_SEC_TEXT))
+                         RV_SEC_BIT(RV_SEC_RAW) | RV_SEC_BIT(RV_SEC_TEXT) | RV_SEC_BIT(RV_SEC_STRANDS))
 #define RV_SEC_CORE_MASK (RV_SEC_BIT(RV_SEC_SA) | RV_SEC_BIT(RV_SEC_ISA) | \
                           RV_SEC_BIT(RV_SEC_LCP) | RV_SEC_BIT(RV_SEC_LCP_BIG))
 #define RV_SEC_ALL_MASK (~0ull)
@@ -177,6 +179,16 @@ int rv_index_check_file(const char *path, int threads, int *sections, uint64_t *
 /* Whether the file at path still has the fingerprint s was read with (seq.h: size,
  * modification and status-change times, inode): 1 yes, 0 no or unreadable. */
 int rv_file_matches(const char *path, uint64_t size, int64_t mtime_ns, int64_t ctime_ns, uint64_t ino);
+
+/* ---- both strands (strands.c) ---------------------------------------------- */
+
+/* The index of the forward strand alone, derived from a both-strand index in
+ * O(n) without sorting: the forward suffixes keep their order, the LCP of two
+ * forward neighbours is the minimum of the LCPs between them, ISA follows.  Takes
+ * over both (the result owns it as its parent: the text and sequence are shared).
+ * The derived arrays (LLR, runs) are computed by the caller as for a new build.
+ * Returns the new index, or NULL with a message (both is then freed). */
+rv_index_t *rv_index_forward(rv_index_t *both, int threads);
 
 /* Bytes of memory the index holds (resident arrays and sections). */
 uint64_t rv_index_bytes(const rv_index_t *x);

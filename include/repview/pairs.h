@@ -7,6 +7,15 @@
  * copies differ, or one of them is a breaker or the text start) nor to the right
  * (likewise).  Copies may overlap and may lie in different records.
  *
+ * Both strands (an index with seq->strands == 2; vmatch -d -p, REPuter): the
+ * pairs of the doubled text are mapped back to the forward strand.  A direct pair
+ * has both copies on the forward strand; an inverted pair <p1, p2, len> has
+ * text[p2, p2 + len) equal to the reverse complement of text[p1, p1 + len) and is
+ * maximal when neither end extends (S[p1-1] vs comp(S[p2+len]), S[p1+len] vs
+ * comp(S[p2-1])).  Each pair is reported once, never its mirror image; a copy that
+ * is its own reverse complement pairs with itself (p1 == p2).  The order is (p1,
+ * p2), direct before inverted.
+ *
  * Coordinates: p1 and p2 are TEXT positions (indexes into rv_seq_t.text).  Convert
  * for display with rv_seq_text_to_global() and the record offset, or use
  * rv_pair_locate().  Because a copy is breaker-free it maps to one contiguous
@@ -24,8 +33,10 @@
 #include "repview/index.h"
 
 typedef struct {
-    uint64_t p1, p2; /* text positions, p1 < p2 */
+    uint64_t p1, p2; /* text positions, p1 < p2 (p1 <= p2 when inverted) */
     uint64_t len;    /* length of each copy */
+    int inverted;    /* 1: the copy at p2 is read on the minus strand: text[p2,
+                        p2 + len) is the reverse complement of text[p1, p1 + len) */
 } rv_pair_t;
 
 typedef struct {
@@ -47,6 +58,8 @@ typedef struct {
                                   4096 (tests lower it to exercise scheduling) */
     int longest_first;         /* rv_pairs_covering: order (and choose) the page by
                                   length, longest first, ties by (p1, p2) */
+    int strands;               /* on an index of both strands (seq.h): 0 or 2 all
+                                  pairs, 1 direct pairs only, -1 inverted only */
 } rv_pairs_opts_t;
 
 /* Defaults: min_len as given, no gap or range filter, all threads. */

@@ -45,6 +45,11 @@ typedef struct rv_seq {
     const char *raw;     /* glen bytes as read, case kept */
     const uint8_t *text; /* n codes */
     uint64_t n;
+    /* Both strands (DNA only; rv_seq_add_reverse): text is the records' text, one
+     * RV_BREAK, then its reverse complement, n = 2 * nf + 1.  strands is 1 and nf
+     * unused otherwise; read the forward length through rv_seq_fwd_len(). */
+    int strands;
+    uint64_t nf;
     uint64_t n_seg;
     rv_segment_t *seg;
     /* source fingerprint (zero for strings and stdin): size, modification time, and
@@ -95,6 +100,31 @@ int rv_alpha_parse(const char *name, rv_alpha_t *out); /* 0 ok, -1 unknown */
 uint8_t rv_alpha_code(rv_alpha_t a, unsigned char c);
 /* Upper-case letter of code c in alphabet a (for printing the text). */
 char rv_alpha_letter(rv_alpha_t a, uint8_t code);
+
+/* ---- both strands (strands.c) ------------------------------------------------
+ * Segments, records and every printed coordinate describe the forward part only;
+ * a text interval in the reverse part is the reverse complement of one forward
+ * interval, which rv_seq_strand() gives. */
+
+/* Length of the forward part of the text (== n for a one-strand text). */
+static inline uint64_t rv_seq_fwd_len(const rv_seq_t *s) { return s->strands == 2 ? s->nf : s->n; }
+
+/* Strand of text interval [t, t + len) ('+' or '-') and, in *fwd, the start of the
+ * forward interval it reads (its reverse complement on '-').  len >= 1. */
+static inline int rv_seq_strand(const rv_seq_t *s, uint64_t t, uint64_t len, uint64_t *fwd)
+{
+    if (s->strands != 2 || t < s->nf) { *fwd = t; return '+'; }
+    *fwd = 2 * s->nf + 1 - t - len;
+    return '-';
+}
+
+/* Append RV_BREAK and the reverse complement of the text (DNA only): the text of
+ * an index of both strands.  0, or -1 with a message (not DNA, out of memory). */
+int rv_seq_add_reverse(rv_seq_t *s);
+
+/* Parse "both", "+" or "-" (also "fwd"/"forward", "rev"/"reverse") into 2, 1 or
+ * -1 (minus only, for filters).  0 ok, -1 unknown. */
+int rv_strands_parse(const char *word, int *out);
 
 /* Index of the segment containing text position t, or of the one after the breaker
  * at t. */

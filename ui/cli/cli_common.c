@@ -12,7 +12,7 @@
 #include "repview/keep.h"
 #include "cli.h"
 
-enum { OPT_CPU = 1000, OPT_GPU, OPT_ALPHABET, OPT_VERSION, OPT_QUIET, OPT_NO_SAVE };
+enum { OPT_CPU = 1000, OPT_GPU, OPT_ALPHABET, OPT_VERSION, OPT_QUIET, OPT_NO_SAVE, OPT_STRANDS };
 
 static const struct option common_opts[] = {
     {"cpu", no_argument, NULL, OPT_CPU},
@@ -23,6 +23,7 @@ static const struct option common_opts[] = {
     {"version", no_argument, NULL, OPT_VERSION},
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"no-save", no_argument, NULL, OPT_NO_SAVE},
+    {"strands", required_argument, NULL, OPT_STRANDS},
 };
 #define N_COMMON (sizeof common_opts / sizeof *common_opts)
 
@@ -81,6 +82,12 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
             c->build.threads = (int)t;
             break;
         }
+        case OPT_STRANDS:
+            if (rv_strands_parse(optarg, &c->strands) < 0) {
+                *exit_code = cli_usage_error(cmd, "bad --strands '%s' (both, + or -)", optarg);
+                return -1;
+            }
+            break;
         case OPT_ALPHABET:
             if (rv_alpha_parse(optarg, &c->alpha) < 0) {
                 *exit_code = cli_usage_error(cmd, "unknown alphabet '%s' (dna, protein or text)", optarg);
@@ -95,6 +102,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
                   "  --alphabet A       dna, protein or text (default: detected)\n"
                   "  --quiet            no progress, warnings, notes or summary on stderr\n"
                   "  --no-save          do not keep a built index in FILE.rvx (also REPVIEW_NO_SAVE=1)\n"
+                  "  --strands S        both: index both strands (DNA; inverted repeats); + (default)\n"
                   "  -h, --help         this help        --version   version and build features\n",
                   stdout);
             *exit_code = 0;

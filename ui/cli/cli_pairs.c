@@ -11,14 +11,20 @@
 #include "cli.h"
 
 static const char usage[] =
-    "Usage: repview pairs -l MIN [--min-gap G] [--max-gap G] [--within REGION]\n"
-    "                     [--covering POS] [--count] [OPTIONS] FILE\n\n"
+    "Usage: repview pairs -l MIN [--strands both|+|-] [--min-gap G] [--max-gap G]\n"
+    "                     [--within REGION] [--covering POS] [--count] [OPTIONS] FILE\n\n"
     "Print every maximal pair (two equal copies that extend neither left nor right)\n"
     "of length >= MIN as BEDPE, ordered by the first copy then the second:\n"
     "  chrom1 start1 end1 chrom2 start2 end2 name score strand1 strand2 gap\n"
-    "(0-based half-open; name '.', score = length, strands '+', gap = start2 - end1\n"
-    "within one record, negative when the copies overlap, '.' across records).\n\n"
+    "(0-based half-open; name '.', score = length, gap = start2 - end1 within one\n"
+    "record, negative when the copies overlap, '.' across records).  Direct pairs\n"
+    "have strands '+ +'; with --strands both or -, inverted pairs (the second copy\n"
+    "is the reverse complement of the first: vmatch -p) have '+ -', in forward\n"
+    "coordinates, each once; a copy that is its own reverse complement pairs with\n"
+    "itself.\n\n"
     "  -l, --min-len MIN  minimum length of the copies (required, >= 1)\n"
+    "  --strands S        + direct pairs (default), - inverted pairs, both (DNA;\n"
+    "                     uses or builds an index of both strands)\n"
     "  --min-gap G        only pairs with gap >= G (G may be negative)\n"
     "  --max-gap G        only pairs with gap <= G\n"
     "                     (with either gap bound, pairs across records are left out)\n"
@@ -149,7 +155,7 @@ static char *format_pair(const writer_t *w, const rv_pair_t *p, char *b)
     b = put_u64(b, loc.start2 + p->len);
     memcpy(b, "\t.\t", 3), b += 3;
     b = put_u64(b, p->len);
-    memcpy(b, "\t+\t+\t", 5), b += 5;
+    memcpy(b, p->inverted ? "\t+\t-\t" : "\t+\t+\t", 5), b += 5;
     if (!loc.same_record) *b++ = '.';
     else if (loc.gap < 0) *b++ = '-', b = put_u64(b, (uint64_t)-loc.gap);
     else b = put_u64(b, (uint64_t)loc.gap);
@@ -306,6 +312,9 @@ int cli_pairs(int argc, char **argv)
     if (a.use_min_gap && a.use_max_gap && a.min_gap > a.max_gap)
         return cli_usage_error("pairs", "--min-gap is larger than --max-gap");
     c.build.with_llr = 0;
+    /* direct pairs come from any index (an index of both strands filters them);
+     * inverted ones need both strands */
+    c.build.strands = c.strands == 0 || c.strands == 1 ? 0 : 2;
     rv_index_t *x = cli_open_index(argv[i], &c);
     if (!x) return RV_EXIT_DATA;
     rv_pairs_opts_t o;
@@ -313,6 +322,7 @@ int cli_pairs(int argc, char **argv)
     o.use_min_gap = a.use_min_gap, o.min_gap = a.min_gap;
     o.use_max_gap = a.use_max_gap, o.max_gap = a.max_gap;
     o.threads = c.build.threads;
+    o.strands = c.strands ? c.strands : 1;
     static char obuf[1 << 20];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     int rc = run(x, &o, &a);
