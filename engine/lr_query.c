@@ -174,3 +174,41 @@ uint64_t rv_llrc_first_ending_after(const rv_lr_src_t *c, uint64_t k)
     while (lo > 0 && rv_llrc_start(c, lo - 1) + rv_llrc_len(c, lo - 1) > k) lo--;
     return lo;
 }
+
+uint64_t rv_lr_forward_llr(const rv_index_t *x, uint64_t i)
+{
+    if (i >= x->n || x->seq->text[i] == RV_BREAK) return 0;
+    if (x->seq->strands != 2) return rv_llr_of(x, i);
+    const uint64_t nf = x->seq->nf, r = rv_isa(x, i);
+    uint64_t best = 0, m = UINT64_MAX;
+    /* the nearest forward suffix on each side: the LCP with it is the minimum of
+     * the LCPs in between (stop once that cannot beat what the other side gave) */
+    for (uint64_t q = r; q > 0; q--) {
+        uint64_t l = rv_lcp(x, q);
+        if (l < m) m = l;
+        if (m == 0) break;
+        if (rv_sa(x, q - 1) < nf) { best = m; break; }
+    }
+    m = UINT64_MAX;
+    for (uint64_t q = r + 1; q < x->n; q++) {
+        uint64_t l = rv_lcp(x, q);
+        if (l < m) m = l;
+        if (m <= best) break;
+        if (rv_sa(x, q) < nf) { best = m; break; }
+    }
+    return best;
+}
+
+int rv_lr_copy_strands(const rv_index_t *x, uint64_t start, uint64_t len)
+{
+    if (len == 0 || start + len > x->n) return 0;
+    uint64_t lo, hi, nf = rv_seq_fwd_len(x->seq);
+    rv_lr_occurrences(x, start, len, &lo, &hi);
+    int got = 0;
+    for (uint64_t r = lo; r < hi && got != 3; r++) {
+        uint64_t p = rv_sa(x, r);
+        if (p == start) continue;
+        got |= p < nf ? 1 : 2;
+    }
+    return got;
+}

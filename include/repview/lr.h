@@ -78,6 +78,23 @@ uint64_t rv_lr_llrs_covering(const rv_index_t *x, uint64_t k, rv_lr_t *out, uint
 void rv_lr_occurrences(const rv_index_t *x, uint64_t start, uint64_t len, uint64_t *lo,
                        uint64_t *hi);
 
+/* ---- both strands ------------------------------------------------------------
+ * On an index of both strands (seq.h) every function above answers with copies on
+ * either strand: an LR covering forward position k may have its other copies in
+ * the reverse half (rv_seq_strand() maps them to forward coordinates).  Forward
+ * positions are [0, rv_seq_fwd_len()); the reverse half mirrors them. */
+
+/* The longest repeat starting at text position i whose other copy lies on the
+ * forward strand (the L[i] a one-strand index would give), from the forward
+ * suffixes nearest to ISA[i] in the suffix array (skipping reverse ones).  Equals
+ * L[i] on a one-strand index.  For the explorer's forward-only track. */
+uint64_t rv_lr_forward_llr(const rv_index_t *x, uint64_t i);
+
+/* Strands on which the other copies of the repeat text[start, start + len) lie:
+ * bit 1 forward, bit 2 reverse (a copy that is its own reverse complement counts
+ * as reverse).  0 when it has no other copy. */
+int rv_lr_copy_strands(const rv_index_t *x, uint64_t start, uint64_t len);
+
 /* ---- every position (headless `repview lr`, benchmarks) ---------------------- */
 
 typedef enum {
