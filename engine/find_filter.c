@@ -22,6 +22,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static int push_hit(rv_pattern_t *p, rv_hit_t h)
 {
+    if (h.pos >= rv_seq_fwd_len(p->x->seq)) return 0; /* both strands: '-' covers it */
     if (p->n_lst == p->cap_lst) {
         uint64_t cap = p->cap_lst ? p->cap_lst * 2 : 16;
         rv_hit_t *l = realloc(p->lst, cap * sizeof *l);

@@ -42,7 +42,7 @@ typedef struct {
 
 /* Append [lo, hi) to the pattern's ranges, merging with the previous one when
  * adjacent (verification emits single ranks). */
-static int emit(walk_t *w, uint64_t lo, uint64_t hi, unsigned mism)
+static int emit_range(walk_t *w, uint64_t lo, uint64_t hi, unsigned mism)
 {
     rv_pattern_t *p = w->p;
     if (lo >= hi) return 0;
@@ -62,6 +62,21 @@ static int emit(walk_t *w, uint64_t lo, uint64_t hi, unsigned mism)
         p->cap_rng = cap;
     }
     p->rng[p->n_rng++] = (rv_sa_range_t){lo, hi, (uint16_t)mism, w->strand};
+    return 0;
+}
+
+/* The matches of ranks [lo, hi).  On an index of both strands a suffix of the
+ * reverse half is the reverse complement of a forward match, which the '-'
+ * search reports: only the forward suffixes are kept, so no hit comes twice. */
+static int emit(walk_t *w, uint64_t lo, uint64_t hi, unsigned mism)
+{
+    const rv_index_t *x = w->p->x;
+    if (x->seq->strands != 2) return emit_range(w, lo, hi, mism);
+    for (uint64_t r = lo; r < hi; r++) {
+        uint64_t a = r;
+        while (r < hi && rv_sa(x, r) < x->seq->nf) r++;
+        if (emit_range(w, a, r, mism) < 0) return -1;
+    }
     return 0;
 }
 

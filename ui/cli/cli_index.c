@@ -19,6 +19,9 @@ static const char usage[] =
     "  -o, --output OUT   write the index to OUT (needed when FILE is '-')\n"
     "  --cpu | --gpu      force a backend     -t, --threads N   CPU threads\n"
     "  --alphabet A       dna|protein|text    --quiet           no summary line\n"
+    "  --strands both     index both strands (DNA): the text, a breaker and its\n"
+    "                     reverse complement (2n+1 symbols), so that pairs, lr and the\n"
+    "                     explorer see inverted repeats; + (default) the forward strand\n"
     "  --timing           print seconds per build stage on stderr (TSV: stage seconds)\n"
     "  --check            verify every section of FILE.rvx (or of FILE when it ends in\n"
     "                     .rvx): all block checksums and the content checks; prints\n"
@@ -101,6 +104,8 @@ int cli_index(int argc, char **argv)
     if (strcmp(path, "-") == 0 && !out) return cli_usage_error("index", "reading stdin needs -o OUT.rvx");
     if (c.no_save & CLI_NO_SAVE_FLAG) return cli_usage_error("index", "--no-save: index always writes its file");
     c.build.with_runs = 1; /* the saved index answers every subcommand */
+    if (c.strands == -1) return cli_usage_error("index", "--strands must be both or +");
+    c.build.strands = c.strands == 2 ? 2 : 1;
     double t0 = rv_now();
     char *def = out ? NULL : rv_index_path_for(path);
     const char *dest = out ? out : def;
@@ -129,8 +134,9 @@ int cli_index(int argc, char **argv)
     if (rc < 0) {
         cli_data_error();
     } else if (!c.quiet) {
-        fprintf(stderr, "repview: wrote %s: %llu records, %llu symbols, %.1f MB, %s, %.2f s\n", dest,
+        fprintf(stderr, "repview: wrote %s: %llu records, %llu symbols%s, %.1f MB, %s, %.2f s\n", dest,
                 (unsigned long long)x->seq->n_rec, (unsigned long long)x->n,
+                x->seq->strands == 2 ? " (both strands)" : "",
                 (double)rv_index_bytes(x) / 1e6, x->backend, rv_now() - t0);
     }
     free(def);

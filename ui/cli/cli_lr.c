@@ -10,7 +10,7 @@
 #include "cli.h"
 
 static const char usage[] =
-    "Usage: repview lr [--leftmost|--bedgraph] [OPTIONS] FILE [REGION]\n\n"
+    "Usage: repview lr [--leftmost|--bedgraph] [--strands both|+] [OPTIONS] FILE [REGION]\n\n"
     "Longest repeats covering each position (Tian & Xu): for every position, the\n"
     "longest substrings that contain it and occur at least twice in FILE (copies may\n"
     "overlap or lie in other records; breakers such as N never belong to a repeat).\n"
@@ -20,6 +20,11 @@ static const char usage[] =
     "  --leftmost   same columns, only the leftmost LR of each position\n"
     "  --bedgraph   chrom start end lr_len      runs of positions with equal LR length\n"
     "Positions inside no repeat are left out.\n\n"
+    "With --strands both (DNA) a repeat's other copy may also lie on the reverse\n"
+    "strand (an inverted repeat); the LRs are then the longest over both strands,\n"
+    "printed in forward coordinates with a fifth column, strands: where the other\n"
+    "copies lie ('+' forward, '-' reverse strand, '+-' both; a palindrome that is\n"
+    "its own reverse complement counts as '-').  --bedgraph prints those lengths.\n\n"
     "  -t, --threads N   worker threads (default: all cores)\n";
 
 enum { OPT_LEFTMOST = 1, OPT_BEDGRAPH };
@@ -42,6 +47,9 @@ static int on_opt(int opt, const char *arg, void *ud)
 
 typedef struct {
     const rv_seq_t *s;
+    const rv_index_t *x;
+    uint64_t last_start, last_len;  /* --strands both: the last LR's copy strands */
+    int last_strands;
     FILE *out;
     char buf[1 << 16];
     size_t used;
@@ -117,7 +125,15 @@ static int emit(void *ctx, const rv_lr_hit_t *h, size_t n)
         put_name(w, w->rec);
         put_u64(w, pos, '\t');
         put_u64(w, start, '\t');
-        put_u64(w, start + h[i].len, '\n');
+        put_u64(w, start + h[i].len, w->s->strands == 2 ? '\t' : '\n');
+        if (w->s->strands == 2) { /* neighbouring positions share their LRs: ask once */
+            if (h[i].start != w->last_start || h[i].len != w->last_len || !w->last_strands) {
+                w->last_start = h[i].start, w->last_len = h[i].len;
+                w->last_strands = rv_lr_copy_strands(w->x, h[i].start, h[i].len);
+            }
+            static const char *const word[4] = {".\n", "+\n", "-\n", "+-\n"};
+            put_str(w, word[w->last_strands], strlen(word[w->last_strands]));
+        }
     }
     return w->failed;
 }
@@ -205,7 +221,7 @@ static uint64_t text_at_or_after(const rv_seq_t *s, uint64_t g)
         uint64_t mid = lo + (hi - lo) / 2;
         if (s->seg[mid].gpos + s->seg[mid].len > g) hi = mid; else lo = mid + 1;
     }
-    if (lo == s->n_seg) return s->n;
+    if (lo == s->n_seg) return rv_seq_fwd_len(s);
     const rv_segment_t *sg = &s->seg[lo];
     return sg->gpos <= g ? sg->tpos + (g - sg->gpos) : sg->tpos;
 }
@@ -224,10 +240,12 @@ int cli_lr(int argc, char **argv)
                RV_SEC_BIT(RV_SEC_LLR_BIG); /* what it reads */
     if (o.leftmost && o.bedgraph) return cli_usage_error("lr", "--leftmost and --bedgraph exclude each other");
     if (argc - i < 1 || argc - i > 2) return cli_usage_error("lr", "expected FILE [REGION]");
+    if (c.strands == -1) return cli_usage_error("lr", "--strands must be both or +");
+    c.build.strands = c.strands == 2 ? 2 : 1; /* a both-strand FILE.rvx answers + too */
     rv_index_t *x = cli_open_index(argv[i], &c);
     if (!x) return RV_EXIT_DATA;
     const rv_seq_t *s = x->seq;
-    uint64_t lo = 0, hi = x->n;
+    uint64_t lo = 0, hi = rv_seq_fwd_len(s); /* the reverse half mirrors it */
     if (argc - i == 2) {
         uint64_t rid, beg, end;
         if (rv_seq_parse_region(s, argv[i + 1], &rid, &beg, &end) < 0) {
@@ -246,9 +264,12 @@ int cli_lr(int argc, char **argv)
         return RV_EXIT_DATA;
     }
     w->s = s;
+    w->x = x;
     w->out = stdout;
     w->bedgraph = o.bedgraph;
-    fputs(o.bedgraph ? "#chrom\tstart\tend\tlr_len\n" : "#chrom\tpos\tlr_start\tlr_end\n", stdout);
+    fputs(o.bedgraph ? "#chrom\tstart\tend\tlr_len\n"
+          : s->strands == 2 ? "#chrom\tpos\tlr_start\tlr_end\tstrands\n" : "#chrom\tpos\tlr_start\tlr_end\n",
+          stdout);
     rv_lr_scan_opts_t so = {RV_LR_SWEEP, o.leftmost || o.bedgraph, c.build.threads};
     int rc = 0;
     if (lo < hi) {

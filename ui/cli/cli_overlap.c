@@ -120,6 +120,7 @@ int cli_overlap(int argc, char **argv)
     if (!o.file) return cli_usage_error("overlap", "no queries (give -f QUERIES.fa|fq)");
     if (argc - i != 1) return cli_usage_error("overlap", "expected one FILE");
     c.build.with_llr = 0;
+    c.build.strands = 1; /* its SA search counts ranges: a both-strand index gives its forward view */
     rv_index_t *x = cli_open_index(argv[i], &c);
     if (!x) return RV_EXIT_DATA;
     int rc = RV_EXIT_OK;

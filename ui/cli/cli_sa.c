@@ -12,6 +12,11 @@ static const char usage[] =
     "suffix truncated to 60 characters, breakers shown as '$').\n"
     "For FILE, sa is the 0-based position in all records laid end to end; a row\n"
     "whose suffix starts with a record end (not an N) has sa '.'.\n\n"
+    "With --strands both (DNA) the table is that of the text, a breaker and its\n"
+    "reverse complement, with a fifth column strand: a '-' row is a suffix of the\n"
+    "reverse strand, its sa the forward position of its first base (read leftwards),\n"
+    "its suffix the reverse complement; an inverted repeat shows as a '+' and a '-'\n"
+    "row next to each other.\n\n"
     "  --string STR   index STR itself (all rows)\n"
     "  --around POS   rows around the suffix starting at POS (1-based, NAME:POS or POS)\n"
     "  --rows N       number of rows for FILE (default 20; 0 = all)\n";
@@ -42,9 +47,11 @@ static int on_opt(int opt, const char *arg, void *ud)
 /* Up to 60 characters of the suffix at text position t, as read (case kept). */
 static void put_suffix(FILE *out, const rv_seq_t *s, uint64_t t)
 {
-    uint64_t k = rv_seq_segment_of_text(s, t);
+    const uint64_t nf = rv_seq_fwd_len(s); /* the reverse strand has no bytes as read */
+    uint64_t k = t < nf ? rv_seq_segment_of_text(s, t) : 0;
     for (int c = 0; c < 60 && t < s->n; c++, t++) {
         if (s->text[t] == RV_BREAK) { putc('$', out); continue; }
+        if (t >= nf) { putc(rv_alpha_letter(s->alpha, s->text[t]), out); continue; }
         while (k < s->n_seg && t >= s->seg[k].tpos + s->seg[k].len) k++;
         putc(s->raw[s->seg[k].gpos + (t - s->seg[k].tpos)], out);
     }
@@ -55,8 +62,16 @@ static void put_suffix(FILE *out, const rv_seq_t *s, uint64_t t)
  * end has no byte of its own and prints "." (so the column never repeats). */
 static void put_sa(FILE *out, const rv_seq_t *s, uint64_t t)
 {
+    if (s->strands == 2 && t >= s->nf) { /* base t of the reverse half complements 2nf - t */
+        if (t == s->nf) { fputs(".", out); return; }
+        t = 2 * s->nf - t;
+    }
     uint64_t g = rv_seq_text_to_global(s, t);
     if (s->text[t] == RV_BREAK) {
+        if (s->strands == 2 && t + 1 < s->n && 2 * s->nf - t < s->nf) { /* its record end, left side */
+            uint64_t k = rv_seq_segment_of_text(s, t + 1);
+            if (g == s->seg[k].gpos) { fputs(".", out); return; }
+        }
         uint64_t k = rv_seq_segment_of_text(s, t) - 1; /* the segment before the breaker */
         const rv_record_t *r = &s->rec[rv_seq_record_of(s, s->seg[k].gpos)];
         if (g >= r->off + r->len) { fputs(".", out); return; }
@@ -128,6 +143,8 @@ int cli_sa(int argc, char **argv)
     if (i < 0) return code;
     c.verify = RV_SEC_BIT(RV_SEC_RECORDS); /* checked at open; rows_of() verifies the rest */
     c.build.with_llr = 0;
+    if (c.strands == -1) return cli_usage_error("sa", "--strands must be both or +");
+    c.build.strands = c.strands == 2 ? 2 : 1;
     rv_index_t *x;
     if (o.string) {
         if (argc != i) return cli_usage_error("sa", "give either --string or FILE");
@@ -152,12 +169,14 @@ int cli_sa(int argc, char **argv)
         return RV_EXIT_USAGE;
     }
     const rv_seq_t *s = x->seq;
-    printf("#rank\tsa\tlcp\tsuffix\n");
+    printf(s->strands == 2 ? "#rank\tsa\tlcp\tsuffix\tstrand\n" : "#rank\tsa\tlcp\tsuffix\n");
     for (uint64_t r = lo; r < hi; r++) {
+        uint64_t t = rv_sa(x, r);
         printf("%llu\t", (unsigned long long)r);
-        put_sa(stdout, s, rv_sa(x, r));
+        put_sa(stdout, s, t);
         printf("\t%llu\t", (unsigned long long)rv_lcp(x, r));
-        put_suffix(stdout, s, rv_sa(x, r));
+        put_suffix(stdout, s, t);
+        if (s->strands == 2) fputs(t < s->nf ? "\t+" : t == s->nf ? "\t." : "\t-", stdout);
         putchar('\n');
     }
     cli_close_index(x, &c);

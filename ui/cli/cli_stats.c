@@ -11,7 +11,8 @@ static const char usage[] =
     "  name length matching breakers breaker_runs soft_masked\n"
     "matching = symbols of the alphabet, breakers = everything else (SPEC §1),\n"
     "breaker_runs = maximal breaker runs, soft_masked = lower-case symbols.\n"
-    "The index state says whether FILE.rvx exists and matches FILE.\n";
+    "The index state says whether FILE.rvx exists and matches FILE; strands says\n"
+    "whether the index holds the forward strand or both (repview index --strands).\n";
 
 int cli_stats(int argc, char **argv)
 {
@@ -68,6 +69,11 @@ int cli_stats(int argc, char **argv)
            (unsigned long long)tot_runs, (unsigned long long)tot_lower);
     printf("# indexed text: %llu symbols in %llu segments (%s arrays)\n", (unsigned long long)s->n,
            (unsigned long long)s->n_seg, s->n >= (1ull << 32) ? "64-bit" : "32-bit");
+    if (s->strands == 2)
+        printf("# strands: both (forward %llu symbols, a breaker, their reverse complement)\n",
+               (unsigned long long)s->nf);
+    else
+        printf("# strands: forward\n");
     printf("# index: %s\n", state);
     printf("#name\tlength\tmatching\tbreakers\tbreaker_runs\tsoft_masked\n");
     for (uint64_t r = 0; r < s->n_rec; r++)

@@ -93,7 +93,7 @@ static uint64_t text_at_or_after(const rv_seq_t *s, uint64_t g)
         uint64_t mid = lo + (hi - lo) / 2;
         if (s->seg[mid].gpos + s->seg[mid].len <= g) lo = mid + 1; else hi = mid;
     }
-    if (lo == s->n_seg) return s->n;
+    if (lo == s->n_seg) return rv_seq_fwd_len(s);
     const rv_segment_t *sg = &s->seg[lo];
     return g > sg->gpos ? sg->tpos + (g - sg->gpos) : sg->tpos;
 }
@@ -120,7 +120,7 @@ int cli_tandem(int argc, char **argv)
     rv_index_t *x = cli_open_index(argv[i], &c);
     if (!x) return RV_EXIT_DATA;
     const rv_seq_t *s = x->seq;
-    uint64_t lo = 0, hi = x->n, rid, beg, end;
+    uint64_t lo = 0, hi = rv_seq_fwd_len(x->seq), rid, beg, end; /* runs of the reverse half mirror these */
     if (argc - i == 2) {
         if (rv_seq_parse_region(s, argv[i + 1], &rid, &beg, &end) < 0) {
             cli_arg_error();
@@ -145,8 +145,9 @@ int cli_tandem(int argc, char **argv)
     printf("#chrom\tstart\tend\tperiod\tcopies\tmotif\n");
     print_ctx_t pc = {s, stdout};
     if (argc - i == 1) {
-        for (uint64_t k = 0; k < r.n; k++) {
+        for (uint64_t k = 0; k < r.n; k++) { /* by start: the reverse half's runs come last */
             rv_run_t run = rv_runs_at(&r, k);
+            if (run.start >= hi) break;
             if (rv_run_passes(&o.f, &run)) print_run(&pc, &run);
         }
     } else {
