@@ -315,8 +315,10 @@ int rv_pairs_each_batch(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pairs_
     pf_sink_t *sinks = calloc((size_t)threads, sizeof *sinks);
     if (!sinks) return rv_error("pairs", "out of memory");
     int rc = 0, made = 0;
-    for (; made < threads && rc == 0; made++)
+    for (; made < threads && rc == 0; made++) {
         rc = pf_sink_init(&sinks[made], cap < 64 ? 64 : cap, x->n);
+        sinks[made].with_len = f.both;
+    }
     if (rc == 0) rc = run_all(x, &f, MODE_COLLECT, o, threads, sinks, NULL);
     decode_t d = {fn, ud, NULL};
     if (rc == 0 && f.both && !(d.buf = malloc(RV_PAIRS_BATCH * sizeof *d.buf))) rc = rv_error("pairs", "out of memory");

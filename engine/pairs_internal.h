@@ -72,6 +72,7 @@ typedef struct {
     uint64_t n, cap;      /* cap: allocated, grown by doubling up to max */
     uint64_t max;
     int bits;             /* significant bits of a text position */
+    int with_len;         /* both strands: (p1, p2) may repeat with other lengths */
     int fd;               /* spill file (unlinked) or -1 */
     uint64_t file_bytes;
     uint64_t *run_off, *run_len; /* runs in the file: byte offset, pairs */
@@ -94,11 +95,17 @@ static inline void pf_sink_push(pf_sink_t *k, uint64_t p1, uint64_t p2, uint64_t
 /* Sort what is left in every sink and pass all pairs to fn in (p1, p2) order. */
 int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud);
 
-/* Sort pairs by (p1, p2): LSD radix over `bits`-bit fields, tmp the same size. */
-void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits);
+/* Sort pairs by (p1, p2), then len when with_len: LSD radix over `bits`-bit fields,
+ * tmp the same size.  (p1, p2) identifies a direct pair, but an inverted pair's p2
+ * is the forward start of its second copy, which depends on its length: a copy
+ * next to a run like AAAA... pairs with the same p2 at several lengths. */
+void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len);
 static inline int pf_pair_less(const rv_pair_t *a, const rv_pair_t *b)
 {
-    return a->p1 < b->p1 || (a->p1 == b->p1 && (a->p2 < b->p2 || (a->p2 == b->p2 && a->inverted < b->inverted)));
+    if (a->p1 != b->p1) return a->p1 < b->p1;
+    if (a->p2 != b->p2) return a->p2 < b->p2;
+    if (a->inverted != b->inverted) return a->inverted < b->inverted;
+    return a->len < b->len;
 }
 
 #endif

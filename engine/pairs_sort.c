@@ -80,7 +80,7 @@ static void insertion_sort(rv_pair_t *a, uint64_t n)
     }
 }
 
-void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits)
+void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len)
 {
     if (n < 256) {
         insertion_sort(a, n);
@@ -89,12 +89,13 @@ void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits)
     static const uint64_t mask = (1u << DIGIT) - 1;
     uint64_t cnt[1u << DIGIT];
     rv_pair_t *src = a, *dst = tmp;
-    for (int field = 0; field < 2; field++) /* least significant key (p2) first */
+#define KEY(p) (field == 2 ? (p).p1 : field == 1 ? (p).p2 : (p).len)
+    for (int field = with_len ? 0 : 1; field < 3; field++) /* least significant key first */
         for (int sh = 0; sh < bits; sh += DIGIT) {
             memset(cnt, 0, sizeof cnt);
             for (uint64_t i = 0; i < n; i++)
-                cnt[((field ? src[i].p1 : src[i].p2) >> sh) & mask]++;
-            if (cnt[((field ? src[0].p1 : src[0].p2) >> sh) & mask] == n) continue;
+                cnt[(KEY(src[i]) >> sh) & mask]++;
+            if (cnt[(KEY(src[0]) >> sh) & mask] == n) continue;
             uint64_t sum = 0;
             for (uint64_t d = 0; d <= mask; d++) {
                 uint64_t c = cnt[d];
@@ -102,11 +103,12 @@ void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits)
                 sum += c;
             }
             for (uint64_t i = 0; i < n; i++)
-                dst[cnt[((field ? src[i].p1 : src[i].p2) >> sh) & mask]++] = src[i];
+                dst[cnt[(KEY(src[i]) >> sh) & mask]++] = src[i];
             rv_pair_t *t = src;
             src = dst;
             dst = t;
         }
+#undef KEY
     if (src != a) memcpy(a, src, n * sizeof *a);
 }
 
@@ -142,7 +144,7 @@ static int write_all(pf_sink_t *k, const uint8_t *p, uint64_t len)
 int pf_sink_spill(pf_sink_t *k)
 {
     if (k->err) return -1;
-    pf_sort_pairs(k->buf, k->tmp, k->n, k->bits);
+    pf_sort_pairs(k->buf, k->tmp, k->n, k->bits, k->with_len);
     if (k->fd < 0 && open_spill(k) < 0) return -1;
     if (k->nruns == k->runs_cap) {
         uint64_t c = k->runs_cap ? 2 * k->runs_cap : 16;
@@ -269,7 +271,7 @@ static int gather_sources(pf_sink_t *sinks, int nsinks, source_t **out, int *nou
     int k = 0;
     for (int t = 0; t < nsinks; t++) {
         pf_sink_t *s = &sinks[t];
-        pf_sort_pairs(s->buf, s->tmp, s->n, s->bits);
+        pf_sort_pairs(s->buf, s->tmp, s->n, s->bits, s->with_len);
         src[k++] = (source_t){.cur = s->buf, .end = s->buf + s->n, .fd = -1};
         for (uint64_t r = 0; r < s->nruns; r++) {
             rv_pair_t *b = malloc(READ_PAIRS * sizeof *b);

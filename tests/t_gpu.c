@@ -126,6 +126,8 @@ static input_t records(rng_t *r, int n_rec, size_t maxlen)
     return in;
 }
 
+static int strands = 1; /* 2: index both strands (the doubled text, issue 14) */
+
 static rv_index_t *build(const input_t *in, rv_backend_t b, int wide)
 {
     const char **names = malloc(sizeof(char *) * (size_t)in->n_rec);
@@ -139,6 +141,7 @@ static rv_index_t *build(const input_t *in, rv_backend_t b, int wide)
     o.force_wide = wide;
     o.with_llr = 1;
     o.with_runs = 1;
+    o.strands = strands;
     return rv_build(s, &o, NULL);
 }
 
@@ -274,7 +277,7 @@ static void compare(const char *name, input_t in, int wide)
         if (g->n > 0 && !g->wide) check_lr_all(c, g, name);
     }
     char full[160];
-    snprintf(full, sizeof full, "gpu_%s%s", name, wide ? "_wide" : "");
+    snprintf(full, sizeof full, "gpu_%s%s%s", name, wide ? "_wide" : "", strands == 2 ? "_both" : "");
     if (g && g->n >= 1000000)
         fprintf(stderr, "%s: n=%llu cpu %.3f s gpu %.3f s\n", full, (unsigned long long)g->n, t1 - t0, t2 - t1);
     case_end(full);
@@ -360,6 +363,19 @@ int main(void)
     sweep("100k", 100000, &r);
     sweep("1m", 1000000, &r);
     compare("random_dna_1m", one(random_from(&r, "ACGT", 1000000), RV_ALPHA_DNA), 1);
+    /* both strands: the same builds of the doubled text (and its .rvx section) */
+    strands = 2;
+    for (int it = 0; it < iters / 4; it++) {
+        size_t len = 1 + rng_below(&r, 300);
+        snprintf(name, sizeof name, "small_%d", it);
+        compare(name, one(random_from(&r, it % 2 ? "ACGTN" : "AC", len), RV_ALPHA_DNA), it % 7 == 0);
+    }
+    compare("records_many", records(&r, 500, 200), 0);
+    compare("copies_100k", one(copies(&r, 100000), RV_ALPHA_DNA), 0);
+    compare("n_runs_1m", one(n_runs(&r, 1000000), RV_ALPHA_DNA), 0);
+    compare("halves_1m", one(halves(&r, 1000000), RV_ALPHA_DNA), 0);
+    compare("related_1m", one(related(&r, 1000000, 16, 200), RV_ALPHA_DNA), 0);
+    strands = 1;
     const char *big = getenv("RV_GPU_BIG");
     if (big && *big == '1') {
         sweep("10m", 10000000, &r);
