@@ -102,7 +102,6 @@ rv_index_t *rv_index_forward(rv_index_t *both, int threads)
     f->parent = both;
     snprintf(f->backend, sizeof f->backend, "%.60s, forward of both strands", both->backend);
     memcpy(f->stage_s, both->stage_s, sizeof f->stage_s);
-    both->n = 2 * nf + 1; /* unchanged: the parent's arrays keep their length */
     if (forward_arrays(both, f, threads) < 0) { rv_index_free(f); return NULL; }
     return f;
 }
