@@ -101,6 +101,50 @@ REPVIEW_DUMP_MARKS=1 golden_engine marks_run tandem multi.fa ':chr1:520<CR><Tab>
 # runs under the tandem filters are shown on the LR track ('~' in dumps); :set changes them
 REPVIEW_DUMP_MARKS=1 golden_engine track_runs tandem multi.fa ':chr1:520<CR>'
 REPVIEW_DUMP_MARKS=1 golden_engine track_runs_filtered tandem multi.fa ':chr1:520<CR>:set minlen 20<CR>'
+# Both strands (issue 14): a 30-bp segment at inv:41-70 and its reverse complement at
+# inv:121-150, indexed with both strands; the explorer opens FILE.rvx as it is.
+inv_seq=GAACTCGTGTTGTCGAGCGACGGAATTAGATCAGTTAAATCCGTAATGCCTTTCCCTAACAGAGTTTTTCGGCAGAAAACTGGCAGGGCTTTTAGTCGTGGGATGATCAGTGGGTAAAGGGAAAAACTCTGTTAGGGAAAGGCATTACGGTGGCGCGGGGTAACGCGCGCTAAGGCTCAGCTGCAACGCG
+printf '>inv\n%s\n' "$inv_seq" >"$T/inv.fa"
+cp "$T/inv.fa" "$T/invset.fa"
+"$REPVIEW" index --quiet --strands both "$T/inv.fa" || bad strands_index "repview index --strands both failed"
+golden strands_start inv.fa ''
+golden strands_lr inv.fa ':inv:50<CR><Tab>z'
+golden strands_pairs inv.fa ':inv:50<CR><S-Tab>z'
+golden strands_pairs_jump_rc inv.fa ':inv:50<CR><S-Tab><CR>'
+golden strands_lr_jump_rc inv.fa ':inv:50<CR><Tab>j<CR>'
+golden strands_jump_back inv.fa ':inv:50<CR><Tab>j<CR><C-o>'
+golden strands_rc_moved_away inv.fa ':inv:50<CR><Tab>j<CR><Tab><Tab><Tab><Tab>40l'
+golden strands_track_fwd inv.fa ':inv:50<CR>S'
+golden strands_track_both_again inv.fa ':inv:50<CR>SS'
+golden strands_track_one_strand multi.fa 'S'
+golden strands_search inv.fa '/GAAAAAC<CR><Tab><Tab>z'
+REPVIEW_DUMP_MARKS=1 golden strands_marks_pair inv.fa ':inv:50<CR><S-Tab>'
+# :set strands both builds both strands in the background and keeps them in FILE.rvx
+REPVIEW_NO_SAVE= golden strands_set_both invset.fa ':set strands both<CR>' 200x12
+"$REPVIEW" stats "$T/invset.fa" | grep -q '^# strands: both' && ok strands_set_both_kept ||
+    bad strands_set_both_kept "$("$REPVIEW" stats "$T/invset.fa" | grep strands)"
+golden strands_set_both_reopen invset.fa '' 200x12
+golden strands_set_again invset.fa ':set strands both<CR>' 200x12
+golden strands_set_bad invset.fa ':set strands sideways<CR>' 200x12
+REPVIEW_NO_SAVE= golden strands_set_forward invset.fa ':set strands +<CR>' 200x12
+"$REPVIEW" stats "$T/invset.fa" | grep -q '^# strands: forward' && ok strands_set_forward_kept ||
+    bad strands_set_forward_kept "$("$REPVIEW" stats "$T/invset.fa" | grep strands)"
+# The forward-only track (S) gives the LR lengths of a one-strand index (status bar)
+awk 'BEGIN { srand(11); s = ""; for (i = 0; i < 1500; i++) s = s substr("ACGT", int(rand() * 4) + 1, 1)
+             for (k = 0; k < 12; k++) { i = int(rand() * 1400); l = 8 + int(rand() * 40); j = int(rand() * 1400)
+                 c = substr(s, i + 1, l); r = ""
+                 if (k % 2) for (q = l; q >= 1; q--) r = r substr("TGCA", index("ACGT", substr(c, q, 1)), 1); else r = c
+                 s = substr(s, 1, j) r substr(s, j + l + 1) }
+             print ">r"; print substr(s, 1, 1500) }' >"$T/rnd.fa"
+cp "$T/rnd.fa" "$T/rndfwd.fa"
+"$REPVIEW" index --quiet --strands both "$T/rnd.fa"
+agree=1
+for pos in 1 100 250 377 500 640 800 999 1200 1333 1500; do
+    fwd=$(cd "$T" && "$REPVIEW" --keys ":r:$pos<CR>" --dump --wait-index rndfwd.fa | tail -2 | head -1 | grep -oE ' LR [0-9]+')
+    both=$(cd "$T" && "$REPVIEW" --keys ":r:$pos<CR>S" --dump --wait-index rnd.fa | tail -2 | head -1 | grep -oE ' LR [0-9]+')
+    [ -n "$fwd" ] && [ "$fwd" = "$both" ] || { agree=0; bad strands_track_fwd_matches_one_strand "r:$pos: one strand [$fwd], both with S [$both]"; }
+done
+[ $agree = 1 ] && ok strands_track_fwd_matches_one_strand
 golden set_bad multi.fa ':set minpair x<CR>'
 golden set_show multi.fa ':set<CR>'
 golden feature_next multi.fa ']'

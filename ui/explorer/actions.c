@@ -104,6 +104,7 @@ static void act(app_t *a, action_t act, long count)
     case ACT_FOCUS_NEXT: a->focus = (a->focus + 1) % N_PANES; break;
     case ACT_FOCUS_PREV: a->focus = (a->focus + N_PANES - 1) % N_PANES; break;
     case ACT_JUMP_BACK:
+        a->rc_beg = a->rc_end = 0;
         if (a->n_jumps) app_set_cursor(a, a->jumps[--a->n_jumps]);
         else app_message(a, 1, "no earlier jump");
         break;
@@ -112,6 +113,15 @@ static void act(app_t *a, action_t act, long count)
         a->vis_anchor = a->cur;
         break;
     case ACT_ZOOM: a->zoom = !a->zoom; break;
+    case ACT_TRACK_STRANDS:
+        if (!app_both(a)) {
+            a->track_fwd = 0;
+            app_message(a, 1, "the index holds one strand: the LR track counts forward copies only (:set strands both)");
+            break;
+        }
+        a->track_fwd = !a->track_fwd;
+        app_message(a, 0, "LR track: %s", a->track_fwd ? "copies on the forward strand only" : "copies on both strands");
+        break;
     case ACT_CANCEL_BUILD:
         if (a->src.job) { src_cancel(&a->src); app_message(a, 0, "cancelling the index build"); }
         else app_message(a, 1, "no index build is running");

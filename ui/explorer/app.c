@@ -22,6 +22,7 @@ void app_set_cursor(app_t *a, uint64_t g)
     const rv_seq_t *s = a->src.seq;
     if (!s || s->glen == 0) return;
     if (g >= s->glen) g = s->glen - 1;
+    if (g < a->rc_beg || g >= a->rc_end) a->rc_beg = a->rc_end = 0; /* moved away */
     a->cur = g;
     if (a->cursor_moved) a->cursor_moved(a); /* the view follows (explorer.c sets it) */
 }
@@ -33,7 +34,42 @@ void app_jump(app_t *a, uint64_t g)
         a->n_jumps--;
     }
     a->jumps[a->n_jumps++] = a->cur;
+    a->rc_beg = a->rc_end = 0;
     app_set_cursor(a, g);
+}
+
+void app_jump_rc(app_t *a, uint64_t g, uint64_t len)
+{
+    app_jump(a, g);
+    if (a->cur != g || len == 0) return;
+    a->rc_beg = g;
+    a->rc_end = g + len;
+}
+
+int app_both(const app_t *a)
+{
+    return a->src.x && a->src.x->seq->strands == 2;
+}
+
+uint64_t app_fwd_len(const app_t *a)
+{
+    return a->src.x ? rv_seq_fwd_len(a->src.x->seq) : 0;
+}
+
+int app_copy(const app_t *a, uint64_t t, uint64_t len, uint64_t *g)
+{
+    uint64_t fwd;
+    int strand = rv_seq_strand(a->src.x->seq, t, len ? len : 1, &fwd);
+    *g = rv_seq_text_to_global(a->src.x->seq, fwd);
+    return strand;
+}
+
+int app_complement(int c)
+{
+    static const char from[] = "ACGTUMRWSYKVHDBNacgtumrwsykvhdbn";
+    static const char to[] = "TGCAAKYWSRMBDHVNtgcaakywsrmbdhvn";
+    const char *p = c ? strchr(from, c) : NULL;
+    return p ? to[p - from] : c;
 }
 
 char *fmt_commas(uint64_t v, char *buf, size_t len)
@@ -89,7 +125,7 @@ int64_t app_text_after(const app_t *a, uint64_t g)
     const rv_seq_t *s = a->src.x->seq;
     int64_t k = segment_at(s, g);
     if (k >= 0 && g < s->seg[k].gpos + s->seg[k].len) return (int64_t)(s->seg[k].tpos + g - s->seg[k].gpos);
-    return (uint64_t)(k + 1) < s->n_seg ? (int64_t)s->seg[k + 1].tpos : (int64_t)s->n;
+    return (uint64_t)(k + 1) < s->n_seg ? (int64_t)s->seg[k + 1].tpos : (int64_t)rv_seq_fwd_len(s);
 }
 
 int64_t app_text_before(const app_t *a, uint64_t g)

@@ -31,6 +31,9 @@ typedef struct {
     uint64_t span[2][2];      /* global [beg, end) marked in the sequence view while
                                * this row is selected in the focused pane */
     int n_span;
+    char strand;              /* '-': target is a copy read on the minus strand (Enter
+                               * shows it as reverse complement); 0 otherwise */
+    uint64_t len;             /* length of that copy */
 } item_t;
 
 /* A pane is a small class (htop): what it shows for the cursor and what ]/[ do. */
@@ -86,6 +89,10 @@ struct app {
     search_t *search;
     uint64_t jumps[32];
     int n_jumps;
+    /* both strands: the copy reached by the last jump to a minus-strand copy, drawn
+     * as its reverse complement while the cursor stays inside [rc_beg, rc_end) */
+    uint64_t rc_beg, rc_end;
+    int track_fwd;            /* LR track (and status LR) of forward copies only */
     int quit, mouse;
     const char *title;        /* file name shown in the title bar */
     int extra_gen;            /* bumped when search results change */
@@ -98,6 +105,17 @@ struct app {
 /* app.c: below every other part of the explorer */
 void app_set_cursor(app_t *a, uint64_t g);
 void app_jump(app_t *a, uint64_t g);
+/* Jump to the copy [g, g + len) read on the minus strand: shown as reverse complement. */
+void app_jump_rc(app_t *a, uint64_t g, uint64_t len);
+/* 1 when the index holds both strands (seq.h). */
+int app_both(const app_t *a);
+/* Forward text length (the cursor's text positions are below it); 0 without index. */
+uint64_t app_fwd_len(const app_t *a);
+/* Strand ('+' or '-') of text interval [t, t + len) and the global start of the
+ * forward interval it reads. */
+int app_copy(const app_t *a, uint64_t t, uint64_t len, uint64_t *g);
+/* Complement of a base as read (case kept; IUPAC codes too; others unchanged). */
+int app_complement(int c);
 void app_message(app_t *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Text position of the cursor, or -1 (no index, breaker). */
 int64_t app_cursor_text(const app_t *a);

@@ -261,6 +261,10 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
         else if ((keys[i] & SCRIPT_CLICK) && keys[i] > 0xffffff) mouse_at(a, keys[i] & 0xfff, keys[i] >> 12 & 0xfff, 0);
         else app_key(a, keys[i]);
         search_wait(a); /* scripts see the search finished: screens are deterministic */
+        if (o->wait_index && a->src.job) { /* `:set strands`: the new index, as at the start */
+            src_wait(&a->src, 1, 600, m, sizeof m);
+            if (m[0]) app_message(a, a->src.state == IDX_FAILED, "%s", m);
+        }
         poll_source(a, &region);
         screen_draw(a);
         settle(a);

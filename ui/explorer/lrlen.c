@@ -44,21 +44,29 @@ static void lengths_each(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t 
     }
 }
 
-void lr_lengths(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out)
+/* LLR of i for the track: L[i], or with fwd the forward-only Lf[i] (lr.h). */
+static uint64_t track_llr(const rv_index_t *x, const rv_narrow_t *v, int has, int fwd, uint64_t i)
+{
+    return fwd ? rv_lr_forward_llr(x, i) : llr_at(x, v, has, i);
+}
+
+static void lengths_sweep(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out, int fwd)
 {
     /* A screenful in one sweep: the LLRs covering t0..t0+m-1 start in [i0, t0+m),
      * so a sliding-window maximum over that run of L gives every LR length with
-     * sequential reads, where per-position queries would each binary-search. */
+     * sequential reads, where per-position queries would each binary-search.
+     * Forward-only lengths Lf <= L cover no more, so the same i0 serves, and
+     * their ends never decrease either (Lemma 2 holds for the forward text). */
     if (m == 0) return;
     uint64_t i0 = lr_first_cover(x, t0);
     if (i0 > t0) i0 = t0;
     uint64_t span = t0 + m - i0;
     uint64_t *llr = span <= (4u << 20) ? malloc(span * sizeof *llr) : NULL;
     uint64_t *dq = llr ? malloc(span * sizeof *dq) : NULL;
-    if (!dq) { free(llr); lengths_each(x, t0, m, out); return; }
+    if (!dq) { free(llr); lengths_each(x, t0, m, out); return; } /* fwd too: an upper bound */
     rv_narrow_t v;
     int has = rv_lr_llr_view(x, &v);
-    for (uint64_t j = 0; j < span; j++) llr[j] = llr_at(x, &v, has, i0 + j);
+    for (uint64_t j = 0; j < span; j++) llr[j] = track_llr(x, &v, has, fwd, i0 + j);
     uint64_t head = 0, tail = 0, next = 0; /* deque front: longest LLR covering k */
     for (uint64_t j = 0; j < m; j++) {
         uint64_t k = t0 + j;
@@ -74,6 +82,16 @@ void lr_lengths(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out)
     free(dq);
 }
 
+void lr_lengths(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out)
+{
+    lengths_sweep(x, t0, m, out, 0);
+}
+
+void lr_lengths_fwd(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out)
+{
+    lengths_sweep(x, t0, m, out, x->seq->strands == 2);
+}
+
 int64_t lr_next_long(const rv_index_t *x, uint64_t t, int dir, uint64_t minlen, uint64_t limit)
 {
     /* inside a repeat LLR shrinks by one per step (Lemma 2): only real starts match */
@@ -81,7 +99,7 @@ int64_t lr_next_long(const rv_index_t *x, uint64_t t, int dir, uint64_t minlen, 
     rv_narrow_t v;
     int has = rv_lr_llr_view(x, &v);
     for (uint64_t step = 0; step < limit; step++) {
-        if (dir > 0) { if (++i >= x->n) return -1; }
+        if (dir > 0) { if (++i >= rv_seq_fwd_len(x->seq)) return -1; }
         else { if (i == 0) return -1; i--; }
         uint64_t l = llr_at(x, &v, has, i);
         if (l >= minlen && (i == 0 || llr_at(x, &v, has, i - 1) < l)) return (int64_t)i;

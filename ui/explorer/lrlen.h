@@ -18,6 +18,9 @@ int lr_llr_useful(const rv_index_t *x, uint64_t i);
 uint64_t lr_first_cover(const rv_index_t *x, uint64_t k);
 /* LR length of each text position t0..t0+m-1 into out[]. */
 void lr_lengths(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out);
+/* The same counting only copies on the forward strand (rv_lr_forward_llr), for
+ * an index of both strands; lr_lengths on a one-strand index. */
+void lr_lengths_fwd(const rv_index_t *x, uint64_t t0, uint64_t m, uint64_t *out);
 
 /* Next (dir 1) or previous (-1) start of an LLR of at least minlen that begins
  * a longer repeat than the one before it, scanning at most limit positions;

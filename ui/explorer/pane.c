@@ -53,7 +53,8 @@ item_t *pane_add(pane_t *p, int64_t target, style_t st, const char *fmt, ...)
 void item_mark(item_t *it, const app_t *a, uint64_t t, uint64_t len)
 {
     if (!it || it->n_span >= 2 || !a->src.x) return;
-    uint64_t g = rv_seq_text_to_global(a->src.x->seq, t);
+    uint64_t g;
+    app_copy(a, t, len, &g); /* a reverse-half copy marks the forward bases it reads */
     it->span[it->n_span][0] = g;
     it->span[it->n_span][1] = g + len;
     it->n_span++;
@@ -192,8 +193,11 @@ int pane_act(app_t *a, pane_t *p, action_t act, long n)
     case ACT_NEXT_FEAT: feature(a, p, 1, n); return 1;
     case ACT_PREV_FEAT: feature(a, p, -1, n); return 1;
     case ACT_JUMP:
-        if (p->n && p->items[p->sel].target >= 0) app_jump(a, (uint64_t)p->items[p->sel].target);
-        else app_message(a, 1, "nothing to jump to in this row");
+        if (p->n && p->items[p->sel].target >= 0) {
+            const item_t *it = &p->items[p->sel];
+            if (it->strand == '-') app_jump_rc(a, (uint64_t)it->target, it->len);
+            else app_jump(a, (uint64_t)it->target);
+        } else app_message(a, 1, "nothing to jump to in this row");
         return 1;
     default: return 0;
     }

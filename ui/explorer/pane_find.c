@@ -26,6 +26,8 @@ struct search {
     int64_t count;         /* -1: failed or cancelled */
     char err[200];
     size_t len;
+    uint64_t nf;           /* forward text length: no hit lies past it (find.h drops
+                            * the reverse half of a both-strand index); a guard */
     /* hits on the screen, global starts, for highlighting */
     uint64_t win_lo, win_hi, *win;
     size_t n_win;
@@ -90,6 +92,7 @@ void search_run(app_t *a, const char *line, int dir)
     if (!s) { rv_find_free(p); app_message(a, 1, "out of memory"); return; }
     s->p = p;
     s->len = rv_find_length(p);
+    s->nf = rv_seq_fwd_len(x->seq);
     rv_find_set_cancel(p, &s->cancel);
     a->search = s;
     s->running = src_thread(&s->tid, search_main, s);
@@ -120,15 +123,15 @@ void search_wait(app_t *a)
     search_poll(a);
 }
 
-static int step_once(rv_pattern_t *p, int d, uint64_t *t, int *wrapped, rv_hit_t *h)
+static int step_once(rv_pattern_t *p, uint64_t nf, int d, uint64_t *t, int *wrapped, rv_hit_t *h)
 {
     int r;
     if (d > 0) {
         r = rv_find_next(p, (int64_t)*t, h);
-        if (r == 0) { r = rv_find_next(p, -1, h); *wrapped = 1; }
+        if (r == 0 || (r == 1 && h->pos >= nf)) { r = rv_find_next(p, -1, h); *wrapped = 1; }
     } else {
-        r = rv_find_prev(p, *t, h);
-        if (r == 0) { r = rv_find_prev(p, UINT64_MAX, h); *wrapped = 1; }
+        r = rv_find_prev(p, *t < nf ? *t : nf, h);
+        if (r == 0) { r = rv_find_prev(p, nf, h); *wrapped = 1; }
     }
     if (r == 1) *t = h->pos;
     return r;
@@ -145,7 +148,7 @@ void search_step(app_t *a, int dir, long count)
     uint64_t t = (uint64_t)(d > 0 ? app_text_before(a, a->cur) : app_text_after(a, a->cur));
     rv_hit_t h = {0};
     for (long c = 0; c < (count > 0 ? count : 1); c++)
-        if (step_once(s->p, d, &t, &wrapped, &h) != 1) { app_message(a, 1, "out of memory"); return; }
+        if (step_once(s->p, s->nf, d, &t, &wrapped, &h) != 1) { app_message(a, 1, "out of memory"); return; }
     uint64_t g = rv_seq_text_to_global(a->src.x->seq, h.pos);
     char where[160];
     app_jump(a, g);
@@ -169,7 +172,7 @@ void search_window(app_t *a, uint64_t g0, uint64_t g1)
     rv_hit_t *page = malloc(WINDOW_MAX * sizeof *page);
     if (!s->win) s->win = malloc(WINDOW_MAX * sizeof *s->win);
     int64_t n = page && s->win ? rv_find_page(s->p, t0, page, WINDOW_MAX) : 0;
-    for (int64_t i = 0; i < n && page[i].pos < t1; i++)
+    for (int64_t i = 0; i < n && page[i].pos < t1 && page[i].pos < s->nf; i++)
         s->win[s->n_win++] = rv_seq_text_to_global(a->src.x->seq, page[i].pos);
     free(page);
 }
@@ -214,7 +217,7 @@ static void find_fill(pane_t *p, app_t *a, int width)
     for (int i = nb - 1; i >= 0; i--) add_hit(p, a, &before[i]);
     int64_t n = rv_find_page(s->p, (uint64_t)app_text_after(a, a->cur), page, LIST_MAX);
     p->sel = p->n;
-    for (int64_t i = 0; i < n; i++) add_hit(p, a, &page[i]);
+    for (int64_t i = 0; i < n && page[i].pos < s->nf; i++) add_hit(p, a, &page[i]);
     if (p->sel >= p->n) p->sel = p->n - 1;
 }
 

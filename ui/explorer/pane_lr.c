@@ -19,9 +19,15 @@ static void add_occurrences(pane_t *p, app_t *a, const rv_lr_t *lr)
     rv_lr_occurrences(x, lr->start, lr->len, &lo, &hi);
     char buf[160];
     for (uint64_t q = lo; q < hi && shown < MAX_OCC; q++) {
-        if (rv_sa(x, q) == lr->start) continue;
-        uint64_t g = rv_seq_text_to_global(x->seq, rv_sa(x, q));
-        pane_add(p, (int64_t)g, ST_NORMAL, "   copy at %s", app_fmt_pos(a, g, buf, sizeof buf));
+        uint64_t g;
+        /* both strands: a copy in the reverse half reads the reverse complement of
+         * forward bases; only the '+' copy at the LR's own start is the LR itself */
+        int strand = app_copy(a, rv_sa(x, q), lr->len, &g);
+        if (strand == '+' && rv_sa(x, q) == lr->start) continue;
+        item_t *it;
+        if (!app_both(a)) it = pane_add(p, (int64_t)g, ST_NORMAL, "   copy at %s", app_fmt_pos(a, g, buf, sizeof buf));
+        else it = pane_add(p, (int64_t)g, ST_NORMAL, "   %c copy at %s", strand, app_fmt_pos(a, g, buf, sizeof buf));
+        if (it && strand == '-') { it->strand = '-'; it->len = lr->len; }
         shown++;
     }
     if (hi - lo - 1 > shown)
@@ -44,6 +50,7 @@ static void list_lrs(pane_t *p, app_t *a, const rv_lr_t *lr, uint64_t n, uint64_
     }
     if (total > n) pane_add(p, -1, ST_DIM, "... %llu more", (unsigned long long)(total - n));
     p->sel = p->n > 1 ? 1 : 0;
+    if (app_both(a)) snprintf(p->header, sizeof p->header, "copies: + as is, - reverse complement");
 }
 
 static void lr_fill(pane_t *p, app_t *a, int width)

@@ -25,8 +25,14 @@ static void add_pair(pane_t *p, app_t *a, const rv_pair_t *pr, uint64_t t)
     uint64_t g = rv_seq_text_to_global(s, other);
     char where[160], gap[40] = "other record";
     if (loc.same_record) snprintf(gap, sizeof gap, "gap %lld", (long long)loc.gap);
-    item_t *it = pane_add(p, (int64_t)g, ST_NORMAL, "%5llu  %s %s  %s", (unsigned long long)pr->len,
-                          first_here ? "->" : "<-", app_fmt_pos(a, g, where, sizeof where), gap);
+    item_t *it;
+    if (!app_both(a))
+        it = pane_add(p, (int64_t)g, ST_NORMAL, "%5llu  %s %s  %s", (unsigned long long)pr->len,
+                      first_here ? "->" : "<-", app_fmt_pos(a, g, where, sizeof where), gap);
+    else /* the other copy's strand relative to the cursor's: '-' reads its reverse complement */
+        it = pane_add(p, (int64_t)g, ST_NORMAL, "%5llu  %c  %s %s  %s", (unsigned long long)pr->len,
+                      pr->inverted ? '-' : '+', first_here ? "->" : "<-", app_fmt_pos(a, g, where, sizeof where), gap);
+    if (it && pr->inverted) { it->strand = '-'; it->len = pr->len; }
     item_mark(it, a, pr->p1, pr->len);
     item_mark(it, a, pr->p2, pr->len);
 }
@@ -49,7 +55,7 @@ static void pairs_fill(pane_t *p, app_t *a, int width)
     snprintf(p->title_extra, sizeof p->title_extra, "%s%llu of %llu+ %s", page.complete ? "" : "at least ",
              (unsigned long long)page.total, (unsigned long long)o.min_len, app_unit(a));
     if (page.n == 0) snprintf(p->note, sizeof p->note, "no maximal pair of %llu+ %s covers the cursor", (unsigned long long)o.min_len, app_unit(a));
-    else snprintf(p->header, sizeof p->header, "  len     other copy");
+    else snprintf(p->header, sizeof p->header, "%s", app_both(a) ? "  len  +/-  other copy" : "  len     other copy");
     for (size_t i = 0; i < page.n; i++) add_pair(p, a, &page.pairs[i], (uint64_t)t);
     if (page.total > page.n) pane_add(p, -1, ST_DIM, "... %llu more", (unsigned long long)(page.total - page.n));
     rv_pairs_page_free(&page);

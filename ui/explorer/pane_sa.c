@@ -11,15 +11,22 @@
 
 enum { MAX_BARS = 12 };
 
-/* Up to max characters of the suffix at text position t, as read; '$' for breakers. */
+/* Up to max characters of the suffix at text position t, as read; '$' for breakers.
+ * Both strands: the reverse half reads the complement of the forward bases from
+ * right to left. */
 static int suffix_text(const rv_seq_t *s, uint64_t t, char *out, int max)
 {
-    uint64_t k = rv_seq_segment_of_text(s, t);
+    uint64_t nf = rv_seq_fwd_len(s);
+    uint64_t k = t < nf ? rv_seq_segment_of_text(s, t) : s->n_seg;
     int c = 0;
     for (; c < max && t < s->n; c++, t++) {
         if (s->text[t] == RV_BREAK) { out[c] = '$'; k++; continue; }
+        if (t > nf) { /* text t is the complement of forward text 2 nf - t */
+            out[c] = (char)app_complement(s->raw[rv_seq_text_to_global(s, 2 * nf - t)]);
+            continue;
+        }
         while (k < s->n_seg && t >= s->seg[k].tpos + s->seg[k].len) k++;
-        out[c] = s->raw[s->seg[k].gpos + (t - s->seg[k].tpos)];
+        out[c] = k < s->n_seg ? s->raw[s->seg[k].gpos + (t - s->seg[k].tpos)] : '$';
     }
     out[c] = 0;
     return c;
@@ -40,20 +47,24 @@ static void fill_rows(pane_t *p, const rv_index_t *x, uint64_t t, int width, uin
     int rw = digits(n), sw = digits(x->seq->glen);
     if (rw < 4) rw = 4;
     if (sw < 2) sw = 2;
-    int prefix = rw + sw + 8;
+    int both = x->seq->strands == 2;
+    int prefix = rw + sw + 8 + both; /* both strands: the strand after the position */
     int room = width - 1 - prefix;
     if (room > 60) room = 60;
     if (room < 4) room = 4;
-    snprintf(p->header, sizeof p->header, " %*s %*s %5s  suffix", rw, "rank", sw, "sa", "lcp");
+    snprintf(p->header, sizeof p->header, " %*s %*s%s %5s  suffix", rw, "rank", sw, "sa", both ? " " : "", "lcp");
     for (uint64_t r = lo; r < hi; r++) {
         uint64_t sa = rv_sa(x, r), lcp = rv_lcp(x, r);
         char suf[64];
         int len = suffix_text(x->seq, sa, suf, room);
-        uint64_t g = rv_seq_text_to_global(x->seq, sa);
-        item_t *it = pane_add(p, (int64_t)g, ST_NORMAL, "%c%*llu %*llu %5llu  %s", r == r0 ? '*' : ' ', rw,
-                              (unsigned long long)r, sw, (unsigned long long)g,
+        uint64_t fwd;
+        int strand = rv_seq_strand(x->seq, sa, 1, &fwd);
+        uint64_t g = rv_seq_text_to_global(x->seq, fwd);
+        item_t *it = pane_add(p, (int64_t)g, ST_NORMAL, "%c%*llu %*llu%.*s %5llu  %s", r == r0 ? '*' : ' ', rw,
+                              (unsigned long long)r, sw, (unsigned long long)g, both, strand == '-' ? "-" : "+",
                               (unsigned long long)lcp, suf);
         if (!it) return;
+        if (strand == '-') { it->strand = '-'; it->len = 1; }
         it->hl_beg = prefix;
         it->hl_len = (int)(lcp < (uint64_t)len ? lcp : (uint64_t)len);
         it->hl_st = ST_SHARED;

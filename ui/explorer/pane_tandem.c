@@ -134,8 +134,11 @@ static int tandem_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
     rv_tandem_filter_t f = a->tfilter;
     uint64_t t = (uint64_t)(dir > 0 ? app_text_before(a, a->cur) : app_text_after(a, a->cur));
     int64_t k = dir > 0 ? rv_runs_next(r, t, &f) : rv_runs_prev(r, t, &f);
-    if (k < 0) { app_message(a, 1, "no %s tandem repeat", dir > 0 ? "later" : "earlier"); return 0; }
-    const rv_run_t run = rv_runs_at(r, (uint64_t)k);
+    const rv_run_t run = k >= 0 ? rv_runs_at(r, (uint64_t)k) : (rv_run_t){0};
+    if (k < 0 || run.start >= app_fwd_len(a)) { /* the reverse half of both strands mirrors the runs */
+        app_message(a, 1, "no %s tandem repeat", dir > 0 ? "later" : "earlier");
+        return 0;
+    }
     *g = rv_seq_text_to_global(a->src.x->seq, run.start);
     app_message(a, 0, "tandem repeat: period %llu, %.2f copies", (unsigned long long)run.period, rv_run_copies(&run));
     return 1;

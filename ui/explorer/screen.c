@@ -13,6 +13,7 @@ static const char *const commands_help[][2] = {
     {":help, :records, :q", "help, record picker, quit"},
     {":set minpair N", "maximal pairs pane: minimum length (auto: from the text size)"},
     {":set minlen V", "tandem pane filters (also minperiod, maxperiod, mincopies; as repview tandem); :set lists them"},
+    {":set strands both", "index both strands (DNA) in the background and keep it in FILE.rvx; :set strands + goes back"},
 };
 
 void screen_help_lines(const app_t *a, void (*emit)(void *ud, const char *keys, const char *text), void *ud)
@@ -125,7 +126,14 @@ static void draw_status(app_t *a)
         int n = snprintf(left, sizeof left, " %s", pos);
         if (a->src.x && n > 0 && (size_t)n < sizeof left) {
             if (app_cursor_text(a) < 0) n += snprintf(left + n, sizeof left - (size_t)n, "  breaker");
-            else n += snprintf(left + n, sizeof left - (size_t)n, "  LR %llu", (unsigned long long)view_lr_at_cursor(a));
+            else n += snprintf(left + n, sizeof left - (size_t)n, "  LR %llu%s", (unsigned long long)view_lr_at_cursor(a),
+                               a->track_fwd && app_both(a) ? " (forward copies)" : "");
+        }
+        if (a->rc_end > a->rc_beg && n > 0 && (size_t)n < sizeof left) {
+            char c1[32], c2[32];
+            const rv_record_t *rec = view_record(a);
+            n += snprintf(left + n, sizeof left - (size_t)n, "  (-) reverse complement %s-%s",
+                          fmt_commas(a->rc_beg - rec->off + 1, c1, sizeof c1), fmt_commas(a->rc_end - rec->off, c2, sizeof c2));
         }
         if (a->visual && n > 0 && (size_t)n < sizeof left) {
             uint64_t d = a->cur > a->vis_anchor ? a->cur - a->vis_anchor : a->vis_anchor - a->cur;
@@ -136,7 +144,7 @@ static void draw_status(app_t *a)
     src_progress(&a->src, right, sizeof right);
     if (!right[0]) {
         const char *st[] = {"no index", "indexing", "index ready", "index failed", "index cancelled"};
-        snprintf(right, sizeof right, "%s", st[a->src.state]);
+        snprintf(right, sizeof right, "%s%s", app_both(a) ? "both strands  " : "", st[a->src.state]);
     }
     dr_text(y, 0, ST_BAR, left, cols);
     int rl = (int)strlen(right);

@@ -1,6 +1,8 @@
 /* settings.c — `:set NAME VALUE` in the explorer: the maximal-pairs pane's minimum
  * length and the tandem pane's filters (the options of `repview pairs -l` and
- * `repview tandem`).  `:set` alone shows the current values. */
+ * `repview tandem`), and the strands the index holds (`:set strands both` builds
+ * it again in the background, as `repview index --strands both` would, and keeps
+ * it in FILE.rvx).  `:set` alone shows the current values. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +22,22 @@ static void show(app_t *a)
         snprintf(maxp, sizeof maxp, "%llu", (unsigned long long)a->tfilter.max_period);
     char mp[32] = "auto";
     if (a->minpair) snprintf(mp, sizeof mp, "%llu", (unsigned long long)a->minpair);
-    app_message(a, 0, "minpair=%s minperiod=%llu maxperiod=%s mincopies=%.2f minlen=%llu", mp,
+    app_message(a, 0, "minpair=%s minperiod=%llu maxperiod=%s mincopies=%.2f minlen=%llu%s", mp,
                 (unsigned long long)a->tfilter.min_period, maxp, a->tfilter.min_copies,
-                (unsigned long long)a->tfilter.min_len);
+                (unsigned long long)a->tfilter.min_len, app_both(a) ? " strands=both" : "");
+}
+
+static int set_strands(app_t *a, const char *value)
+{
+    int strands;
+    if (rv_strands_parse(value, &strands) < 0 || strands < 1) {
+        app_message(a, 1, "strands: expected both or +, not '%s'", value);
+        return -1;
+    }
+    char msg[sizeof a->msg];
+    int rc = src_rebuild(&a->src, strands, msg, sizeof msg);
+    app_message(a, rc < 0, "%s", msg);
+    return rc;
 }
 
 int set_command(app_t *a, const char *args)
@@ -37,6 +52,7 @@ int set_command(app_t *a, const char *args)
         k = 2;
     }
     if (k != 2) { app_message(a, 1, ":set %s needs a value", name); return -1; }
+    if (!strcmp(name, "strands")) return set_strands(a, value);
     uint64_t v = 0;
     int is_auto = !strcmp(value, "auto") || !strcmp(value, "none");
     if (!strcmp(name, "mincopies")) {
@@ -58,7 +74,7 @@ int set_command(app_t *a, const char *args)
     } else if (!strcmp(name, "minlen")) {
         a->tfilter.min_len = is_auto ? 0 : v;
     } else {
-        app_message(a, 1, "unknown setting '%s' (minpair, minperiod, maxperiod, mincopies, minlen)", name);
+        app_message(a, 1, "unknown setting '%s' (minpair, minperiod, maxperiod, mincopies, minlen, strands)", name);
         return -1;
     }
     a->extra_gen++; /* panes recompute with the new settings */

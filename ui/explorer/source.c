@@ -158,6 +158,7 @@ int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opt
     }
     s->rvx_path = rv_index_path_for(path);
     int may_keep = !no_create && !no_save && s->rvx_path && rv_keep_allowed(path);
+    s->may_keep = may_keep;
     if (s->rvx_path && access(s->rvx_path, R_OK) == 0 && src_thread(&s->rvx_tid, rvx_main, s)) {
         s->rvx_thread = 1;
         s->state = IDX_BUILDING;
@@ -165,6 +166,7 @@ int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opt
         return 0;
     }
     if (may_keep && errno == ENOENT) s->keep_path = strdup(s->rvx_path); /* else unreadable: not ours */
+    else s->may_keep = 0;
     return start_build(s, msg, msglen);
 }
 
@@ -194,6 +196,7 @@ static void rvx_loaded(source_t *s, char *msg, size_t msglen)
     if (s->rvx_status == RV_RVX_OK || s->rvx_status == RV_RVX_FOREIGN || s->rvx_status == RV_RVX_IOERR) {
         free(s->keep_path); /* another alphabet's index, or not ours: left alone */
         s->keep_path = NULL;
+        s->may_keep = 0;
     }
     if (s->rvx_status == RV_RVX_OK) snprintf(msg, msglen, "%s is for another alphabet; building the index in memory", s->rvx_path);
     else snprintf(msg, msglen, "%s; %s", s->rvx_err, s->keep_path ? "rebuilding it" : "building the index in memory");
@@ -259,6 +262,18 @@ static void build_finished(source_t *s, char *msg, size_t msglen)
     int cancelled = atomic_load(&rv_build_progress(s->job)->cancel);
     s->x = rv_build_join(s->job, s->err, sizeof s->err);
     s->job = NULL;
+    if (s->prev) { /* a rebuild (`:set strands`): on failure the index in use stays */
+        if (!s->x) {
+            s->x = s->prev;
+            s->prev = NULL;
+            s->state = IDX_READY;
+            snprintf(msg, msglen, cancelled ? "rebuild cancelled; keeping the index in use" : "rebuild failed: %s", s->err);
+            return;
+        }
+        rv_index_free(s->retired); /* the one retired before: long since let go */
+        s->retired = s->prev;
+        s->prev = NULL;
+    }
     if (!s->x) {
         s->state = cancelled ? IDX_CANCELLED : IDX_FAILED;
         snprintf(msg, msglen, cancelled ? "index build cancelled" : "index build failed: %s", s->err);
@@ -400,6 +415,32 @@ void src_cancel(source_t *s)
     if (s->job) rv_build_cancel(s->job);
 }
 
+int src_rebuild(source_t *s, int strands, char *msg, size_t msglen)
+{
+    const char *want = strands == 2 ? "both strands" : "the forward strand";
+    if (!s->x) return snprintf(msg, msglen, "wait for the index first"), -1;
+    if (s->job || s->keeper || s->rvx_thread)
+        return snprintf(msg, msglen, "wait until the index is %s", s->keeper ? "saved" : s->job ? "ready" : "verified"), -1;
+    if (s->x->seq->strands == strands) return snprintf(msg, msglen, "the index already holds %s", want), -1;
+    if (strands == 2 && s->x->seq->alpha != RV_ALPHA_DNA)
+        return snprintf(msg, msglen, "both strands need DNA (this is %s)", rv_alpha_name(s->x->seq->alpha)), -1;
+    if (!strcmp(s->path, "-")) return snprintf(msg, msglen, "standard input cannot be read again"), -1;
+    rv_build_opts_t o = s->opts;
+    o.strands = strands;
+    o.with_runs = 1;
+    free(s->keep_path);
+    s->keep_path = s->may_keep && s->rvx_path ? strdup(s->rvx_path) : NULL;
+    if (s->keep_path) o.with_llr = 1; /* what `repview index` writes */
+    s->job = rv_build_start(s->path, NULL, s->x->seq->alpha, &o);
+    if (!s->job) return snprintf(msg, msglen, "%s", rv_last_error()), -1;
+    s->prev = s->x; /* still in use (s->x) until the new one is ready */
+    s->state = IDX_BUILDING;
+    s->t_start = rv_now();
+    snprintf(msg, msglen, "indexing %s in the background%s%s", want, s->keep_path ? "; then saving " : "",
+             s->keep_path ? s->keep_path : "");
+    return 0;
+}
+
 int src_saving(const source_t *s) { return s->keeper != NULL; }
 
 int src_abandon_save(source_t *s)
@@ -419,6 +460,7 @@ void src_close(source_t *s)
     rvx_join(s);
     rv_index_free(s->rvx_index);
     rv_index_free(s->damaged);
+    rv_index_free(s->retired);
     free(s->rvx_path);
     if (s->job) {
         /* A suffix sort cannot stop half-way: do not wait for it.  The caller is

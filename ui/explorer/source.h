@@ -48,6 +48,10 @@ typedef struct {
     /* keeping a built index in FILE.rvx (keep.h), in the background once ready */
     char *keep_path;          /* where, or NULL: not to be kept */
     rv_keep_t *keeper;        /* the save under way */
+    int may_keep;             /* FILE.rvx is ours to (re)write (src_rebuild keeps there) */
+    /* `:set strands`: the index in use while another one is built, then retired
+     * (panes and helpers may still hold it) until the end */
+    rv_index_t *prev, *retired;
     /* the index */
     rv_build_job_t *job;
     rv_index_t *x;
@@ -79,6 +83,10 @@ void src_progress(const source_t *s, char *buf, size_t len);
  * available yet.  Valid until the next call. */
 const char *src_bytes(source_t *s, uint64_t g, uint64_t len);
 void src_cancel(source_t *s);
+/* Build the index again in the background with strands 2 (both) or 1 (forward),
+ * keeping the current one in use until then, and keep the new one in FILE.rvx as
+ * a first build would.  0, or -1 with a message (nothing started). */
+int src_rebuild(source_t *s, int strands, char *msg, size_t msglen);
 /* 1 while the index is being saved to FILE.rvx. */
 int src_saving(const source_t *s);
 /* Drop a save under way (quit): what it wrote is removed at once, the writer is

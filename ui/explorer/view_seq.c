@@ -117,7 +117,7 @@ static void draw_ruler(app_t *a)
 /* LR length per position of the screen, cached per (top, width, lines, source). */
 static struct {
     uint64_t top;
-    int bpl, lines, gen, valid;
+    int bpl, lines, gen, valid, fwd;
     uint64_t *len; /* -1 for breakers */
     size_t cap;
 } track;
@@ -127,7 +127,7 @@ static const uint64_t *track_lengths(app_t *a, uint64_t g0, uint64_t m)
     const rv_index_t *x = a->src.x;
     if (!x) return NULL;
     if (track.valid && track.top == a->top && track.bpl == a->bases_per_line &&
-        track.lines == a->lines && track.gen == a->src.generation)
+        track.lines == a->lines && track.gen == a->src.generation && track.fwd == a->track_fwd)
         return track.len;
     if (track.cap < m) {
         free(track.len);
@@ -141,13 +141,14 @@ static const uint64_t *track_lengths(app_t *a, uint64_t g0, uint64_t m)
         if (t < 0) { track.len[j++] = UINT64_MAX; continue; }
         uint64_t run = 1; /* consecutive text positions */
         while (j + run < m && rv_seq_global_to_text(x->seq, g0 + j + run) == t + (int64_t)run) run++;
-        lr_lengths(x, (uint64_t)t, run, track.len + j);
+        (a->track_fwd ? lr_lengths_fwd : lr_lengths)(x, (uint64_t)t, run, track.len + j);
         j += run;
     }
     track.top = a->top;
     track.bpl = a->bases_per_line;
     track.lines = a->lines;
     track.gen = a->src.generation;
+    track.fwd = a->track_fwd;
     track.valid = 1;
     return track.len;
 }
@@ -156,7 +157,7 @@ uint64_t view_lr_at_cursor(app_t *a)
 {
     int64_t t = app_cursor_text(a);
     uint64_t len = 0;
-    if (t >= 0) lr_lengths(a->src.x, (uint64_t)t, 1, &len);
+    if (t >= 0) (a->track_fwd ? lr_lengths_fwd : lr_lengths)(a->src.x, (uint64_t)t, 1, &len);
     return len;
 }
 
@@ -206,6 +207,7 @@ static void draw_line(app_t *a, int i, const char *bytes, const uint64_t *lens, 
         uint64_t g = lg + k;
         int x = a->coord_w + (int)(k / 10 * 11 + k % 10);
         unsigned char ch = bytes ? (unsigned char)bytes[g - g0] : ' ';
+        if (g >= a->rc_beg && g < a->rc_end) ch = (unsigned char)app_complement(ch); /* minus strand */
         style_t st = base_style(a, ch);
         if (search_hit_at(a, g)) st = ST_HIT;
         if (app_marked(a, g)) st = ST_MARK;
