@@ -80,7 +80,7 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
             return NULL;
         }
     }
-    if (o->strands == 2 && rv_seq_add_reverse(seq) < 0) { rv_seq_free(seq); return NULL; }
+    if (o->strands == 2 && rv_seq_add_reverse(seq, threads) < 0) { rv_seq_free(seq); return NULL; }
     rv_index_t *x = rv_index_alloc(seq, o->force_wide);
     if (!x) { rv_seq_free(seq); return NULL; }
     if (seq->strands == 2) {

@@ -29,7 +29,24 @@ int rv_strands_parse(const char *word, int *out)
     return 0;
 }
 
-int rv_seq_add_reverse(rv_seq_t *s)
+typedef struct {
+    const uint8_t *src;
+    uint8_t *dst;
+    uint64_t nf;
+} reverse_t;
+
+/* dst[i] = complement of src[nf - 1 - i] for i in [lo, hi).  DNA codes are 1..4 for
+ * A C G T (order preserving), so the complement of c is 5 - c; a breaker stays. */
+static void reverse_range(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    const reverse_t *r = ctx;
+    for (uint64_t i = lo; i < hi; i++) {
+        uint8_t c = r->src[r->nf - 1 - i];
+        r->dst[i] = c == RV_BREAK ? RV_BREAK : (uint8_t)(5 - c);
+    }
+}
+
+int rv_seq_add_reverse(rv_seq_t *s, int threads)
 {
     if (s->strands == 2) return 0;
     if (s->alpha != RV_ALPHA_DNA)
@@ -41,12 +58,8 @@ int rv_seq_add_reverse(rv_seq_t *s)
                             (unsigned long long)(n >> 20));
     memcpy(t, s->text, nf);
     if (nf) t[nf] = RV_BREAK;
-    /* DNA codes are 1..4 for A C G T (order preserving), so the complement of c is
-     * 5 - c; a breaker stays a breaker */
-    for (uint64_t i = 0; i < nf; i++) {
-        uint8_t c = s->text[nf - 1 - i];
-        t[nf + 1 + i] = c == RV_BREAK ? RV_BREAK : (uint8_t)(5 - c);
-    }
+    reverse_t r = {s->text, t + nf + 1, nf};
+    rv_parallel_for(threads > 0 ? threads : rv_default_threads(), nf, reverse_range, &r);
     free(s->owned_text);
     s->owned_text = t;
     s->text = t;

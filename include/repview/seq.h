@@ -118,9 +118,10 @@ static inline int rv_seq_strand(const rv_seq_t *s, uint64_t t, uint64_t len, uin
     return '-';
 }
 
-/* Append RV_BREAK and the reverse complement of the text (DNA only): the text of
- * an index of both strands.  0, or -1 with a message (not DNA, out of memory). */
-int rv_seq_add_reverse(rv_seq_t *s);
+/* Append RV_BREAK and the reverse complement of the text (DNA only), with `threads`
+ * threads (0 = all): the text of an index of both strands.  0, or -1 with a message
+ * (not DNA, out of memory). */
+int rv_seq_add_reverse(rv_seq_t *s, int threads);
 
 /* Parse "both", "+" or "-" (also "fwd"/"forward", "rev"/"reverse") into 2, 1 or
  * -1 (minus only, for filters).  0 ok, -1 unknown. */
