@@ -45,7 +45,8 @@ typedef struct {
 } frame_t;
 
 typedef struct {
-    const rv_index_t *x;
+    const rv_index_t *x;       /* the suffix array, or NULL with ... */
+    const uint64_t *bpos, *blcp; /* ... one bucket's suffixes and LCPs (pairs_buckets.c) */
     const pf_filter_t *f;
     int mode;
     uint64_t count;
@@ -64,6 +65,9 @@ typedef struct {
 typedef struct {
     uint64_t lo, hi; /* ranks [lo, hi), cut at run boundaries */
 } unit_t;
+
+static inline uint64_t w_sa(const walker_t *w, uint64_t r) { return w->x ? rv_sa(w->x, r) : w->bpos[r]; }
+static inline uint64_t w_lcp(const walker_t *w, uint64_t r) { return w->x ? rv_lcp(w->x, r) : w->blcp[r]; }
 
 static int grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
 {
@@ -129,7 +133,7 @@ static void attach(walker_t *w, frame_t *F, uint64_t c0, uint64_t cn)
 static uint64_t leaf(walker_t *w, uint64_t r, uint32_t e, uint64_t c0)
 {
     const pf_filter_t *f = w->f;
-    uint64_t p = rv_sa(w->x, r);
+    uint64_t p = w_sa(w, r);
     if (f->use_within) {
         /* a copy in the reverse half reads forward [e - len, e): it can lie in the
          * range only when e does and e - min_len does not fall before it */
@@ -160,7 +164,7 @@ static void walk_task(walker_t *w, uint64_t L, uint64_t R)
     uint64_t sp = 0;
     w->stk[0] = (frame_t){0, 0, 0};
     for (uint64_t r = L; r <= R; r++) {
-        uint64_t h = r < R ? rv_lcp(w->x, r + 1) : 0;
+        uint64_t h = r < R ? w_lcp(w, r + 1) : 0;
         uint64_t c0 = w->stk[sp].tab + w->stk[sp].ntab;
         if (grow((void **)&w->pool, &w->pool_cap, c0 + 1, sizeof *w->pool) < 0 ||
             grow((void **)&w->stk, &w->stk_cap, sp + 2, sizeof *w->stk) < 0) {
@@ -185,7 +189,7 @@ static void run_unit(walker_t *w, uint64_t lo, uint64_t hi)
     const uint64_t min = w->f->min_len;
     for (uint64_t L = lo; L < hi && !w->err && !(w->sink && w->sink->err);) {
         uint64_t R = L;
-        while (R + 1 < hi && rv_lcp(w->x, R + 1) >= min) R++;
+        while (R + 1 < hi && w_lcp(w, R + 1) >= min) R++;
         if (R > L) walk_task(w, L, R);
         L = R + 1;
     }
@@ -283,7 +287,7 @@ static int resolve_threads(const rv_pairs_opts_t *o)
 int rv_pairs_count(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t *count)
 {
     pf_filter_t f;
-    if (pf_filter_init(&f, x, o) < 0) return -1;
+    if (pf_filter_init(&f, x->seq, o) < 0) return -1;
     return run_all(x, &f, f.any ? MODE_COUNT : MODE_PRODUCT, o, resolve_threads(o), NULL, count);
 }
 
@@ -304,11 +308,9 @@ static int decode_batch(void *ud, const rv_pair_t *p, size_t n)
     return d->fn(d->ud, d->buf, n);
 }
 
-int rv_pairs_each_batch(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pairs_batch_fn fn,
-                        void *ud)
+int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, pf_produce_fn produce,
+               void *pctx, rv_pairs_batch_fn fn, void *ud)
 {
-    pf_filter_t f;
-    if (pf_filter_init(&f, x, o) < 0) return -1;
     int threads = resolve_threads(o);
     uint64_t mem = o->mem_bytes ? o->mem_bytes : 256ull << 20;
     uint64_t cap = mem / (uint64_t)threads / (2 * sizeof(rv_pair_t)); /* + radix scratch */
@@ -316,17 +318,71 @@ int rv_pairs_each_batch(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pairs_
     if (!sinks) return rv_error("pairs", "out of memory");
     int rc = 0, made = 0;
     for (; made < threads && rc == 0; made++) {
-        rc = pf_sink_init(&sinks[made], cap < 64 ? 64 : cap, x->n);
-        sinks[made].with_len = f.both;
+        rc = pf_sink_init(&sinks[made], cap < 64 ? 64 : cap, n_text);
+        sinks[made].with_len = f->both;
     }
-    if (rc == 0) rc = run_all(x, &f, MODE_COLLECT, o, threads, sinks, NULL);
+    if (rc == 0) rc = produce(pctx, threads, sinks);
     decode_t d = {fn, ud, NULL};
-    if (rc == 0 && f.both && !(d.buf = malloc(RV_PAIRS_BATCH * sizeof *d.buf))) rc = rv_error("pairs", "out of memory");
-    if (rc == 0) rc = f.both ? pf_merge(sinks, threads, decode_batch, &d) : pf_merge(sinks, threads, fn, ud);
+    if (rc == 0 && f->both && !(d.buf = malloc(RV_PAIRS_BATCH * sizeof *d.buf))) rc = rv_error("pairs", "out of memory");
+    if (rc == 0) rc = f->both ? pf_merge(sinks, threads, decode_batch, &d) : pf_merge(sinks, threads, fn, ud);
     free(d.buf);
     for (int t = 0; t < made; t++) pf_sink_free(&sinks[t]);
     free(sinks);
     return rc;
+}
+
+typedef struct {
+    const rv_index_t *x;
+    const pf_filter_t *f;
+    const rv_pairs_opts_t *o;
+} index_producer_t;
+
+static int produce_from_index(void *ctx, int threads, pf_sink_t *sinks)
+{
+    const index_producer_t *p = ctx;
+    return run_all(p->x, p->f, MODE_COLLECT, p->o, threads, sinks, NULL);
+}
+
+int rv_pairs_each_batch(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pairs_batch_fn fn,
+                        void *ud)
+{
+    pf_filter_t f;
+    if (pf_filter_init(&f, x->seq, o) < 0) return -1;
+    index_producer_t p = {x, &f, o};
+    return pf_collect(&f, o, x->n, produce_from_index, &p, fn, ud);
+}
+
+/* ---- one bucket at a time (pairs_buckets.c) ---------------------------------- */
+
+struct pf_walker {
+    walker_t w;
+};
+
+pf_walker_t *pf_walker_new(const pf_filter_t *f, pf_sink_t *sink)
+{
+    pf_walker_t *v = calloc(1, sizeof *v);
+    if (v) v->w = (walker_t){.f = f, .mode = sink ? MODE_COLLECT : MODE_COUNT, .sink = sink};
+    return v;
+}
+
+int pf_walker_bucket(pf_walker_t *v, const uint64_t *pos, const uint64_t *lcp, uint64_t m)
+{
+    walker_t *w = &v->w;
+    w->bpos = pos;
+    w->blcp = lcp;
+    run_unit(w, 0, m);
+    if (w->err) return rv_error(NULL, "%s", w->errmsg);
+    if (w->sink && w->sink->err) return rv_error(NULL, "%s", w->sink->errmsg);
+    return 0;
+}
+
+uint64_t pf_walker_count(const pf_walker_t *v) { return v->w.count; }
+
+void pf_walker_free(pf_walker_t *v)
+{
+    if (!v) return;
+    walker_free(&v->w);
+    free(v);
 }
 
 typedef struct {

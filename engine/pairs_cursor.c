@@ -138,7 +138,7 @@ int rv_pairs_covering(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t po
     memset(page, 0, sizeof *page);
     page->complete = 1;
     pf_filter_t f;
-    if (pf_filter_init(&f, x, o) < 0) return -1;
+    if (pf_filter_init(&f, x->seq, o) < 0) return -1;
     const uint8_t *t = x->seq->text;
     if (pos >= f.nf || t[pos] == RV_BREAK) return 0;
     cursor_t c = {x, &f, pos, 0, max_work, {NULL, 0, 0, max, 0, 0, o->longest_first}};

@@ -26,10 +26,10 @@ static uint64_t text_lower_bound(const rv_seq_t *s, uint64_t g)
     return g <= k->gpos ? k->tpos : k->tpos + (g - k->gpos);
 }
 
-int pf_filter_init(pf_filter_t *f, const rv_index_t *x, const rv_pairs_opts_t *o)
+int pf_filter_init(pf_filter_t *f, const rv_seq_t *s, const rv_pairs_opts_t *o)
 {
     memset(f, 0, sizeof *f);
-    f->s = x->seq;
+    f->s = s;
     f->min_len = o->min_len;
     if (o->min_len < 1) return rv_error("pairs", "minimum length must be at least 1");
     f->min_gap = o->use_min_gap ? o->min_gap : INT64_MIN;
@@ -37,15 +37,15 @@ int pf_filter_init(pf_filter_t *f, const rv_index_t *x, const rv_pairs_opts_t *o
     f->use_gap = o->use_min_gap || o->use_max_gap;
     f->use_within = o->use_within;
     if (o->use_within) {
-        if (o->within_beg > o->within_end || o->within_end > x->seq->glen)
+        if (o->within_beg > o->within_end || o->within_end > s->glen)
             return rv_error("pairs", "range outside the sequence");
-        f->tb = text_lower_bound(x->seq, o->within_beg);
-        f->te = text_lower_bound(x->seq, o->within_end);
+        f->tb = text_lower_bound(s, o->within_beg);
+        f->te = text_lower_bound(s, o->within_end);
         if (f->te < f->tb) f->te = f->tb;
     }
-    f->both = x->seq->strands == 2;
+    f->both = s->strands == 2;
     f->want = o->strands == 1 || o->strands == -1 ? o->strands : 2;
-    f->nf = rv_seq_fwd_len(x->seq);
+    f->nf = rv_seq_fwd_len(s);
     f->any = f->use_gap || f->use_within || f->both; /* both: no counting by products */
     return 0;
 }

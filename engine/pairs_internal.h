@@ -21,8 +21,8 @@ typedef struct {
     uint64_t nf;              /* forward text length */
 } pf_filter_t;
 
-/* Resolve o against x: 0, or -1 with a message (bad min_len or range). */
-int pf_filter_init(pf_filter_t *f, const rv_index_t *x, const rv_pairs_opts_t *o);
+/* Resolve o against the sequence: 0, or -1 with a message (bad min_len or range). */
+int pf_filter_init(pf_filter_t *f, const rv_seq_t *s, const rv_pairs_opts_t *o);
 
 /* Gap part of the filter (needs the segment and record maps). */
 int pf_pass_gap(const pf_filter_t *f, uint64_t p1, uint64_t p2, uint64_t len);
@@ -107,5 +107,24 @@ static inline int pf_pair_less(const rv_pair_t *a, const rv_pair_t *b)
     if (a->inverted != b->inverted) return a->inverted < b->inverted;
     return a->len < b->len;
 }
+
+/* ---- the ordered output of any producer of pairs ---- */
+
+/* Fill sinks[0..threads) with pairs (each thread its own sink).  0 or -1. */
+typedef int (*pf_produce_fn)(void *ctx, int threads, pf_sink_t *sinks);
+/* Sinks for o->threads threads and o->mem_bytes, produce, then merge in (p1, p2)
+ * order (decoding both-strand pairs) and hand the batches to fn.  n_text bounds
+ * the positions (the text length).  Returns as rv_pairs_each_batch(). */
+int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, pf_produce_fn produce,
+               void *pctx, rv_pairs_batch_fn fn, void *ud);
+
+/* The traversal over one bucket's sorted suffixes pos[0..m) with lcp[r] =
+ * lcp(pos[r-1], pos[r]) (pairs_buckets.c): its pairs go to sink, or are counted
+ * when sink is NULL.  One walker per thread, reused from bucket to bucket. */
+typedef struct pf_walker pf_walker_t;
+pf_walker_t *pf_walker_new(const pf_filter_t *f, pf_sink_t *sink);
+int pf_walker_bucket(pf_walker_t *w, const uint64_t *pos, const uint64_t *lcp, uint64_t m);
+uint64_t pf_walker_count(const pf_walker_t *w);
+void pf_walker_free(pf_walker_t *w);
 
 #endif

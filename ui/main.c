@@ -19,6 +19,7 @@ static const command_t commands[] = {
     {"lce", cli_lce, "longest common extension of two positions"},
     {"lr", cli_lr, "longest repeats covering each position"},
     {"pairs", cli_pairs, "maximal repeated pairs (BEDPE)"},
+    {"merge", cli_merge, "join the part files of 'pairs --buckets I/N'"},
     {"tandem", cli_tandem, "tandem repeats (runs)"},
     {"find", cli_find, "pattern matches on both strands"},
     {"overlap", cli_overlap, "longest prefix of each query found in FILE"},

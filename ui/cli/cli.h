@@ -77,12 +77,32 @@ const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t
 void cli_put_pos(FILE *out, const rv_seq_t *s, uint64_t g);
 
 
+/* ---- MPI (cli_mpi.c; Open MPI when built with it) ---- */
+/* Ranks of the job this process belongs to, from the launcher's environment (1
+ * when not started by mpirun). */
+int cli_mpi_ranks(void);
+int cli_mpi_available(void);            /* 1 when built with MPI */
+int cli_mpi_init(int *rank, int *size); /* 0, or -1 with a message */
+void cli_mpi_finalize(void);
+void cli_mpi_abort(int code);           /* ends every rank */
+/* Rank 0: hand order[0..n) to the workers one job per request, then a "none" to
+ * each of them.  0, or -1. */
+int cli_mpi_serve_jobs(const uint64_t *order, uint64_t n, int workers, int quiet);
+/* A worker's rv_bucket_next_fn: the next job from rank 0. */
+int cli_mpi_next_job(void *ctx, uint64_t *job);
+/* A worker sends a file to rank 0, which writes it to path. */
+int cli_mpi_send_file(const char *path);
+int cli_mpi_recv_file(int from, const char *path);
+int cli_mpi_send_count(uint64_t v);
+int cli_mpi_recv_count(int from, uint64_t *v);
+
 int cli_index(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_sa(int argc, char **argv);
 int cli_lce(int argc, char **argv);
 int cli_lr(int argc, char **argv);
 int cli_pairs(int argc, char **argv);
+int cli_merge(int argc, char **argv);
 int cli_tandem(int argc, char **argv);
 int cli_find(int argc, char **argv);
 int cli_overlap(int argc, char **argv);

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "repview/common.h"
 #include "repview/pairs.h"
 #include "cli.h"
@@ -31,17 +32,28 @@ static const char usage[] =
     "  --within REGION    both copies inside REGION (chr, chr:beg-end; 1-based)\n"
     "  --covering POS     only pairs with a copy covering POS (NAME:POS or POS)\n"
     "  --count            print the number of pairs instead\n"
-    "  -t, --threads N    threads (default: all)\n";
+    "  -t, --threads N    threads (default: all)\n\n"
+    "Scale-out (prefix buckets, no index: the suffixes are grouped by their first\n"
+    "symbols and sorted job by job from the text):\n"
+    "  --mem-budget SIZE  memory for the buckets' work (per rank under mpirun;\n"
+    "                     k/m/g suffixes; default 1g with --buckets or mpirun)\n"
+    "  --buckets I/N      only slice I of N (1-based) of the work, written as a part\n"
+    "                     file to -o PART; 'repview merge PART...' joins all N\n"
+    "  -o, --output OUT   write to OUT (a temporary name, renamed when complete)\n"
+    "  mpirun -np N repview pairs ...  rank 0 hands out jobs largest first, ranks\n"
+    "                     1..N-1 work, rank 0 merges: the same output\n";
 
 typedef struct {
     uint64_t min_len;
+    uint64_t mem_budget, slice, n_slices; /* n_slices 0: no --buckets */
+    const char *out;
     int have_len, count;
     int use_min_gap, use_max_gap;
     int64_t min_gap, max_gap;
     const char *within, *covering;
 } pairs_args_t;
 
-enum { OPT_MIN_GAP = 1, OPT_MAX_GAP, OPT_WITHIN, OPT_COVERING, OPT_COUNT };
+enum { OPT_MIN_GAP = 1, OPT_MAX_GAP, OPT_WITHIN, OPT_COVERING, OPT_COUNT, OPT_MEM_BUDGET, OPT_BUCKETS };
 
 /* A signed integer with optional commas ("-1,000"). */
 static int parse_signed(const char *s, int64_t *out)
@@ -83,6 +95,23 @@ static int on_opt(int opt, const char *arg, void *ud)
     case OPT_WITHIN: a->within = arg; return 0;
     case OPT_COVERING: a->covering = arg; return 0;
     case OPT_COUNT: a->count = 1; return 0;
+    case 'o': a->out = arg; return 0;
+    case OPT_MEM_BUDGET:
+        if (front_parse_count(arg, &a->mem_budget) < 0 || a->mem_budget < 1000000) {
+            cli_usage_error("pairs", "bad --mem-budget '%s' (a size of at least 1m)", arg);
+            return -1;
+        }
+        return 0;
+    case OPT_BUCKETS: {
+        unsigned long long i, n;
+        char extra;
+        if (sscanf(arg, "%llu/%llu%c", &i, &n, &extra) != 2 || n < 1 || i < 1 || i > n || n > 1000000) {
+            cli_usage_error("pairs", "bad --buckets '%s' (I/N with 1 <= I <= N)", arg);
+            return -1;
+        }
+        a->slice = i - 1, a->n_slices = n;
+        return 0;
+    }
     }
     return -1;
 }
@@ -267,30 +296,242 @@ static int run_covering(const rv_index_t *x, const rv_pairs_opts_t *o, const cha
     return rc < 0 ? cli_data_error() : RV_EXIT_OK;
 }
 
-static int run(const rv_index_t *x, rv_pairs_opts_t *o, const pairs_args_t *a)
+/* The --within range in o (record-relative region of s). */
+static int set_within(const rv_seq_t *s, rv_pairs_opts_t *o, const char *within)
 {
-    if (a->within) {
-        uint64_t rid, beg, end;
-        if (rv_seq_parse_region(x->seq, a->within, &rid, &beg, &end) < 0) return cli_arg_error();
-        o->use_within = 1;
-        o->within_beg = x->seq->rec[rid].off + beg;
-        o->within_end = x->seq->rec[rid].off + end;
-    }
+    uint64_t rid, beg, end;
+    if (rv_seq_parse_region(s, within, &rid, &beg, &end) < 0) return -1;
+    o->use_within = 1;
+    o->within_beg = s->rec[rid].off + beg;
+    o->within_end = s->rec[rid].off + end;
+    return 0;
+}
+
+/* The pairs (or their count) from the index x, or from the text of s in prefix
+ * buckets when x is NULL. */
+static int run(const rv_index_t *x, const rv_seq_t *s, rv_pairs_opts_t *o, const pairs_args_t *a)
+{
+    if (a->within && set_within(s, o, a->within) < 0) return cli_arg_error();
     if (a->covering) return run_covering(x, o, a->covering, a->count);
     if (a->count) {
         uint64_t n;
-        if (rv_pairs_count(x, o, &n) < 0) return cli_data_error();
+        if ((x ? rv_pairs_count(x, o, &n) : rv_pairs_buckets_count(s, o, a->mem_budget, 0, 1, &n)) < 0)
+            return cli_data_error();
         printf("%llu\n", (unsigned long long)n);
         return RV_EXIT_OK;
     }
     writer_t w;
-    int rc = writer_init(&w, x->seq, o->threads);
+    int rc = writer_init(&w, s, o->threads);
     if (rc == 0) {
         put_header(stdout);
-        rc = rv_pairs_each_batch(x, o, put_batch, &w);
+        rc = x ? rv_pairs_each_batch(x, o, put_batch, &w)
+               : rv_pairs_buckets_each_batch(s, o, a->mem_budget, 0, 1, put_batch, &w);
     }
     writer_free(&w);
     return rc < 0 ? cli_data_error() : RV_EXIT_OK;
+}
+
+/* -o OUT: standard output goes to OUT.tmp.PID, renamed to OUT once complete. */
+static char *out_tmp;
+static int out_begin(const char *out)
+{
+    size_t l = strlen(out) + 32;
+    out_tmp = malloc(l);
+    if (!out_tmp) return -1;
+    snprintf(out_tmp, l, "%s.tmp.%ld", out, (long)getpid());
+    if (!freopen(out_tmp, "w", stdout)) {
+        fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+static int out_end(const char *out, int rc)
+{
+    if (!out_tmp) return rc;
+    if (rc == RV_EXIT_OK && (fflush(stdout) != 0 || fsync(fileno(stdout)) != 0 || rename(out_tmp, out) != 0)) {
+        fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
+        rc = RV_EXIT_DATA;
+    }
+    if (rc != RV_EXIT_OK) unlink(out_tmp);
+    free(out_tmp);
+    out_tmp = NULL;
+    return rc;
+}
+
+/* The sequence alone (no index) for the bucket paths, both strands when asked. */
+static rv_seq_t *load_text(const char *path, const cli_common_t *c)
+{
+    rv_seq_t *s = rv_seq_load_threads(path, c->alpha, c->build.threads);
+    if (s && s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", path, s->warning);
+    if (s && (c->strands == 2 || c->strands == -1) && rv_seq_add_reverse(s, c->build.threads) < 0) {
+        rv_seq_free(s);
+        s = NULL;
+    }
+    if (!s) cli_data_error();
+    return s;
+}
+
+/* ---- under mpirun: rank 0 hands out jobs and merges, the others work ---------- */
+
+static int mpi_worker(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan, int rank,
+                      int size, int count)
+{
+    if (count) {
+        uint64_t n = 0;
+        if (rv_pairs_buckets_count_dynamic(s, o, plan, cli_mpi_next_job, NULL, &n) < 0) return -1;
+        return cli_mpi_send_count(n);
+    }
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/repview-part.%ld.%d", dir && *dir ? dir : "/tmp", (long)getpid(), rank);
+    int rc = rv_pairs_part_write_dynamic(s, o, plan, cli_mpi_next_job, NULL, (uint64_t)rank - 1,
+                                         (uint64_t)size - 1, path);
+    if (rc == 0) rc = cli_mpi_send_file(path);
+    unlink(path);
+    return rc;
+}
+
+static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan, int size,
+                      int count, int quiet)
+{
+    uint64_t *order = rv_bucket_jobs_largest_first(plan);
+    if (!order) return rv_error("pairs", "out of memory");
+    int rc = cli_mpi_serve_jobs(order, plan->n_jobs, size - 1, quiet);
+    free(order);
+    if (rc < 0) return -1;
+    if (count) {
+        uint64_t total = 0, v;
+        for (int r = 1; r < size && rc == 0; r++) rc = cli_mpi_recv_count(r, &v), total += v;
+        if (rc == 0) printf("%llu\n", (unsigned long long)total);
+        return rc;
+    }
+    const char *tmpdir = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/repview-merge.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(dir)) return rv_error(dir, "%s", strerror(errno));
+    rv_part_t **parts = calloc((size_t)size, sizeof *parts);
+    char path[4200];
+    for (int r = 1; r < size && rc == 0; r++) {
+        snprintf(path, sizeof path, "%s/part.%d", dir, r);
+        rc = cli_mpi_recv_file(r, path);
+        if (rc == 0) rc = rv_part_open(path, &parts[r - 1]);
+        unlink(path); /* open: readable until closed */
+    }
+    if (rc == 0) rc = rv_parts_check(parts, (size_t)size - 1, s);
+    writer_t w;
+    if (rc == 0 && (rc = writer_init(&w, s, o->threads)) == 0) {
+        put_header(stdout);
+        rc = rv_parts_merge(parts, (size_t)size - 1, put_batch, &w);
+        writer_free(&w);
+    }
+    for (int r = 0; r < size; r++) rv_part_close(parts[r]);
+    free(parts);
+    rmdir(dir);
+    return rc;
+}
+
+static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, const char *within,
+                         uint64_t mem_budget, int count, const char *out)
+{
+    int rank = 0, size = 1;
+    if (cli_mpi_init(&rank, &size) < 0) return cli_data_error();
+    if (rank > 0) c->quiet = 1;            /* rank 0 speaks for the job */
+    if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
+    o->threads = c->build.threads;
+    rv_seq_t *s = rv_seq_load_threads(file, c->alpha, c->build.threads);
+    int rc = s ? 0 : -1;
+    if (rc == 0 && s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", file, s->warning);
+    if (rc == 0 && (c->strands == 2 || c->strands == -1)) rc = rv_seq_add_reverse(s, c->build.threads);
+    if (rc == 0 && within && set_within(s, o, within) < 0) rc = -1;
+    rv_bucket_plan_t plan = {0};
+    /* every rank plans the same jobs from the same text: nothing to send */
+    if (rc == 0) rc = rv_pairs_bucket_plan(s, o, mem_budget, c->build.threads, &plan);
+    if (rc == 0 && rank == 0 && out && out_begin(out) < 0) rc = -1;
+    if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, count, c->quiet)
+                                : mpi_worker(s, o, &plan, rank, size, count);
+    if (rc < 0) { /* one line from the rank that failed, then every rank ends */
+        fprintf(stderr, "repview: %s%s\n", rank ? "" : "", rv_last_error());
+        if (rank == 0 && out) out_end(out, RV_EXIT_DATA);
+        cli_mpi_abort(RV_EXIT_DATA);
+    }
+    int code = RV_EXIT_OK;
+    if (rank == 0) {
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "repview: pairs: cannot write the output: %s\n", strerror(errno));
+            code = RV_EXIT_DATA;
+        }
+        code = out_end(out, code);
+    }
+    rv_bucket_plan_free(&plan);
+    rv_seq_free(s);
+    cli_mpi_finalize();
+    return code;
+}
+
+/* `repview merge PART...`: the parts of `pairs --buckets I/N` joined. */
+static const char merge_usage[] =
+    "Usage: repview merge [--count] [-o OUT] [OPTIONS] PART...\n\n"
+    "Join the part files written by 'repview pairs --buckets I/N -o PART' (one for\n"
+    "each I of the same N, same input and options, in any order) into the output\n"
+    "'repview pairs' gives: BEDPE in (first copy, second copy) order, or with\n"
+    "--count the number of pairs.  The input named in the parts is read again for\n"
+    "record names and must be unchanged.\n\n"
+    "  --count            print the number of pairs\n"
+    "  -o, --output OUT   write to OUT (a temporary name, renamed when complete)\n";
+
+static int merge_opt(int opt, const char *arg, void *ud)
+{
+    pairs_args_t *a = ud;
+    if (opt == OPT_COUNT) { a->count = 1; return 0; }
+    if (opt == 'o') { a->out = arg; return 0; }
+    return -1;
+}
+
+int cli_merge(int argc, char **argv)
+{
+    static const struct option own[] = {{"count", no_argument, NULL, OPT_COUNT},
+                                        {"output", required_argument, NULL, 'o'},
+                                        {0, 0, 0, 0}};
+    pairs_args_t a = {0};
+    cli_common_t c;
+    int code;
+    int i = cli_parse(argc, argv, "merge", "o:", own, merge_usage, merge_opt, &a, &c, &code);
+    if (i < 0) return code;
+    if (argc - i < 1) return cli_usage_error("merge", "expected PART files");
+    size_t n = (size_t)(argc - i);
+    rv_part_t **parts = calloc(n, sizeof *parts);
+    int rc = parts ? 0 : rv_error("merge", "out of memory");
+    for (size_t k = 0; rc == 0 && k < n; k++) rc = rv_part_open(argv[i + (int)k], &parts[k]);
+    rv_seq_t *s = NULL;
+    if (rc == 0) rc = rv_parts_check(parts, n, NULL);
+    if (rc == 0 && a.count) {
+        uint64_t total = 0;
+        for (size_t k = 0; k < n; k++) total += rv_part_pairs(parts[k]);
+        if (!a.out || out_begin(a.out) == 0) printf("%llu\n", (unsigned long long)total);
+        else rc = -1;
+    } else if (rc == 0) {
+        s = rv_seq_load_threads(rv_part_input(parts[0]), c.alpha, c.build.threads);
+        if (!s || rv_parts_check(parts, n, s) < 0) rc = -1;
+        if (rc == 0 && a.out && out_begin(a.out) < 0) rc = -1;
+        writer_t w;
+        if (rc == 0 && (rc = writer_init(&w, s, c.build.threads)) == 0) {
+            static char obuf[1 << 20];
+            setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+            put_header(stdout);
+            rc = rv_parts_merge(parts, n, put_batch, &w);
+            writer_free(&w);
+        }
+    }
+    code = rc < 0 ? cli_data_error() : RV_EXIT_OK;
+    if (code == RV_EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "repview: merge: cannot write the output: %s\n", strerror(errno));
+        code = RV_EXIT_DATA;
+    }
+    code = out_end(a.out, code);
+    for (size_t k = 0; parts && k < n; k++) rv_part_close(parts[k]);
+    free(parts);
+    rv_seq_free(s);
+    return code;
 }
 
 int cli_pairs(int argc, char **argv)
@@ -301,35 +542,64 @@ int cli_pairs(int argc, char **argv)
                                         {"within", required_argument, NULL, OPT_WITHIN},
                                         {"covering", required_argument, NULL, OPT_COVERING},
                                         {"count", no_argument, NULL, OPT_COUNT},
+                                        {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
+                                        {"buckets", required_argument, NULL, OPT_BUCKETS},
+                                        {"output", required_argument, NULL, 'o'},
                                         {0, 0, 0, 0}};
     pairs_args_t a = {0};
     cli_common_t c;
     int code;
-    int i = cli_parse(argc, argv, "pairs", "l:", own, usage, on_opt, &a, &c, &code);
+    int i = cli_parse(argc, argv, "pairs", "l:o:", own, usage, on_opt, &a, &c, &code);
     if (i < 0) return code;
     if (!a.have_len) return cli_usage_error("pairs", "-l MIN is required");
     if (argc - i != 1) return cli_usage_error("pairs", "expected one FILE");
     if (a.use_min_gap && a.use_max_gap && a.min_gap > a.max_gap)
         return cli_usage_error("pairs", "--min-gap is larger than --max-gap");
-    c.build.with_llr = 0;
-    /* direct pairs come from any index (an index of both strands filters them);
-     * inverted ones need both strands */
-    c.build.strands = c.strands == 0 || c.strands == 1 ? 0 : 2;
-    rv_index_t *x = cli_open_index(argv[i], &c);
-    if (!x) return RV_EXIT_DATA;
+    int ranks = cli_mpi_ranks();
+    int buckets = a.n_slices || a.mem_budget || ranks > 1;
+    if (buckets && a.covering) return cli_usage_error("pairs", "--covering needs the index (no --buckets, --mem-budget or mpirun)");
+    if (a.n_slices && !a.out) return cli_usage_error("pairs", "--buckets I/N needs -o PART");
+    if (a.n_slices && ranks > 1) return cli_usage_error("pairs", "--buckets is for separate processes, not under mpirun");
     rv_pairs_opts_t o;
     rv_pairs_opts_init(&o, a.min_len);
     o.use_min_gap = a.use_min_gap, o.min_gap = a.min_gap;
     o.use_max_gap = a.use_max_gap, o.max_gap = a.max_gap;
     o.threads = c.build.threads;
     o.strands = c.strands ? c.strands : 1;
+    if (ranks > 1) return cli_pairs_mpi(argv[i], &c, &o, a.within, a.mem_budget, a.count, a.out);
+    rv_index_t *x = NULL;
+    rv_seq_t *s = NULL;
+    if (buckets) {
+        if (!(s = load_text(argv[i], &c))) return RV_EXIT_DATA;
+    } else {
+        c.build.with_llr = 0;
+        /* direct pairs come from any index (an index of both strands filters them);
+         * inverted ones need both strands */
+        c.build.strands = c.strands == 0 || c.strands == 1 ? 0 : 2;
+        if (!(x = cli_open_index(argv[i], &c))) return RV_EXIT_DATA;
+    }
+    int rc;
+    if (a.n_slices) { /* a part file, for `repview merge` */
+        rc = a.within && set_within(s, &o, a.within) < 0 ? cli_arg_error()
+           : rv_pairs_part_write(s, &o, a.mem_budget, a.slice, a.n_slices, a.out) < 0 ? cli_data_error()
+           : RV_EXIT_OK;
+        rv_seq_free(s);
+        return rc;
+    }
+    if (a.out && out_begin(a.out) < 0) {
+        rv_seq_free(s);
+        cli_close_index(x, &c);
+        return RV_EXIT_DATA;
+    }
     static char obuf[1 << 20];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    int rc = run(x, &o, &a);
+    rc = run(x, x ? x->seq : s, &o, &a);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "repview: pairs: cannot write the output: %s\n", strerror(errno));
         rc = RV_EXIT_DATA;
     }
-    cli_close_index(x, &c);
+    rc = out_end(a.out, rc);
+    rv_seq_free(s);
+    if (x) cli_close_index(x, &c);
     return rc;
 }

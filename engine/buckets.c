@@ -1,0 +1,317 @@
+/* buckets.c — prefix buckets of the suffixes, planned, collected and sorted from
+ * the text alone (buckets.h; RACE = seeds/002 §5, ERA's vertical partitioning).
+ *
+ * A bucket is named by the code of its first k symbols, sum of (c - 1) sigma^i,
+ * most significant first, so code order is suffix order.  The plan counts every
+ * code in one threaded pass; a job collects its codes' suffixes in one more pass
+ * (a counting sort by code), then sorts each bucket by multikey quicksort
+ * (Bentley & Sedgewick) on 64-bit keys holding the next eight symbols, zeroed from
+ * the first breaker on so that a suffix ends where its repeats must end.  Equal
+ * keys without a breaker go one key deeper; equal keys with one are equal
+ * suffixes as far as any repeat is concerned (their order is by position).  The
+ * LCP of neighbours is then found by comparing keys, eight symbols at a time.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "repview/buckets.h"
+#include "repview/common.h"
+#include "internal.h"
+
+enum { MAX_CODES_LOG2 = 22, SMALL_SORT = 16 };
+
+/* ---- plan ----------------------------------------------------------------------- */
+
+/* The starts in [a, b) with k breaker-free symbols and their codes, in order: a
+ * rolling code over the symbols from a on (a breaker starts it again). */
+typedef struct {
+    const uint8_t *t;
+    uint64_t j, stop, b, k, sigma, top, code, run;
+} code_iter_t;
+
+static inline void ci_init(code_iter_t *c, const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t a, uint64_t b)
+{
+    uint64_t last = b + (uint64_t)p->k - 1; /* symbols the starts in [a, b) read */
+    *c = (code_iter_t){s->text, a, last < s->n ? last : s->n, b, (uint64_t)p->k, p->sigma,
+                       p->n_codes / p->sigma, 0, 0};
+}
+
+static inline int ci_next(code_iter_t *c, uint64_t *start, uint64_t *code)
+{
+    while (c->j < c->stop) {
+        uint8_t x = c->t[c->j++];
+        if (x == RV_BREAK) { c->run = 0; c->code = 0; continue; }
+        c->code = (c->code % c->top) * c->sigma + (uint64_t)(x - 1);
+        if (++c->run >= c->k) {
+            *start = c->j - c->k;
+            *code = c->code;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+typedef struct {
+    const rv_seq_t *s;
+    const rv_bucket_plan_t *p;
+    uint64_t **count; /* count[t]: thread t's counts */
+    uint64_t chunk;
+} count_job_t;
+
+static void count_range(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    const count_job_t *c = ctx;
+    uint64_t *cnt = c->count[t];
+    for (uint64_t i = lo; i < hi; i++) {
+        uint64_t a = i * c->chunk, b = a + c->chunk < c->s->n ? a + c->chunk : c->s->n, start, code;
+        code_iter_t it;
+        ci_init(&it, c->s, c->p, a, b);
+        while (ci_next(&it, &start, &code)) cnt[code]++;
+    }
+}
+
+int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, int threads,
+                   rv_bucket_plan_t *p)
+{
+    memset(p, 0, sizeof *p);
+    if (min_len < 1) return rv_error("buckets", "minimum length must be at least 1");
+    if (threads <= 0) threads = rv_default_threads();
+    p->sigma = s->sigma > 0 ? (uint64_t)s->sigma : 1;
+    p->k = 1;
+    p->n_codes = p->sigma;
+    while ((uint64_t)p->k < min_len && p->n_codes * p->sigma <= (1ull << MAX_CODES_LOG2)) {
+        p->k++;
+        p->n_codes *= p->sigma;
+    }
+    uint64_t chunk = 1u << 22, nchunks = (s->n + chunk - 1) / chunk;
+    if ((uint64_t)threads > nchunks) threads = nchunks ? (int)nchunks : 1;
+    uint64_t **count = calloc((size_t)threads, sizeof *count);
+    int ok = count != NULL;
+    for (int t = 0; ok && t < threads; t++) ok = (count[t] = calloc(p->n_codes, sizeof **count)) != NULL;
+    if (ok) {
+        count_job_t c = {s, p, count, chunk};
+        rv_parallel_dynamic(threads, nchunks, 1, count_range, &c);
+        for (int t = 1; t < threads; t++)
+            for (uint64_t i = 0; i < p->n_codes; i++) count[0][i] += count[t][i];
+    }
+    uint64_t *total = ok ? count[0] : NULL;
+    for (int t = ok ? 1 : 0; count && t < threads; t++) free(count[t]);
+    if (!ok && count) free(count[0]);
+    free(count);
+    if (!ok) return rv_error("buckets", "out of memory");
+    if (job_suffixes < 1) job_suffixes = 1;
+    uint64_t cap = 16, nj = 0, acc = 0, lo = 0;
+    rv_bucket_job_t *jobs = malloc(cap * sizeof *jobs);
+    for (uint64_t c = 0; jobs && c <= p->n_codes; c++) {
+        uint64_t m = c < p->n_codes ? total[c] : 0;
+        p->suffixes += m;
+        if (m > p->largest) p->largest = m;
+        if (c == p->n_codes || (acc && acc + m > job_suffixes)) { /* close [lo, c) */
+            if (acc) {
+                if (nj == cap) {
+                    rv_bucket_job_t *g = realloc(jobs, (cap *= 2) * sizeof *g);
+                    if (!g) { free(jobs); jobs = NULL; break; }
+                    jobs = g;
+                }
+                jobs[nj++] = (rv_bucket_job_t){lo, c, acc};
+            }
+            lo = c, acc = 0;
+        }
+        if (!acc) lo = c;
+        acc += m;
+    }
+    free(total);
+    if (!jobs) return rv_error("buckets", "out of memory");
+    p->jobs = jobs;
+    p->n_jobs = nj;
+    return 0;
+}
+
+void rv_bucket_plan_free(rv_bucket_plan_t *p)
+{
+    free(p->jobs);
+    memset(p, 0, sizeof *p);
+}
+
+typedef struct {
+    uint64_t suffixes, code, idx;
+} order_t;
+
+static int larger_first(const void *a, const void *b)
+{
+    const order_t *x = a, *y = b;
+    if (x->suffixes != y->suffixes) return x->suffixes > y->suffixes ? -1 : 1;
+    return x->code < y->code ? -1 : x->code > y->code;
+}
+
+uint64_t *rv_bucket_jobs_largest_first(const rv_bucket_plan_t *p)
+{
+    order_t *o = malloc((p->n_jobs ? p->n_jobs : 1) * sizeof *o);
+    uint64_t *idx = malloc((p->n_jobs ? p->n_jobs : 1) * sizeof *idx);
+    if (!o || !idx) { free(o); free(idx); return NULL; }
+    for (uint64_t j = 0; j < p->n_jobs; j++) o[j] = (order_t){p->jobs[j].suffixes, p->jobs[j].code_lo, j};
+    qsort(o, p->n_jobs, sizeof *o, larger_first);
+    for (uint64_t j = 0; j < p->n_jobs; j++) idx[j] = o[j].idx;
+    free(o);
+    return idx;
+}
+
+uint64_t rv_bucket_job_bytes(uint64_t m)
+{
+    return m * (2 * sizeof(uint64_t) + 2 * sizeof(uint64_t)); /* pos, lcp, sort keys */
+}
+
+/* ---- sort one bucket ---------------------------------------------------------- */
+
+/* The eight symbols at p (big-endian: the first is the most significant), zero
+ * from the first breaker or the text end on. */
+static inline uint64_t key_at(const uint8_t *t, uint64_t n, uint64_t p)
+{
+    uint64_t w = 0;
+    if (p + 8 <= n) {
+        memcpy(&w, t + p, 8);
+        w = __builtin_bswap64(w);
+    } else {
+        for (uint64_t i = 0; i < 8; i++) w = w << 8 | (p + i < n ? t[p + i] : 0);
+    }
+    /* exact zero-byte test (no false positives from borrows) */
+    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t z = ~(((w & lo7) + lo7) | w | lo7);
+    if (z) {
+        int j = __builtin_clzll(z) >> 3; /* first breaker, from the left */
+        w = j ? w & (~0ull << (64 - 8 * j)) : 0;
+    }
+    return w;
+}
+
+static inline int key_ended(uint64_t k) { return (k & 0xff) == 0; }
+
+typedef struct {
+    uint64_t key, pos;
+} item_t;
+
+typedef struct {
+    uint64_t lo, hi, depth;
+} task_t;
+
+/* Full comparison of two suffixes from depth d (for the small ranges). */
+static int suffix_less(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, uint64_t d)
+{
+    for (;; d += 8) {
+        uint64_t x = key_at(t, n, a + d), y = key_at(t, n, b + d);
+        if (x != y) return x < y;
+        if (key_ended(x)) return a < b;
+    }
+}
+
+static int sort_bucket(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth)
+{
+    uint64_t cap = 64, sp = 0;
+    task_t *st = malloc(cap * sizeof *st);
+    if (!st) return rv_error("buckets", "out of memory");
+    st[sp++] = (task_t){0, m, depth};
+    while (sp) {
+        task_t k = st[--sp];
+        uint64_t len = k.hi - k.lo;
+        item_t *v = a + k.lo;
+        if (len < 2) continue;
+        if (len <= SMALL_SORT) {
+            for (uint64_t i = 1; i < len; i++) {
+                item_t x = v[i];
+                uint64_t j = i;
+                for (; j > 0 && suffix_less(t, n, x.pos, v[j - 1].pos, k.depth); j--) v[j] = v[j - 1];
+                v[j] = x;
+            }
+            continue;
+        }
+        for (uint64_t i = 0; i < len; i++) v[i].key = key_at(t, n, v[i].pos + k.depth);
+        /* median of three keys as the pivot, then a three-way partition */
+        uint64_t x = v[0].key, y = v[len / 2].key, z = v[len - 1].key;
+        uint64_t piv = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+        uint64_t lt = 0, i = 0, gt = len;
+        while (i < gt) {
+            if (v[i].key < piv) { item_t s = v[lt]; v[lt++] = v[i]; v[i++] = s; }
+            else if (v[i].key > piv) { item_t s = v[--gt]; v[gt] = v[i]; v[i] = s; }
+            else i++;
+        }
+        if (sp + 3 > cap) {
+            task_t *g = realloc(st, (cap *= 2) * sizeof *g);
+            if (!g) { free(st); return rv_error("buckets", "out of memory"); }
+            st = g;
+        }
+        st[sp++] = (task_t){k.lo, k.lo + lt, k.depth};
+        st[sp++] = (task_t){k.lo + gt, k.hi, k.depth};
+        if (key_ended(piv)) { /* equal up to a breaker: by position, as suffix_less does */
+            for (uint64_t u = lt + 1; u < gt; u++) {
+                item_t s = v[u];
+                uint64_t w = u;
+                for (; w > lt && v[w - 1].pos > s.pos; w--) v[w] = v[w - 1];
+                v[w] = s;
+            }
+        } else {
+            st[sp++] = (task_t){k.lo + lt, k.lo + gt, k.depth + 8};
+        }
+    }
+    free(st);
+    return 0;
+}
+
+/* lcp of the suffixes at a and b, known to share d symbols. */
+static uint64_t lcp_from(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, uint64_t d)
+{
+    for (;; d += 8) {
+        uint64_t x = key_at(t, n, a + d), y = key_at(t, n, b + d);
+        uint64_t diff = x ^ y;
+        /* the first breaker of x, as a byte index (8 when none) */
+        const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+        uint64_t zx = ~(((x & lo7) + lo7) | x | lo7);
+        uint64_t stop = zx ? (uint64_t)(__builtin_clzll(zx) >> 3) : 8;
+        uint64_t same = diff ? (uint64_t)(__builtin_clzll(diff) >> 3) : 8;
+        if (stop < same) same = stop;
+        if (same < 8) return d + same;
+    }
+}
+
+int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j, uint64_t **pos_out,
+                       uint64_t **lcp_out, uint64_t *m_out)
+{
+    const rv_bucket_job_t *job = &p->jobs[j];
+    uint64_t m = job->suffixes, nc = job->code_hi - job->code_lo;
+    item_t *it = malloc((m ? m : 1) * sizeof *it);
+    uint64_t *off = calloc(nc + 1, sizeof *off);
+    uint64_t *lcp = malloc((m ? m : 1) * sizeof *lcp);
+    if (!it || !off || !lcp) {
+        free(it), free(off), free(lcp);
+        return rv_error("buckets", "out of memory (%llu suffixes in one job)", (unsigned long long)m);
+    }
+    /* count again (the plan keeps no per-code table), then place: a counting sort */
+    code_iter_t ci;
+    uint64_t start, code;
+    for (ci_init(&ci, s, p, 0, s->n); ci_next(&ci, &start, &code);)
+        if (code >= job->code_lo && code < job->code_hi) off[code - job->code_lo + 1]++;
+    for (uint64_t c = 0; c < nc; c++) off[c + 1] += off[c];
+    if (off[nc] != m) {
+        free(it), free(off), free(lcp);
+        return rv_error("buckets", "the text changed under the plan");
+    }
+    uint64_t *next = malloc((nc ? nc : 1) * sizeof *next);
+    if (!next) { free(it), free(off), free(lcp); return rv_error("buckets", "out of memory"); }
+    memcpy(next, off, nc * sizeof *next);
+    for (ci_init(&ci, s, p, 0, s->n); ci_next(&ci, &start, &code);)
+        if (code >= job->code_lo && code < job->code_hi) it[next[code - job->code_lo]++].pos = start;
+    free(next);
+    int rc = 0;
+    for (uint64_t c = 0; rc == 0 && c < nc; c++)
+        rc = sort_bucket(s->text, s->n, it + off[c], off[c + 1] - off[c], (uint64_t)p->k);
+    uint64_t *pos = (uint64_t *)it; /* compact in place: pos[i] overwrites what it[i / 2] held */
+    for (uint64_t i = 0; rc == 0 && i < m; i++) pos[i] = it[i].pos;
+    for (uint64_t c = 0, r = 0; rc == 0 && c < nc; c++)
+        for (r = off[c]; r < off[c + 1]; r++)
+            lcp[r] = r == 0 ? 0 : lcp_from(s->text, s->n, pos[r - 1], pos[r], r == off[c] ? 0 : (uint64_t)p->k);
+    free(off);
+    if (rc < 0) { free(it), free(lcp); return -1; }
+    uint64_t *shrunk = realloc(pos, (m ? m : 1) * sizeof *pos);
+    *pos_out = shrunk ? shrunk : pos;
+    *lcp_out = lcp;
+    *m_out = m;
+    return 0;
+}

@@ -1,0 +1,62 @@
+/* buckets.h — suffixes grouped by their first k symbols, sorted from the text alone
+ * (prefix buckets after RACE/ERA, seeds/002 §5; DESIGN "Scale-out").
+ *
+ * The suffixes of the text that start with the same k symbols (no breaker among
+ * them) form one contiguous interval of the suffix array, and the LCPs inside it
+ * are the global ones; so for a minimum length >= k every maximal pair lies inside
+ * one bucket.  A plan counts the buckets in one pass over the text and groups
+ * consecutive buckets into jobs of at most a given number of suffixes; a job
+ * collects its suffixes in one more pass, sorts each bucket (multikey quicksort on
+ * eight symbols at a time) and computes their LCPs by comparison.  No global
+ * suffix array is built, so a job needs memory for its own suffixes only, and
+ * jobs are independent: threads, MPI ranks (ui/cli/cli_mpi.c) or separate
+ * processes (`--buckets I/N`, `repview merge`) share them out.
+ *
+ * The cost of a bucket's sort is the total length of the distinguishing prefixes
+ * of its suffixes: near-linear on genomes, whose exact repeats are short against
+ * their length, but quadratic in the length of a long exact tandem array (an
+ * all-A text).  Positions are text positions (rv_seq_t.text).
+ */
+#ifndef REPVIEW_BUCKETS_H
+#define REPVIEW_BUCKETS_H
+
+#include <stdint.h>
+#include "repview/seq.h"
+
+typedef struct {
+    uint64_t code_lo, code_hi; /* prefix codes [lo, hi) (base sigma, k symbols) */
+    uint64_t suffixes;         /* suffixes in them */
+} rv_bucket_job_t;
+
+typedef struct {
+    int k;                     /* prefix length in symbols */
+    uint64_t sigma;            /* symbols of the alphabet (codes 1..sigma) */
+    uint64_t n_codes;          /* sigma^k */
+    uint64_t suffixes;         /* all suffixes with k breaker-free symbols */
+    uint64_t largest;          /* suffixes of the largest bucket */
+    uint64_t n_jobs;
+    rv_bucket_job_t *jobs;     /* in code order (= suffix-array order) */
+} rv_bucket_plan_t;
+
+/* Plan the buckets of s for queries of minimum length min_len (k <= min_len, and
+ * sigma^k at most 2^24): count them (threads, 0 = all) and cut jobs of at most
+ * job_suffixes suffixes (a bucket larger than that is a job of its own).  0, or -1
+ * with a message. */
+int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, int threads,
+                   rv_bucket_plan_t *p);
+void rv_bucket_plan_free(rv_bucket_plan_t *p);
+
+/* Job order for scheduling: indexes of the jobs, largest first (ties by code), in
+ * a malloc()ed array of p->n_jobs, or NULL when out of memory. */
+uint64_t *rv_bucket_jobs_largest_first(const rv_bucket_plan_t *p);
+
+/* Bytes a job of m suffixes needs at most (suffixes, LCPs, scratch). */
+uint64_t rv_bucket_job_bytes(uint64_t m);
+
+/* The suffixes of job j in suffix-array order: *pos (m positions) and *lcp with
+ * lcp[0] = 0 and lcp[r] = lcp(pos[r-1], pos[r]) stopping at breakers, both
+ * malloc()ed (the caller frees); *m set.  0, or -1 with a message. */
+int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j, uint64_t **pos,
+                       uint64_t **lcp, uint64_t *m);
+
+#endif

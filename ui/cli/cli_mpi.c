@@ -1,0 +1,155 @@
+/* cli_mpi.c — what the headless commands need of MPI (Open MPI; issue 15): start,
+ * the master/worker job loop (RACE = seeds/002 §5.2: dynamic, largest first) and
+ * moving part files to rank 0.  Built with MPI when mpicc is found (RV_HAVE_MPI);
+ * otherwise every call says so, and a command started by mpirun refuses to run N
+ * copies of itself. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "repview/common.h"
+#include "cli.h"
+
+int cli_mpi_ranks(void)
+{
+    /* the launcher's environment: Open MPI, then PMIx and Hydra/MPICH */
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atoi(v) > 0) return atoi(v);
+    }
+    return 1;
+}
+
+#if RV_HAVE_MPI
+#include <mpi.h>
+
+enum { TAG_ASK = 1, TAG_JOB, TAG_FILE, TAG_COUNT };
+enum { CHUNK = 4 << 20 };
+static const uint64_t NO_JOB = UINT64_MAX;
+
+int cli_mpi_available(void) { return 1; }
+
+int cli_mpi_init(int *rank, int *size)
+{
+    int provided;
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+        return rv_error("mpi", "MPI_Init failed");
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    return 0;
+}
+
+void cli_mpi_finalize(void) { MPI_Finalize(); }
+
+void cli_mpi_abort(int code)
+{
+    fflush(stdout);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, code);
+}
+
+int cli_mpi_serve_jobs(const uint64_t *order, uint64_t n, int workers, int quiet)
+{
+    uint64_t next = 0;
+    int done = 0;
+    double t0 = MPI_Wtime(), shown = 0;
+    while (done < workers) {
+        uint64_t ask;
+        MPI_Status st;
+        if (MPI_Recv(&ask, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_ASK, MPI_COMM_WORLD, &st) != MPI_SUCCESS)
+            return rv_error("mpi", "a rank stopped answering");
+        uint64_t job = next < n ? order[next++] : NO_JOB;
+        if (job == NO_JOB) done++;
+        MPI_Send(&job, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_JOB, MPI_COMM_WORLD);
+        if (!quiet && isatty(2) && MPI_Wtime() - t0 > 1 && MPI_Wtime() - shown > 0.2) {
+            fprintf(stderr, "\rrepview: %d ranks: job %llu of %llu   ", workers + 1, (unsigned long long)next,
+                    (unsigned long long)n);
+            shown = MPI_Wtime();
+        }
+    }
+    if (shown) fprintf(stderr, "\r%60s\r", "");
+    return 0;
+}
+
+int cli_mpi_next_job(void *ctx, uint64_t *job)
+{
+    (void)ctx;
+    uint64_t ask = 0;
+    if (MPI_Send(&ask, 1, MPI_UINT64_T, 0, TAG_ASK, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        MPI_Recv(job, 1, MPI_UINT64_T, 0, TAG_JOB, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return rv_error("mpi", "rank 0 stopped answering");
+    return *job != NO_JOB;
+}
+
+int cli_mpi_send_file(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return rv_error(path, "%s", strerror(errno));
+    uint64_t size = (uint64_t)lseek(fd, 0, SEEK_END);
+    char *buf = malloc(CHUNK);
+    int rc = buf ? 0 : rv_error("mpi", "out of memory");
+    if (rc == 0) MPI_Send(&size, 1, MPI_UINT64_T, 0, TAG_FILE, MPI_COMM_WORLD);
+    for (uint64_t off = 0; rc == 0 && off < size;) {
+        uint64_t want = size - off < CHUNK ? size - off : CHUNK;
+        ssize_t r = pread(fd, buf, want, (off_t)off);
+        if (r <= 0) { rc = rv_error(path, "cannot read"); break; }
+        MPI_Send(buf, (int)r, MPI_BYTE, 0, TAG_FILE, MPI_COMM_WORLD);
+        off += (uint64_t)r;
+    }
+    free(buf);
+    close(fd);
+    return rc;
+}
+
+int cli_mpi_recv_file(int from, const char *path)
+{
+    uint64_t size;
+    MPI_Recv(&size, 1, MPI_UINT64_T, from, TAG_FILE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    FILE *f = fopen(path, "wb");
+    char *buf = malloc(CHUNK);
+    int rc = f && buf ? 0 : rv_error(path, "cannot create: %s", strerror(errno));
+    for (uint64_t got = 0; got < size;) {
+        MPI_Status st;
+        int len;
+        MPI_Recv(buf ? buf : (char[1]){0}, buf ? CHUNK : 0, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_BYTE, &len);
+        if (rc == 0 && fwrite(buf, 1, (size_t)len, f) != (size_t)len) rc = rv_error(path, "cannot write: %s", strerror(errno));
+        got += (uint64_t)len;
+    }
+    if (f && fclose(f) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
+    free(buf);
+    return rc;
+}
+
+int cli_mpi_send_count(uint64_t v)
+{
+    return MPI_Send(&v, 1, MPI_UINT64_T, 0, TAG_COUNT, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+}
+
+int cli_mpi_recv_count(int from, uint64_t *v)
+{
+    return MPI_Recv(v, 1, MPI_UINT64_T, from, TAG_COUNT, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
+}
+
+#else /* built without MPI */
+
+int cli_mpi_available(void) { return 0; }
+int cli_mpi_init(int *rank, int *size)
+{
+    *rank = 0, *size = 1;
+    return rv_error("mpirun", "this repview was built without MPI (no mpicc at build time): "
+                              "install libopenmpi-dev and rebuild, or run without mpirun");
+}
+void cli_mpi_finalize(void) {}
+void cli_mpi_abort(int code) { exit(code); }
+int cli_mpi_serve_jobs(const uint64_t *order, uint64_t n, int workers, int quiet) { return -1; }
+int cli_mpi_next_job(void *ctx, uint64_t *job) { return -1; }
+int cli_mpi_send_file(const char *path) { return -1; }
+int cli_mpi_recv_file(int from, const char *path) { return -1; }
+int cli_mpi_send_count(uint64_t v) { return -1; }
+int cli_mpi_recv_count(int from, uint64_t *v) { return -1; }
+
+#endif
