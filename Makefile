@@ -42,6 +42,20 @@ GPU_OBJ := $(BUILD)/gpu/gpu_stub.o
 CUDA_LIBS :=
 endif
 
+# ---- MPI detection (issue 15): mpicc found -> cli_mpi.c with MPI; NO_MPI=1 forces off
+ifneq ($(NO_MPI),1)
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+endif
+ifneq ($(MPICC),)
+HAVE_MPI := 1
+MPI_CFLAGS := $(shell $(MPICC) --showme:compile 2>/dev/null)
+MPI_LIBS := $(shell $(MPICC) --showme:link 2>/dev/null)
+else
+HAVE_MPI := 0
+MPI_CFLAGS :=
+MPI_LIBS :=
+endif
+
 ENGINE_OBJ := $(patsubst engine/%.c,$(BUILD)/engine/%.o,$(wildcard engine/*.c))
 UI_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(wildcard ui/*.c ui/cli/*.c ui/explorer/*.c))
 LIB        := $(BUILD)/librepview.a
@@ -56,7 +70,11 @@ repview: $(BUILD)/repview
 	@if [ "$(BUILD)" = build ]; then cp $< $@; fi
 
 $(BUILD)/repview: $(UI_OBJ) $(LIB)
-	$(CC) $(LDSAN) -o $@ $(UI_OBJ) $(LIB) $(CUDA_LIBS) $(LIBS)
+	$(CC) $(LDSAN) -o $@ $(UI_OBJ) $(LIB) $(CUDA_LIBS) $(LIBS) $(MPI_LIBS)
+
+$(BUILD)/ui/cli/cli_mpi.o: ui/cli/cli_mpi.c $(wildcard include/repview/*.h) $(wildcard ui/*.h ui/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -DRV_HAVE_MPI=$(HAVE_MPI) -c -o $@ $<
 
 $(LIB): $(ENGINE_OBJ) $(GPU_OBJ)
 	@rm -f $@
@@ -64,7 +82,7 @@ $(LIB): $(ENGINE_OBJ) $(GPU_OBJ)
 
 $(BUILD)/%.o: %.c $(wildcard include/repview/*.h) $(wildcard engine/*.h) $(wildcard ui/*.h ui/*/*.h) $(wildcard gpu/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DRV_HAVE_CUDA=$(HAVE_CUDA) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -DRV_HAVE_CUDA=$(HAVE_CUDA) -DRV_HAVE_MPI=$(HAVE_MPI) -c -o $@ $<
 
 $(BUILD)/gpu/%.o: gpu/%.cu $(wildcard include/repview/*.h) $(wildcard gpu/*.cuh) $(wildcard gpu/*.h)
 	@mkdir -p $(dir $@)

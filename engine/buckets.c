@@ -119,8 +119,8 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
         if (!acc) lo = c;
         acc += m;
     }
-    free(total);
-    if (!jobs) return rv_error("buckets", "out of memory");
+    if (!jobs) { free(total); return rv_error("buckets", "out of memory"); }
+    p->count = total;
     p->jobs = jobs;
     p->n_jobs = nj;
     return 0;
@@ -129,6 +129,7 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
 void rv_bucket_plan_free(rv_bucket_plan_t *p)
 {
     free(p->jobs);
+    free(p->count);
     memset(p, 0, sizeof *p);
 }
 
@@ -283,15 +284,13 @@ int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j,
         free(it), free(off), free(lcp);
         return rv_error("buckets", "out of memory (%llu suffixes in one job)", (unsigned long long)m);
     }
-    /* count again (the plan keeps no per-code table), then place: a counting sort */
+    /* a counting sort by code, the counts from the plan */
     code_iter_t ci;
     uint64_t start, code;
-    for (ci_init(&ci, s, p, 0, s->n); ci_next(&ci, &start, &code);)
-        if (code >= job->code_lo && code < job->code_hi) off[code - job->code_lo + 1]++;
-    for (uint64_t c = 0; c < nc; c++) off[c + 1] += off[c];
+    for (uint64_t c = 0; c < nc; c++) off[c + 1] = off[c] + p->count[job->code_lo + c];
     if (off[nc] != m) {
         free(it), free(off), free(lcp);
-        return rv_error("buckets", "the text changed under the plan");
+        return rv_error("buckets", "the plan does not fit its jobs");
     }
     uint64_t *next = malloc((nc ? nc : 1) * sizeof *next);
     if (!next) { free(it), free(off), free(lcp); return rv_error("buckets", "out of memory"); }

@@ -242,7 +242,7 @@ static int part_put(void *ud, const rv_pair_t *p, size_t n)
 typedef int (*each_fn)(void *ctx, rv_pairs_batch_fn fn, void *ud);
 
 static int write_part(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t slice, uint64_t n_slices,
-                      const char *path, each_fn each, void *ctx)
+                      const char *path, int durable, each_fn each, void *ctx)
 {
     if (n_slices < 1 || slice >= n_slices) return rv_error("part", "slice %llu of %llu does not exist",
                                                              (unsigned long long)slice + 1, (unsigned long long)n_slices);
@@ -252,6 +252,8 @@ static int write_part(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t slic
     snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
     part_writer_t w = {fopen(tmp, "wb"), 0, 0, 0, 0};
     if (!w.out) { free(tmp); return rv_error(path, "cannot create: %s", strerror(errno)); }
+    static _Thread_local char wbuf[1 << 20];
+    setvbuf(w.out, wbuf, _IOFBF, sizeof wbuf);
     int rc = each(ctx, part_put, &w);
     const char *input = s->path ? s->path : "-";
     rv_part_trailer_t t;
@@ -269,7 +271,7 @@ static int write_part(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t slic
     t.check = trailer_hash(&t);
     if (rc == 0 && (fwrite(&t, sizeof t, 1, w.out) != 1 || fwrite(input, 1, t.path_bytes, w.out) != t.path_bytes))
         rc = rv_error(path, "cannot write: %s", strerror(errno));
-    if (fflush(w.out) != 0 || fsync(fileno(w.out)) != 0) rc = rc ? rc : rv_error(path, "cannot write: %s", strerror(errno));
+    if (fflush(w.out) != 0 || (durable && fsync(fileno(w.out)) != 0)) rc = rc ? rc : rv_error(path, "cannot write: %s", strerror(errno));
     fclose(w.out);
     if (rc == 0 && rename(tmp, path) != 0) rc = rv_error(path, "cannot rename into place: %s", strerror(errno));
     if (rc < 0) unlink(tmp);
@@ -296,7 +298,7 @@ int rv_pairs_part_write(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t me
                         uint64_t n_slices, const char *path)
 {
     part_src_t p = {s, o, mem_budget, slice, n_slices, NULL, NULL, NULL};
-    return write_part(s, o, slice, n_slices, path, each_slice, &p);
+    return write_part(s, o, slice, n_slices, path, 1, each_slice, &p);
 }
 
 static int each_dynamic(void *ctx, rv_pairs_batch_fn fn, void *ud)
@@ -313,7 +315,7 @@ int rv_pairs_part_write_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, con
                                 const char *path)
 {
     part_src_t p = {s, o, 0, slice, n_slices, plan, next, nctx};
-    return write_part(s, o, slice, n_slices, path, each_dynamic, &p);
+    return write_part(s, o, slice, n_slices, path, 0, each_dynamic, &p); /* a transfer, not kept */
 }
 
 int rv_pairs_buckets_count_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan,

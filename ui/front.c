@@ -37,6 +37,7 @@ void front_print_version(FILE *out)
     fprintf(out, "cuda: %s\n", rv_gpu_compiled() ? "yes" : "no");
     if (rv_gpu_compiled())
         fprintf(out, "gpu: %s\n", rv_gpu_probe(name, sizeof name, why, sizeof why) ? name : why);
+    fprintf(out, "mpi: %s\n", RV_HAVE_MPI ? "yes" : "no");
     fprintf(out, "htslib: %s\n", hts_version());
     fprintf(out, "libdivsufsort: %s\n", divsufsort_version());
 }

@@ -36,6 +36,7 @@ typedef struct {
     uint64_t largest;          /* suffixes of the largest bucket */
     uint64_t n_jobs;
     rv_bucket_job_t *jobs;     /* in code order (= suffix-array order) */
+    uint64_t *count;           /* suffixes per code (n_codes) */
 } rv_bucket_plan_t;
 
 /* Plan the buckets of s for queries of minimum length min_len (k <= min_len, and

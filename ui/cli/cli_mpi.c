@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "repview/common.h"
 #include "cli.h"
@@ -31,6 +32,19 @@ enum { CHUNK = 4 << 20 };
 static const uint64_t NO_JOB = UINT64_MAX;
 
 int cli_mpi_available(void) { return 1; }
+
+/* Wait for a message without spinning: a rank that waits (rank 0 most of the time)
+ * must leave its core to the ranks that work, above all when ranks outnumber cores. */
+static void wait_for(int source, int tag, MPI_Status *st)
+{
+    int flag = 0;
+    for (unsigned us = 50; ; us = us < 2000 ? us * 2 : 2000) {
+        MPI_Iprobe(source, tag, MPI_COMM_WORLD, &flag, st);
+        if (flag) return;
+        struct timespec ts = {0, (long)us * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
 
 int cli_mpi_init(int *rank, int *size)
 {
@@ -59,7 +73,8 @@ int cli_mpi_serve_jobs(const uint64_t *order, uint64_t n, int workers, int quiet
     while (done < workers) {
         uint64_t ask;
         MPI_Status st;
-        if (MPI_Recv(&ask, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_ASK, MPI_COMM_WORLD, &st) != MPI_SUCCESS)
+        wait_for(MPI_ANY_SOURCE, TAG_ASK, &st);
+        if (MPI_Recv(&ask, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_ASK, MPI_COMM_WORLD, &st) != MPI_SUCCESS)
             return rv_error("mpi", "a rank stopped answering");
         uint64_t job = next < n ? order[next++] : NO_JOB;
         if (job == NO_JOB) done++;
@@ -78,8 +93,11 @@ int cli_mpi_next_job(void *ctx, uint64_t *job)
 {
     (void)ctx;
     uint64_t ask = 0;
-    if (MPI_Send(&ask, 1, MPI_UINT64_T, 0, TAG_ASK, MPI_COMM_WORLD) != MPI_SUCCESS ||
-        MPI_Recv(job, 1, MPI_UINT64_T, 0, TAG_JOB, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+    MPI_Status st;
+    if (MPI_Send(&ask, 1, MPI_UINT64_T, 0, TAG_ASK, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return rv_error("mpi", "rank 0 stopped answering");
+    wait_for(0, TAG_JOB, &st);
+    if (MPI_Recv(job, 1, MPI_UINT64_T, 0, TAG_JOB, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
         return rv_error("mpi", "rank 0 stopped answering");
     return *job != NO_JOB;
 }
@@ -107,6 +125,8 @@ int cli_mpi_send_file(const char *path)
 int cli_mpi_recv_file(int from, const char *path)
 {
     uint64_t size;
+    MPI_Status first;
+    wait_for(from, TAG_FILE, &first);
     MPI_Recv(&size, 1, MPI_UINT64_T, from, TAG_FILE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     FILE *f = fopen(path, "wb");
     char *buf = malloc(CHUNK);
@@ -131,6 +151,8 @@ int cli_mpi_send_count(uint64_t v)
 
 int cli_mpi_recv_count(int from, uint64_t *v)
 {
+    MPI_Status st;
+    wait_for(from, TAG_COUNT, &st);
     return MPI_Recv(v, 1, MPI_UINT64_T, from, TAG_COUNT, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
 }
 
