@@ -98,13 +98,21 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
     if (!ok && count) free(count[0]);
     free(count);
     if (!ok) return rv_error("buckets", "out of memory");
+    for (uint64_t c = 0; c < p->n_codes; c++) {
+        p->suffixes += total[c];
+        if (total[c] > p->largest) p->largest = total[c];
+    }
+    p->count = total;
+    return rv_bucket_plan_cut(p, job_suffixes);
+}
+
+int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes)
+{
     if (job_suffixes < 1) job_suffixes = 1;
     uint64_t cap = 16, nj = 0, acc = 0, lo = 0;
     rv_bucket_job_t *jobs = malloc(cap * sizeof *jobs);
     for (uint64_t c = 0; jobs && c <= p->n_codes; c++) {
-        uint64_t m = c < p->n_codes ? total[c] : 0;
-        p->suffixes += m;
-        if (m > p->largest) p->largest = m;
+        uint64_t m = c < p->n_codes ? p->count[c] : 0;
         if (c == p->n_codes || (acc && acc + m > job_suffixes)) { /* close [lo, c) */
             if (acc) {
                 if (nj == cap) {
@@ -119,8 +127,8 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
         if (!acc) lo = c;
         acc += m;
     }
-    if (!jobs) { free(total); return rv_error("buckets", "out of memory"); }
-    p->count = total;
+    if (!jobs) return rv_error("buckets", "out of memory");
+    free(p->jobs);
     p->jobs = jobs;
     p->n_jobs = nj;
     return 0;

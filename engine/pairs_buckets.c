@@ -141,7 +141,20 @@ int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t m
     /* the job's arrays and the walker's lists; the other half of the budget is the
      * sort buffers of the pairs (o->mem_bytes) */
     uint64_t per = rv_bucket_job_bytes(1) + 24, job = mem_budget / 2 / (uint64_t)threads / per;
-    return rv_bucket_plan(s, o->min_len, job ? job : 1, threads, plan);
+    if (rv_bucket_plan(s, o->min_len, job ? job : 1, threads, plan) < 0) return -1;
+    return rv_pairs_bucket_spread(plan, (uint64_t)threads);
+}
+
+int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers)
+{
+    /* about eight jobs per worker, so that the largest-first schedule evens out;
+     * never below 64 Ki suffixes a job (each job reads the whole text once) */
+    uint64_t want = 8 * (workers ? workers : 1), cap = plan->n_jobs ? plan->jobs[0].suffixes : 0;
+    for (uint64_t j = 1; j < plan->n_jobs; j++) if (plan->jobs[j].suffixes > cap) cap = plan->jobs[j].suffixes;
+    if (plan->n_jobs >= want) return 0;
+    uint64_t size = (plan->suffixes + want - 1) / want;
+    if (size < (1u << 16)) size = 1u << 16;
+    return size < cap ? rv_bucket_plan_cut(plan, size) : 0;
 }
 
 /* Plan s for o and pick the jobs of one slice: 0, or -1 with a message. */

@@ -46,6 +46,9 @@ typedef struct {
 int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, int threads,
                    rv_bucket_plan_t *p);
 void rv_bucket_plan_free(rv_bucket_plan_t *p);
+/* Cut the plan's jobs again at job_suffixes (smaller jobs for more workers: the
+ * counts are kept).  0, or -1 with a message. */
+int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes);
 
 /* Job order for scheduling: indexes of the jobs, largest first (ties by code), in
  * a malloc()ed array of p->n_jobs, or NULL when out of memory. */

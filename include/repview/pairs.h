@@ -173,6 +173,8 @@ int rv_pairs_part_write(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t me
 /* The plan rv_pairs_buckets_each_batch() makes (for ranks that share one). */
 int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
                          rv_bucket_plan_t *plan);
+/* Cut smaller jobs when the plan has fewer than about eight per worker. */
+int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers);
 /* A source of job indexes (a master rank): 1 with *job set, 0 when none is left,
  * -1 on error (message set).  Called by one thread at a time. */
 typedef int (*rv_bucket_next_fn)(void *ctx, uint64_t *job);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -331,14 +332,25 @@ static int run(const rv_index_t *x, const rv_seq_t *s, rv_pairs_opts_t *o, const
     return rc < 0 ? cli_data_error() : RV_EXIT_OK;
 }
 
-/* -o OUT: standard output goes to OUT.tmp.PID, renamed to OUT once complete. */
+/* -o OUT: standard output goes to OUT.tmp.PID, renamed to OUT once complete; a
+ * signal that ends the process first (Ctrl-C, mpirun ending the job because a rank
+ * died) removes the temporary file. */
 static char *out_tmp;
+static void out_drop(int sig)
+{
+    if (out_tmp) unlink(out_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
 static int out_begin(const char *out)
 {
     size_t l = strlen(out) + 32;
     out_tmp = malloc(l);
     if (!out_tmp) return -1;
     snprintf(out_tmp, l, "%s.tmp.%ld", out, (long)getpid());
+    signal(SIGINT, out_drop);
+    signal(SIGTERM, out_drop);
+    signal(SIGHUP, out_drop);
     if (!freopen(out_tmp, "w", stdout)) {
         fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
         return -1;
@@ -446,6 +458,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     rv_bucket_plan_t plan = {0};
     /* every rank plans the same jobs from the same text: nothing to send */
     if (rc == 0) rc = rv_pairs_bucket_plan(s, o, mem_budget, c->build.threads, &plan);
+    if (rc == 0) rc = rv_pairs_bucket_spread(&plan, (uint64_t)(size - 1) * (uint64_t)c->build.threads);
     if (rc == 0 && rank == 0 && out && out_begin(out) < 0) rc = -1;
     if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, count, c->quiet)
                                 : mpi_worker(s, o, &plan, rank, size, count);
