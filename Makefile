@@ -47,10 +47,11 @@ ifneq ($(NO_MPI),1)
 MPICC ?= $(shell command -v mpicc 2>/dev/null)
 endif
 ifneq ($(MPICC),)
-HAVE_MPI := 1
 MPI_CFLAGS := $(shell $(MPICC) --showme:compile 2>/dev/null)
 MPI_LIBS := $(shell $(MPICC) --showme:link 2>/dev/null)
-else
+HAVE_MPI := $(shell echo '\#include <mpi.h>' | $(CC) $(MPI_CFLAGS) -E -x c - >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+ifneq ($(HAVE_MPI),1)
 HAVE_MPI := 0
 MPI_CFLAGS :=
 MPI_LIBS :=
