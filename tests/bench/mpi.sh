@@ -1,0 +1,65 @@
+# mpi.sh — scale-out of `repview pairs -l 100` from prefix buckets (issue 15), side by
+# side in one run on a generated chromosome (MPI_BENCH_SIZE, default 250m;
+# BENCH_QUICK=1: 4m).  Rows, each a whole command from the FASTA (median of
+# MPI_REPS runs, default 1):
+#   index+pairs  repview index (GPU when usable) then repview pairs -l 100 (the index path)
+#   threads T    repview pairs -l 100 --mem-budget 8g -t T (buckets, one process)
+#   mpi W        mpirun -np W+1 repview pairs -l 100 -o OUT (rank 0 schedules and
+#                merges, W workers with one thread each)
+# wall_s, peak RSS of the largest process (rank), speed-up and efficiency against
+# the one-worker row (strong scaling: efficiency = t1 / (W * tW)); same = the output
+# equals the index path's, byte for byte.
+set -u
+: "${REPVIEW:?run through tests/bench/run}" "${RV_BUILD:?}"
+BENCH_DIR=${BENCH_DIR:-build/benchdata}
+mkdir -p "$BENCH_DIR"
+if [ "${BENCH_QUICK:-0}" != 0 ]; then size=4m workers=${MPI_WORKERS:-"1 2"}; else size=${MPI_BENCH_SIZE:-250m} workers=${MPI_WORKERS:-"1 2 4 8 15"}; fi
+reps=${MPI_REPS:-1} L=${MPI_L:-100}
+if ! command -v mpirun >/dev/null || ! "$REPVIEW" --version | grep -q '^mpi: yes'; then
+    echo "SKIP mpi rows (no mpirun, or repview built without MPI)"; exit 0
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_mpi.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+RVTIME=$RV_BUILD/rvtime
+[ -x "$RVTIME" ] || { RVTIME=$tmp/rvtime; cc -O2 -o "$RVTIME" "${RV_TOP:-.}/tests/bench/rvtime.c" || exit 1; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0) ? a / b : 0 }'; }
+fa=$BENCH_DIR/chr_$size.fa
+[ -s "$fa" ] || "$RV_BUILD/gen_chrom" --kind dna "$size" 1 >"$fa" || exit 1
+ln -sf "$(cd "$(dirname "$fa")" && pwd)/$(basename "$fa")" "$tmp/chr.fa"
+
+# run NAME cmd...: REPS runs; appends "wall rss_kb" lines to $tmp/NAME; the output in $tmp/NAME.out
+run() {
+    local name=$1; shift
+    : >"$tmp/$name"
+    for ((k = 0; k < reps; k++)); do
+        rm -f "$tmp/out"
+        "$RVTIME" -o "$tmp/t" "$@" 2>"$tmp/err" || { echo "failed: $* $(head -c 300 "$tmp/err")" >&2; return 1; }
+        cut -d' ' -f1-2 "$tmp/t" >>"$tmp/$name"
+    done
+    mv "$tmp/out" "$tmp/$name.out" 2>/dev/null
+    return 0
+}
+row() { # name label
+    local w r
+    w=$(cut -d' ' -f1 "$tmp/$1" | median) r=$(cut -d' ' -f2 "$tmp/$1" | median)
+    local same=no
+    cmp -s "$tmp/$1.out" "$tmp/index.out" && same=yes
+    printf '%-14s %8.2f %8.2f %8s %6s %5s\n' "$2" "$w" "$(div "$r" 1048576)" "${3:--}" "${4:--}" "$same"
+}
+
+echo "# pairs -l $L of $size (gen_chrom --kind dna $size 1); $(nproc) CPUs; $(mpirun --version 2>&1 | head -1); median of $reps"
+run index sh -c "'$REPVIEW' index --quiet -o '$tmp/chr.fa.rvx' '$tmp/chr.fa' && '$REPVIEW' pairs --quiet -l $L -o '$tmp/out' '$tmp/chr.fa'" || exit 1
+rm -f "$tmp/chr.fa.rvx"
+printf '%-14s %8s %8s %8s %6s %5s\n' command wall_s rss_GB speedup eff same
+row index index+pairs
+run threads "$REPVIEW" pairs --quiet -l "$L" --mem-budget 8g -t "$(nproc)" -o "$tmp/out" "$tmp/chr.fa" || exit 1
+row threads "threads $(nproc)"
+t1=
+for w in $workers; do
+    run "mpi$w" mpirun --oversubscribe -np $((w + 1)) "$REPVIEW" pairs --quiet -l "$L" -o "$tmp/out" "$tmp/chr.fa" || exit 1
+    t=$(cut -d' ' -f1 "$tmp/mpi$w" | median)
+    [ -z "$t1" ] && t1=$t
+    row "mpi$w" "mpi $w workers" "$(printf '%.2f' "$(div "$t1" "$t")")" "$(printf '%.0f%%' "$(awk -v a="$t1" -v b="$t" -v w="$w" 'BEGIN { print 100 * a / (w * b) }')")"
+done
