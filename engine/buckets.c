@@ -40,7 +40,9 @@ static inline int ci_next(code_iter_t *c, uint64_t *start, uint64_t *code)
     while (c->j < c->stop) {
         uint8_t x = c->t[c->j++];
         if (x == RV_BREAK) { c->run = 0; c->code = 0; continue; }
-        c->code = (c->code % c->top) * c->sigma + (uint64_t)(x - 1);
+        /* drop the symbol leaving the window (no division: this runs per symbol) */
+        if (c->run >= c->k) c->code -= (uint64_t)(c->t[c->j - 1 - c->k] - 1) * c->top;
+        c->code = c->code * c->sigma + (uint64_t)(x - 1);
         if (++c->run >= c->k) {
             *start = c->j - c->k;
             *code = c->code;
@@ -212,6 +214,14 @@ static int suffix_less(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, uin
     }
 }
 
+/* Order of two items whose keys are those at depth d. */
+static inline int item_less(const uint8_t *t, uint64_t n, const item_t *a, const item_t *b, uint64_t d)
+{
+    if (a->key != b->key) return a->key < b->key;
+    if (key_ended(a->key)) return a->pos < b->pos;
+    return suffix_less(t, n, a->pos, b->pos, d + 8);
+}
+
 static int sort_bucket(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth)
 {
     uint64_t cap = 64, sp = 0;
@@ -223,16 +233,19 @@ static int sort_bucket(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint
         uint64_t len = k.hi - k.lo;
         item_t *v = a + k.lo;
         if (len < 2) continue;
-        if (len <= SMALL_SORT) {
+        for (uint64_t i = 0; i < len; i++) { /* random reads of the text: ask ahead */
+            if (i + 8 < len) __builtin_prefetch(t + v[i + 8].pos + k.depth);
+            v[i].key = key_at(t, n, v[i].pos + k.depth);
+        }
+        if (len <= SMALL_SORT) { /* insertion sort on the keys, deeper only on ties */
             for (uint64_t i = 1; i < len; i++) {
                 item_t x = v[i];
                 uint64_t j = i;
-                for (; j > 0 && suffix_less(t, n, x.pos, v[j - 1].pos, k.depth); j--) v[j] = v[j - 1];
+                for (; j > 0 && item_less(t, n, &x, &v[j - 1], k.depth); j--) v[j] = v[j - 1];
                 v[j] = x;
             }
             continue;
         }
-        for (uint64_t i = 0; i < len; i++) v[i].key = key_at(t, n, v[i].pos + k.depth);
         /* median of three keys as the pivot, then a three-way partition */
         uint64_t x = v[0].key, y = v[len / 2].key, z = v[len - 1].key;
         uint64_t piv = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
@@ -300,20 +313,36 @@ int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j,
         free(it), free(off), free(lcp);
         return rv_error("buckets", "the plan does not fit its jobs");
     }
-    uint64_t *next = malloc((nc ? nc : 1) * sizeof *next);
-    if (!next) { free(it), free(off), free(lcp); return rv_error("buckets", "out of memory"); }
-    memcpy(next, off, nc * sizeof *next);
+    /* appended in text order, then a stable LSD radix sort by code: passes over a
+     * few thousand counters, where a direct scatter into nc buckets misses the
+     * cache at every suffix */
+    item_t *tmp = malloc((m ? m : 1) * sizeof *tmp);
+    if (!tmp) { free(it), free(off), free(lcp); return rv_error("buckets", "out of memory"); }
+    uint64_t got = 0;
     for (ci_init(&ci, s, p, 0, s->n); ci_next(&ci, &start, &code);)
-        if (code >= job->code_lo && code < job->code_hi) it[next[code - job->code_lo]++].pos = start;
-    free(next);
+        if (code >= job->code_lo && code < job->code_hi && got < m) it[got++] = (item_t){code - job->code_lo, start};
+    int bits = 0;
+    while (bits < 64 && (1ull << bits) < nc) bits++;
+    item_t *src = it, *dst = tmp;
+    for (int sh = 0; sh < bits; sh += 11) {
+        uint64_t cnt[2048] = {0};
+        for (uint64_t i = 0; i < m; i++) cnt[src[i].key >> sh & 2047]++;
+        for (uint64_t d = 0, sum = 0; d < 2048; d++) { uint64_t c = cnt[d]; cnt[d] = sum; sum += c; }
+        for (uint64_t i = 0; i < m; i++) dst[cnt[src[i].key >> sh & 2047]++] = src[i];
+        item_t *x = src; src = dst; dst = x;
+    }
+    if (src != it) memcpy(it, src, m * sizeof *it);
+    free(tmp);
     int rc = 0;
     for (uint64_t c = 0; rc == 0 && c < nc; c++)
         rc = sort_bucket(s->text, s->n, it + off[c], off[c + 1] - off[c], (uint64_t)p->k);
     uint64_t *pos = (uint64_t *)it; /* compact in place: pos[i] overwrites what it[i / 2] held */
     for (uint64_t i = 0; rc == 0 && i < m; i++) pos[i] = it[i].pos;
     for (uint64_t c = 0, r = 0; rc == 0 && c < nc; c++)
-        for (r = off[c]; r < off[c + 1]; r++)
+        for (r = off[c]; r < off[c + 1]; r++) {
+            if (r + 8 < m) __builtin_prefetch(s->text + pos[r + 8] + p->k);
             lcp[r] = r == 0 ? 0 : lcp_from(s->text, s->n, pos[r - 1], pos[r], r == off[c] ? 0 : (uint64_t)p->k);
+        }
     free(off);
     if (rc < 0) { free(it), free(lcp); return -1; }
     uint64_t *shrunk = realloc(pos, (m ? m : 1) * sizeof *pos);

@@ -430,8 +430,8 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
         unlink(path); /* open: readable until closed */
     }
     if (rc == 0) rc = rv_parts_check(parts, (size_t)size - 1, s);
-    writer_t w;
-    if (rc == 0 && (rc = writer_init(&w, s, o->threads)) == 0) {
+    writer_t w; /* the workers are done: format on every core */
+    if (rc == 0 && (rc = writer_init(&w, s, 0)) == 0) {
         put_header(stdout);
         rc = rv_parts_merge(parts, (size_t)size - 1, put_batch, &w);
         writer_free(&w);
