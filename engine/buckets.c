@@ -40,9 +40,14 @@ static inline int ci_next(code_iter_t *c, uint64_t *start, uint64_t *code)
     while (c->j < c->stop) {
         uint8_t x = c->t[c->j++];
         if (x == RV_BREAK) { c->run = 0; c->code = 0; continue; }
-        /* drop the symbol leaving the window (no division: this runs per symbol) */
-        if (c->run >= c->k) c->code -= (uint64_t)(c->t[c->j - 1 - c->k] - 1) * c->top;
-        c->code = c->code * c->sigma + (uint64_t)(x - 1);
+        /* drop the symbol leaving the window (no division: this runs per symbol);
+         * DNA's four symbols shift and mask */
+        if (c->sigma == 4) {
+            c->code = ((c->code << 2) | (uint64_t)(x - 1)) & (4 * c->top - 1);
+        } else {
+            if (c->run >= c->k) c->code -= (uint64_t)(c->t[c->j - 1 - c->k] - 1) * c->top;
+            c->code = c->code * c->sigma + (uint64_t)(x - 1);
+        }
         if (++c->run >= c->k) {
             *start = c->j - c->k;
             *code = c->code;

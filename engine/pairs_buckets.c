@@ -147,9 +147,10 @@ int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t m
 
 int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers)
 {
-    /* about eight jobs per worker, so that the largest-first schedule evens out;
-     * never below 64 Ki suffixes a job (each job reads the whole text once) */
-    uint64_t want = 8 * (workers ? workers : 1), cap = plan->n_jobs ? plan->jobs[0].suffixes : 0;
+    /* about three jobs per worker, so that the largest-first schedule evens out
+     * (each job reads the whole text once: more jobs cost more reading); never
+     * below 64 Ki suffixes a job */
+    uint64_t want = 3 * (workers ? workers : 1), cap = plan->n_jobs ? plan->jobs[0].suffixes : 0;
     for (uint64_t j = 1; j < plan->n_jobs; j++) if (plan->jobs[j].suffixes > cap) cap = plan->jobs[j].suffixes;
     if (plan->n_jobs >= want) return 0;
     uint64_t size = (plan->suffixes + want - 1) / want;

@@ -385,8 +385,16 @@ static rv_seq_t *load_text(const char *path, const cli_common_t *c)
 
 /* ---- under mpirun: rank 0 hands out jobs and merges, the others work ---------- */
 
+/* REPVIEW_MPI_TRACE=1: each rank's phases on stderr (rank, phase, seconds since start). */
+static void mpi_trace(int rank, const char *what, double t0)
+{
+    static int on = -1;
+    if (on < 0) on = getenv("REPVIEW_MPI_TRACE") && *getenv("REPVIEW_MPI_TRACE") == '1';
+    if (on) fprintf(stderr, "mpi\trank %d\t%s\t%.3f\n", rank, what, rv_now() - t0);
+}
+
 static int mpi_worker(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan, int rank,
-                      int size, int count)
+                      int size, int count, double t0)
 {
     if (count) {
         uint64_t n = 0;
@@ -398,18 +406,20 @@ static int mpi_worker(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     snprintf(path, sizeof path, "%s/repview-part.%ld.%d", dir && *dir ? dir : "/tmp", (long)getpid(), rank);
     int rc = rv_pairs_part_write_dynamic(s, o, plan, cli_mpi_next_job, NULL, (uint64_t)rank - 1,
                                          (uint64_t)size - 1, path);
+    mpi_trace(rank, "jobs and part", t0);
     if (rc == 0) rc = cli_mpi_send_file(path);
     unlink(path);
     return rc;
 }
 
 static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan, int size,
-                      int count, int quiet)
+                      int count, int quiet, double t0)
 {
     uint64_t *order = rv_bucket_jobs_largest_first(plan);
     if (!order) return rv_error("pairs", "out of memory");
     int rc = cli_mpi_serve_jobs(order, plan->n_jobs, size - 1, quiet);
     free(order);
+    mpi_trace(0, "jobs served", t0);
     if (rc < 0) return -1;
     if (count) {
         uint64_t total = 0, v;
@@ -429,6 +439,7 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
         if (rc == 0) rc = rv_part_open(path, &parts[r - 1]);
         unlink(path); /* open: readable until closed */
     }
+    mpi_trace(0, "parts received", t0);
     if (rc == 0) rc = rv_parts_check(parts, (size_t)size - 1, s);
     writer_t w; /* the workers are done: format on every core */
     if (rc == 0 && (rc = writer_init(&w, s, 0)) == 0) {
@@ -446,12 +457,15 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
                          uint64_t mem_budget, int count, const char *out)
 {
     int rank = 0, size = 1;
+    double t0 = rv_now();
     if (cli_mpi_init(&rank, &size) < 0) return cli_data_error();
     if (rank > 0) c->quiet = 1;            /* rank 0 speaks for the job */
     if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
     o->threads = c->build.threads;
+    mpi_trace(rank, "init", t0);
     rv_seq_t *s = rv_seq_load_threads(file, c->alpha, c->build.threads);
     int rc = s ? 0 : -1;
+    mpi_trace(rank, "read", t0);
     if (rc == 0 && s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", file, s->warning);
     if (rc == 0 && (c->strands == 2 || c->strands == -1)) rc = rv_seq_add_reverse(s, c->build.threads);
     if (rc == 0 && within && set_within(s, o, within) < 0) rc = -1;
@@ -459,9 +473,11 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     /* every rank plans the same jobs from the same text: nothing to send */
     if (rc == 0) rc = rv_pairs_bucket_plan(s, o, mem_budget, c->build.threads, &plan);
     if (rc == 0) rc = rv_pairs_bucket_spread(&plan, (uint64_t)(size - 1) * (uint64_t)c->build.threads);
+    mpi_trace(rank, "plan", t0);
     if (rc == 0 && rank == 0 && out && out_begin(out) < 0) rc = -1;
-    if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, count, c->quiet)
-                                : mpi_worker(s, o, &plan, rank, size, count);
+    if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, count, c->quiet, t0)
+                                : mpi_worker(s, o, &plan, rank, size, count, t0);
+    mpi_trace(rank, "done", t0);
     if (rc < 0) { /* one line from the rank that failed, then every rank ends */
         fprintf(stderr, "repview: %s%s\n", rank ? "" : "", rv_last_error());
         if (rank == 0 && out) out_end(out, RV_EXIT_DATA);
