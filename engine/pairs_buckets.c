@@ -21,13 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <xxhash.h>
 #include "repview/buckets.h"
 #include "repview/common.h"
 #include "repview/pairs.h"
 #include "internal.h"
 #include "pairs_internal.h"
 
-#define PART_MAGIC "RVPART01"
+#define PART_MAGIC "RVPART02"
 
 typedef struct {
     char magic[8];
@@ -39,6 +40,8 @@ typedef struct {
     uint64_t min_len, within_beg, within_end;
     int64_t min_gap, max_gap;
     int32_t use_min_gap, use_max_gap, use_within, strands;
+    uint64_t text_hash;                 /* XXH3 of the forward text: an edit that keeps
+                                           the size and mtime is caught too */
     uint64_t path_bytes;                /* the input path follows the trailer */
     uint64_t check;                     /* hash of the fields above */
 } rv_part_trailer_t;
@@ -141,7 +144,8 @@ int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t m
     /* the job's arrays and the walker's lists; the other half of the budget is the
      * sort buffers of the pairs (o->mem_bytes) */
     uint64_t per = rv_bucket_job_bytes(1) + 24, job = mem_budget / 2 / (uint64_t)threads / per;
-    if (rv_bucket_plan(s, o->min_len, job ? job : 1, threads, plan) < 0) return -1;
+    /* counted on o->threads (0 = all cores); jobs sized for `threads` workers */
+    if (rv_bucket_plan(s, o->min_len, job ? job : 1, o->threads, plan) < 0) return -1;
     return rv_pairs_bucket_spread(plan, (uint64_t)threads);
 }
 
@@ -214,6 +218,11 @@ int rv_pairs_buckets_count(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t
 
 /* ---- part files ------------------------------------------------------------------ */
 
+static uint64_t text_hash(const rv_seq_t *s)
+{
+    return XXH3_64bits(s->text, (size_t)rv_seq_fwd_len(s));
+}
+
 static uint64_t trailer_hash(const rv_part_trailer_t *t)
 {
     const unsigned char *p = (const unsigned char *)t;
@@ -269,7 +278,8 @@ static int write_part(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t slic
     static _Thread_local char wbuf[1 << 20];
     setvbuf(w.out, wbuf, _IOFBF, sizeof wbuf);
     int rc = each(ctx, part_put, &w);
-    const char *input = s->path ? s->path : "-";
+    char *abs = s->path && strcmp(s->path, "-") ? realpath(s->path, NULL) : NULL;
+    const char *input = abs ? abs : s->path ? s->path : "-"; /* merge may run elsewhere */
     rv_part_trailer_t t;
     memset(&t, 0, sizeof t);
     memcpy(t.magic, PART_MAGIC, 8);
@@ -281,12 +291,14 @@ static int write_part(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t slic
     t.min_gap = o->min_gap, t.max_gap = o->max_gap;
     t.use_min_gap = o->use_min_gap, t.use_max_gap = o->use_max_gap, t.use_within = o->use_within;
     t.strands = o->strands;
+    t.text_hash = text_hash(s);
     t.path_bytes = strlen(input);
     t.check = trailer_hash(&t);
     if (rc == 0 && (fwrite(&t, sizeof t, 1, w.out) != 1 || fwrite(input, 1, t.path_bytes, w.out) != t.path_bytes))
         rc = rv_error(path, "cannot write: %s", strerror(errno));
     if (fflush(w.out) != 0 || (durable && fsync(fileno(w.out)) != 0)) rc = rc ? rc : rv_error(path, "cannot write: %s", strerror(errno));
     fclose(w.out);
+    free(abs);
     if (rc == 0 && rename(tmp, path) != 0) rc = rv_error(path, "cannot rename into place: %s", strerror(errno));
     if (rc < 0) unlink(tmp);
     free(tmp);
@@ -408,7 +420,7 @@ static int same_run(const rv_part_trailer_t *a, const rv_part_trailer_t *b)
            a->src_size == b->src_size && a->src_mtime_ns == b->src_mtime_ns && a->min_len == b->min_len &&
            a->within_beg == b->within_beg && a->within_end == b->within_end && a->min_gap == b->min_gap &&
            a->max_gap == b->max_gap && a->use_min_gap == b->use_min_gap && a->use_max_gap == b->use_max_gap &&
-           a->use_within == b->use_within && a->strands == b->strands;
+           a->use_within == b->use_within && a->strands == b->strands && a->text_hash == b->text_hash;
 }
 
 int rv_parts_check(rv_part_t *const *parts, size_t n, const rv_seq_t *s)
@@ -423,7 +435,8 @@ int rv_parts_check(rv_part_t *const *parts, size_t n, const rv_seq_t *s)
         const rv_part_trailer_t *t = &parts[i]->t;
         if (!same_run(t, &parts[0]->t)) rc = rv_error("merge", "part %zu comes from another run (input or options differ)", i + 1);
         else if (t->slice >= want || seen[t->slice]++) rc = rv_error("merge", "slice %u given twice", t->slice + 1);
-        else if (s && (t->nf != rv_seq_fwd_len(s) || t->glen != s->glen || t->src_size != s->src_size || t->src_mtime_ns != s->src_mtime_ns))
+        else if (s && (t->nf != rv_seq_fwd_len(s) || t->glen != s->glen || t->src_size != s->src_size ||
+                       t->src_mtime_ns != s->src_mtime_ns || t->text_hash != text_hash(s)))
             rc = rv_error("merge", "%s changed since the parts were written", parts[0]->input);
     }
     free(seen);

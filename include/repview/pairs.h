@@ -170,7 +170,9 @@ int rv_pairs_buckets_count(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t
 int rv_pairs_part_write(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
                         uint64_t n_slices, const char *path);
 
-/* The plan rv_pairs_buckets_each_batch() makes (for ranks that share one). */
+/* The plan rv_pairs_buckets_each_batch() makes (for ranks that share one): the
+ * buckets counted on o->threads threads (0 = all), jobs sized for `threads`
+ * workers sharing mem_budget. */
 int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
                          rv_bucket_plan_t *plan);
 /* Cut smaller jobs when the plan has fewer than about eight per worker. */

@@ -94,6 +94,9 @@ int cli_mpi_next_job(void *ctx, uint64_t *job);
 int cli_mpi_send_file(const char *path);
 int cli_mpi_recv_file(int from, const char *path);
 int cli_mpi_send_count(uint64_t v);
+/* Bytes from one rank to another (the receiver waits without spinning). */
+int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes);
+int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes);
 int cli_mpi_recv_count(int from, uint64_t *v);
 
 int cli_index(int argc, char **argv);

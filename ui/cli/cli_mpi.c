@@ -27,7 +27,7 @@ int cli_mpi_ranks(void)
 #if RV_HAVE_MPI
 #include <mpi.h>
 
-enum { TAG_ASK = 1, TAG_JOB, TAG_FILE, TAG_COUNT };
+enum { TAG_ASK = 1, TAG_JOB, TAG_FILE, TAG_COUNT, TAG_BYTES };
 enum { CHUNK = 4 << 20 };
 static const uint64_t NO_JOB = UINT64_MAX;
 
@@ -144,6 +144,32 @@ int cli_mpi_recv_file(int from, const char *path)
     return rc;
 }
 
+int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes)
+{
+    const char *p = buf;
+    for (uint64_t off = 0; off < bytes;) {
+        uint64_t k = bytes - off < CHUNK ? bytes - off : CHUNK;
+        if (MPI_Send(p + off, (int)k, MPI_BYTE, to, TAG_BYTES, MPI_COMM_WORLD) != MPI_SUCCESS)
+            return rv_error("mpi", "rank %d stopped answering", to);
+        off += k;
+    }
+    return 0;
+}
+
+int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes)
+{
+    char *p = buf;
+    MPI_Status st;
+    if (bytes) wait_for(from, TAG_BYTES, &st);
+    for (uint64_t off = 0; off < bytes;) {
+        uint64_t k = bytes - off < CHUNK ? bytes - off : CHUNK;
+        if (MPI_Recv(p + off, (int)k, MPI_BYTE, from, TAG_BYTES, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return rv_error("mpi", "rank %d stopped answering", from);
+        off += k;
+    }
+    return 0;
+}
+
 int cli_mpi_send_count(uint64_t v)
 {
     return MPI_Send(&v, 1, MPI_UINT64_T, 0, TAG_COUNT, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
@@ -172,6 +198,8 @@ int cli_mpi_next_job(void *ctx, uint64_t *job) { return -1; }
 int cli_mpi_send_file(const char *path) { return -1; }
 int cli_mpi_recv_file(int from, const char *path) { return -1; }
 int cli_mpi_send_count(uint64_t v) { return -1; }
+int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes) { return -1; }
+int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_count(int from, uint64_t *v) { return -1; }
 
 #endif

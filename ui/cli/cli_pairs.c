@@ -453,6 +453,39 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     return rc;
 }
 
+/* Rank 0 counts the buckets on every core while the others wait (they would each
+ * count the same), then sends them the plan: its header, counts and jobs. */
+static int mpi_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads, int rank,
+                    int size, rv_bucket_plan_t *plan)
+{
+    if (rank == 0) {
+        rv_pairs_opts_t all = *o;
+        all.threads = 0;
+        if (rv_pairs_bucket_plan(s, &all, mem_budget, threads, plan) < 0 ||
+            rv_pairs_bucket_spread(plan, (uint64_t)(size - 1) * (uint64_t)threads) < 0) {
+            rv_bucket_plan_t none = {0};
+            for (int r = 1; r < size; r++) cli_mpi_send_bytes(r, &none, sizeof none);
+            return -1;
+        }
+        /* count the codes with every core: the other ranks only wait now */
+        for (int r = 1; r < size; r++)
+            if (cli_mpi_send_bytes(r, plan, sizeof *plan) < 0 ||
+                cli_mpi_send_bytes(r, plan->count, plan->n_codes * sizeof *plan->count) < 0 ||
+                cli_mpi_send_bytes(r, plan->jobs, plan->n_jobs * sizeof *plan->jobs) < 0)
+                return -1;
+        return 0;
+    }
+    if (cli_mpi_recv_bytes(0, plan, sizeof *plan) < 0) return -1;
+    if (!plan->n_codes) return rv_error("pairs", "rank 0 could not plan the buckets");
+    plan->count = malloc(plan->n_codes * sizeof *plan->count);
+    plan->jobs = malloc((plan->n_jobs ? plan->n_jobs : 1) * sizeof *plan->jobs);
+    if (!plan->count || !plan->jobs) return rv_error("pairs", "out of memory");
+    if (cli_mpi_recv_bytes(0, plan->count, plan->n_codes * sizeof *plan->count) < 0 ||
+        cli_mpi_recv_bytes(0, plan->jobs, plan->n_jobs * sizeof *plan->jobs) < 0)
+        return -1;
+    return 0;
+}
+
 static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, const char *within,
                          uint64_t mem_budget, int count, const char *out)
 {
@@ -470,9 +503,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     if (rc == 0 && (c->strands == 2 || c->strands == -1)) rc = rv_seq_add_reverse(s, c->build.threads);
     if (rc == 0 && within && set_within(s, o, within) < 0) rc = -1;
     rv_bucket_plan_t plan = {0};
-    /* every rank plans the same jobs from the same text: nothing to send */
-    if (rc == 0) rc = rv_pairs_bucket_plan(s, o, mem_budget, c->build.threads, &plan);
-    if (rc == 0) rc = rv_pairs_bucket_spread(&plan, (uint64_t)(size - 1) * (uint64_t)c->build.threads);
+    if (rc == 0) rc = mpi_plan(s, o, mem_budget, c->build.threads, rank, size, &plan);
     mpi_trace(rank, "plan", t0);
     if (rc == 0 && rank == 0 && out && out_begin(out) < 0) rc = -1;
     if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, count, c->quiet, t0)

@@ -1,0 +1,177 @@
+# mpi.sh — `repview pairs` from the text alone (prefix buckets, issue 15): the
+# --mem-budget path, `--buckets I/N -o PART` + `repview merge` and `mpirun -np N`
+# all give the default (index) output byte for byte, on one strand and both, with
+# filters; exit codes and atomic -o.  The first part needs no MPI; the mpirun part
+# is skipped (a note on stderr, no PASS) when mpirun is missing or repview was
+# built without MPI.
+source "$RV_TOP/tests/lib.sh"
+
+# ---- inputs: a synthetic genome (3 records, N gaps, repeats) and hand-made files
+"$RV_BUILD/gen_chrom" --kind dna --records 3 100k 15 >"$T/g.fa" || { bad mpi_inputs "gen_chrom failed"; exit 1; }
+printf '>r1\nCACGTAGACGTTNNACGTAGACGTTACGTA\n>r2\nNNACGTAGAYYACGTTCACGTA\n>r3\nTACGTCTACGT\n' >"$T/small.fa"
+printf '>x\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n>y\nAAAAAAAAAAAAANAAAAA\n' >"$T/same.fa"
+printf '>a\nNNNNNN\n>b\nAC\n' >"$T/none.fa"
+
+# variant NAME FILE ARGS...: the default output, --mem-budget, and 3 parts merged
+# (in another order) equal it; merge --count and merge -o agree with pairs --count.
+variant() {
+    local name=$1 f=$2; shift 2
+    local ref got cnt
+    ref=$("$REPVIEW" pairs "$@" "$f" 2>&1) || { bad "$name" "pairs: $ref"; return; }
+    got=$("$REPVIEW" pairs "$@" --mem-budget 1m "$f" 2>&1)
+    expect_eq "${name}_mem_budget" "$got" "$ref"
+    rm -f "$T"/part.*
+    local i ok=1
+    for i in 1 2 3; do
+        "$REPVIEW" pairs "$@" --buckets "$i/3" -o "$T/part.$i" "$f" 2>"$T/err" || { ok=0; bad "${name}_buckets" "slice $i: $(cat "$T/err")"; }
+    done
+    [ "$ok" = 1 ] || return
+    [ -z "$(ls "$T"/part.*.tmp.* 2>/dev/null)" ] || bad "${name}_buckets" "temporary part files left"
+    got=$("$REPVIEW" merge "$T/part.3" "$T/part.1" "$T/part.2" 2>&1)
+    expect_eq "${name}_merge" "$got" "$ref"
+    cnt=$("$REPVIEW" pairs "$@" --count "$f" 2>&1)
+    expect_eq "${name}_merge_count" "$("$REPVIEW" merge --count "$T/part.2" "$T/part.3" "$T/part.1" 2>&1)" "$cnt"
+    expect_eq "${name}_count_budget" "$("$REPVIEW" pairs "$@" --count --mem-budget 2m "$f" 2>&1)" "$cnt"
+    rm -f "$T/merged"
+    "$REPVIEW" merge -o "$T/merged" "$T/part.1" "$T/part.2" "$T/part.3" 2>"$T/err" >"$T/out"
+    if [ -s "$T/out" ] || ! cmp -s "$T/merged" <(printf '%s\n' "$ref"); then
+        bad "${name}_merge_o" "merge -o differs (stdout $(wc -c <"$T/out") bytes): $(head -c 200 "$T/err")"
+    else ok "${name}_merge_o"; fi
+}
+
+variant buckets_g_l20 "$T/g.fa" -l 20
+variant buckets_g_l12_both "$T/g.fa" -l 12 --strands both
+variant buckets_g_l15_minus "$T/g.fa" -l 15 --strands -
+variant buckets_g_within_gap "$T/g.fa" -l 14 --within chrSyn_2:1000-60000 --max-gap 5000 --strands both
+variant buckets_g_min_gap "$T/g.fa" -l 16 --min-gap -3 -t 2
+variant buckets_small_l3 "$T/small.fa" -l 3
+variant buckets_small_l1_both "$T/small.fa" -l 1 --strands both
+variant buckets_same_l2 "$T/same.fa" -l 2 --strands both
+variant buckets_none_l1 "$T/none.fa" -l 1
+variant buckets_l_over_len "$T/small.fa" -l 100
+
+# N = 1 and N larger than the number of jobs
+rm -f "$T"/part.*
+"$REPVIEW" pairs -l 4 --buckets 1/1 -o "$T/part.1" "$T/small.fa"
+expect_eq buckets_one_slice "$("$REPVIEW" merge "$T/part.1")" "$("$REPVIEW" pairs -l 4 "$T/small.fa")"
+rm -f "$T"/part.*
+for i in $(seq 1 9); do "$REPVIEW" pairs -l 4 --buckets "$i/9" -o "$T/part.$i" "$T/small.fa"; done
+expect_eq buckets_nine_slices "$("$REPVIEW" merge "$T"/part.*)" "$("$REPVIEW" pairs -l 4 "$T/small.fa")"
+
+# ---- usage errors (exit 2) and data errors (exit 1), one 'repview: ' line
+F=$T/g.fa
+expect_exit buckets_zero 2 "$REPVIEW" pairs -l 20 --buckets 0/3 -o "$T/P" "$F"
+expect_exit buckets_over 2 "$REPVIEW" pairs -l 20 --buckets 4/3 -o "$T/P" "$F"
+expect_exit buckets_word 2 "$REPVIEW" pairs -l 20 --buckets x -o "$T/P" "$F"
+expect_exit buckets_of_zero 2 "$REPVIEW" pairs -l 20 --buckets 1/0 -o "$T/P" "$F"
+expect_exit buckets_trailing 2 "$REPVIEW" pairs -l 20 --buckets 1/3x -o "$T/P" "$F"
+expect_exit buckets_no_o 2 "$REPVIEW" pairs -l 20 --buckets 1/3 "$F"
+expect_exit buckets_covering 2 "$REPVIEW" pairs -l 20 --covering chrSyn_1:5 --buckets 1/2 -o "$T/P" "$F"
+expect_exit mem_budget_covering 2 "$REPVIEW" pairs -l 20 --covering chrSyn_1:5 --mem-budget 1m "$F"
+expect_exit mem_budget_word 2 "$REPVIEW" pairs -l 20 --mem-budget lots "$F"
+expect_exit mem_budget_tiny 2 "$REPVIEW" pairs -l 20 --mem-budget 10 "$F"
+expect_exit mem_budget_zero 2 "$REPVIEW" pairs -l 20 --mem-budget 0 "$F"
+expect_exit mem_budget_bad_region 2 "$REPVIEW" pairs -l 20 --mem-budget 1m --within chrX "$F"
+expect_exit mem_budget_missing 1 "$REPVIEW" pairs -l 20 --mem-budget 1m "$T/nope.fa"
+expect_exit buckets_missing 1 "$REPVIEW" pairs -l 20 --buckets 1/2 -o "$T/P" "$T/nope.fa"
+expect_exit buckets_bad_dir 1 "$REPVIEW" pairs -l 20 --buckets 1/2 -o "$T/no/such/P" "$F"
+expect_eq buckets_failed_no_part "$(ls "$T"/P* 2>/dev/null)" ""
+expect_exit merge_nothing 2 "$REPVIEW" merge
+expect_exit merge_bad_option 2 "$REPVIEW" merge --bogus "$T/P"
+expect_exit merge_help 0 "$REPVIEW" merge --help
+
+rm -f "$T"/part.* "$T"/l21.*
+for i in 1 2 3; do "$REPVIEW" pairs -l 20 --buckets "$i/3" -o "$T/part.$i" "$F"; done
+for i in 1 2 3; do "$REPVIEW" pairs -l 21 --buckets "$i/3" -o "$T/l21.$i" "$F"; done
+"$REPVIEW" pairs -l 20 --buckets 2/4 -o "$T/of4.2" "$F"
+expect_exit merge_incomplete 1 "$REPVIEW" merge "$T/part.1" "$T/part.3"
+expect_exit merge_incomplete_count 1 "$REPVIEW" merge --count "$T/part.1" "$T/part.2"
+expect_exit merge_duplicate 1 "$REPVIEW" merge "$T/part.1" "$T/part.2" "$T/part.2"
+expect_exit merge_other_run 1 "$REPVIEW" merge "$T/part.1" "$T/l21.2" "$T/part.3"
+expect_exit merge_other_n 1 "$REPVIEW" merge "$T/part.1" "$T/of4.2" "$T/part.3"
+expect_exit merge_missing_part 1 "$REPVIEW" merge "$T/part.1" "$T/part.2" "$T/nope"
+expect_exit merge_not_a_part 1 "$REPVIEW" merge "$F"
+head -c -9 "$T/part.2" >"$T/cut.2"
+expect_exit merge_truncated 1 "$REPVIEW" merge "$T/part.1" "$T/cut.2" "$T/part.3"
+tail -c +5 "$T/part.2" >"$T/cut.2"   # the run cut, the trailer kept
+expect_exit merge_run_cut 1 "$REPVIEW" merge "$T/part.1" "$T/cut.2" "$T/part.3"
+{ cat "$T/part.2"; printf 'x'; } >"$T/long.2"
+expect_exit merge_extended 1 "$REPVIEW" merge "$T/part.1" "$T/long.2" "$T/part.3"
+: >"$T/empty.2"
+expect_exit merge_empty_part 1 "$REPVIEW" merge "$T/part.1" "$T/empty.2" "$T/part.3"
+
+# -o is atomic: a failed run leaves an existing OUT as it was, and no temporary
+echo old >"$T/OUT"
+expect_exit out_failed_pairs 2 "$REPVIEW" pairs -l 20 --within chrX -o "$T/OUT" "$F"
+expect_exit out_failed_budget 2 "$REPVIEW" pairs -l 20 --mem-budget 1m --within chrX -o "$T/OUT" "$F"
+expect_exit out_failed_merge 1 "$REPVIEW" merge -o "$T/OUT" "$T/part.1" "$T/part.2"
+expect_eq out_kept "$(cat "$T/OUT"; ls "$T" | grep -c 'OUT.tmp')" $'old\n0'
+expect_exit out_missing_input 1 "$REPVIEW" pairs -l 20 --mem-budget 1m -o "$T/OUT2" "$T/nope.fa"
+expect_eq out_not_created "$(ls "$T" | grep -c OUT2)" 0
+expect_exit out_budget_ok 0 "$REPVIEW" pairs -l 20 --mem-budget 1m -o "$T/OUT" "$F"
+expect_eq out_budget_content "$(cat "$T/OUT")" "$("$REPVIEW" pairs -l 20 "$F")"
+
+# the input changed (other content, a new modification time) after the parts
+cp "$F" "$T/c.fa"
+rm -f "$T"/cp.*
+for i in 1 2; do "$REPVIEW" pairs -l 20 --buckets "$i/2" -o "$T/cp.$i" "$T/c.fa"; done
+expect_exit merge_unchanged 0 "$REPVIEW" merge "$T/cp.1" "$T/cp.2"
+sleep 0.05
+# one base for another: same size, same text length, other content
+awk 'NR == 2 { c = substr($0, 10, 1); $0 = substr($0, 1, 9) (c == "C" ? "G" : "C") substr($0, 11) } 1' "$F" >"$T/c.fa"
+expect_exit merge_changed_input 1 "$REPVIEW" merge "$T/cp.1" "$T/cp.2"
+rm -f "$T/c.fa"
+expect_exit merge_input_gone 1 "$REPVIEW" merge "$T/cp.2" "$T/cp.1"
+
+# ---- under mpirun ----------------------------------------------------------------
+if ! command -v mpirun >/dev/null 2>&1; then
+    echo "mpi.sh: mpirun not found: the mpirun checks are skipped" >&2
+    exit 0
+fi
+if ! "$REPVIEW" --version 2>&1 | grep -q '^mpi: yes'; then
+    echo "mpi.sh: $REPVIEW was built without MPI ($("$REPVIEW" --version 2>&1 | grep '^mpi:')): the mpirun checks are skipped" >&2
+    exit 0
+fi
+[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+MPIRUN=(timeout 120 mpirun --oversubscribe)
+rc_note() { [ "$1" = 0 ] || echo " [exit $1: $(head -c 300 "$T/err")]"; } # for expect_eq
+
+REF1=$("$REPVIEW" pairs -l 20 "$F")
+REF2=$("$REPVIEW" pairs -l 12 --strands both "$F")
+CNT1=$("$REPVIEW" pairs -l 20 --count "$F")
+CNT2=$("$REPVIEW" pairs -l 12 --strands both --count "$F")
+for n in 1 2 3 4 7; do
+    rm -f "$T/m1" "$T/m2"
+    "${MPIRUN[@]}" -np "$n" "$REPVIEW" pairs -l 20 -o "$T/m1" "$F" 2>"$T/err"; rc=$?
+    expect_eq "mpi_np${n}_one" "$(cat "$T/m1" 2>&1)$(rc_note $rc)" "$REF1"
+    "${MPIRUN[@]}" -np "$n" "$REPVIEW" pairs -l 12 --strands both -o "$T/m2" "$F" 2>"$T/err"; rc=$?
+    expect_eq "mpi_np${n}_both" "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$REF2"
+    expect_eq "mpi_np${n}_count" "$("${MPIRUN[@]}" -np "$n" "$REPVIEW" pairs -l 20 --count "$F" 2>&1)" "$CNT1"
+done
+expect_eq mpi_np3_count_both "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --strands both --count "$F" 2>&1)" "$CNT2"
+# stdout (small output), filters, a mem budget, hand-made inputs with more ranks than jobs
+expect_eq mpi_np3_stdout "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 30 "$F" 2>&1)" "$("$REPVIEW" pairs -l 30 "$F")"
+ARGS=(-l 14 --within chrSyn_2:1000-60000 --max-gap 5000 --strands both)
+rm -f "$T/m3"
+"${MPIRUN[@]}" -np 4 "$REPVIEW" pairs "${ARGS[@]}" --mem-budget 1m -o "$T/m3" "$F" 2>"$T/err"; rc=$?
+expect_eq mpi_np4_filters "$(cat "$T/m3" 2>&1)$(rc_note $rc)" "$("$REPVIEW" pairs "${ARGS[@]}" "$F")"
+expect_eq mpi_np7_small "$("${MPIRUN[@]}" -np 7 "$REPVIEW" pairs -l 1 --strands both "$T/small.fa" 2>&1)" \
+    "$("$REPVIEW" pairs -l 1 --strands both "$T/small.fa")"
+expect_eq mpi_np4_same "$("${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -l 3 "$T/same.fa" 2>&1)" "$("$REPVIEW" pairs -l 3 "$T/same.fa")"
+expect_eq mpi_np3_none "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 2 "$T/none.fa" 2>&1)" "$("$REPVIEW" pairs -l 2 "$T/none.fa")"
+
+# failures under mpirun: non-zero exit, a 'repview: ' message, no OUT
+mpi_fails() { # NAME WANT_CODE args...
+    local name=$1 want=$2; shift 2
+    rm -f "$T/mo"
+    "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs "$@" >"$T/out" 2>"$T/err"; local rc=$?
+    if [ "$rc" -ne "$want" ]; then bad "$name" "exit $rc, want $want: $(head -c 200 "$T/err")"
+    elif ! grep -q '^repview: ' "$T/err"; then bad "$name" "no 'repview: ' message: $(head -c 200 "$T/err")"
+    elif [ -e "$T/mo" ] || ls "$T" | grep -q 'mo.tmp'; then bad "$name" "output or temporary left"
+    else ok "$name"; fi
+}
+mpi_fails mpi_bad_option 2 -l 20 --bogus -o "$T/mo" "$F"
+mpi_fails mpi_bad_l 2 -l 0 -o "$T/mo" "$F"
+mpi_fails mpi_buckets 2 -l 20 --buckets 1/2 -o "$T/mo" "$F"
+mpi_fails mpi_covering 2 -l 20 --covering chrSyn_1:5 "$F"
+mpi_fails mpi_missing_input 1 -l 20 -o "$T/mo" "$T/nope.fa"

@@ -1,0 +1,772 @@
+/* t_buckets.c — prefix buckets (buckets.h) and pairs from the text alone
+ * (pairs.h, "from the text alone") against oracles that never look at the code
+ * under test:
+ *   - the plan (counts per code by brute force, jobs cover every non-empty code
+ *     once, in code order, no job above the job size unless it is one bucket),
+ *     largest-first order, and each job's suffixes and LCPs: every position with k
+ *     breaker-free symbols exactly once, consecutive suffixes in order (compared up
+ *     to the first breaker; ties by position), LCPs by direct scan;
+ *   - rv_pairs_buckets_each_batch / _count over slices 0..N-1 of N against
+ *     rv_pairs_each_batch on an index of the same sequence, one strand and both,
+ *     with filters, thread counts, mem budgets and spilling;
+ *   - part files: all slices merged == the index's output; missing, duplicate,
+ *     foreign, truncated and garbage parts are refused with a message. */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "check.h"
+#include "repview/buckets.h"
+#include "repview/build.h"
+#include "repview/common.h"
+#include "repview/pairs.h"
+#include "repview/seq.h"
+
+/* ---- random inputs -------------------------------------------------------------- */
+
+static const char *const kinds[] = {"dnaA", "dnaAC", "dnaACGTN", "periodic", "same", "protein", "text"};
+enum { N_KINDS = 7, MAX_REC = 3 };
+
+static void random_record(rng_t *r, int kind, char *buf, size_t len)
+{
+    static const char prot[] = "ACDEFGHIKLMNPQRSTVWYX*";
+    size_t period = 1 + rng_below(r, 5);
+    for (size_t i = 0; i < len; i++) {
+        switch (kind) {
+        case 0: buf[i] = rng_below(r, 12) == 0 ? 'N' : 'A'; break;
+        case 1: buf[i] = rng_below(r, 10) == 0 ? 'N' : "ACac"[rng_below(r, 4)]; break;
+        case 2: buf[i] = rng_below(r, 8) == 0 ? 'N' : "ACGTacgt"[rng_below(r, 8)]; break;
+        case 3: buf[i] = i < period ? "ACGT"[rng_below(r, 4)] : buf[i - period];
+                if (rng_below(r, 25) == 0) buf[i] = rng_below(r, 2) ? 'N' : 'G';
+                break;
+        case 4: buf[i] = 'A'; break;
+        case 5: buf[i] = prot[rng_below(r, 10)]; break; /* small alphabet, X and * break */
+        default: buf[i] = "ab \n"[rng_below(r, 3)]; break;
+        }
+    }
+    buf[len] = 0;
+}
+
+static const rv_alpha_t kind_alpha[N_KINDS] = {RV_ALPHA_DNA, RV_ALPHA_DNA, RV_ALPHA_DNA, RV_ALPHA_DNA,
+                                               RV_ALPHA_DNA, RV_ALPHA_PROTEIN, RV_ALPHA_TEXT};
+
+typedef struct {
+    int nrec, kind;
+    char *rec[MAX_REC];
+} input_t;
+
+static void input_random(rng_t *r, int kind, size_t max_len, input_t *in)
+{
+    in->kind = kind;
+    in->nrec = 1 + (int)rng_below(r, MAX_REC);
+    for (int i = 0; i < in->nrec; i++) {
+        size_t len = 1 + rng_below(r, max_len);
+        in->rec[i] = malloc(len + 1);
+        random_record(r, kind, in->rec[i], len);
+    }
+}
+
+static void input_free(input_t *in)
+{
+    for (int i = 0; i < in->nrec; i++) free(in->rec[i]);
+}
+
+/* The sequence of in; both strands (rv_seq_add_reverse) when strands == 2. */
+static rv_seq_t *seq_of(const input_t *in, int strands)
+{
+    static const char *const names[MAX_REC] = {"r1", "r2", "r3"};
+    const char *seqs[MAX_REC];
+    for (int i = 0; i < in->nrec; i++) seqs[i] = in->rec[i];
+    rv_seq_t *s = rv_seq_from_records(names, seqs, in->nrec, kind_alpha[in->kind]);
+    if (s && strands == 2 && rv_seq_add_reverse(s, 1) < 0) {
+        rv_seq_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* An index of in (both strands when strands == 2: the builder doubles the text). */
+static rv_index_t *index_of(const input_t *in, int strands, int threads)
+{
+    rv_seq_t *s = seq_of(in, 1);
+    if (!s) return NULL;
+    rv_build_opts_t o;
+    rv_build_opts_init(&o);
+    o.threads = threads;
+    o.strands = strands;
+    return rv_build(s, &o, NULL);
+}
+
+static void describe(const input_t *in, char *buf, size_t len)
+{
+    size_t k = 0;
+    for (int r = 0; r < in->nrec && k + 2 < len; r++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%.60s", r ? "|" : "", in->rec[r]);
+    for (size_t i = 0; i < k && i < len; i++)
+        if (buf[i] == '\n') buf[i] = '~';
+}
+
+/* ---- suffix oracle -------------------------------------------------------------- */
+
+static inline int sym(const rv_seq_t *s, uint64_t i) { return i < s->n ? s->text[i] : RV_BREAK; }
+
+/* <0, 0 (equal up to a breaker or the end on both), >0 */
+static int suffix_cmp(const rv_seq_t *s, uint64_t a, uint64_t b)
+{
+    for (uint64_t d = 0;; d++) {
+        int x = sym(s, a + d), y = sym(s, b + d);
+        if (x != y) return x < y ? -1 : 1;
+        if (x == RV_BREAK) return 0;
+    }
+}
+
+static uint64_t lcp_brute(const rv_seq_t *s, uint64_t a, uint64_t b)
+{
+    uint64_t h = 0;
+    while (sym(s, a + h) == sym(s, b + h) && sym(s, a + h) != RV_BREAK) h++;
+    return h;
+}
+
+/* Code of the k symbols at i (base sigma, first most significant), or UINT64_MAX
+ * when a breaker or the end comes first. */
+static uint64_t code_at(const rv_seq_t *s, uint64_t i, int k, uint64_t sigma)
+{
+    uint64_t c = 0;
+    for (int j = 0; j < k; j++) {
+        int x = sym(s, i + (uint64_t)j);
+        if (x == RV_BREAK) return UINT64_MAX;
+        c = c * sigma + (uint64_t)(x - 1);
+    }
+    return c;
+}
+
+/* Check the plan of s for min_len and job size js against brute force, then every
+ * job's sort.  Returns 1 when everything held (the first failure is recorded). */
+static int check_plan_and_sort(const rv_seq_t *s, uint64_t min_len, uint64_t js, int threads, const char *what)
+{
+    rv_bucket_plan_t p;
+    int rc = rv_bucket_plan(s, min_len, js, threads, &p);
+    CHECK(rc == 0, "%s: plan: %s", what, rv_last_error());
+    if (rc) return 0;
+    uint64_t sigma = (uint64_t)(s->sigma > 0 ? s->sigma : 1), pw = 1;
+    for (int i = 0; i < p.k; i++) pw *= sigma;
+    CHECK(p.k >= 1 && (uint64_t)p.k <= min_len && p.sigma == sigma && p.n_codes == pw && pw <= (1ull << 24),
+          "%s: k %d sigma %llu n_codes %llu (min_len %llu)", what, p.k, (unsigned long long)p.sigma,
+          (unsigned long long)p.n_codes, (unsigned long long)min_len);
+    if (check_failed_) { rv_bucket_plan_free(&p); return 0; }
+    /* counts by brute force */
+    uint64_t *want = calloc(p.n_codes, sizeof *want), valid = 0, largest = 0;
+    char *seen = calloc(s->n + 1, 1);
+    for (uint64_t i = 0; i < s->n; i++) {
+        uint64_t c = code_at(s, i, p.k, sigma);
+        if (c != UINT64_MAX) want[c]++, valid++;
+    }
+    for (uint64_t c = 0; c < p.n_codes; c++) {
+        if (want[c] > largest) largest = want[c];
+        if (p.count[c] != want[c]) {
+            CHECK(0, "%s: count[%llu] = %llu want %llu", what, (unsigned long long)c,
+                  (unsigned long long)p.count[c], (unsigned long long)want[c]);
+            break;
+        }
+    }
+    CHECK(p.suffixes == valid && p.largest == largest, "%s: suffixes %llu largest %llu want %llu %llu", what,
+          (unsigned long long)p.suffixes, (unsigned long long)p.largest, (unsigned long long)valid,
+          (unsigned long long)largest);
+    /* jobs: code order, disjoint, covering every non-empty code, within the size */
+    uint64_t next_code = 0, sum = 0;
+    for (uint64_t j = 0; j < p.n_jobs && !check_failed_; j++) {
+        const rv_bucket_job_t *jb = &p.jobs[j];
+        CHECK(jb->code_lo >= next_code && jb->code_lo < jb->code_hi && jb->code_hi <= p.n_codes,
+              "%s: job %llu codes [%llu, %llu) after %llu", what, (unsigned long long)j,
+              (unsigned long long)jb->code_lo, (unsigned long long)jb->code_hi, (unsigned long long)next_code);
+        if (check_failed_) break;
+        for (uint64_t c = next_code; c < jb->code_lo; c++)
+            CHECK(want[c] == 0, "%s: code %llu (%llu suffixes) in no job", what, (unsigned long long)c,
+                  (unsigned long long)want[c]);
+        uint64_t m = 0, nonempty = 0;
+        for (uint64_t c = jb->code_lo; c < jb->code_hi; c++) m += want[c], nonempty += want[c] > 0;
+        CHECK(jb->suffixes == m && m > 0, "%s: job %llu has %llu suffixes, its codes %llu", what,
+              (unsigned long long)j, (unsigned long long)jb->suffixes, (unsigned long long)m);
+        CHECK(m <= js || nonempty == 1, "%s: job %llu of %llu suffixes over the size %llu with %llu buckets", what,
+              (unsigned long long)j, (unsigned long long)m, (unsigned long long)js, (unsigned long long)nonempty);
+        sum += m;
+        next_code = jb->code_hi;
+    }
+    for (uint64_t c = next_code; c < p.n_codes && !check_failed_; c++)
+        CHECK(want[c] == 0, "%s: code %llu after the last job", what, (unsigned long long)c);
+    CHECK(sum == valid, "%s: jobs hold %llu suffixes, want %llu", what, (unsigned long long)sum,
+          (unsigned long long)valid);
+    /* largest first: a permutation, sizes non-increasing, ties by code */
+    uint64_t *ord = rv_bucket_jobs_largest_first(&p);
+    CHECK(ord != NULL, "%s: largest_first NULL", what);
+    if (ord && !check_failed_) {
+        char *used = calloc(p.n_jobs + 1, 1);
+        for (uint64_t i = 0; i < p.n_jobs && !check_failed_; i++) {
+            CHECK(ord[i] < p.n_jobs && !used[ord[i]], "%s: largest_first not a permutation at %llu", what,
+                  (unsigned long long)i);
+            if (check_failed_) break;
+            used[ord[i]] = 1;
+            if (i) {
+                const rv_bucket_job_t *a = &p.jobs[ord[i - 1]], *b = &p.jobs[ord[i]];
+                CHECK(a->suffixes > b->suffixes || (a->suffixes == b->suffixes && a->code_lo < b->code_lo),
+                      "%s: largest_first out of order at %llu", what, (unsigned long long)i);
+            }
+        }
+        free(used);
+    }
+    free(ord);
+    /* every job's sort; the concatenation is the suffix array of the valid starts */
+    uint64_t prev = UINT64_MAX;
+    for (uint64_t j = 0; j < p.n_jobs && !check_failed_; j++) {
+        uint64_t *pos = NULL, *lcp = NULL, m = 0;
+        rc = rv_bucket_job_sort(s, &p, j, &pos, &lcp, &m);
+        CHECK(rc == 0, "%s: job %llu sort: %s", what, (unsigned long long)j, rv_last_error());
+        if (rc) break;
+        CHECK(m == p.jobs[j].suffixes, "%s: job %llu gave %llu suffixes, planned %llu", what,
+              (unsigned long long)j, (unsigned long long)m, (unsigned long long)p.jobs[j].suffixes);
+        CHECK(m == 0 || lcp[0] == 0, "%s: job %llu lcp[0] = %llu", what, (unsigned long long)j,
+              (unsigned long long)lcp[0]);
+        for (uint64_t r = 0; r < m && !check_failed_; r++) {
+            uint64_t q = pos[r], c = q < s->n ? code_at(s, q, p.k, sigma) : UINT64_MAX;
+            CHECK(q < s->n && !seen[q], "%s: job %llu rank %llu: position %llu out of range or twice", what,
+                  (unsigned long long)j, (unsigned long long)r, (unsigned long long)q);
+            if (check_failed_) break;
+            seen[q] = 1;
+            CHECK(c >= p.jobs[j].code_lo && c < p.jobs[j].code_hi, "%s: job %llu: position %llu (code %lld) not its",
+                  what, (unsigned long long)j, (unsigned long long)q, c == UINT64_MAX ? -1ll : (long long)c);
+            if (prev != UINT64_MAX) {
+                int cmp = suffix_cmp(s, prev, q);
+                CHECK(cmp < 0 || (cmp == 0 && prev < q), "%s: job %llu rank %llu: suffix %llu before %llu (cmp %d)",
+                      what, (unsigned long long)j, (unsigned long long)r, (unsigned long long)prev,
+                      (unsigned long long)q, cmp);
+            }
+            if (r > 0) {
+                uint64_t h = lcp_brute(s, pos[r - 1], q);
+                CHECK(lcp[r] == h, "%s: job %llu lcp[%llu] (%llu, %llu) = %llu want %llu", what, (unsigned long long)j,
+                      (unsigned long long)r, (unsigned long long)pos[r - 1], (unsigned long long)q,
+                      (unsigned long long)lcp[r], (unsigned long long)h);
+            }
+            prev = q;
+        }
+        free(pos);
+        free(lcp);
+    }
+    for (uint64_t i = 0; i < s->n && !check_failed_; i++)
+        CHECK(seen[i] == (code_at(s, i, p.k, sigma) != UINT64_MAX), "%s: position %llu %s", what,
+              (unsigned long long)i, seen[i] ? "has no k-prefix but was sorted" : "missing");
+    free(seen);
+    free(want);
+    rv_bucket_plan_free(&p);
+    return !check_failed_;
+}
+
+static void test_sort_random(void)
+{
+    rng_t r = rng_new(1501);
+    static const uint64_t sizes[] = {1, 3, 50, UINT64_MAX / 4};
+    char name[64], what[512], d[200];
+    for (int kind = 0; kind < N_KINDS; kind++) {
+        case_begin();
+        /* protein and text have 25^4 and 255^2 codes: each plan costs more */
+        int iters = check_iters(kind == 5 ? 15 : kind == 6 ? 20 : 60);
+        for (int it = 0; it < iters && !check_failed_; it++) {
+            input_t in;
+            input_random(&r, kind, 1 + rng_below(&r, 4) * 40, &in);
+            int strands = kind_alpha[kind] == RV_ALPHA_DNA && rng_below(&r, 3) == 0 ? 2 : 1;
+            rv_seq_t *s = seq_of(&in, strands);
+            CHECK(s, "seq: %s", rv_last_error());
+            for (uint64_t ml = 1; s && ml <= 6 && !check_failed_; ml++)
+                for (int z = 0; z < 4 && !check_failed_; z++) {
+                    describe(&in, d, sizeof d);
+                    snprintf(what, sizeof what, "%s strands %d min %llu job %llu [%s]", kinds[kind], strands,
+                             (unsigned long long)ml, (unsigned long long)sizes[z], d);
+                    check_plan_and_sort(s, ml, sizes[z], 1 + (int)rng_below(&r, 2), what);
+                }
+            rv_seq_free(s);
+            input_free(&in);
+        }
+        snprintf(name, sizeof name, "buckets_sort_oracle_%s", kinds[kind]);
+        case_end(name);
+    }
+}
+
+/* Long equal runs (multikey quicksort on deep ties), larger buckets, min_len 0. */
+static void test_sort_fixed(void)
+{
+    case_begin();
+    char *buf = malloc(4001);
+    rng_t r = rng_new(7);
+    /* all-A, long period, with one breaker; ACGT random; large text alphabet */
+    for (int v = 0; v < 4 && !check_failed_; v++) {
+        size_t n = v == 0 ? 1500 : 4000;
+        for (size_t i = 0; i < n; i++)
+            buf[i] = v == 0 ? 'A' : v == 1 ? "ACGTTGCA"[i % 7] : v == 2 ? "ACGT"[rng_below(&r, 4)] : (char)('!' + rng_below(&r, 90));
+        if (v == 1) buf[n / 3] = 'N';
+        buf[n] = 0;
+        rv_seq_t *s = rv_seq_from_string(buf, n, v == 3 ? RV_ALPHA_TEXT : RV_ALPHA_DNA, "x");
+        char what[64];
+        for (uint64_t ml = 1; s && ml <= 12 && !check_failed_; ml += 5) {
+            snprintf(what, sizeof what, "fixed %d min %llu", v, (unsigned long long)ml);
+            check_plan_and_sort(s, ml, v == 2 ? 100 : 1u << 30, 2, what);
+        }
+        rv_bucket_plan_t p;
+        CHECK(s && rv_bucket_plan(s, 0, 10, 1, &p) < 0 && rv_last_error()[0], "min_len 0 accepted");
+        rv_seq_free(s);
+    }
+    /* nothing to sort: a text shorter than k, and breakers only */
+    const char *names[2] = {"a", "b"}, *seqs[2] = {"ACG", "NNNN"};
+    rv_seq_t *s = rv_seq_from_records(names, seqs, 2, RV_ALPHA_DNA);
+    rv_bucket_plan_t p;
+    CHECK(s && rv_bucket_plan(s, 6, 10, 1, &p) == 0 && p.n_jobs == 0 && p.suffixes == 0, "short text: jobs %llu",
+          (unsigned long long)p.n_jobs);
+    if (s) rv_bucket_plan_free(&p);
+    CHECK(s && check_plan_and_sort(s, 3, 1, 1, "ACG|NNNN min 3"), "ACG|NNNN");
+    rv_seq_free(s);
+    free(buf);
+    case_end("buckets_sort_fixed");
+}
+
+/* ---- pairs from buckets vs the index -------------------------------------------- */
+
+typedef struct {
+    rv_pair_t *a;
+    size_t n, cap;
+    int bad_batch;
+} plist_t;
+
+static int collect_batch(void *ud, const rv_pair_t *p, size_t n)
+{
+    plist_t *l = ud;
+    if (n == 0 || n > RV_PAIRS_BATCH) l->bad_batch = 1;
+    if (l->n + n > l->cap) {
+        while (l->n + n > l->cap) l->cap = l->cap ? 2 * l->cap : 256;
+        l->a = realloc(l->a, l->cap * sizeof *l->a);
+    }
+    if (n) memcpy(l->a + l->n, p, n * sizeof *p);
+    l->n += n;
+    return 0;
+}
+
+static int pair_cmp(const void *x, const void *y)
+{
+    const rv_pair_t *a = x, *b = y;
+    if (a->p1 != b->p1) return a->p1 < b->p1 ? -1 : 1;
+    if (a->p2 != b->p2) return a->p2 < b->p2 ? -1 : 1;
+    if (a->inverted != b->inverted) return a->inverted < b->inverted ? -1 : 1;
+    return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static int sorted(const plist_t *l)
+{
+    for (size_t i = 1; i < l->n; i++)
+        if (pair_cmp(&l->a[i - 1], &l->a[i]) >= 0) return 0;
+    return 1;
+}
+
+static int same_list(const plist_t *a, const plist_t *b, char *why, size_t whylen)
+{
+    for (size_t i = 0; i < a->n || i < b->n; i++) {
+        const rv_pair_t *p = i < a->n ? &a->a[i] : NULL, *q = i < b->n ? &b->a[i] : NULL;
+        if (!p || !q || pair_cmp(p, q) != 0) {
+            snprintf(why, whylen, "#%zu of %zu/%zu: got <%lld,%lld,%lld,%d> want <%lld,%lld,%lld,%d>", i, a->n, b->n,
+                     p ? (long long)p->p1 : -1, p ? (long long)p->p2 : -1, p ? (long long)p->len : -1,
+                     p ? p->inverted : -1, q ? (long long)q->p1 : -1, q ? (long long)q->p2 : -1,
+                     q ? (long long)q->len : -1, q ? q->inverted : -1);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Random filters (bit 0 min gap, 1 max gap, 2 within) on s. */
+static void random_filters(rng_t *r, const rv_seq_t *s, int combo, rv_pairs_opts_t *o)
+{
+    if (combo & 1) o->use_min_gap = 1, o->min_gap = (int64_t)rng_below(r, 20) - 5;
+    if (combo & 2) o->use_max_gap = 1, o->max_gap = (int64_t)rng_below(r, 30) - 3;
+    if (combo & 4) {
+        uint64_t rid = rng_below(r, s->n_rec), len = s->rec[rid].len;
+        uint64_t b = rng_below(r, len + 1), e = b + rng_below(r, len - b + 1);
+        o->use_within = 1;
+        o->within_beg = s->rec[rid].off + b;
+        o->within_end = s->rec[rid].off + e;
+    }
+}
+
+/* Every slice of n_slices from the text of s, checked sorted and merged; the
+ * slice counts too.  1 when all equal ref. */
+static int check_slices(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t budget, uint64_t n_slices,
+                        const plist_t *ref, const char *what)
+{
+    plist_t all = {0};
+    char why[256];
+    uint64_t counted = 0;
+    for (uint64_t sl = 0; sl < n_slices && !check_failed_; sl++) {
+        plist_t got = {0};
+        int rc = rv_pairs_buckets_each_batch(s, o, budget, sl, n_slices, collect_batch, &got);
+        CHECK(rc == 0, "%s: slice %llu/%llu: rc %d: %s", what, (unsigned long long)sl, (unsigned long long)n_slices,
+              rc, rv_last_error());
+        CHECK(!got.bad_batch, "%s: an empty or oversized batch", what);
+        CHECK(sorted(&got), "%s: slice %llu/%llu not in (p1, p2, inverted, len) order", what, (unsigned long long)sl,
+              (unsigned long long)n_slices);
+        uint64_t c = UINT64_MAX;
+        rc = rv_pairs_buckets_count(s, o, budget, sl, n_slices, &c);
+        CHECK(rc == 0 && c == got.n, "%s: slice %llu/%llu count %llu, listed %zu (%s)", what, (unsigned long long)sl,
+              (unsigned long long)n_slices, (unsigned long long)c, got.n, rc ? rv_last_error() : "");
+        counted += c == UINT64_MAX ? 0 : c;
+        if (got.n) collect_batch(&all, got.a, got.n);
+        free(got.a);
+    }
+    if (all.n) qsort(all.a, all.n, sizeof *all.a, pair_cmp);
+    CHECK(same_list(&all, ref, why, sizeof why), "%s: %llu slices: %s", what, (unsigned long long)n_slices, why);
+    CHECK(counted == ref->n, "%s: slice counts sum to %llu, want %zu", what, (unsigned long long)counted, ref->n);
+    free(all.a);
+    return !check_failed_;
+}
+
+static const char *strands_name(int st) { return st == 1 ? "+" : st == -1 ? "-" : st == 2 ? "both" : "0"; }
+
+static void test_pairs_random(int both)
+{
+    rng_t r = rng_new(both ? 1502 : 1503);
+    static const uint64_t budgets[] = {1, 700, 5000, 1000000, 0};
+    static const int strand_opts[] = {0, 1, -1, 2};
+    char name[64], what[512], d[200], why[256];
+    for (int kind = 0; kind < N_KINDS; kind++) {
+        if (both && kind_alpha[kind] != RV_ALPHA_DNA) continue;
+        case_begin();
+        int iters = check_iters(kind == 5 ? 8 : kind == 6 ? 12 : 40);
+        for (int it = 0; it < iters && !check_failed_; it++) {
+            input_t in;
+            input_random(&r, kind, 50, &in);
+            rv_index_t *x = index_of(&in, both ? 2 : 1, 1);
+            rv_seq_t *s = seq_of(&in, both ? 2 : 1);
+            CHECK(x && s, "build: %s", rv_last_error());
+            if (x && s)
+                CHECK(s->n == x->seq->n && !memcmp(s->text, x->seq->text, s->n) && s->strands == x->seq->strands,
+                      "the sequence's text is not the index's");
+            for (int combo = 0; x && s && combo < 8 && !check_failed_; combo++) {
+                rv_pairs_opts_t o;
+                rv_pairs_opts_init(&o, 1 + rng_below(&r, 6));
+                random_filters(&r, s, combo, &o);
+                o.threads = 1 + (int)rng_below(&r, 3);
+                o.mem_bytes = rng_below(&r, 2) ? 1 : 0;
+                o.grain = 1 + rng_below(&r, 8);
+                if (both) o.strands = strand_opts[rng_below(&r, 4)];
+                plist_t ref = {0};
+                CHECK(rv_pairs_each_batch(x, &o, collect_batch, &ref) == 0, "index: %s", rv_last_error());
+                uint64_t budget = budgets[rng_below(&r, 5)], ns = 1 + rng_below(&r, 5);
+                describe(&in, d, sizeof d);
+                snprintf(what, sizeof what, "%s strands %s combo %d min %llu threads %d budget %llu mem %llu [%s]",
+                         kinds[kind], strands_name(o.strands), combo, (unsigned long long)o.min_len, o.threads,
+                         (unsigned long long)budget, (unsigned long long)o.mem_bytes, d);
+                /* all at once, then in slices */
+                plist_t got = {0};
+                CHECK(rv_pairs_buckets_each_batch(s, &o, budget, 0, 1, collect_batch, &got) == 0, "%s: %s", what,
+                      rv_last_error());
+                CHECK(same_list(&got, &ref, why, sizeof why), "%s: %s", what, why);
+                free(got.a);
+                uint64_t c = UINT64_MAX;
+                CHECK(rv_pairs_buckets_count(s, &o, budget, 0, 0, &c) == 0 && c == ref.n,
+                      "%s: count %llu want %zu", what, (unsigned long long)c, ref.n);
+                check_slices(s, &o, budget, ns, &ref, what);
+                free(ref.a);
+            }
+            rv_seq_free(s);
+            rv_index_free(x);
+            input_free(&in);
+        }
+        snprintf(name, sizeof name, "buckets_pairs_%s_%s", both ? "both" : "one", kinds[kind]);
+        case_end(name);
+    }
+}
+
+/* Larger inputs: many jobs from a 200 kB budget (20 kB quick), threads 1..3, spilling. */
+static void test_pairs_large(void)
+{
+    rng_t r = rng_new(1504);
+    char what[128];
+    int quick = check_iters(10) < 10; /* sanitizer builds: smaller texts, smaller jobs */
+    uint64_t budget = quick ? 20000 : 200000;
+    case_begin();
+    for (int it = 0; it < 4 && !check_failed_; it++) {
+        input_t in = {.kind = it % 2 ? 3 : 2, .nrec = 2};
+        for (int k = 0; k < 2; k++) {
+            size_t len = quick ? 2000 + rng_below(&r, 3000) : 10000 + rng_below(&r, 15000);
+            in.rec[k] = malloc(len + 1);
+            random_record(&r, in.kind, in.rec[k], len);
+        }
+        if (it % 2 == 0) memcpy(in.rec[1] + 100, in.rec[0] + 50, 1500); /* a long repeat across records */
+        int strands = it >= 2 ? 2 : 1;
+        rv_index_t *x = index_of(&in, strands, 2);
+        rv_seq_t *s = seq_of(&in, strands);
+        CHECK(x && s, "build");
+        rv_pairs_opts_t o;
+        rv_pairs_opts_init(&o, quick ? 6 + rng_below(&r, 5) : 8 + rng_below(&r, 8)); /* k = 11 (4^11 codes) from 11 on */
+        o.strands = strands == 2 ? 2 : 1;
+        plist_t ref = {0};
+        CHECK(x && rv_pairs_each_batch(x, &o, collect_batch, &ref) == 0, "index: %s", rv_last_error());
+        for (int t = 1; t <= 3 && x && s && !check_failed_; t++) {
+            o.threads = t;
+            o.mem_bytes = t == 2 ? 4096 : 0;
+            snprintf(what, sizeof what, "large %d strands %d threads %d min %llu", it, strands, t,
+                     (unsigned long long)o.min_len);
+            rv_bucket_plan_t p;
+            CHECK(rv_pairs_bucket_plan(s, &o, budget, t, &p) == 0 && (in.kind != 2 || p.n_jobs > 4),
+                  "%s: only %llu jobs", what,
+                  (unsigned long long)p.n_jobs);
+            rv_bucket_plan_free(&p);
+            check_slices(s, &o, budget, (uint64_t)t * 2 - 1, &ref, what);
+        }
+        CHECK(ref.n > 20, "large %d: only %zu pairs", it, ref.n);
+        free(ref.a);
+        rv_seq_free(s);
+        rv_index_free(x);
+        input_free(&in);
+    }
+    case_end("buckets_pairs_large");
+}
+
+/* ---- part files ------------------------------------------------------------------ */
+
+static char tmpdir[4096];
+
+static void part_path(char *buf, size_t len, const char *tag, uint64_t i)
+{
+    snprintf(buf, len, "%s/%s.%llu.part", tmpdir, tag, (unsigned long long)i);
+}
+
+/* Write the n slices of s, o as TAG.I.part.  1 when all went well. */
+static int write_parts(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t budget, uint64_t n, const char *tag)
+{
+    char path[4200];
+    for (uint64_t i = 0; i < n; i++) {
+        part_path(path, sizeof path, tag, i);
+        if (rv_pairs_part_write(s, o, budget, i, n, path) < 0) {
+            CHECK(0, "part_write %s: %s", path, rv_last_error());
+            return 0;
+        }
+        char tmp[4300];
+        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+        CHECK(access(tmp, F_OK) != 0, "temporary part %s left behind", tmp);
+    }
+    return 1;
+}
+
+/* Open TAG.I.part for the given slice indexes; NULL entries on failure. */
+static int open_parts(const char *tag, const uint64_t *which, size_t n, rv_part_t **parts)
+{
+    char path[4200];
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        part_path(path, sizeof path, tag, which[i]);
+        if (rv_part_open(path, &parts[i]) < 0) {
+            CHECK(0, "open %s: %s", path, rv_last_error());
+            parts[i] = NULL;
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+static void close_parts(rv_part_t **parts, size_t n)
+{
+    for (size_t i = 0; i < n; i++) rv_part_close(parts[i]);
+}
+
+static void test_parts_random(void)
+{
+    rng_t r = rng_new(1505);
+    char what[512], d[200], why[256];
+    case_begin();
+    for (int it = 0; it < check_iters(60) && !check_failed_; it++) {
+        int kind = (int)rng_below(&r, N_KINDS), both = kind_alpha[kind] == RV_ALPHA_DNA && rng_below(&r, 2);
+        input_t in;
+        input_random(&r, kind, 60, &in);
+        rv_index_t *x = index_of(&in, both ? 2 : 1, 1);
+        rv_seq_t *s = seq_of(&in, both ? 2 : 1);
+        CHECK(x && s, "build: %s", rv_last_error());
+        if (!x || !s) { rv_seq_free(s); rv_index_free(x); input_free(&in); break; }
+        rv_pairs_opts_t o;
+        rv_pairs_opts_init(&o, 1 + rng_below(&r, 5));
+        random_filters(&r, s, (int)rng_below(&r, 8), &o);
+        o.strands = both ? (int)rng_below(&r, 3) - 1 : 1;
+        o.threads = 1 + (int)rng_below(&r, 2);
+        plist_t ref = {0};
+        CHECK(rv_pairs_each_batch(x, &o, collect_batch, &ref) == 0, "index: %s", rv_last_error());
+        uint64_t n = 1 + rng_below(&r, 5), budget = rng_below(&r, 2) ? 1 : 3000;
+        describe(&in, d, sizeof d);
+        snprintf(what, sizeof what, "%s strands %s min %llu N %llu [%s]", kinds[kind], strands_name(o.strands),
+                 (unsigned long long)o.min_len, (unsigned long long)n, d);
+        if (write_parts(s, &o, budget, n, "r")) {
+            uint64_t which[8];
+            for (uint64_t i = 0; i < n; i++) which[i] = i;
+            for (uint64_t i = n; i > 1; i--) { /* any order */
+                uint64_t j = rng_below(&r, i), t = which[i - 1];
+                which[i - 1] = which[j], which[j] = t;
+            }
+            rv_part_t *parts[8] = {0};
+            if (open_parts("r", which, n, parts)) {
+                uint64_t total = 0;
+                for (uint64_t i = 0; i < n; i++) {
+                    uint64_t sl, ns;
+                    rv_part_slice(parts[i], &sl, &ns);
+                    CHECK(sl == which[i] && ns == n, "%s: part says slice %llu of %llu", what,
+                          (unsigned long long)sl, (unsigned long long)ns);
+                    CHECK(!strcmp(rv_part_input(parts[i]), "-"), "%s: input '%s'", what, rv_part_input(parts[i]));
+                    total += rv_part_pairs(parts[i]);
+                }
+                CHECK(total == ref.n, "%s: parts hold %llu pairs, want %zu", what, (unsigned long long)total, ref.n);
+                CHECK(rv_parts_check(parts, n, s) == 0, "%s: check: %s", what, rv_last_error());
+                CHECK(rv_parts_check(parts, n, NULL) == 0, "%s: check without input: %s", what, rv_last_error());
+                for (int rep = 0; rep < 2; rep++) { /* a second merge of the same parts reads them again */
+                    plist_t got = {0};
+                    CHECK(rv_parts_merge(parts, n, collect_batch, &got) == 0, "%s: merge: %s", what, rv_last_error());
+                    CHECK(!got.bad_batch, "%s: merge: bad batch", what);
+                    CHECK(same_list(&got, &ref, why, sizeof why), "%s: merge %d: %s", what, rep, why);
+                    free(got.a);
+                }
+                if (n > 1) {
+                    CHECK(rv_parts_check(parts, n - 1, s) < 0 && rv_last_error()[0], "%s: missing slice accepted", what);
+                    rv_part_t *dup[8];
+                    memcpy(dup, parts, n * sizeof *dup);
+                    dup[n - 1] = dup[0];
+                    CHECK(rv_parts_check(dup, n, s) < 0 && rv_last_error()[0], "%s: duplicate slice accepted", what);
+                }
+            }
+            close_parts(parts, n);
+        }
+        free(ref.a);
+        rv_seq_free(s);
+        rv_index_free(x);
+        input_free(&in);
+    }
+    case_end("buckets_parts_merge");
+}
+
+static int write_file(const char *path, const void *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    int ok = fwrite(buf, 1, len, f) == len;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* Refusals: runs of other options, slices of other N, another input, truncated
+ * and garbage files, slices that do not exist. */
+static void test_parts_errors(void)
+{
+    case_begin();
+    const char *names[2] = {"a", "b"};
+    const char *seqs[2] = {"ACGTACGTTTACGTACGAACGTNACGTACGT", "GGACGTACGTTTAC"};
+    const char *other[2] = {"ACGTACGTTTACGTACGAACGTNACGTACG", "GGACGTACGTTTAC"}; /* one symbol shorter */
+    rv_seq_t *s = rv_seq_from_records(names, seqs, 2, RV_ALPHA_DNA);
+    rv_seq_t *s2 = rv_seq_from_records(names, other, 2, RV_ALPHA_DNA);
+    rv_pairs_opts_t o, o4;
+    rv_pairs_opts_init(&o, 3);
+    rv_pairs_opts_init(&o4, 4);
+    char path[4200], p2[4200];
+    rv_part_t *parts[4] = {0}, *q = NULL;
+    const uint64_t w3[3] = {0, 1, 2};
+    CHECK(s && s2, "seq");
+    if (check_failed_) goto out;
+    write_parts(s, &o, 1, 3, "e");   /* -l 3, three slices */
+    write_parts(s, &o4, 1, 3, "f");  /* -l 4 */
+    write_parts(s, &o, 1, 2, "g");   /* two slices */
+    write_parts(s2, &o, 1, 3, "h");  /* another input */
+    if (check_failed_) goto out;
+    /* a run of other options in the set */
+    open_parts("e", w3, 3, parts);
+    part_path(path, sizeof path, "f", 1);
+    CHECK(rv_part_open(path, &q) == 0, "open f.1: %s", rv_last_error());
+    if (check_failed_) goto out;
+    rv_part_t *mix[3] = {parts[0], q, parts[2]};
+    CHECK(rv_parts_check(mix, 3, NULL) < 0 && rv_last_error()[0], "parts of -l 3 and -l 4 merged");
+    rv_part_close(q);
+    /* a slice of another N */
+    part_path(path, sizeof path, "g", 1);
+    CHECK(rv_part_open(path, &q) == 0, "open g.1");
+    mix[1] = q;
+    CHECK(rv_parts_check(mix, 3, NULL) < 0, "slices of N=2 and N=3 merged");
+    rv_part_t *two[2] = {parts[0], q};
+    CHECK(rv_parts_check(two, 2, NULL) < 0, "a set of N=3 with a part of N=2");
+    rv_part_close(q);
+    /* another input (its own complete set is fine) */
+    part_path(path, sizeof path, "h", 1);
+    CHECK(rv_part_open(path, &q) == 0, "open h.1");
+    mix[1] = q;
+    CHECK(rv_parts_check(mix, 3, NULL) < 0, "parts of two inputs merged");
+    rv_part_close(q);
+    CHECK(rv_parts_check(parts, 3, s2) < 0 && rv_last_error()[0], "parts checked against another input");
+    CHECK(rv_parts_check(parts, 3, s) == 0, "own input: %s", rv_last_error());
+    CHECK(rv_parts_check(parts, 0, NULL) < 0, "no parts accepted");
+    CHECK(rv_parts_check(parts, 2, NULL) < 0, "2 of 3 accepted");
+    rv_part_t *dup[3] = {parts[0], parts[1], parts[1]};
+    CHECK(rv_parts_check(dup, 3, NULL) < 0, "duplicate accepted");
+    /* truncated, extended, garbage, empty, missing, a directory */
+    part_path(path, sizeof path, "e", 0);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && st.st_size > 0, "stat");
+    FILE *f = fopen(path, "rb");
+    size_t len = (size_t)st.st_size;
+    char *buf = malloc(len + 64);
+    CHECK(f && fread(buf, 1, len, f) == len, "read part");
+    if (f) fclose(f);
+    snprintf(p2, sizeof p2, "%s/bad.part", tmpdir);
+    for (size_t cut = 1; cut <= len && !check_failed_; cut += cut < 80 ? 1 : 37) {
+        write_file(p2, buf, len - cut);
+        q = NULL;
+        CHECK(rv_part_open(p2, &q) < 0 && rv_last_error()[0] && !q, "a part cut by %zu bytes opened", cut);
+        rv_part_close(q);
+    }
+    for (size_t cut = 1; cut < len && !check_failed_; cut += cut < 40 ? 1 : 29) { /* the run cut, the trailer kept */
+        write_file(p2, buf + cut, len - cut);
+        q = NULL;
+        CHECK(rv_part_open(p2, &q) < 0 && !q, "a part without its first %zu bytes opened", cut);
+        rv_part_close(q);
+    }
+    char *ins = malloc(len + 8);
+    memcpy(ins, "\x01\x02\x03", 3); /* bytes before the run */
+    memcpy(ins + 3, buf, len);
+    write_file(p2, ins, len + 3);
+    free(ins);
+    CHECK(rv_part_open(p2, &q) < 0, "a part with 3 bytes prepended opened");
+    memcpy(buf + len, "xyz", 3);
+    write_file(p2, buf, len + 3);
+    CHECK(rv_part_open(p2, &q) < 0, "a part with 3 bytes appended opened");
+    for (size_t i = 0; i < len; i++) buf[i] = (char)(i * 131 + 7);
+    write_file(p2, buf, len);
+    CHECK(rv_part_open(p2, &q) < 0, "garbage opened");
+    write_file(p2, buf, 0);
+    CHECK(rv_part_open(p2, &q) < 0, "an empty file opened");
+    snprintf(p2, sizeof p2, "%s/nope.part", tmpdir);
+    CHECK(rv_part_open(p2, &q) < 0, "a missing file opened");
+    free(buf);
+    /* slices that do not exist; no temporary left */
+    snprintf(p2, sizeof p2, "%s/x.part", tmpdir);
+    CHECK(rv_pairs_part_write(s, &o, 1, 3, 3, p2) < 0 && access(p2, F_OK) != 0, "slice 4 of 3 written");
+    CHECK(rv_pairs_part_write(s, &o, 1, 0, 0, p2) < 0 && access(p2, F_OK) != 0, "slice of 0 written");
+    snprintf(p2, sizeof p2, "%s/no/such/dir/x.part", tmpdir);
+    CHECK(rv_pairs_part_write(s, &o, 1, 0, 1, p2) < 0 && rv_last_error()[0], "written into a missing directory");
+out:
+    close_parts(parts, 3);
+    rv_seq_free(s);
+    rv_seq_free(s2);
+    case_end("buckets_parts_errors");
+}
+
+int main(void)
+{
+    const char *base = getenv("RV_TMP");
+    snprintf(tmpdir, sizeof tmpdir, "%s/t_buckets.XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(tmpdir)) { perror(tmpdir); return 1; }
+    test_sort_fixed();
+    test_sort_random();
+    test_pairs_random(0);
+    test_pairs_random(1);
+    test_pairs_large();
+    test_parts_random();
+    test_parts_errors();
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", tmpdir);
+    return check_exit();
+}
