@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,6 +270,9 @@ static int write_part(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t slic
 {
     if (n_slices < 1 || slice >= n_slices) return rv_error("part", "slice %llu of %llu does not exist",
                                                              (unsigned long long)slice + 1, (unsigned long long)n_slices);
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* never rename over a device or FIFO */
+        return rv_error(path, "not a regular file: a part file needs one");
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 32);
     if (!tmp) return rv_error(path, "out of memory");

@@ -111,6 +111,17 @@ expect_eq out_not_created "$(ls "$T" | grep -c OUT2)" 0
 expect_exit out_budget_ok 0 "$REPVIEW" pairs -l 20 --mem-budget 1m -o "$T/OUT" "$F"
 expect_eq out_budget_content "$(cat "$T/OUT")" "$("$REPVIEW" pairs -l 20 "$F")"
 
+# -o onto something that is not a regular file (a FIFO, /dev/null) writes into it,
+# never renames over it; a part file refuses one
+mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/from_fifo" &
+expect_exit out_fifo 0 "$REPVIEW" pairs -l 20 --mem-budget 1m -o "$T/fifo" "$F"
+wait
+expect_eq out_fifo_kept "$([ -p "$T/fifo" ] && echo fifo)" fifo
+expect_eq out_fifo_content "$(cat "$T/from_fifo")" "$("$REPVIEW" pairs -l 20 "$F")"
+expect_exit part_fifo_refused 1 "$REPVIEW" pairs -l 20 --buckets 1/2 -o "$T/fifo" "$F"
+expect_eq part_fifo_kept "$([ -p "$T/fifo" ] && echo fifo)" fifo
+
 # the input changed (other content, a new modification time) after the parts
 cp "$F" "$T/c.fa"
 rm -f "$T"/cp.*

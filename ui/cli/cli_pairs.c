@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -344,6 +345,12 @@ static void out_drop(int sig)
 }
 static int out_begin(const char *out)
 {
+    struct stat st;
+    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) { /* /dev/null, a FIFO: written as is */
+        if (freopen(out, "w", stdout)) return 0;
+        fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
+        return -1;
+    }
     size_t l = strlen(out) + 32;
     out_tmp = malloc(l);
     if (!out_tmp) return -1;
