@@ -152,6 +152,11 @@ void rv_rvx_sweep_leftovers(const char *path)
 
 rv_rvx_writer_t *rv_rvx_writer_open(const char *path, int threads)
 {
+    struct stat st; /* the rename at the end must never replace a device or FIFO */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        rv_error(path, "not a regular file: an index file needs one");
+        return NULL;
+    }
     rv_rvx_sweep_leftovers(path);
     static _Atomic unsigned serial;
     rv_rvx_writer_t *w = calloc(1, sizeof *w);

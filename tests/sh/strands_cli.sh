@@ -80,3 +80,8 @@ expect_exit bad_word 2 "$REPVIEW" pairs -l 3 --strands x "$T/p.fa"
 expect_exit lr_minus 2 "$REPVIEW" lr --strands - "$T/m.fa"
 expect_exit index_minus 2 "$REPVIEW" index --strands - "$T/m.fa"
 expect_exit sa_text_both 1 "$REPVIEW" sa --string mississippi --alphabet text --strands both
+
+# an index written with -o onto a device or FIFO is refused, never renamed over it
+mkfifo "$T/idx.fifo"
+expect_exit index_fifo_refused 1 "$REPVIEW" index -o "$T/idx.fifo" "$T/m.fa"
+expect_eq index_fifo_kept "$([ -p "$T/idx.fifo" ] && echo fifo)" fifo
