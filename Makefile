@@ -89,7 +89,7 @@ $(BUILD)/gpu/%.o: gpu/%.cu $(wildcard include/repview/*.h) $(wildcard gpu/*.cuh)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c tests/check.h $(LIB)
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Iengine -o $@ $< $(LIB) $(LDSAN) $(CUDA_LIBS) $(LIBS)
 

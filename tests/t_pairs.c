@@ -9,25 +9,7 @@
 #include "repview/pairs.h"
 #include "repview/seq.h"
 
-typedef struct {
-    rv_pair_t *a;
-    size_t n, cap;
-} plist_t;
-
-static void plist_add(plist_t *l, rv_pair_t p)
-{
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->a = realloc(l->a, l->cap * sizeof *l->a);
-    }
-    l->a[l->n++] = p;
-}
-
-static int collect(void *ud, const rv_pair_t *p)
-{
-    plist_add(ud, *p);
-    return 0;
-}
+#include "pairs_list.h"
 
 static int collect_batch(void *ud, const rv_pair_t *p, size_t n)
 {

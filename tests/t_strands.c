@@ -209,25 +209,7 @@ static void check_text(const rv_index_t *x, const input_t *in, const char *what)
 
 /* ---- pairs ------------------------------------------------------------------ */
 
-typedef struct {
-    rv_pair_t *a;
-    size_t n, cap;
-} plist_t;
-
-static void plist_add(plist_t *l, rv_pair_t p)
-{
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->a = realloc(l->a, l->cap * sizeof *l->a);
-    }
-    l->a[l->n++] = p;
-}
-
-static int collect(void *ud, const rv_pair_t *p)
-{
-    plist_add(ud, *p);
-    return 0;
-}
+#include "pairs_list.h"
 
 static int pair_order(const void *va, const void *vb)
 {
