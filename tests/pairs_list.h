@@ -27,4 +27,19 @@ static inline int collect(void *ud, const rv_pair_t *p)
     return 0;
 }
 
+/* Random gap and range filters on s: combination `combo` (bit 0 min gap, 1 max
+ * gap, 2 within one record).  Needs check.h's rng_t, included before. */
+static inline void random_filters_gap_within(rng_t *r, const rv_seq_t *s, int combo, rv_pairs_opts_t *o)
+{
+    if (combo & 1) o->use_min_gap = 1, o->min_gap = (int64_t)rng_below(r, 20) - 5;
+    if (combo & 2) o->use_max_gap = 1, o->max_gap = (int64_t)rng_below(r, 30) - 3;
+    if (combo & 4) {
+        uint64_t rid = rng_below(r, s->n_rec), len = s->rec[rid].len;
+        uint64_t b = rng_below(r, len + 1), e = b + rng_below(r, len - b + 1);
+        o->use_within = 1;
+        o->within_beg = s->rec[rid].off + b;
+        o->within_end = s->rec[rid].off + e;
+    }
+}
+
 #endif

@@ -20,6 +20,7 @@
 #include "repview/common.h"
 #include "repview/pairs.h"
 #include "repview/seq.h"
+#include "pairs_list.h"
 
 /* ---- random inputs -------------------------------------------------------------- */
 
@@ -331,11 +332,11 @@ typedef struct {
     rv_pair_t *a;
     size_t n, cap;
     int bad_batch;
-} plist_t;
+} blist_t;
 
 static int collect_batch(void *ud, const rv_pair_t *p, size_t n)
 {
-    plist_t *l = ud;
+    blist_t *l = ud;
     if (n == 0 || n > RV_PAIRS_BATCH) l->bad_batch = 1;
     if (l->n + n > l->cap) {
         while (l->n + n > l->cap) l->cap = l->cap ? 2 * l->cap : 256;
@@ -355,14 +356,14 @@ static int pair_cmp(const void *x, const void *y)
     return a->len < b->len ? -1 : a->len > b->len;
 }
 
-static int sorted(const plist_t *l)
+static int sorted(const blist_t *l)
 {
     for (size_t i = 1; i < l->n; i++)
         if (pair_cmp(&l->a[i - 1], &l->a[i]) >= 0) return 0;
     return 1;
 }
 
-static int same_list(const plist_t *a, const plist_t *b, char *why, size_t whylen)
+static int same_list(const blist_t *a, const blist_t *b, char *why, size_t whylen)
 {
     for (size_t i = 0; i < a->n || i < b->n; i++) {
         const rv_pair_t *p = i < a->n ? &a->a[i] : NULL, *q = i < b->n ? &b->a[i] : NULL;
@@ -380,27 +381,19 @@ static int same_list(const plist_t *a, const plist_t *b, char *why, size_t whyle
 /* Random filters (bit 0 min gap, 1 max gap, 2 within) on s. */
 static void random_filters(rng_t *r, const rv_seq_t *s, int combo, rv_pairs_opts_t *o)
 {
-    if (combo & 1) o->use_min_gap = 1, o->min_gap = (int64_t)rng_below(r, 20) - 5;
-    if (combo & 2) o->use_max_gap = 1, o->max_gap = (int64_t)rng_below(r, 30) - 3;
-    if (combo & 4) {
-        uint64_t rid = rng_below(r, s->n_rec), len = s->rec[rid].len;
-        uint64_t b = rng_below(r, len + 1), e = b + rng_below(r, len - b + 1);
-        o->use_within = 1;
-        o->within_beg = s->rec[rid].off + b;
-        o->within_end = s->rec[rid].off + e;
-    }
+    random_filters_gap_within(r, s, combo, o);
 }
 
 /* Every slice of n_slices from the text of s, checked sorted and merged; the
  * slice counts too.  1 when all equal ref. */
 static int check_slices(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t budget, uint64_t n_slices,
-                        const plist_t *ref, const char *what)
+                        const blist_t *ref, const char *what)
 {
-    plist_t all = {0};
+    blist_t all = {0};
     char why[256];
     uint64_t counted = 0;
     for (uint64_t sl = 0; sl < n_slices && !check_failed_; sl++) {
-        plist_t got = {0};
+        blist_t got = {0};
         int rc = rv_pairs_buckets_each_batch(s, o, budget, sl, n_slices, collect_batch, &got);
         CHECK(rc == 0, "%s: slice %llu/%llu: rc %d: %s", what, (unsigned long long)sl, (unsigned long long)n_slices,
               rc, rv_last_error());
@@ -451,7 +444,7 @@ static void test_pairs_random(int both)
                 o.mem_bytes = rng_below(&r, 2) ? 1 : 0;
                 o.grain = 1 + rng_below(&r, 8);
                 if (both) o.strands = strand_opts[rng_below(&r, 4)];
-                plist_t ref = {0};
+                blist_t ref = {0};
                 CHECK(rv_pairs_each_batch(x, &o, collect_batch, &ref) == 0, "index: %s", rv_last_error());
                 uint64_t budget = budgets[rng_below(&r, 5)], ns = 1 + rng_below(&r, 5);
                 describe(&in, d, sizeof d);
@@ -459,7 +452,7 @@ static void test_pairs_random(int both)
                          kinds[kind], strands_name(o.strands), combo, (unsigned long long)o.min_len, o.threads,
                          (unsigned long long)budget, (unsigned long long)o.mem_bytes, d);
                 /* all at once, then in slices */
-                plist_t got = {0};
+                blist_t got = {0};
                 CHECK(rv_pairs_buckets_each_batch(s, &o, budget, 0, 1, collect_batch, &got) == 0, "%s: %s", what,
                       rv_last_error());
                 CHECK(same_list(&got, &ref, why, sizeof why), "%s: %s", what, why);
@@ -502,7 +495,7 @@ static void test_pairs_large(void)
         rv_pairs_opts_t o;
         rv_pairs_opts_init(&o, quick ? 6 + rng_below(&r, 5) : 8 + rng_below(&r, 8)); /* k = 11 (4^11 codes) from 11 on */
         o.strands = strands == 2 ? 2 : 1;
-        plist_t ref = {0};
+        blist_t ref = {0};
         CHECK(x && rv_pairs_each_batch(x, &o, collect_batch, &ref) == 0, "index: %s", rv_last_error());
         for (int t = 1; t <= 3 && x && s && !check_failed_; t++) {
             o.threads = t;
@@ -590,7 +583,7 @@ static void test_parts_random(void)
         random_filters(&r, s, (int)rng_below(&r, 8), &o);
         o.strands = both ? (int)rng_below(&r, 3) - 1 : 1;
         o.threads = 1 + (int)rng_below(&r, 2);
-        plist_t ref = {0};
+        blist_t ref = {0};
         CHECK(rv_pairs_each_batch(x, &o, collect_batch, &ref) == 0, "index: %s", rv_last_error());
         uint64_t n = 1 + rng_below(&r, 5), budget = rng_below(&r, 2) ? 1 : 3000;
         describe(&in, d, sizeof d);
@@ -618,7 +611,7 @@ static void test_parts_random(void)
                 CHECK(rv_parts_check(parts, n, s) == 0, "%s: check: %s", what, rv_last_error());
                 CHECK(rv_parts_check(parts, n, NULL) == 0, "%s: check without input: %s", what, rv_last_error());
                 for (int rep = 0; rep < 2; rep++) { /* a second merge of the same parts reads them again */
-                    plist_t got = {0};
+                    blist_t got = {0};
                     CHECK(rv_parts_merge(parts, n, collect_batch, &got) == 0, "%s: merge: %s", what, rv_last_error());
                     CHECK(!got.bad_batch, "%s: merge: bad batch", what);
                     CHECK(same_list(&got, &ref, why, sizeof why), "%s: merge %d: %s", what, rep, why);

@@ -129,15 +129,7 @@ static int same_list(const plist_t *a, const plist_t *b, char *why, size_t whyle
 static void random_filters(rng_t *r, const rv_seq_t *s, int combo, rv_pairs_opts_t *o)
 {
     o->min_len = 1 + rng_below(r, 4);
-    if (combo & 1) o->use_min_gap = 1, o->min_gap = (int64_t)rng_below(r, 20) - 5;
-    if (combo & 2) o->use_max_gap = 1, o->max_gap = (int64_t)rng_below(r, 30) - 3;
-    if (combo & 4) {
-        uint64_t rid = rng_below(r, s->n_rec), len = s->rec[rid].len;
-        uint64_t b = rng_below(r, len + 1), e = b + rng_below(r, len - b + 1);
-        o->use_within = 1;
-        o->within_beg = s->rec[rid].off + b;
-        o->within_end = s->rec[rid].off + e;
-    }
+    random_filters_gap_within(r, s, combo, o);
 }
 
 static void test_random(int wide)
