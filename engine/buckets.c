@@ -11,10 +11,12 @@
  * suffixes as far as any repeat is concerned (their order is by position).  The
  * LCP of neighbours is then found by comparing keys, eight symbols at a time.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "repview/buckets.h"
 #include "repview/common.h"
+#include "repview/gpu.h"
 #include "internal.h"
 
 enum { MAX_CODES_LOG2 = 22, SMALL_SORT = 16 };
@@ -298,6 +300,67 @@ static uint64_t lcp_from(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, u
     }
 }
 
+/* ---- on the GPU ------------------------------------------------------------------ */
+
+/* Tied suffixes the device leaves to the CPU: below this many, a round's fixed cost
+ * (a dozen launches and three waits) is more than the CPU's work on them. */
+enum { GPU_MIN_LEFT = 1 << 15 };
+
+static _Atomic int gpu_on;
+static const rv_seq_t *gpu_seq;
+static uint64_t gpu_min_left = GPU_MIN_LEFT;
+
+int rv_bucket_gpu_begin(const rv_seq_t *s, int device)
+{
+    /* test hook: REPVIEW_GPU_BUCKET_LEFT=1 keeps every round on the device */
+    const char *e = getenv("REPVIEW_GPU_BUCKET_LEFT");
+    gpu_min_left = e && *e ? strtoull(e, NULL, 10) : GPU_MIN_LEFT;
+    if (rv_gpu_buckets_open(s->text, s->n, s->sigma, device) < 0) return -1;
+    gpu_seq = s;
+    atomic_store(&gpu_on, 1);
+    return 0;
+}
+
+void rv_bucket_gpu_end(void)
+{
+    if (!atomic_exchange(&gpu_on, 0)) return;
+    rv_gpu_buckets_close();
+    gpu_seq = NULL;
+}
+
+int rv_bucket_gpu_on(void) { return atomic_load(&gpu_on); }
+
+/* The job on the device, then what it leaves: the groups still tied (sorted from
+ * their common depth, as sort_bucket does) and the LCP at each bucket's start. */
+static int job_sort_gpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *job,
+                        const uint64_t *off, uint64_t nc, uint64_t m, uint64_t *pos, uint64_t *lcp)
+{
+    uint64_t depth = 0, *groups = NULL, ng = 0;
+    if (rv_gpu_buckets_job(p->sigma, p->k, job->code_lo, nc, off, m, gpu_min_left, pos, lcp, &depth, &groups,
+                           &ng) < 0)
+        return -1;
+    uint64_t most = 0;
+    for (uint64_t g = 0; g < ng; g++)
+        if (groups[2 * g + 1] > most) most = groups[2 * g + 1];
+    item_t *it = ng ? malloc(most * sizeof *it) : NULL;
+    int rc = ng && !it ? rv_error("buckets", "out of memory") : 0;
+    for (uint64_t g = 0; rc == 0 && g < ng; g++) {
+        uint64_t b = groups[2 * g], c = groups[2 * g + 1];
+        for (uint64_t i = 0; i < c; i++) it[i] = (item_t){0, pos[b + i]};
+        rc = sort_bucket(s->text, s->n, it, c, depth);
+        for (uint64_t i = 0; rc == 0 && i < c; i++) {
+            pos[b + i] = it[i].pos;
+            if (i) lcp[b + i] = lcp_from(s->text, s->n, it[i - 1].pos, it[i].pos, depth);
+        }
+    }
+    free(it);
+    free(groups);
+    for (uint64_t c = 0; rc == 0 && c < nc; c++)
+        if (off[c] < off[c + 1])
+            lcp[off[c]] = off[c] == 0 ? 0 : lcp_from(s->text, s->n, pos[off[c] - 1], pos[off[c]], 0);
+    return rc;
+}
+
 int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j, uint64_t **pos_out,
                        uint64_t **lcp_out, uint64_t *m_out)
 {
@@ -317,6 +380,17 @@ int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j,
     if (off[nc] != m) {
         free(it), free(off), free(lcp);
         return rv_error("buckets", "the plan does not fit its jobs");
+    }
+    if (atomic_load(&gpu_on) && gpu_seq == s) {
+        uint64_t *pos = (uint64_t *)it; /* the GPU needs no items: m positions */
+        int rc = job_sort_gpu(s, p, job, off, nc, m, pos, lcp);
+        free(off);
+        if (rc < 0) { free(it), free(lcp); return -1; }
+        uint64_t *shrunk = realloc(pos, (m ? m : 1) * sizeof *pos);
+        *pos_out = shrunk ? shrunk : pos;
+        *lcp_out = lcp;
+        *m_out = m;
+        return 0;
     }
     /* appended in text order, then a stable LSD radix sort by code: passes over a
      * few thousand counters, where a direct scatter into nc buckets misses the

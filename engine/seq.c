@@ -343,3 +343,85 @@ int64_t rv_seq_record_by_name(const rv_seq_t *s, const char *name)
     if (s->names && khash_str2int_get(s->names, name, &id) == 0) return id;
     return -1;
 }
+
+/* ---- packed for another process -------------------------------------------------- */
+
+typedef struct {
+    uint64_t magic, alpha, sigma, n_rec, glen, n, strands, nf, n_seg;
+    uint64_t src_size, src_ino;
+    int64_t src_mtime_ns, src_ctime_ns;
+    uint64_t names_bytes, path_bytes, warning_bytes; /* each with its NUL; 0 = NULL */
+} seq_pack_t;
+
+enum { SEQ_PACK_MAGIC = 0x31715352u }; /* "RSq1" */
+
+int rv_seq_pack(const rv_seq_t *s, void **buf, uint64_t *bytes)
+{
+    seq_pack_t h = {SEQ_PACK_MAGIC, (uint64_t)s->alpha, (uint64_t)s->sigma, s->n_rec, s->glen, s->n,
+                    (uint64_t)s->strands, s->nf, s->n_seg, s->src_size, s->src_ino, s->src_mtime_ns,
+                    s->src_ctime_ns, 0, s->path ? strlen(s->path) + 1 : 0,
+                    s->warning ? strlen(s->warning) + 1 : 0};
+    for (uint64_t i = 0; i < s->n_rec; i++) h.names_bytes += strlen(s->rec[i].name) + 1;
+    uint64_t total = sizeof h + s->n_rec * 2 * sizeof(uint64_t) + h.names_bytes + s->n_seg * sizeof *s->seg +
+                     h.path_bytes + h.warning_bytes;
+    char *p = malloc(total);
+    if (!p) return rv_error("sequence", "out of memory");
+    char *q = p;
+    memcpy(q, &h, sizeof h), q += sizeof h;
+    for (uint64_t i = 0; i < s->n_rec; i++) {
+        uint64_t v[2] = {s->rec[i].off, s->rec[i].len};
+        memcpy(q, v, sizeof v), q += sizeof v;
+    }
+    for (uint64_t i = 0; i < s->n_rec; i++) {
+        size_t l = strlen(s->rec[i].name) + 1;
+        memcpy(q, s->rec[i].name, l), q += l;
+    }
+    if (s->n_seg) memcpy(q, s->seg, s->n_seg * sizeof *s->seg), q += s->n_seg * sizeof *s->seg;
+    if (h.path_bytes) memcpy(q, s->path, h.path_bytes), q += h.path_bytes;
+    if (h.warning_bytes) memcpy(q, s->warning, h.warning_bytes);
+    *buf = p;
+    *bytes = total;
+    return 0;
+}
+
+rv_seq_t *rv_seq_unpack(const void *buf, uint64_t bytes, const uint8_t *text)
+{
+    seq_pack_t h;
+    const char *q = buf, *end = q + bytes;
+    if (bytes < sizeof h) goto bad;
+    memcpy(&h, q, sizeof h), q += sizeof h;
+    if (h.magic != SEQ_PACK_MAGIC || h.n_rec > bytes || h.n_seg > bytes ||
+        (uint64_t)(end - q) < h.n_rec * 16 + h.names_bytes + h.n_seg * sizeof(rv_segment_t) + h.path_bytes + h.warning_bytes)
+        goto bad;
+    rv_seq_t *s = calloc(1, sizeof *s);
+    if (!s) { rv_error("sequence", "out of memory"); return NULL; }
+    s->alpha = (rv_alpha_t)h.alpha, s->sigma = (int)h.sigma, s->glen = h.glen, s->n = h.n;
+    s->strands = (int)h.strands, s->nf = h.nf, s->src_size = h.src_size, s->src_ino = h.src_ino;
+    s->src_mtime_ns = h.src_mtime_ns, s->src_ctime_ns = h.src_ctime_ns;
+    s->text = text;
+    s->rec = calloc(h.n_rec ? h.n_rec : 1, sizeof *s->rec);
+    s->seg = malloc((h.n_seg ? h.n_seg : 1) * sizeof *s->seg);
+    int ok = s->rec && s->seg;
+    const char *names = q + h.n_rec * 16, *np = names;
+    for (uint64_t i = 0; ok && i < h.n_rec; i++, s->n_rec++) {
+        uint64_t v[2];
+        memcpy(v, q + i * 16, sizeof v);
+        size_t l = strnlen(np, (size_t)(names + h.names_bytes - np));
+        if (np + l >= names + h.names_bytes) { free(s->rec[i].name); ok = 0; break; }
+        s->rec[i] = (rv_record_t){strdup(np), v[1], v[0]};
+        ok = s->rec[i].name != NULL;
+        np += l + 1;
+    }
+    q = names + h.names_bytes;
+    if (ok && h.n_seg) memcpy(s->seg, q, h.n_seg * sizeof *s->seg);
+    s->n_seg = h.n_seg;
+    q += h.n_seg * sizeof *s->seg;
+    if (ok && h.path_bytes) ok = q[h.path_bytes - 1] == 0 && (s->path = strdup(q)) != NULL;
+    q += h.path_bytes;
+    if (ok && h.warning_bytes) ok = q[h.warning_bytes - 1] == 0 && (s->warning = strdup(q)) != NULL;
+    if (ok && rv_seq_index_names(s) == 0) return s;
+    rv_seq_free(s);
+bad:
+    rv_error("sequence", "damaged sequence message");
+    return NULL;
+}

@@ -62,6 +62,22 @@ int rv_gpu_run(rv_gpu_job_t *j);
 int rv_gpu_lr_all_run(const uint32_t *llrc, uint32_t m, uint64_t n, uint32_t *len, uint32_t *off,
                       uint32_t **starts, uint64_t *hits, double *kernel_s);
 
+/* Prefix buckets on the GPU (gpu_buckets.cu; buckets.h): the number of devices; the
+ * text uploaded to device dev for the jobs that follow (sigma: largest code); one
+ * job = codes [lo, lo + nc) of k symbols (base sigma), off[c] the first slot of code
+ * lo + c (nc + 1 entries, off[nc] = m): pos and lcp (m each, host) receive the
+ * suffixes in suffix-array order and the LCP of each with the one before, except at
+ * the first slot of a bucket.  When fewer than min_left suffixes are still tied
+ * after a round the device stops: *groups holds *n_groups pairs (first slot,
+ * count) of suffixes known to share *depth symbols but not yet ordered among
+ * themselves (malloc()ed, NULL when none).  Calls are serialized.  0 or -1. */
+int rv_gpu_bk_devices(void);
+int rv_gpu_bk_open(const uint8_t *text, uint64_t n, int sigma, int dev);
+void rv_gpu_bk_close(void);
+int rv_gpu_bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off, uint64_t m,
+                  uint64_t min_left, uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups,
+                  uint64_t *n_groups);
+
 #ifdef __cplusplus
 }
 #endif

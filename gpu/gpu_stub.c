@@ -25,3 +25,21 @@ int rv_gpu_lr_all(const rv_index_t *x, uint32_t *len, uint32_t *off, uint32_t **
     *starts = NULL;
     return rv_error("GPU", "this repview was built without CUDA");
 }
+
+int rv_gpu_devices(void) { return 0; }
+int rv_gpu_buckets_open(const uint8_t *text, uint64_t n, int sigma, int dev)
+{
+    (void)text; (void)n; (void)sigma; (void)dev;
+    return rv_error("GPU", "this repview was built without CUDA");
+}
+void rv_gpu_buckets_close(void) {}
+int rv_gpu_buckets_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off, uint64_t m,
+                       uint64_t min_left, uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups,
+                       uint64_t *n_groups)
+{
+    (void)sigma; (void)k; (void)lo; (void)nc; (void)off; (void)m; (void)min_left; (void)pos; (void)lcp;
+    (void)depth;
+    *groups = NULL;
+    *n_groups = 0;
+    return rv_error("GPU", "this repview was built without CUDA");
+}

@@ -18,6 +18,7 @@
 #include "repview/buckets.h"
 #include "repview/build.h"
 #include "repview/common.h"
+#include "repview/gpu.h"
 #include "repview/pairs.h"
 #include "repview/seq.h"
 #include "pairs_list.h"
@@ -140,9 +141,22 @@ static uint64_t code_at(const rv_seq_t *s, uint64_t i, int k, uint64_t sigma)
     return c;
 }
 
+/* The GPU's bucket sort (gpu.h) under the same oracles: 0 off, 1 every round on
+ * the device (REPVIEW_GPU_BUCKET_LEFT=1), 2 the default hand-over to the CPU. */
+static int gpu_mode;
+
+static int gpu_begin(const rv_seq_t *s, const char *what)
+{
+    if (!gpu_mode) return 1;
+    setenv("REPVIEW_GPU_BUCKET_LEFT", gpu_mode == 1 ? "1" : "", 1);
+    int rc = rv_bucket_gpu_begin(s, 0);
+    CHECK(rc == 0 && rv_bucket_gpu_on(), "%s: GPU: %s", what, rv_last_error());
+    return rc == 0;
+}
+
 /* Check the plan of s for min_len and job size js against brute force, then every
  * job's sort.  Returns 1 when everything held (the first failure is recorded). */
-static int check_plan_and_sort(const rv_seq_t *s, uint64_t min_len, uint64_t js, int threads, const char *what)
+static int check_plan_and_sort_on(const rv_seq_t *s, uint64_t min_len, uint64_t js, int threads, const char *what)
 {
     rv_bucket_plan_t p;
     int rc = rv_bucket_plan(s, min_len, js, threads, &p);
@@ -260,6 +274,14 @@ static int check_plan_and_sort(const rv_seq_t *s, uint64_t min_len, uint64_t js,
     return !check_failed_;
 }
 
+static int check_plan_and_sort(const rv_seq_t *s, uint64_t min_len, uint64_t js, int threads, const char *what)
+{
+    if (!gpu_begin(s, what)) return 0;
+    int ok = check_plan_and_sort_on(s, min_len, js, threads, what);
+    rv_bucket_gpu_end();
+    return ok;
+}
+
 static void test_sort_random(void)
 {
     rng_t r = rng_new(1501);
@@ -268,7 +290,7 @@ static void test_sort_random(void)
     for (int kind = 0; kind < N_KINDS; kind++) {
         case_begin();
         /* protein and text have 25^4 and 255^2 codes: each plan costs more */
-        int iters = check_iters(kind == 5 ? 15 : kind == 6 ? 20 : 60);
+        int iters = check_iters(kind == 5 ? 15 : kind == 6 ? 20 : 60) / (gpu_mode ? 3 : 1);
         for (int it = 0; it < iters && !check_failed_; it++) {
             input_t in;
             input_random(&r, kind, 1 + rng_below(&r, 4) * 40, &in);
@@ -276,7 +298,7 @@ static void test_sort_random(void)
             rv_seq_t *s = seq_of(&in, strands);
             CHECK(s, "seq: %s", rv_last_error());
             for (uint64_t ml = 1; s && ml <= 6 && !check_failed_; ml++)
-                for (int z = 0; z < 4 && !check_failed_; z++) {
+                for (int z = gpu_mode ? 2 : 0; z < 4 && !check_failed_; z++) { /* GPU: no one-bucket jobs */
                     describe(&in, d, sizeof d);
                     snprintf(what, sizeof what, "%s strands %d min %llu job %llu [%s]", kinds[kind], strands,
                              (unsigned long long)ml, (unsigned long long)sizes[z], d);
@@ -285,7 +307,7 @@ static void test_sort_random(void)
             rv_seq_free(s);
             input_free(&in);
         }
-        snprintf(name, sizeof name, "buckets_sort_oracle_%s", kinds[kind]);
+        snprintf(name, sizeof name, "buckets_sort_oracle_%s%s", kinds[kind], gpu_mode ? "_gpu" : "");
         case_end(name);
     }
 }
@@ -323,7 +345,7 @@ static void test_sort_fixed(void)
     CHECK(s && check_plan_and_sort(s, 3, 1, 1, "ACG|NNNN min 3"), "ACG|NNNN");
     rv_seq_free(s);
     free(buf);
-    case_end("buckets_sort_fixed");
+    case_end(gpu_mode ? "buckets_sort_fixed_gpu" : "buckets_sort_fixed");
 }
 
 /* ---- pairs from buckets vs the index -------------------------------------------- */
@@ -507,7 +529,8 @@ static void test_pairs_large(void)
                   "%s: only %llu jobs", what,
                   (unsigned long long)p.n_jobs);
             rv_bucket_plan_free(&p);
-            check_slices(s, &o, budget, (uint64_t)t * 2 - 1, &ref, what);
+            if (gpu_begin(s, what)) check_slices(s, &o, budget, (uint64_t)t * 2 - 1, &ref, what);
+            rv_bucket_gpu_end();
         }
         CHECK(ref.n > 20, "large %d: only %zu pairs", it, ref.n);
         free(ref.a);
@@ -515,7 +538,7 @@ static void test_pairs_large(void)
         rv_index_free(x);
         input_free(&in);
     }
-    case_end("buckets_pairs_large");
+    case_end(gpu_mode == 1 ? "buckets_pairs_large_gpu_rounds" : gpu_mode ? "buckets_pairs_large_gpu" : "buckets_pairs_large");
 }
 
 /* ---- part files ------------------------------------------------------------------ */
@@ -758,6 +781,19 @@ int main(void)
     test_pairs_large();
     test_parts_random();
     test_parts_errors();
+    /* the same oracles with the GPU sorting the jobs (skipped without one) */
+    char gname[256], why[256];
+    if (rv_gpu_probe(gname, sizeof gname, why, sizeof why)) {
+        gpu_mode = 1;
+        test_sort_fixed();
+        test_sort_random();
+        test_pairs_large();
+        gpu_mode = 2;
+        test_pairs_large();
+        gpu_mode = 0;
+    } else {
+        printf("SKIP buckets_gpu: no usable GPU (%s)\n", why);
+    }
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", tmpdir);

@@ -287,8 +287,64 @@ static void case_files(void)
     case_end("load_files_threads_1_vs_4");
 }
 
+/* rv_seq_pack / rv_seq_unpack (the records MPI ranks of a host receive): every
+ * field but raw survives, lookups by name work, damage is refused. */
+static void case_pack_random(void)
+{
+    case_begin();
+    rng_t r = rng_new(13);
+    int iters = check_iters(500);
+    for (int it = 0; it < iters && !check_failed_; it++) {
+        buf_t b = random_fasta(&r, 0);
+        char *e;
+        rv_seq_t *a = parse_with(&b, 0, 0, &e);
+        CHECK(a, "it %d: parse failed", it);
+        if (!a) break;
+        CHECK(rv_seq_encode_serial(a, (rv_alpha_t)rng_below(&r, 4)) == 0, "it %d: encode", it);
+        if (rng_below(&r, 3) == 0) a->warning = strdup("a warning");
+        a->src_size = rng_next(&r), a->src_mtime_ns = (int64_t)rng_below(&r, 1000000), a->src_ino = 77;
+        void *pk = NULL;
+        uint64_t bytes = 0;
+        CHECK(rv_seq_pack(a, &pk, &bytes) == 0, "it %d: pack: %s", it, rv_last_error());
+        rv_seq_t *c = pk ? rv_seq_unpack(pk, bytes, a->text) : NULL;
+        CHECK(c, "it %d: unpack: %s", it, rv_last_error());
+        if (c) {
+            char why[200] = "";
+            c->raw = a->raw; /* not sent: the ranks share the text only */
+            CHECK(same_seq(a, c, 1, why, sizeof why), "it %d: %s", it, why);
+            CHECK(c->raw == a->raw && c->src_size == a->src_size && c->src_mtime_ns == a->src_mtime_ns &&
+                  c->src_ino == 77 && c->strands == a->strands &&
+                  !strcmp(c->warning ? c->warning : "-", a->warning ? a->warning : "-"),
+                  "it %d: fingerprint or warning lost", it);
+            for (uint64_t i = 0; i < c->n_rec && !check_failed_; i++)
+            {
+                int64_t j = rv_seq_record_by_name(c, c->rec[i].name); /* the first of that name */
+                CHECK(j >= 0 && (uint64_t)j <= i && !strcmp(c->rec[j].name, c->rec[i].name),
+                      "it %d: record %llu not found by name", it, (unsigned long long)i);
+            }
+            c->raw = NULL;
+            rv_seq_free(c);
+            /* truncated or foreign buffers */
+            uint64_t cut = rng_below(&r, bytes);
+            rv_seq_t *d = rv_seq_unpack(pk, cut, a->text);
+            CHECK(!d && rv_last_error()[0], "it %d: a pack cut at %llu of %llu accepted", it,
+                  (unsigned long long)cut, (unsigned long long)bytes);
+            rv_seq_free(d);
+            ((unsigned char *)pk)[0] ^= 0x55;
+            d = rv_seq_unpack(pk, bytes, a->text);
+            CHECK(!d, "it %d: a damaged pack accepted", it);
+            rv_seq_free(d);
+        }
+        free(pk);
+        rv_seq_free(a);
+        free(b.s);
+    }
+    case_end("pack_unpack");
+}
+
 int main(void)
 {
+    case_pack_random();
     case_parse_random();
     case_encode_random();
     case_files();

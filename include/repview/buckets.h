@@ -63,4 +63,13 @@ uint64_t rv_bucket_job_bytes(uint64_t m);
 int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j, uint64_t **pos,
                        uint64_t **lcp, uint64_t *m);
 
+/* From now on rv_bucket_job_sort() collects and sorts the jobs on GPU `device`
+ * (gpu.h; the text of s is put on it and must stay unchanged), the CPU finishing
+ * the few suffixes tied deepest; until rv_bucket_gpu_end().  0, or -1 with a message
+ * (the CPU sorts then).  The jobs of any number of threads share the device, one
+ * at a time. */
+int rv_bucket_gpu_begin(const rv_seq_t *s, int device);
+void rv_bucket_gpu_end(void);
+int rv_bucket_gpu_on(void); /* 1 while the GPU sorts */
+
 #endif

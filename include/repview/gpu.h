@@ -28,4 +28,14 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p);
 int rv_gpu_lr_all(const rv_index_t *x, uint32_t *len, uint32_t *off, uint32_t **starts,
                   uint64_t *hits, double *kernel_s);
 
+/* Prefix-bucket jobs on the GPU (buckets.h, gpu_buckets.cu): devices present (0
+ * without CUDA); the text put on device dev for the jobs that follow; freed.  The
+ * jobs themselves go through rv_bucket_job_sort() once rv_bucket_gpu_begin() is on. */
+int rv_gpu_devices(void);
+int rv_gpu_buckets_open(const uint8_t *text, uint64_t n, int sigma, int dev);
+void rv_gpu_buckets_close(void);
+int rv_gpu_buckets_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off, uint64_t m,
+                       uint64_t min_left, uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups,
+                       uint64_t *n_groups);
+
 #endif

@@ -168,6 +168,14 @@ rm -f "$T/m3"
 expect_eq mpi_np4_filters "$(cat "$T/m3" 2>&1)$(rc_note $rc)" "$("$REPVIEW" pairs "${ARGS[@]}" "$F")"
 expect_eq mpi_np7_small "$("${MPIRUN[@]}" -np 7 "$REPVIEW" pairs -l 1 --strands both "$T/small.fa" 2>&1)" \
     "$("$REPVIEW" pairs -l 1 --strands both "$T/small.fa")"
+# ranks of several threads (a GPU rank's layout): every thread of a rank asks for
+# jobs until the rank is told "none" once
+rm -f "$T/m4"
+"${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -t 3 -l 20 --mem-budget 4m -o "$T/m4" "$F" 2>"$T/err"; rc=$?
+expect_eq mpi_np3_threads3 "$(cat "$T/m4" 2>&1)$(rc_note $rc)" "$REF1"
+# the missing input named once (the host's first rank reads it for all its ranks)
+"${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -l 20 "$T/nope.fa" >/dev/null 2>"$T/err"
+expect_eq mpi_read_error_once "$(grep -c '^repview: ' "$T/err")" 1
 expect_eq mpi_np4_same "$("${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -l 3 "$T/same.fa" 2>&1)" "$("$REPVIEW" pairs -l 3 "$T/same.fa")"
 expect_eq mpi_np3_none "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 2 "$T/none.fa" 2>&1)" "$("$REPVIEW" pairs -l 2 "$T/none.fa")"
 

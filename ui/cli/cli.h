@@ -84,6 +84,15 @@ int cli_mpi_ranks(void);
 int cli_mpi_available(void);            /* 1 when built with MPI */
 int cli_mpi_init(int *rank, int *size); /* 0, or -1 with a message */
 void cli_mpi_finalize(void);
+/* This rank's index among the worker ranks of its host (rank 0 schedules and is
+ * not one; -1 for it) and their number. */
+void cli_mpi_host_workers(int *worker, int *workers);
+/* The sum and the largest of every rank's `mine` (a collective call).  0 or -1. */
+int cli_mpi_sum_max(uint64_t mine, uint64_t *sum, uint64_t *max);
+/* The input read once per host and its text shared by the host's ranks (MPI-3
+ * shared memory; both strands when strands is set).  NULL with a message; *quiet
+ * set when the host's first rank reports the same failure. */
+rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int *quiet);
 void cli_mpi_abort(int code);           /* ends every rank */
 /* Rank 0: hand order[0..n) to the workers one job per request, then a "none" to
  * each of them.  0, or -1. */

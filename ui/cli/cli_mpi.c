@@ -46,6 +46,12 @@ static void wait_for(int source, int tag, MPI_Status *st)
     }
 }
 
+/* The ranks of this host: their communicator, this rank's index among them, and
+ * their world ranks; the window holding the host's one copy of the text. */
+static MPI_Comm node = MPI_COMM_NULL;
+static int node_rank, node_size, *node_world;
+static MPI_Win text_win = MPI_WIN_NULL;
+
 int cli_mpi_init(int *rank, int *size)
 {
     int provided;
@@ -53,10 +59,101 @@ int cli_mpi_init(int *rank, int *size)
         return rv_error("mpi", "MPI_Init failed");
     MPI_Comm_rank(MPI_COMM_WORLD, rank);
     MPI_Comm_size(MPI_COMM_WORLD, size);
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+        return rv_error("mpi", "cannot group the ranks by host");
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_size(node, &node_size);
+    if (!(node_world = malloc((size_t)node_size * sizeof *node_world))) return rv_error("mpi", "out of memory");
+    MPI_Allgather(rank, 1, MPI_INT, node_world, 1, MPI_INT, node);
     return 0;
 }
 
-void cli_mpi_finalize(void) { MPI_Finalize(); }
+void cli_mpi_host_workers(int *worker, int *workers)
+{
+    int with0 = node_world && node_world[0] == 0; /* the host ranks are in world order */
+    *worker = node_rank - with0;
+    *workers = node_size - with0;
+}
+
+int cli_mpi_sum_max(uint64_t mine, uint64_t *sum, uint64_t *max)
+{
+    if (MPI_Allreduce(&mine, sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        MPI_Allreduce(&mine, max, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return rv_error("mpi", "a rank stopped answering");
+    return 0;
+}
+
+void cli_mpi_finalize(void)
+{
+    if (text_win != MPI_WIN_NULL) MPI_Win_free(&text_win);
+    if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
+    free(node_world);
+    node_world = NULL;
+    MPI_Finalize();
+}
+
+/* The host's first rank reads the input with every core of the host while the
+ * others wait without spinning, and sends them the records (rv_seq_pack); all
+ * allocate one shared window; the first rank copies its text there, drops its own
+ * and says so; the others build their sequence over the window.  A rank that must
+ * not repeat the reader's error gets *quiet set. */
+rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int *quiet)
+{
+    rv_seq_t *s = NULL;
+    void *pack = NULL;
+    uint64_t bytes = 0;
+    *quiet = 0;
+    if (node_rank == 0) {
+        s = rv_seq_load_threads(path, alpha, 0);
+        if (s && strands && rv_seq_add_reverse(s, 0) < 0) rv_seq_free(s), s = NULL;
+        if (s && rv_seq_pack(s, &pack, &bytes) < 0) rv_seq_free(s), s = NULL;
+        for (int r = 1; r < node_size; r++)
+            if (cli_mpi_send_bytes(node_world[r], &bytes, sizeof bytes) < 0 ||
+                (bytes && cli_mpi_send_bytes(node_world[r], pack, bytes) < 0))
+                break;
+        free(pack);
+    } else {
+        if (cli_mpi_recv_bytes(node_world[0], &bytes, sizeof bytes) < 0) return NULL;
+        if (!bytes) {
+            *quiet = 1;
+            rv_error(path, "the host's first rank could not read it");
+            return NULL;
+        }
+        if (!(pack = malloc(bytes))) {
+            rv_error("mpi", "out of memory");
+            return NULL;
+        }
+        if (cli_mpi_recv_bytes(node_world[0], pack, bytes) < 0) {
+            free(pack);
+            return NULL;
+        }
+    }
+    if (!bytes) return NULL; /* the reader, with its message */
+    uint64_t n = node_rank == 0 ? s->n : 0;
+    uint8_t *base = NULL;
+    if (MPI_Win_allocate_shared((MPI_Aint)(n ? n : 1), 1, MPI_INFO_NULL, node, &base, &text_win) != MPI_SUCCESS) {
+        rv_seq_free(s);
+        free(pack);
+        rv_error("mpi", "cannot share the text between the ranks of a host");
+        return NULL;
+    }
+    char done = 1;
+    if (node_rank == 0) {
+        memcpy(base, s->text, s->n);
+        free(s->owned_text);
+        s->owned_text = NULL;
+        s->text = base;
+        for (int r = 1; r < node_size; r++) cli_mpi_send_bytes(node_world[r], &done, 1);
+        return s;
+    }
+    MPI_Aint wsize;
+    int disp;
+    uint8_t *text = NULL;
+    MPI_Win_shared_query(text_win, 0, &wsize, &disp, &text);
+    if (cli_mpi_recv_bytes(node_world[0], &done, 1) == 0) s = rv_seq_unpack(pack, bytes, text);
+    free(pack);
+    return s;
+}
 
 void cli_mpi_abort(int code)
 {
@@ -92,6 +189,10 @@ int cli_mpi_serve_jobs(const uint64_t *order, uint64_t n, int workers, int quiet
 int cli_mpi_next_job(void *ctx, uint64_t *job)
 {
     (void)ctx;
+    /* rank 0 answers "none" once per rank: the rank's other threads (the callers
+     * are serialized) must not ask again */
+    static int none_left;
+    if (none_left) { *job = NO_JOB; return 0; }
     uint64_t ask = 0;
     MPI_Status st;
     if (MPI_Send(&ask, 1, MPI_UINT64_T, 0, TAG_ASK, MPI_COMM_WORLD) != MPI_SUCCESS)
@@ -99,6 +200,7 @@ int cli_mpi_next_job(void *ctx, uint64_t *job)
     wait_for(0, TAG_JOB, &st);
     if (MPI_Recv(job, 1, MPI_UINT64_T, 0, TAG_JOB, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
         return rv_error("mpi", "rank 0 stopped answering");
+    if (*job == NO_JOB) none_left = 1;
     return *job != NO_JOB;
 }
 
@@ -192,6 +294,15 @@ int cli_mpi_init(int *rank, int *size)
                               "install libopenmpi-dev and rebuild, or run without mpirun");
 }
 void cli_mpi_finalize(void) {}
+void cli_mpi_host_workers(int *worker, int *workers) { *worker = -1, *workers = 0; }
+int cli_mpi_sum_max(uint64_t mine, uint64_t *sum, uint64_t *max) { *sum = *max = mine; return -1; }
+rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int *quiet)
+{
+    (void)path; (void)alpha; (void)strands;
+    *quiet = 0;
+    rv_error("mpirun", "this repview was built without MPI");
+    return NULL;
+}
 void cli_mpi_abort(int code) { exit(code); }
 int cli_mpi_serve_jobs(const uint64_t *order, uint64_t n, int workers, int quiet) { return -1; }
 int cli_mpi_next_job(void *ctx, uint64_t *job) { return -1; }

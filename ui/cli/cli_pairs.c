@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "repview/common.h"
+#include "repview/buckets.h"
+#include "repview/gpu.h"
 #include "repview/pairs.h"
 #include "cli.h"
 
@@ -390,6 +392,28 @@ static rv_seq_t *load_text(const char *path, const cli_common_t *c)
     return s;
 }
 
+/* The bucket paths sort on the GPU when one is usable and the text is large enough
+ * to pay for its start (always with --gpu; never with --cpu).  0, or -1 after the
+ * message when --gpu cannot be honoured. */
+enum { GPU_MIN_TEXT = 4 << 20 };
+
+static int bucket_gpu(const rv_seq_t *s, const cli_common_t *c, int device)
+{
+    const char *dev = getenv("REPVIEW_DEVICE");
+    int forced = c->build.backend == RV_BACKEND_GPU || (dev && strcmp(dev, "gpu") == 0);
+    if (c->build.backend == RV_BACKEND_CPU || (dev && strcmp(dev, "cpu") == 0)) return 0;
+    if (!forced && s->n < GPU_MIN_TEXT) return 0;
+    char name[128], why[256];
+    if (!rv_gpu_probe(name, sizeof name, why, sizeof why)) {
+        if (!forced) return 0;
+        return rv_error("pairs", "--gpu: no usable GPU: %s", why);
+    }
+    if (rv_bucket_gpu_begin(s, device) == 0) return 0;
+    if (forced) return -1;
+    if (!c->quiet) fprintf(stderr, "repview: pairs: the GPU failed (%s); sorting on the CPU\n", rv_last_error());
+    return 0;
+}
+
 /* ---- under mpirun: rank 0 hands out jobs and merges, the others work ---------- */
 
 /* REPVIEW_MPI_TRACE=1: each rank's phases on stderr (rank, phase, seconds since start). */
@@ -463,17 +487,19 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
 /* Rank 0 counts the buckets on every core while the others wait (they would each
  * count the same), then sends them the plan: its header, counts and jobs. */
 static int mpi_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads, int rank,
-                    int size, rv_bucket_plan_t *plan)
+                    int size, uint64_t worker_threads, rv_bucket_plan_t *plan, double t0)
 {
     if (rank == 0) {
         rv_pairs_opts_t all = *o;
         all.threads = 0;
+        /* jobs fit the budget of the rank with the most threads */
         if (rv_pairs_bucket_plan(s, &all, mem_budget, threads, plan) < 0 ||
-            rv_pairs_bucket_spread(plan, (uint64_t)(size - 1) * (uint64_t)threads) < 0) {
+            rv_pairs_bucket_spread(plan, worker_threads ? worker_threads : (uint64_t)(size - 1)) < 0) {
             rv_bucket_plan_t none = {0};
             for (int r = 1; r < size; r++) cli_mpi_send_bytes(r, &none, sizeof none);
             return -1;
         }
+        mpi_trace(0, "counted", t0);
         /* count the codes with every core: the other ranks only wait now */
         for (int r = 1; r < size; r++)
             if (cli_mpi_send_bytes(r, plan, sizeof *plan) < 0 ||
@@ -493,6 +519,37 @@ static int mpi_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_bu
     return 0;
 }
 
+/* Whether this worker sorts on a GPU: the worker ranks of a host take its GPUs in
+ * order (rank 0 schedules and has none), unless --cpu; --gpu makes a worker
+ * without one an error.  A GPU rank takes a host's share of the cores as threads
+ * unless -t says otherwise.  0 CPU, 1 GPU, -1 error. */
+static int mpi_use_gpu(const cli_common_t *c, int rank, int t_given, int *threads)
+{
+    const char *dev = getenv("REPVIEW_DEVICE");
+    int forced = c->build.backend == RV_BACKEND_GPU || (dev && strcmp(dev, "gpu") == 0);
+    if (rank == 0 || c->build.backend == RV_BACKEND_CPU || (dev && strcmp(dev, "cpu") == 0)) return 0;
+    int worker, workers, devices = rv_gpu_devices();
+    cli_mpi_host_workers(&worker, &workers);
+    if (worker >= devices) {
+        if (forced)
+            return rv_error("pairs", "--gpu: rank %d has no GPU of its own (%d on its host for %d workers)", rank,
+                            devices, workers);
+        return 0;
+    }
+    if (!t_given) {
+        *threads = rv_default_threads() / (workers > 0 ? workers : 1);
+        if (*threads < 1) *threads = 1;
+    }
+    return 1;
+}
+
+static int mpi_worker_index(void)
+{
+    int worker, workers;
+    cli_mpi_host_workers(&worker, &workers);
+    return worker;
+}
+
 static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, const char *within,
                          uint64_t mem_budget, int count, const char *out)
 {
@@ -500,24 +557,34 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     double t0 = rv_now();
     if (cli_mpi_init(&rank, &size) < 0) return cli_data_error();
     if (rank > 0) c->quiet = 1;            /* rank 0 speaks for the job */
-    if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
-    o->threads = c->build.threads;
+    int t_given = c->build.threads > 0;
+    if (!t_given) c->build.threads = 1;    /* a rank per core, unless -t */
     mpi_trace(rank, "init", t0);
-    rv_seq_t *s = rv_seq_load_threads(file, c->alpha, c->build.threads);
+    int quiet_fail = 0;
+    rv_seq_t *s = cli_mpi_load_seq(file, c->alpha, c->strands == 2 || c->strands == -1, &quiet_fail);
     int rc = s ? 0 : -1;
     mpi_trace(rank, "read", t0);
     if (rc == 0 && s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", file, s->warning);
-    if (rc == 0 && (c->strands == 2 || c->strands == -1)) rc = rv_seq_add_reverse(s, c->build.threads);
     if (rc == 0 && within && set_within(s, o, within) < 0) rc = -1;
+    int threads = c->build.threads, gpu = rc == 0 ? mpi_use_gpu(c, rank, t_given, &threads) : 0;
+    if (gpu < 0) rc = -1;
+    /* the plan cuts about three jobs for every worker thread of the job */
+    uint64_t all = 0, most = 1;
+    if (cli_mpi_sum_max(rank == 0 ? 0 : (uint64_t)threads, &all, &most) < 0 && rc == 0) rc = -1;
+    if (rc == 0 && gpu == 1 && rv_bucket_gpu_begin(s, mpi_worker_index()) < 0) {
+        if (c->build.backend == RV_BACKEND_GPU) rc = -1;
+        gpu = 0;
+    }
+    o->threads = threads;
     rv_bucket_plan_t plan = {0};
-    if (rc == 0) rc = mpi_plan(s, o, mem_budget, c->build.threads, rank, size, &plan);
-    mpi_trace(rank, "plan", t0);
+    if (rc == 0) rc = mpi_plan(s, o, mem_budget, (int)most, rank, size, all, &plan, t0);
+    mpi_trace(rank, gpu == 1 ? "plan (GPU rank)" : "plan", t0);
     if (rc == 0 && rank == 0 && out && out_begin(out) < 0) rc = -1;
     if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, count, c->quiet, t0)
                                 : mpi_worker(s, o, &plan, rank, size, count, t0);
     mpi_trace(rank, "done", t0);
     if (rc < 0) { /* one line from the rank that failed, then every rank ends */
-        fprintf(stderr, "repview: %s%s\n", rank ? "" : "", rv_last_error());
+        if (!quiet_fail) fprintf(stderr, "repview: %s\n", rv_last_error());
         if (rank == 0 && out) out_end(out, RV_EXIT_DATA);
         cli_mpi_abort(RV_EXIT_DATA);
     }
@@ -529,6 +596,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
         }
         code = out_end(out, code);
     }
+    rv_bucket_gpu_end();
     rv_bucket_plan_free(&plan);
     rv_seq_free(s);
     cli_mpi_finalize();
@@ -638,6 +706,10 @@ int cli_pairs(int argc, char **argv)
     rv_seq_t *s = NULL;
     if (buckets) {
         if (!(s = load_text(argv[i], &c))) return RV_EXIT_DATA;
+        if (bucket_gpu(s, &c, 0) < 0) {
+            rv_seq_free(s);
+            return cli_data_error();
+        }
     } else {
         c.build.with_llr = 0;
         /* direct pairs come from any index (an index of both strands filters them);
@@ -650,10 +722,12 @@ int cli_pairs(int argc, char **argv)
         rc = a.within && set_within(s, &o, a.within) < 0 ? cli_arg_error()
            : rv_pairs_part_write(s, &o, a.mem_budget, a.slice, a.n_slices, a.out) < 0 ? cli_data_error()
            : RV_EXIT_OK;
+        rv_bucket_gpu_end();
         rv_seq_free(s);
         return rc;
     }
     if (a.out && out_begin(a.out) < 0) {
+        rv_bucket_gpu_end();
         rv_seq_free(s);
         cli_close_index(x, &c);
         return RV_EXIT_DATA;
@@ -666,6 +740,7 @@ int cli_pairs(int argc, char **argv)
         rc = RV_EXIT_DATA;
     }
     rc = out_end(a.out, rc);
+    rv_bucket_gpu_end();
     rv_seq_free(s);
     if (x) cli_close_index(x, &c);
     return rc;

@@ -1,0 +1,356 @@
+/* gpu_buckets.cu — one job of prefix buckets (buckets.h) collected and sorted on the
+ * GPU, for the ranks and processes that have one (issue 15).
+ *
+ * The text is uploaded once (rv_gpu_bk_open).  A job is the codes [lo, lo + nc) of
+ * k symbols: one pass over every text position selects the starts whose first k
+ * symbols are breaker-free and fall in the job, a radix sort by code groups them by
+ * bucket (stable, so each bucket keeps text order), then rounds of an MSD string sort
+ * refine the buckets: each round reads the next `spk` symbols of every suffix still
+ * tied as one integer key (zero from the first breaker on), sorts inside each tied
+ * group with a stable segmented sort, writes the LCP of every pair of neighbours the
+ * round separates, and keeps the groups still equal (and not ended) for the next.
+ * Ties that end in a breaker stay in text order, as the CPU's sort leaves them.  When
+ * few suffixes remain the rounds stop and the caller finishes those groups on the CPU
+ * (long repeats: few suffixes, many rounds).
+ */
+#include <mutex>
+#include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include "gpu_internal.cuh"
+
+namespace {
+
+struct bk_state {
+    int dev = -1;
+    uint8_t *text = nullptr; /* n codes + TEXT_PAD zeros */
+    uint64_t n = 0;
+    int bits = 8, spk = 8;   /* bits per symbol in a key, symbols per key */
+    uint64_t cap = 0;        /* elements the arrays below hold */
+    uint64_t *pos0 = nullptr, *pos1 = nullptr, *key0 = nullptr, *key1 = nullptr;
+    uint64_t *slot0 = nullptr, *slot1 = nullptr, *outpos = nullptr, *outlcp = nullptr;
+    int64_t *beg = nullptr;  /* cap + 1 segment starts */
+    uint8_t *act = nullptr, *head = nullptr, *nhead = nullptr;
+    int64_t *count = nullptr; /* device counter of the selections */
+    void *temp = nullptr;
+    size_t temp_bytes = 0;
+    cudaStream_t s = nullptr;
+    int trace = 0;           /* REPVIEW_GPU_TRACE: one line per job */
+    double t0 = 0;
+};
+
+bk_state g;
+std::mutex g_mu;
+
+void bk_free_arrays()
+{
+    void *a[] = {g.pos0, g.pos1, g.key0, g.key1, g.slot0, g.slot1, g.outpos, g.outlcp, g.beg,
+                 g.act, g.head, g.nhead, g.temp};
+    for (void *p : a) cudaFree(p);
+    g.pos0 = g.pos1 = g.key0 = g.key1 = g.slot0 = g.slot1 = g.outpos = g.outlcp = nullptr;
+    g.beg = nullptr;
+    g.act = g.head = g.nhead = nullptr;
+    g.temp = nullptr;
+    g.temp_bytes = 0;
+    g.cap = 0;
+}
+
+int bk_reserve(uint64_t m)
+{
+    if (m <= g.cap) return 0;
+    bk_free_arrays();
+    uint64_t c = m + m / 8;
+    uint64_t **w[] = {&g.pos0, &g.pos1, &g.key0, &g.key1, &g.slot0, &g.slot1, &g.outpos, &g.outlcp};
+    for (uint64_t **p : w) GK(cudaMalloc(p, c * sizeof(uint64_t)));
+    GK(cudaMalloc(&g.beg, (c + 1) * sizeof(int64_t)));
+    GK(cudaMalloc(&g.act, c));
+    GK(cudaMalloc(&g.head, c));
+    GK(cudaMalloc(&g.nhead, c));
+    g.cap = c;
+    return 0;
+}
+
+int bk_temp(size_t need)
+{
+    if (need <= g.temp_bytes) return 0;
+    cudaFree(g.temp);
+    g.temp = nullptr;
+    g.temp_bytes = 0;
+    need += need / 4 + 4096;
+    GK(cudaMalloc(&g.temp, need));
+    g.temp_bytes = need;
+    return 0;
+}
+
+/* The code of the k symbols at i (sum (c - 1) sigma^j, most significant first), or
+ * UINT64_MAX when a breaker or the text end comes first. */
+struct code_of {
+    const uint8_t *t;
+    uint64_t n, sigma;
+    int k;
+    __device__ uint64_t operator()(uint64_t i) const
+    {
+        if (i + (uint64_t)k > n) return UINT64_MAX;
+        uint64_t c = 0;
+        for (int j = 0; j < k; j++) {
+            uint8_t x = t[i + j];
+            if (!x) return UINT64_MAX;
+            c = c * sigma + (uint64_t)(x - 1);
+        }
+        return c;
+    }
+};
+
+struct in_job {
+    code_of code;
+    uint64_t lo, hi;
+    __device__ bool operator()(uint64_t i) const
+    {
+        uint64_t c = code(i);
+        return c >= lo && c < hi;
+    }
+};
+
+__global__ void k_codes(code_of code, uint64_t lo, const uint64_t *pos, uint64_t m, uint64_t *key, uint64_t *slot)
+{
+    uint64_t a = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (a >= m) return;
+    key[a] = code(pos[a]) - lo;
+    slot[a] = a;
+}
+
+/* The spk symbols at p, `bits` each, the first the most significant; zero from the
+ * first breaker or the text end on. */
+__device__ __forceinline__ uint64_t key_at(const uint8_t *t, uint64_t n, uint64_t p, int bits, int spk)
+{
+    uint64_t k = 0;
+    for (int i = 0; i < spk; i++) {
+        uint8_t c = p + i < n ? t[p + i] : 0;
+        if (!c) break;
+        k |= (uint64_t)c << (64 - bits * (i + 1));
+    }
+    return k;
+}
+
+__global__ void k_keys(const uint8_t *t, uint64_t n, const uint64_t *pos, uint64_t A, uint64_t d, int bits,
+                       int spk, uint64_t *key)
+{
+    uint64_t a = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (a < A) key[a] = key_at(t, n, pos[a] + d, bits, spk);
+}
+
+__global__ void k_heads(const int64_t *beg, uint64_t S, uint8_t *head)
+{
+    uint64_t s = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (s < S) head[beg[s]] = 1;
+}
+
+/* Symbols before the first zero symbol of key k. */
+__device__ __forceinline__ int key_len(uint64_t k, int bits, int spk)
+{
+    const uint64_t mask = (1ull << bits) - 1;
+    for (int i = 0; i < spk; i++)
+        if (!((k >> (64 - bits * (i + 1))) & mask)) return i;
+    return spk;
+}
+
+/* After a round's sort: each suffix to its slot; the LCP of the neighbours the round
+ * separated; which suffixes stay tied (act) and which of them start a group (nhead). */
+__global__ void k_split(const uint64_t *key, const uint64_t *pos, const uint64_t *slot, const uint8_t *head,
+                        uint64_t A, uint64_t d, int bits, int spk, uint64_t *outpos, uint64_t *outlcp,
+                        uint8_t *act, uint8_t *nhead)
+{
+    uint64_t a = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (a >= A) return;
+    uint64_t k = key[a];
+    int len = key_len(k, bits, spk);
+    int open = len == spk; /* no breaker in this key: ties go one key deeper */
+    int same_prev = !head[a] && key[a - 1] == k && open;
+    int same_next = a + 1 < A && !head[a + 1] && key[a + 1] == k && open;
+    outpos[slot[a]] = pos[a];
+    if (!head[a] && !same_prev) {
+        uint64_t x = key[a - 1], diff = x ^ k;
+        int same = diff ? __clzll((long long)diff) / bits : spk;
+        int stop = key_len(x, bits, spk);
+        outlcp[slot[a]] = d + (uint64_t)(same < stop ? same : stop);
+    }
+    act[a] = (uint8_t)(same_prev || same_next);
+    nhead[a] = (uint8_t)((same_prev || same_next) && !same_prev);
+}
+
+__global__ void k_set(int64_t *p, int64_t v) { *p = v; }
+
+inline unsigned blocks(uint64_t n) { return (unsigned)((n + 255) / 256); }
+
+int bk_count(int64_t *out)
+{
+    GK(cudaMemcpyAsync(out, g.count, sizeof *out, cudaMemcpyDeviceToHost, g.s));
+    GK(cudaStreamSynchronize(g.s));
+    return 0;
+}
+
+template <typename In, typename Out, typename Flag>
+int bk_select(In in, Out out, Flag flags, int64_t n, int64_t *got)
+{
+    size_t need = 0;
+    GK(cub::DeviceSelect::Flagged(nullptr, need, in, flags, out, g.count, n, g.s));
+    if (bk_temp(need) < 0) return -1;
+    need = g.temp_bytes;
+    GK(cub::DeviceSelect::Flagged(g.temp, need, in, flags, out, g.count, n, g.s));
+    return got ? bk_count(got) : 0;
+}
+
+int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off, uint64_t m, uint64_t min_left,
+           uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups, uint64_t *n_groups)
+{
+    *groups = nullptr;
+    *n_groups = 0;
+    g.t0 = rv_now();
+    if (bk_reserve(m) < 0) return -1;
+    /* the job's starts in text order, then grouped by code (stable) */
+    code_of code = {g.text, g.n, sigma, k};
+    in_job pred = {code, lo, lo + nc};
+    thrust::counting_iterator<uint64_t> all(0);
+    size_t need = 0;
+    GK(cub::DeviceSelect::If(nullptr, need, all, g.pos1, g.count, (int64_t)g.n, pred, g.s));
+    if (bk_temp(need) < 0) return -1;
+    need = g.temp_bytes;
+    GK(cub::DeviceSelect::If(g.temp, need, all, g.pos1, g.count, (int64_t)g.n, pred, g.s));
+    int64_t got = 0;
+    if (bk_count(&got) < 0) return -1;
+    if ((uint64_t)got != m) return rv_error("GPU", "the job has %lld suffixes, the plan says %llu", (long long)got,
+                                            (unsigned long long)m);
+    if (!m) return 0;
+    k_codes<<<blocks(m), 256, 0, g.s>>>(code, lo, g.pos1, m, g.key1, g.slot0);
+    GK_LAUNCH();
+    int end_bit = 1;
+    while (end_bit < 64 && (1ull << end_bit) < nc) end_bit++;
+    need = 0;
+    GK(cub::DeviceRadixSort::SortPairs(nullptr, need, g.key1, g.key0, g.pos1, g.pos0, (int64_t)m, 0, end_bit, g.s));
+    if (bk_temp(need) < 0) return -1;
+    need = g.temp_bytes;
+    GK(cub::DeviceRadixSort::SortPairs(g.temp, need, g.key1, g.key0, g.pos1, g.pos0, (int64_t)m, 0, end_bit, g.s));
+    /* the buckets are the first groups */
+    int64_t *hb = (int64_t *)malloc((nc + 1) * sizeof *hb);
+    if (!hb) return rv_error("GPU", "out of memory");
+    uint64_t S = 0;
+    for (uint64_t c = 0; c < nc; c++)
+        if (off[c + 1] > off[c]) hb[S++] = (int64_t)off[c];
+    hb[S] = (int64_t)m;
+    cudaError_t e = cudaMemcpyAsync(g.beg, hb, (S + 1) * sizeof *hb, cudaMemcpyHostToDevice, g.s);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(g.s);
+    free(hb);
+    GK(e);
+    uint64_t A = m, d = (uint64_t)k;
+    int round = 0;
+    for (; A > 0; round++) {
+        if (round > 0 && A < min_left) break; /* the CPU finishes these */
+        k_keys<<<blocks(A), 256, 0, g.s>>>(g.text, g.n, g.pos0, A, d, g.bits, g.spk, g.key0);
+        GK_LAUNCH();
+        need = 0;
+        GK(cub::DeviceSegmentedSort::StableSortPairs(nullptr, need, g.key0, g.key1, g.pos0, g.pos1, (int64_t)A,
+                                                      (int64_t)S, g.beg, g.beg + 1, g.s));
+        if (bk_temp(need) < 0) return -1;
+        need = g.temp_bytes;
+        GK(cub::DeviceSegmentedSort::StableSortPairs(g.temp, need, g.key0, g.key1, g.pos0, g.pos1, (int64_t)A,
+                                                      (int64_t)S, g.beg, g.beg + 1, g.s));
+        GK(cudaMemsetAsync(g.head, 0, A, g.s));
+        k_heads<<<blocks(S), 256, 0, g.s>>>(g.beg, S, g.head);
+        GK_LAUNCH();
+        k_split<<<blocks(A), 256, 0, g.s>>>(g.key1, g.pos1, g.slot0, g.head, A, d, g.bits, g.spk, g.outpos,
+                                            g.outlcp, g.act, g.nhead);
+        GK_LAUNCH();
+        int64_t A2 = 0, S2 = 0;
+        if (bk_select(g.pos1, g.pos0, g.act, (int64_t)A, &A2) < 0 ||
+            bk_select(g.slot0, g.slot1, g.act, (int64_t)A, nullptr) < 0 ||
+            bk_select(g.nhead, g.head, g.act, (int64_t)A, nullptr) < 0)
+            return -1;
+        std::swap(g.slot0, g.slot1);
+        if (A2 > 0 && bk_select(thrust::counting_iterator<int64_t>(0), g.beg, g.head, A2, &S2) < 0) return -1;
+        k_set<<<1, 1, 0, g.s>>>(g.beg + S2, A2);
+        GK_LAUNCH();
+        A = (uint64_t)A2, S = (uint64_t)S2;
+        d += (uint64_t)g.spk;
+    }
+    GK(cudaMemcpyAsync(pos, g.outpos, m * sizeof *pos, cudaMemcpyDeviceToHost, g.s));
+    GK(cudaMemcpyAsync(lcp, g.outlcp, m * sizeof *lcp, cudaMemcpyDeviceToHost, g.s));
+    GK(cudaStreamSynchronize(g.s));
+    if (g.trace)
+        fprintf(stderr, "gpu bucket job: %llu suffixes, %d rounds, %llu left to the CPU at depth %llu, %.3f s\n",
+                (unsigned long long)m, round, (unsigned long long)A, (unsigned long long)d, rv_now() - g.t0);
+    *depth = d;
+    if (A == 0) return 0;
+    /* the groups left: [first slot, count) pairs */
+    uint64_t *slot = (uint64_t *)malloc(A * sizeof *slot);
+    int64_t *b = (int64_t *)malloc((S + 1) * sizeof *b);
+    uint64_t *out = (uint64_t *)malloc(2 * S * sizeof *out);
+    if (!slot || !b || !out) {
+        free(slot), free(b), free(out);
+        return rv_error("GPU", "out of memory");
+    }
+    e = cudaMemcpy(slot, g.slot0, A * sizeof *slot, cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess) e = cudaMemcpy(b, g.beg, (S + 1) * sizeof *b, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        free(slot), free(b), free(out);
+        GK(e);
+    }
+    for (uint64_t s = 0; s < S; s++) {
+        out[2 * s] = slot[b[s]];
+        out[2 * s + 1] = (uint64_t)(b[s + 1] - b[s]);
+    }
+    free(slot), free(b);
+    *groups = out;
+    *n_groups = S;
+    return 0;
+}
+
+} // namespace
+
+extern "C" int rv_gpu_bk_devices(void)
+{
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
+extern "C" int rv_gpu_bk_open(const uint8_t *text, uint64_t n, int sigma, int dev)
+{
+    std::lock_guard<std::mutex> lock(g_mu);
+    GK(cudaSetDevice(dev));
+    if (g.s == nullptr) GK(cudaStreamCreateWithFlags(&g.s, cudaStreamNonBlocking));
+    if (g.count == nullptr) GK(cudaMalloc(&g.count, sizeof *g.count));
+    cudaFree(g.text);
+    g.text = nullptr;
+    GK(cudaMalloc(&g.text, n + TEXT_PAD));
+    GK(cudaMemsetAsync(g.text + n, 0, TEXT_PAD, g.s));
+    GK(cudaMemcpyAsync(g.text, text, n, cudaMemcpyHostToDevice, g.s));
+    GK(cudaStreamSynchronize(g.s));
+    g.dev = dev;
+    g.n = n;
+    const char *tr = getenv("REPVIEW_GPU_TRACE");
+    g.trace = tr && *tr && *tr != '0';
+    g.bits = 1;
+    while ((1 << g.bits) <= sigma) g.bits++;
+    g.spk = 64 / g.bits;
+    return 0;
+}
+
+extern "C" void rv_gpu_bk_close(void)
+{
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (g.dev < 0) return;
+    cudaSetDevice(g.dev);
+    bk_free_arrays();
+    cudaFree(g.text);
+    cudaFree(g.count);
+    if (g.s) cudaStreamDestroy(g.s);
+    g = bk_state();
+}
+
+extern "C" int rv_gpu_bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off, uint64_t m,
+                             uint64_t min_left, uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups,
+                             uint64_t *n_groups)
+{
+    std::lock_guard<std::mutex> lock(g_mu); /* one job at a time on the device */
+    if (g.dev < 0) return rv_error("GPU", "no text on the device");
+    GK(cudaSetDevice(g.dev));
+    return bk_job(sigma, k, lo, nc, off, m, min_left, pos, lcp, depth, groups, n_groups);
+}
