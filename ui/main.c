@@ -23,6 +23,7 @@ static const command_t commands[] = {
     {"tandem", cli_tandem, "tandem repeats (runs)"},
     {"find", cli_find, "pattern matches on both strands"},
     {"overlap", cli_overlap, "longest prefix of each query found in FILE"},
+    {"teach", rv_teach_main, "the algorithms animated step by step (teaching mode)"},
 };
 
 static void usage(FILE *out)
