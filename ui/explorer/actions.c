@@ -87,7 +87,11 @@ static void open_teach(app_t *a)
     o.at = (int64_t)(a->cur - beg);
     char err[240];
     a->teach = teach_open(TOPIC_SA, s->raw + beg, w, s->alpha, &o, err, sizeof err);
-    if (!a->teach) app_message(a, 1, "teaching mode: %s", err);
+    if (!a->teach) { app_message(a, 1, "teaching mode: %s", err); return; }
+    char where[120], c1[32], c2[32];
+    snprintf(where, sizeof where, "%s:%s-%s", r->name, fmt_commas(beg - r->off + 1, c1, sizeof c1),
+             fmt_commas(beg - r->off + w, c2, sizeof c2));
+    teach_set_origin(a->teach, where);
 }
 
 static void act(app_t *a, action_t act, long count)

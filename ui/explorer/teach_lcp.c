@@ -43,7 +43,7 @@ static void compare_rows(lesson_t *L, uint64_t i, uint64_t j, uint64_t skip, uin
     tf_suffix(L, i, a, TEACH_MAX_N);
     tf_suffix(L, j, b, TEACH_MAX_N);
     tf_line(L, ST_NORMAL, "%s", "");
-    int ya = tf_line(L, ST_NORMAL, "suffix i=%-3llu %s", (unsigned long long)i, a);
+    int ya = tf_line(L, ST_NORMAL, "suffix i=%-4llu %s", (unsigned long long)i, a);
     int yb = tf_line(L, ST_NORMAL, "Phi[i]=%-6llu %s", (unsigned long long)j, b);
     uint64_t k = 0;
     for (; k < l; k++) m[k] = k < skip ? '=' : '+';

@@ -13,7 +13,7 @@ struct teach_player {
     size_t len;
     rv_alpha_t alpha;
     teach_opts_t o;
-    char msg[240];
+    char msg[240], origin[120];
     int msg_err;
 };
 
@@ -60,6 +60,8 @@ void teach_close(teach_player_t *p)
     free(p->str);
     free(p);
 }
+
+void teach_set_origin(teach_player_t *p, const char *where) { snprintf(p->origin, sizeof p->origin, "%s", where); }
 
 const lesson_t *teach_lesson(const teach_player_t *p) { return &p->L; }
 int teach_playing(const teach_player_t *p) { return p->playing; }
@@ -169,7 +171,8 @@ void teach_draw(teach_player_t *p)
     int rows = dr_rows(), cols = dr_cols();
     dr_clear();
     dr_fill(0, 0, cols, ST_BAR, ' ');
-    dr_printf(0, 1, ST_BAR, cols - 2, "repview teach %s: %s", teach_topic_name(L->topic), teach_topic_title(L->topic));
+    dr_printf(0, 1, ST_BAR, cols - 2, "repview teach %s%s%s: %s", teach_topic_name(L->topic), p->origin[0] ? " " : "",
+              p->origin, teach_topic_title(L->topic));
     char right[80];
     snprintf(right, sizeof right, "step %d/%d%s", p->step + 1, L->n, p->playing ? "  playing" : "");
     int rl = (int)strlen(right);

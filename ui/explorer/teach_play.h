@@ -25,6 +25,8 @@ int teach_playing(const teach_player_t *p);
 void teach_set_speed(teach_player_t *p, double seconds);
 /* Draw the current frame on the whole screen (draw.h). */
 void teach_draw(teach_player_t *p);
+/* Where the text comes from ("chr1:201-220"), shown in the title bar. */
+void teach_set_origin(teach_player_t *p, const char *where);
 /* The lesson being shown. */
 const lesson_t *teach_lesson(const teach_player_t *p);
 /* The footer of keys, as on screen. */
