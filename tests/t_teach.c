@@ -7,6 +7,7 @@
 #include "check.h"
 #include "repview/common.h"
 #include "repview/find.h"
+#include "../ui/explorer/teach_frame.c"
 #include "../ui/explorer/teach.c"
 #include "../ui/explorer/teach_sa.c"
 #include "../ui/explorer/teach_lcp.c"

@@ -5,7 +5,7 @@
  * breaker, which matches nothing; the last frame must be the engine's LCP. */
 #include <stdlib.h>
 #include <string.h>
-#include "teach.h"
+#include "teach_frame.h"
 
 #define NONE UINT64_MAX
 

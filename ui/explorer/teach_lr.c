@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "repview/lr.h"
-#include "teach.h"
+#include "teach_frame.h"
 
 /* One LLR as a bar of cells under the text: '=' useful, '-' useless. */
 static void bar(lesson_t *L, uint64_t i, uint64_t len, int useful, style_t st, const char *note)

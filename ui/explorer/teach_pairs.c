@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "repview/pairs.h"
-#include "teach.h"
+#include "teach_frame.h"
 
 typedef struct { uint64_t lb, rb, l; } ival_t;
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "repview/tandem.h"
-#include "teach.h"
+#include "teach_frame.h"
 
 /* Symbol rank of code c in order ord: the breaker is smallest in both orders. */
 static int sym(const lesson_t *L, uint64_t i, int ord)

@@ -7,7 +7,7 @@
  * engine's SA. */
 #include <stdlib.h>
 #include <string.h>
-#include "teach.h"
+#include "teach_frame.h"
 
 typedef struct {
     uint64_t n, h;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "repview/common.h"
 #include "repview/find.h"
-#include "teach.h"
+#include "teach_frame.h"
 
 enum { ROW_Y0 = 3, TREE_X = 50, MAX_NODES = 400 };
 
