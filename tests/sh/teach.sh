@@ -97,3 +97,11 @@ expect_exit teach_keys_no_dump 2 "$REPVIEW" teach sa --string banana --keys l
 expect_exit explorer_bad_theme 2 "$REPVIEW" --theme neon
 expect_exit teach_help 0 "$REPVIEW" teach --help
 "$REPVIEW" --help | grep -q '^  teach ' && ok teach_in_help || bad teach_in_help "not in repview --help"
+
+# the README's animation is what --frames writes today
+rm -rf "$T/slides"
+"$REPVIEW" teach sa --string banana --frames "$T/slides" >/dev/null
+for k in 002 003 004 007; do
+    got=$(awk -v h="--- slides/sa-$k.txt" '$0 == h { on = 1; next } on && (/^--- / || /^```/) { exit } on' "$RV_TOP/README.md")
+    expect_eq "teach_readme_frame_$k" "$got" "$(cat "$T/slides/sa-$k.txt")"
+done
