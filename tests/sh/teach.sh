@@ -105,3 +105,37 @@ for k in 002 003 004 007; do
     got=$(awk -v h="--- slides/sa-$k.txt" '$0 == h { on = 1; next } on && (/^--- / || /^```/) { exit } on' "$RV_TOP/README.md")
     expect_eq "teach_readme_frame_$k" "$got" "$(cat "$T/slides/sa-$k.txt")"
 done
+
+# on a real (tmux) terminal: keys, play with the clock, quit; T and q in the explorer
+if command -v tmux >/dev/null; then
+    sock="$T/tmux.sock"
+    tm() { tmux -S "$sock" "$@"; }
+    trap 'tm kill-server 2>/dev/null' EXIT
+    tm new-session -d -s keep 'sleep 120' || bad teach_tmux_start "tmux new-session failed"
+    wait_for() { # NAME TEXT
+        local i
+        for ((i = 0; i < 200; i++)); do
+            tm capture-pane -p -t tv | grep -qF -- "$2" && { ok "$1"; return 0; }
+            sleep 0.05
+        done
+        bad "$1" "no '$2' on screen: $(tm capture-pane -p -t tv | head -c 300 | tr '\n' '|')"
+    }
+    tm new-session -d -x 100 -y 36 -s tv \
+        "TERM=xterm-256color '$REPVIEW' teach sa --speed 0.1 --theme light --string banana; echo EXIT=\$? >'$T/exit'; sleep 30"
+    wait_for teach_tmux_keys_shown 'l/Right step  h/Left back'
+    tm send-keys -t tv Right
+    wait_for teach_tmux_step 'step 2/7'
+    tm send-keys -t tv Space
+    wait_for teach_tmux_played 'step 7/7'
+    tm send-keys -t tv q
+    for ((i = 0; i < 100; i++)); do [ -s "$T/exit" ] && break; sleep 0.05; done
+    expect_eq teach_tmux_quit "$(cat "$T/exit" 2>/dev/null)" "EXIT=0"
+    tm kill-session -t tv 2>/dev/null
+    tm new-session -d -x 100 -y 36 -s tv \
+        "cd '$T' && NO_COLOR=1 TERM=xterm-256color '$REPVIEW' '$RV_TOP/tests/data/multi.fa'; sleep 30"
+    wait_for teach_tmux_explorer 'index ready'
+    tm send-keys -t tv T
+    wait_for teach_tmux_explorer_T 'repview teach sa chr1:1-20'
+    tm send-keys -t tv q
+    wait_for teach_tmux_explorer_back 'Suffix array'
+fi
