@@ -68,6 +68,16 @@ static void last_frame(const lesson_t *L, char *out, size_t cap)
     for (int y = 0; y < f->n && k + TEACH_W + 2 < cap; y++) k += (size_t)snprintf(out + k, cap - k, "%s\n", f->line[y].text);
 }
 
+/* Entry k of a triple answer (pairs, runs) is (a, b, c), and the last frame shows
+ * it as want. */
+static void check_triple(const lesson_t *L, size_t k, const uint64_t v[3], const char *frame, const char *want,
+                         const char *str)
+{
+    CHECK(k + 2 < L->n_ans[0] && L->ans[0][k] == v[0] && L->ans[0][k + 1] == v[1] && L->ans[0][k + 2] == v[2],
+          "%s '%s': %s missing", teach_topic_name(L->topic), str, want);
+    CHECK(strstr(frame, want), "%s '%s': the last frame lacks %s", teach_topic_name(L->topic), str, want);
+}
+
 static void check_lesson(teach_topic_t topic, const char *str, rv_alpha_t alpha, const teach_opts_t *o)
 {
     lesson_t L;
@@ -152,12 +162,9 @@ static void check_lesson(teach_topic_t topic, const char *str, rv_alpha_t alpha,
                 uint64_t l = b_lcp(t, n, p, q);
                 if (!l || l < o->min_len) continue;
                 if (p && t[p - 1] && t[q - 1] == t[p - 1]) continue; /* grows to the left */
-                CHECK(k + 2 < L.n_ans[0] && L.ans[0][k] == p && L.ans[0][k + 1] == q && L.ans[0][k + 2] == l,
-                      "pairs '%s': (%llu,%llu,%llu) missing", str, (unsigned long long)p, (unsigned long long)q,
-                      (unsigned long long)l);
                 snprintf(want, sizeof want, "(%llu,%llu,%llu)", (unsigned long long)p, (unsigned long long)q,
                          (unsigned long long)l);
-                CHECK(strstr(frame, want), "pairs '%s': the last frame lacks %s", str, want);
+                check_triple(&L, k, (uint64_t[3]){p, q, l}, frame, want, str);
                 k += 3;
             }
         CHECK(k == L.n_ans[0], "pairs '%s': %zu pairs, brute %zu", str, L.n_ans[0] / 3, k / 3);
@@ -172,12 +179,9 @@ static void check_lesson(teach_topic_t topic, const char *str, rv_alpha_t alpha,
                 for (uint64_t j = s; j < s + p; j++) brk |= t[j] == RV_BREAK;
                 while (e < n && t[e] && t[e] == t[e - p]) e++;
                 if (brk || e - s < 2 * p || smallest_period(t, s, e) != p) continue;
-                CHECK(k + 2 < L.n_ans[0] && L.ans[0][k] == s && L.ans[0][k + 1] == e && L.ans[0][k + 2] == p,
-                      "runs '%s': [%llu,%llu) p=%llu missing", str, (unsigned long long)s, (unsigned long long)e,
-                      (unsigned long long)p);
                 snprintf(want, sizeof want, "[%llu,%llu)  p=%llu", (unsigned long long)s, (unsigned long long)e,
                          (unsigned long long)p);
-                CHECK(strstr(frame, want), "runs '%s': the last frame lacks %s", str, want);
+                check_triple(&L, k, (uint64_t[3]){s, e, p}, frame, want, str);
                 k += 3;
             }
         CHECK(k == L.n_ans[0], "runs '%s': %zu runs, brute %zu", str, L.n_ans[0] / 3, k / 3);

@@ -120,13 +120,12 @@ if command -v tmux >/dev/null; then
         done
         bad "$1" "no '$2' on screen: $(tm capture-pane -p -t tv | head -c 300 | tr '\n' '|')"
     }
+    press() { tm send-keys -t tv "$1"; wait_for "$2" "$3"; } # KEY NAME TEXT
     tm new-session -d -x 100 -y 36 -s tv \
         "TERM=xterm-256color '$REPVIEW' teach sa --speed 0.1 --theme light --string banana; echo EXIT=\$? >'$T/exit'; sleep 30"
     wait_for teach_tmux_keys_shown 'l/Right step  h/Left back'
-    tm send-keys -t tv Right
-    wait_for teach_tmux_step 'step 2/7'
-    tm send-keys -t tv Space
-    wait_for teach_tmux_played 'step 7/7'
+    press Right teach_tmux_step 'step 2/7'
+    press Space teach_tmux_played 'step 7/7'
     tm send-keys -t tv q
     for ((i = 0; i < 100; i++)); do [ -s "$T/exit" ] && break; sleep 0.05; done
     expect_eq teach_tmux_quit "$(cat "$T/exit" 2>/dev/null)" "EXIT=0"
@@ -134,8 +133,6 @@ if command -v tmux >/dev/null; then
     tm new-session -d -x 100 -y 36 -s tv \
         "cd '$T' && NO_COLOR=1 TERM=xterm-256color '$REPVIEW' '$RV_TOP/tests/data/multi.fa'; sleep 30"
     wait_for teach_tmux_explorer 'index ready'
-    tm send-keys -t tv T
-    wait_for teach_tmux_explorer_T 'repview teach sa chr1:1-20'
-    tm send-keys -t tv q
-    wait_for teach_tmux_explorer_back 'Suffix array'
+    press T teach_tmux_explorer_T 'repview teach sa chr1:1-20'
+    press q teach_tmux_explorer_back 'Suffix array'
 fi

@@ -17,15 +17,21 @@ void tf_free(lesson_t *L)
 
 static teach_frame_t *cur(lesson_t *L) { return &L->f[L->n - 1]; }
 
+/* Room for one more of n elements of size bytes in *v (capacity *cap).  A lesson
+ * takes a few megabytes at most: out of memory here ends the process. */
+static void room(void **v, int n, int *cap, size_t size)
+{
+    if (n < *cap) return;
+    int c = *cap ? 2 * *cap : 32;
+    void *p = realloc(*v, (size_t)c * size);
+    if (!p) { fprintf(stderr, "repview: teach: out of memory\n"); exit(1); }
+    *v = p;
+    *cap = c;
+}
+
 void tf_new(lesson_t *L)
 {
-    if (L->n == L->cap) {
-        int cap = L->cap ? 2 * L->cap : 32;
-        teach_frame_t *f = realloc(L->f, (size_t)cap * sizeof *f);
-        if (!f) { fprintf(stderr, "repview: teach: out of memory\n"); exit(1); }
-        L->f = f;
-        L->cap = cap;
-    }
+    room((void **)&L->f, L->n, &L->cap, sizeof *L->f);
     memset(&L->f[L->n++], 0, sizeof *L->f);
 }
 
@@ -33,13 +39,7 @@ static teach_line_t *line_at(lesson_t *L, int y)
 {
     teach_frame_t *f = cur(L);
     while (f->n <= y) {
-        if (f->n == f->cap) {
-            int cap = f->cap ? 2 * f->cap : 32;
-            teach_line_t *l = realloc(f->line, (size_t)cap * sizeof *l);
-            if (!l) { fprintf(stderr, "repview: teach: out of memory\n"); exit(1); }
-            f->line = l;
-            f->cap = cap;
-        }
+        room((void **)&f->line, f->n, &f->cap, sizeof *f->line);
         teach_line_t *l = &f->line[f->n++];
         memset(l->text, ' ', TEACH_W);
         l->text[TEACH_W] = 0;
