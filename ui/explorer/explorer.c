@@ -225,6 +225,7 @@ static void settle(app_t *a)
  * terminal and for scripted mode. */
 static void mouse_at(app_t *a, int y, int x, int wheel)
 {
+    if (a->teach) return; /* teaching mode takes keys only */
     if (wheel) { app_key(a, wheel < 0 ? KEY_UP : KEY_DOWN); return; }
     if (!view_click(a, y, x)) panes_click(a, y, x);
 }

@@ -46,13 +46,13 @@ typedef struct {
     teach_opts_t o;
     teach_frame_t *f;
     int n, cap;
-    /* the trace's final answer, per topic (see teach_answer_help in teach.c):
+    /* the trace's final answer, per topic:
      *   sa     ans[0] = SA
      *   lcp    ans[0] = LCP by rank, ans[1] = PLCP by position
      *   search ans[0] = exact match positions, ans[1] = (pos, mismatches) pairs of
      *          the k-mismatch search, both in text order
      *   lr     ans[0] = L[i] (LLR lengths), ans[1] = LR length per position,
-     *          ans[2] = starts of the LRs covering position o.at
+     *          ans[2] = starts of the LRs covering position o.at (or the one picked)
      *   pairs  ans[0] = (p1, p2, len) triples in (p1, p2) order
      *   runs   ans[0] = (start, end, period) triples in (start, period) order */
     uint64_t *ans[3];
