@@ -73,7 +73,7 @@ int teach_runs(lesson_t *L)
     const uint8_t *t = L->x->seq->text;
     uint64_t *lyn[2] = {calloc(n, sizeof(uint64_t)), calloc(n, sizeof(uint64_t))};
     uint64_t *runs = calloc(3 * n + 3, sizeof *runs);
-    size_t nr = 0;
+    size_t nr = 0, repeats = 0;
     int rc = -1;
     rv_runs_t *er = NULL;
     if (!lyn[0] || !lyn[1] || !runs) goto out;
@@ -103,7 +103,11 @@ int teach_runs(lesson_t *L)
             if (e - s < 2 * p) continue;
             int again = 0;
             for (size_t k = 0; k < nr; k++) again |= runs[3 * k] == s && runs[3 * k + 1] == e && runs[3 * k + 2] == p;
-            if (!again) runs[3 * nr] = s, runs[3 * nr + 1] = e, runs[3 * nr + 2] = p, nr++;
+            if (again) { /* another root of a run already drawn: counted, not drawn again */
+                repeats++;
+                continue;
+            }
+            runs[3 * nr] = s, runs[3 * nr + 1] = e, runs[3 * nr + 2] = p, nr++;
             tf_new(L);
             tf_text_rows(L);
             tf_cells(L, ord ? "Lyndon (z-a)" : "Lyndon (a-z)", lyn[ord], n, ST_DIM);
@@ -118,7 +122,7 @@ int teach_runs(lesson_t *L)
                           "and %llu before it (LCE to the left): [%llu,%llu) is %llu >= 2p long, a run%s.",
                        root, (unsigned long long)i, (unsigned long long)p, (unsigned long long)right,
                        (unsigned long long)left, (unsigned long long)s, (unsigned long long)e,
-                       (unsigned long long)(e - s), again ? " already found" : "");
+                       (unsigned long long)(e - s), ord ? " (found with the reversed order only)" : "");
         }
     }
     qsort(runs, nr, 3 * sizeof *runs, cmp_run);
@@ -134,8 +138,9 @@ int teach_runs(lesson_t *L)
         rv_run_t r = rv_runs_at(er, k);
         L->agrees = r.start == runs[3 * k] && r.end == runs[3 * k + 1] && r.period == runs[3 * k + 2];
     }
-    tf_caption(L, "Every run, each found from a Lyndon root (the other roots gave stretches shorter than 2p). The "
-                  "Runs Theorem also bounds their number: fewer than n.");
+    tf_caption(L, "Every run, each found from a Lyndon root; %zu other root%s gave a run already found, the rest "
+                  "stretches shorter than 2p. The Runs Theorem also bounds their number: fewer than n.",
+               repeats, repeats == 1 ? "" : "s");
     tf_verdict(L, "repview tandem, all runs");
     rc = 0;
 out:
