@@ -252,6 +252,7 @@ int rv_teach_main(int argc, char **argv)
     free(str);
     if (!p) return fprintf(stderr, "repview: teach: %s\n", err), RV_EXIT_USAGE;
     teach_set_speed(p, o.speed);
+    if (!o.string) teach_set_origin(p, argv[first + 2]); /* the region, in the title bar */
     const char *term = getenv("TERM");
     if (o.frames) rc = write_frames(teach_lesson(p), o.frames);
     else if (o.keys) rc = run_script(p, &o);
