@@ -76,6 +76,16 @@ rm -rf "$T/fr"
 "$REPVIEW" teach sa --string banana --frames "$T/fr" >/dev/null
 [ "$(ls "$T/fr" | head -1)" = sa-001.txt ] && grep -q 'Prefix doubling' "$T/fr/sa-001.txt" &&
     ! grep -q $'\e' "$T/fr"/*.txt && ok teach_frames_dir || bad teach_frames_dir "$(ls "$T/fr" | head -3)"
+# a failed write (a frame that is /dev/full) leaves no frame behind
+if [ -w /dev/full ]; then
+    mkdir -p "$T/full" && ln -s /dev/full "$T/full/sa-003.txt"
+    expect_exit teach_frames_write_error 1 "$REPVIEW" teach sa --string banana --frames "$T/full"
+    expect_eq teach_frames_nothing_left "$(ls "$T/full")" ""
+fi
+# an older, longer lesson's frames past the last one go
+touch "$T/fr/sa-008.txt" "$T/fr/sa-012.txt"
+"$REPVIEW" teach sa --string banana --frames "$T/fr" >/dev/null
+expect_eq teach_frames_stale_removed "$(ls "$T/fr" | tail -1)" "sa-007.txt"
 touch "$T/plainfile"
 expect_exit teach_frames_not_dir 1 "$REPVIEW" teach sa --string banana --frames "$T/plainfile"
 

@@ -2,6 +2,7 @@
  * mode on a terminal, in scripted mode (--keys ... --dump, for golden tests), or
  * written out as plain-text frames (--frames DIR, for slides). */
 #include <curses.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -155,7 +156,28 @@ static int region_text(const char *path, const char *region, rv_alpha_t *alpha, 
     return *str ? -1 : (fprintf(stderr, "repview: teach: out of memory\n"), RV_EXIT_DATA);
 }
 
-/* --frames DIR: DIR/TOPIC-001.txt ..., each the frame's text and its caption. */
+/* Remove the frames DIR/TOPIC-NNN.txt numbered above k. */
+static void remove_frames(const lesson_t *L, const char *dir, int k)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    const char *topic = teach_topic_name(L->topic);
+    size_t tl = strlen(topic);
+    struct dirent *e;
+    char path[4096], tail[8];
+    int num;
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, topic, tl) == 0 && sscanf(e->d_name + tl, "-%d%7s", &num, tail) == 2 &&
+            strcmp(tail, ".txt") == 0 && num > k) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+}
+
+/* --frames DIR: DIR/TOPIC-001.txt ..., each the frame's text and its caption.  A
+ * failed write removes what it wrote; frames of an earlier, longer lesson of the
+ * topic past the last one are removed too. */
 static int write_frames(const lesson_t *L, const char *dir)
 {
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
@@ -167,14 +189,18 @@ static int write_frames(const lesson_t *L, const char *dir)
     for (int k = 0; k < L->n; k++) {
         snprintf(path, sizeof path, "%s/%s-%03d.txt", dir, teach_topic_name(L->topic), k + 1);
         FILE *f = fopen(path, "w");
-        if (!f) return fprintf(stderr, "repview: %s: %s\n", path, strerror(errno)), RV_EXIT_DATA;
-        teach_frame_print(L, k, 78, f);
-        if (fclose(f) != 0) {
-            fprintf(stderr, "repview: %s: %s\n", path, strerror(errno));
-            unlink(path);
+        int bad = !f;
+        if (f) {
+            teach_frame_print(L, k, 78, f);
+            bad = ferror(f) | (fclose(f) != 0);
+        }
+        if (bad) {
+            fprintf(stderr, "repview: %s: %s\n", path, strerror(errno ? errno : EIO));
+            remove_frames(L, dir, 0);
             return RV_EXIT_DATA;
         }
     }
+    remove_frames(L, dir, L->n);
     printf("%d frames: %s/%s-001.txt to %s-%03d.txt\n", L->n, dir, teach_topic_name(L->topic),
            teach_topic_name(L->topic), L->n);
     return RV_EXIT_OK;
