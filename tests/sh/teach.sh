@@ -53,6 +53,7 @@ screen screen_bad_key 'x' sa --string banana
 screen screen_search_k2 '<End>' search --pattern ACGA -k 2 --string ACGTNACGTACGTT
 screen screen_lr_at '<End>' lr --at 3 --string mississippi
 screen screen_pairs_min1 '<End>' pairs --min-len 1 --string banana
+screen screen_small_scroll 'lllj' sa --size 80x24 --string ACGTACGTTTACGGACGTAC
 NO_COLOR=1 screen screen_no_color 'll' sa --string banana
 grep -q 'l/Right step  h/Left back  Space play/pause' "$G/screen_sa_banana_start.txt" &&
     ok teach_keys_on_screen || bad teach_keys_on_screen "no key line in the first screen"

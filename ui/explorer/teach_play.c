@@ -20,9 +20,17 @@ struct teach_player {
 static const double speeds[] = {0.25, 0.5, 1, 1.5, 2, 3, 5};
 enum { N_SPEEDS = sizeof speeds / sizeof *speeds };
 
-const char *teach_keys_line(void)
+const char *teach_keys_line(int width)
 {
-    return "l/Right step  h/Left back  Space play/pause  +/- speed  Home/End first/last  Tab topic  q quit";
+    static const char *const lines[] = {
+        "l/Right step  h/Left back  Space play/pause  +/- speed  Home/End first/last  Tab topic  q quit",
+        "l/Right step  h/Left back  Space play  +/- speed  End last  Tab topic  q quit",
+        "l step  h back  Space play  +/- speed  End last  q quit",
+        "l step  h back  Space play  q quit",
+    };
+    int k = 0;
+    while (k + 1 < (int)(sizeof lines / sizeof *lines) && (int)strlen(lines[k]) > width) k++;
+    return lines[k];
 }
 
 teach_player_t *teach_open(teach_topic_t topic, const char *str, size_t len, rv_alpha_t alpha,
@@ -193,6 +201,6 @@ void teach_draw(teach_player_t *p)
     y++;
     for (int i = 0; i < nc && y < rows - 1; i++, y++) dr_text(y, 1, ST_TITLE, cap[i], cols - 2);
     dr_fill(rows - 1, 0, cols, ST_BAR, ' ');
-    dr_text(rows - 1, 1, p->msg_err ? ST_ERROR : ST_BAR, p->msg[0] ? p->msg : teach_keys_line(), cols - 2);
+    dr_text(rows - 1, 1, p->msg_err ? ST_ERROR : ST_BAR, p->msg[0] ? p->msg : teach_keys_line(cols - 2), cols - 2);
     dr_flush();
 }

@@ -29,7 +29,7 @@ void teach_draw(teach_player_t *p);
 void teach_set_origin(teach_player_t *p, const char *where);
 /* The lesson being shown. */
 const lesson_t *teach_lesson(const teach_player_t *p);
-/* The footer of keys, as on screen. */
-const char *teach_keys_line(void);
+/* The footer of keys for a screen width: the longest that fits. */
+const char *teach_keys_line(int width);
 
 #endif
