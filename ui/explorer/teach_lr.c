@@ -30,9 +30,8 @@ static void sa_neighbours(lesson_t *L, uint64_t i)
     for (uint64_t q = r ? r - 1 : 0; q <= r + 1 && q < x->n; q++) {
         char suf[TEACH_MAX_N + 1];
         tf_suffix(L, rv_sa(x, q), suf, TEACH_MAX_N);
-        int y = tf_line(L, q == r ? ST_HIT : ST_NORMAL, "%s %4llu %3llu %4llu  %s", q == r ? ">" : " ",
+        tf_line(L, q == r ? ST_HIT : ST_NORMAL, "%s %4llu %3llu %4llu  %s", q == r ? ">" : " ",
                         (unsigned long long)q, (unsigned long long)rv_sa(x, q), (unsigned long long)rv_lcp(x, q), suf);
-        (void)y;
     }
 }
 

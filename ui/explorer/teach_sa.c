@@ -49,9 +49,8 @@ static void draw(lesson_t *L, const dbl_t *d, int with_keys)
         tf_cells(L, label, d->hist[k], d->n, k == d->rounds - 1 ? ST_HIT : ST_DIM);
     }
     tf_line(L, ST_NORMAL, "%s", "");
-    int y = tf_line(L, ST_TITLE, "  row   i  rank  %-9s group  suffix: [first h] %s", with_keys ? "key" : "",
+    tf_line(L, ST_TITLE, "  row   i  rank  %-9s group  suffix: [first h] %s", with_keys ? "key" : "",
                     with_keys ? "| next h" : "");
-    (void)y;
     for (uint64_t r = 0; r < d->n; r++) {
         uint64_t i = d->sa[r], lo, hi;
         group_of(d, r, &lo, &hi);
