@@ -18,4 +18,7 @@ void front_print_version(FILE *out);
 /* The explorer (ui/explorer/explorer.c): argv as given to repview itself. */
 int rv_explorer_main(int argc, char **argv);
 
+/* `repview teach` (ui/explorer/teach_main.c): argv[0] is "teach". */
+int rv_teach_main(int argc, char **argv);
+
 #endif

@@ -23,6 +23,7 @@ static const command_t commands[] = {
     {"tandem", cli_tandem, "tandem repeats (runs)"},
     {"find", cli_find, "pattern matches on both strands"},
     {"overlap", cli_overlap, "longest prefix of each query found in FILE"},
+    {"teach", rv_teach_main, "the algorithms animated step by step (teaching mode)"},
 };
 
 static void usage(FILE *out)
@@ -42,7 +43,7 @@ static void usage(FILE *out)
             "  --no-save            do not keep a built index in FILE.rvx (also REPVIEW_NO_SAVE=1)\n"
             "  -h, --help           this help; 'repview COMMAND --help' for a command\n"
             "  --version            version and build features\n\n"
-            "Explorer options: --no-color --no-mouse --keys KEYS --dump --size COLSxROWS --wait-index\n"
+            "Explorer options: --no-color --theme light --no-mouse --keys KEYS --dump --size COLSxROWS --wait-index\n"
             "FILE is FASTA or FASTQ, plain, gzip or bgzip; '-' reads standard input.\n"
             "See man repview.\n");
 }

@@ -67,6 +67,33 @@ static void overlay_key(app_t *a, int key)
     if (*pos < 0) *pos = 0;
 }
 
+/* T on the suffix-array pane: teaching mode (teach_play.h) on the text around the
+ * cursor, as many symbols as a screen holds; presentation mode (z) opens it in
+ * the large layout. */
+static void open_teach(app_t *a)
+{
+    const rv_seq_t *s = a->src.seq;
+    const rv_record_t *r = view_record(a);
+    if (a->focus != PANE_SA) { app_message(a, 1, "T opens teaching mode from the Suffix array pane (Tab to it)"); return; }
+    if (!s || !r || !r->len) return;
+    teach_opts_t o;
+    teach_opts_init(&o);
+    o.large = a->zoom;
+    uint64_t w = (uint64_t)teach_max_len(o.large), fit = dr_cols() > 24 ? (uint64_t)(dr_cols() - 20) / (o.large ? 5 : 3) : 1;
+    if (w > fit) w = fit;
+    if (w > r->len) w = r->len;
+    uint64_t beg = a->cur - r->off > w / 2 ? a->cur - w / 2 : r->off;
+    if (beg + w > r->off + r->len) beg = r->off + r->len - w;
+    o.at = (int64_t)(a->cur - beg);
+    char err[240];
+    a->teach = teach_open(TOPIC_SA, s->raw + beg, w, s->alpha, &o, err, sizeof err);
+    if (!a->teach) { app_message(a, 1, "teaching mode: %s", err); return; }
+    char where[120], c1[32], c2[32];
+    snprintf(where, sizeof where, "%s:%s-%s", r->name, fmt_commas(beg - r->off + 1, c1, sizeof c1),
+             fmt_commas(beg - r->off + w, c2, sizeof c2));
+    teach_set_origin(a->teach, where);
+}
+
 static void act(app_t *a, action_t act, long count)
 {
     long n = count > 0 ? count : 1;
@@ -113,6 +140,7 @@ static void act(app_t *a, action_t act, long count)
         a->vis_anchor = a->cur;
         break;
     case ACT_ZOOM: a->zoom = !a->zoom; break;
+    case ACT_TEACH: open_teach(a); break;
     case ACT_TRACK_STRANDS:
         if (!app_both(a)) {
             a->track_fwd = 0;
@@ -143,6 +171,10 @@ static void act(app_t *a, action_t act, long count)
 void app_key(app_t *a, int key)
 {
     if (key == KEY_RESIZE) return; /* the next frame lays everything out again */
+    if (a->teach) { /* teaching mode has the keys until q */
+        if (teach_key(a->teach, key)) { teach_close(a->teach); a->teach = NULL; }
+        return;
+    }
     if (a->prompt) { prompt_key(a, key); return; }
     if (a->overlay) { overlay_key(a, key); return; }
     if ((key >= '1' && key <= '9') || (key == '0' && a->count > 0)) {

@@ -12,6 +12,7 @@
 #include "draw.h"
 #include "keys.h"
 #include "source.h"
+#include "teach_play.h"
 #include "repview/tandem.h"
 
 typedef struct { int y, x, h, w; } rect_t;
@@ -100,6 +101,7 @@ struct app {
     uint64_t minpair;         /* maximal pairs pane: minimum length, 0 = automatic */
     rv_tandem_filter_t tfilter; /* tandem pane filters */
     void (*cursor_moved)(app_t *a); /* called after each cursor move (the view's layout) */
+    teach_player_t *teach;    /* T: teaching mode over the whole screen, or NULL */
 };
 
 /* app.c: below every other part of the explorer */

@@ -29,6 +29,7 @@ static const char usage[] =
     "sample) at REGION (NAME, NAME:POS, NAME:BEG-END, 1-based).  F1 in the explorer\n"
     "lists the keys.\n\n"
     "  --no-color           no colour (also NO_COLOR=1 or TERM=dumb)\n"
+    "  --theme T            dark (default) or light terminal background\n"
     "  --no-mouse           leave the mouse to the terminal\n"
     "  --keys KEYS          play KEYS (as typed; <CR> <Esc> <Tab> <C-x> ...) without a terminal\n"
     "  --dump               print the final screen as plain text (with --keys)\n"
@@ -39,12 +40,12 @@ static const char usage[] =
 
 typedef struct {
     const char *keys, *file, *region;
-    int dump, wait_index, no_color, no_mouse, no_save, cols, rows;
+    int dump, wait_index, no_color, no_mouse, no_save, cols, rows, light;
     rv_alpha_t alpha;
     rv_build_opts_t build;
 } opts_t;
 
-enum { O_NOCOLOR = 1000, O_NOMOUSE, O_KEYS, O_DUMP, O_SIZE, O_WAIT, O_CPU, O_GPU, O_ALPHA, O_VERSION, O_QUIET, O_MANKEYS, O_NOSAVE };
+enum { O_NOCOLOR = 1000, O_NOMOUSE, O_KEYS, O_DUMP, O_SIZE, O_WAIT, O_CPU, O_GPU, O_ALPHA, O_VERSION, O_QUIET, O_MANKEYS, O_NOSAVE, O_THEME };
 
 static int parse_size(const char *s, int *cols, int *rows)
 {
@@ -89,6 +90,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         {"alphabet", required_argument, NULL, O_ALPHA}, {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, O_VERSION},  {"quiet", no_argument, NULL, O_QUIET},
         {"man-keys", no_argument, NULL, O_MANKEYS}, {"no-save", no_argument, NULL, O_NOSAVE},
+        {"theme", required_argument, NULL, O_THEME},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->cols = 100;
@@ -103,6 +105,10 @@ static int parse_args(int argc, char **argv, opts_t *o)
         switch (c) {
         case O_NOCOLOR: o->no_color = 1; break;
         case O_NOMOUSE: o->no_mouse = 1; break;
+        case O_THEME:
+            if ((o->light = term_theme_parse(optarg)) < 0)
+                return fprintf(stderr, "repview: --theme: expected dark or light, not '%s'\n", optarg), RV_EXIT_USAGE;
+            break;
         case O_KEYS: o->keys = optarg; break;
         case O_DUMP: o->dump = 1; break;
         case O_WAIT: o->wait_index = 1; break;
@@ -219,6 +225,7 @@ static void settle(app_t *a)
  * terminal and for scripted mode. */
 static void mouse_at(app_t *a, int y, int x, int wheel)
 {
+    if (a->teach) return; /* teaching mode takes keys only */
     if (wheel) { app_key(a, wheel < 0 ? KEY_UP : KEY_DOWN); return; }
     if (!view_click(a, y, x)) panes_click(a, y, x);
 }
@@ -260,6 +267,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
             mouse_at(a, 0, 0, keys[i] == SCRIPT_WHEEL_UP ? -1 : 1);
         else if ((keys[i] & SCRIPT_CLICK) && keys[i] > 0xffffff) mouse_at(a, keys[i] & 0xfff, keys[i] >> 12 & 0xfff, 0);
         else app_key(a, keys[i]);
+        if (a->teach) teach_tick(a->teach, 0); /* playing runs to the end: no clock */
         search_wait(a); /* scripts see the search finished: screens are deterministic */
         if (o->wait_index && a->src.job) { /* `:set strands`: the new index, as at the start */
             src_wait(&a->src, 1, 600, m, sizeof m);
@@ -279,6 +287,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
 
 static int run_terminal(app_t *a, const opts_t *o, const char *region)
 {
+    term_set_theme(o->light);
     if (term_start(term_color_wanted(o->no_color), !o->no_mouse) < 0) return RV_EXIT_DATA;
     a->mouse = !o->no_mouse;
     on_source_change(a, &region);
@@ -294,6 +303,7 @@ static int run_terminal(app_t *a, const opts_t *o, const char *region)
         if (a->quit || (waiting && !src_saving(&a->src))) break;
         if (poll_source(a, &region)) dirty = 1;
         if (search_poll(a)) dirty = 1;
+        if (a->teach && teach_tick(a->teach, rv_now())) dirty = 1;
         if (tandem_poll(a)) dirty = 1;
         if (search_busy(a)) dirty = 1; /* "searching" until it is done */
         if ((a->src.job || a->src.rvx_thread || src_saving(&a->src) || tandem_busy()) && rv_now() - last > 0.2) {
@@ -349,6 +359,7 @@ int rv_explorer_main(int argc, char **argv)
         o.rows = l && atoi(l) >= 6 ? atoi(l) : 24;
     }
     rc = o.keys ? run_script(&a, &o, o.region, t0) : run_terminal(&a, &o, o.region);
+    teach_close(a.teach);
     for (int i = 0; i < N_PANES; i++) pane_free(&a.panes[i]);
     search_free(&a);
     src_close(&a.src);

@@ -45,6 +45,7 @@
     X(ACT_JUMP_BACK, RV_CTRL('o'), 0, 0, "Ctrl-O", "back to where the last jump started")    \
     X(ACT_VISUAL, 'v', 0, 0, "v", "start or end a visual selection (interval repeats)")     \
     X(ACT_ZOOM, 'z', 0, 0, "z", "presentation: show only the focused pane")                  \
+    X(ACT_TEACH, 'T', 0, 0, "T", "suffix-array pane: teaching mode on the text around the cursor (repview teach)") \
     X(ACT_TRACK_STRANDS, 'S', 0, 0, "S", "LR track: copies on both strands or forward only (both-strand index)") \
     X(ACT_CANCEL_BUILD, 'x', 0, 0, "x", "cancel the background index build")                 \
     X(ACT_HELP, KEY_F(1), 0, 0, "F1, :help", "this help")                                    \

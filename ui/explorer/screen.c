@@ -168,6 +168,7 @@ static void draw_command_line(app_t *a)
 
 void screen_draw(app_t *a)
 {
+    if (a->teach) { teach_draw(a->teach); return; }
     dr_clear();
     view_layout(a);
     if (a->overlay == OV_HELP) draw_help(a);

@@ -17,7 +17,16 @@
 #include "term.h"
 
 static volatile sig_atomic_t quit_flag;
-static int started;
+static int started, light;
+
+void term_set_theme(int light_background) { light = light_background; }
+
+int term_theme_parse(const char *name)
+{
+    if (strcmp(name, "dark") == 0) return 0;
+    if (strcmp(name, "light") == 0) return 1;
+    return -1;
+}
 
 int term_quit_requested(void) { return quit_flag; }
 
@@ -71,11 +80,24 @@ static void color_styles(void)
         {ST_SELECT, COLOR_BLACK, COLOR_MAGENTA, 0}, {ST_MARK, COLOR_BLACK, COLOR_GREEN, A_BOLD},
         {ST_RUN, COLOR_MAGENTA, -1, A_UNDERLINE},
     };
+    /* a light background: no yellow or white text, dimmed roles in black (the
+     * attributes still carry them: bold, underline, reverse) */
+    static const struct { int st, fg, bg, attr; } on_light[] = {
+        {ST_BAR, COLOR_WHITE, COLOR_BLUE, A_BOLD}, {ST_BASE_G, COLOR_MAGENTA, -1, 0},
+        {ST_BREAK, COLOR_BLACK, -1, A_DIM},        {ST_SHARED, COLOR_BLUE, -1, A_BOLD | A_UNDERLINE},
+        {ST_USELESS, COLOR_BLACK, -1, A_DIM},      {ST_SELECT, COLOR_WHITE, COLOR_MAGENTA, 0},
+        {ST_HIT, COLOR_BLACK, COLOR_YELLOW, A_BOLD | A_UNDERLINE}, {ST_DIM, COLOR_BLACK, -1, A_DIM},
+    };
     start_color();
     use_default_colors();
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+    size_t n = sizeof map / sizeof *map;
+    for (size_t i = 0; i < n; i++) {
         init_pair((short)(i + 1), (short)map[i].fg, (short)map[i].bg);
         dr_attr[map[i].st] = (int)(COLOR_PAIR(i + 1) | (chtype)map[i].attr);
+    }
+    for (size_t i = 0; light && i < sizeof on_light / sizeof *on_light; i++) {
+        init_pair((short)(n + i + 1), (short)on_light[i].fg, (short)on_light[i].bg);
+        dr_attr[on_light[i].st] = (int)(COLOR_PAIR(n + i + 1) | (chtype)on_light[i].attr);
     }
 }
 

@@ -12,6 +12,11 @@ void term_stop(void);
 int term_quit_requested(void);
 /* Colour wanted: not --no-color, NO_COLOR unset or empty, TERM not dumb. */
 int term_color_wanted(int no_color_flag);
+/* Colours for a light (1) or dark (0, the default) terminal background; call
+ * before term_start.  Without colour (NO_COLOR) both are the same attributes. */
+void term_set_theme(int light_background);
+/* "dark" 0, "light" 1, else -1. */
+int term_theme_parse(const char *name);
 /* Fill dr_attr[] for the grid (no colour) — used by scripted mode. */
 void term_plain_styles(void);
 
