@@ -14,6 +14,8 @@
  * (long repeats: few suffixes, many rounds).
  */
 #include <mutex>
+#include <thread>
+#include <vector>
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include "gpu_internal.cuh"
@@ -36,7 +38,13 @@ struct bk_state {
     cudaStream_t s = nullptr;
     int trace = 0;           /* REPVIEW_GPU_TRACE: one line per job */
     double t0 = 0;
+    uint32_t *codes = nullptr; /* the code of every start (NO_CODE: none), for k and */
+    int codes_k = 0;           /* sigma below; made at the first job when it fits   */
+    uint64_t codes_sigma = 0;
+    uint64_t *pin = nullptr;   /* page-locked staging for the downloads (2 cap) */
 };
+
+const uint32_t NO_CODE = UINT32_MAX;
 
 bk_state g;
 std::mutex g_mu;
@@ -46,6 +54,8 @@ void bk_free_arrays()
     void *a[] = {g.pos0, g.pos1, g.key0, g.key1, g.slot0, g.slot1, g.outpos, g.outlcp, g.beg,
                  g.act, g.head, g.nhead, g.temp};
     for (void *p : a) cudaFree(p);
+    cudaFreeHost(g.pin);
+    g.pin = nullptr;
     g.pos0 = g.pos1 = g.key0 = g.key1 = g.slot0 = g.slot1 = g.outpos = g.outlcp = nullptr;
     g.beg = nullptr;
     g.act = g.head = g.nhead = nullptr;
@@ -65,6 +75,10 @@ int bk_reserve(uint64_t m)
     GK(cudaMalloc(&g.act, c));
     GK(cudaMalloc(&g.head, c));
     GK(cudaMalloc(&g.nhead, c));
+    if (cudaMallocHost(&g.pin, 2 * c * sizeof(uint64_t)) != cudaSuccess) {
+        cudaGetLastError(); /* no page-locked room: copy through pageable memory */
+        g.pin = nullptr;
+    }
     g.cap = c;
     return 0;
 }
@@ -102,13 +116,22 @@ struct code_of {
 
 struct in_job {
     code_of code;
+    const uint32_t *codes; /* when made: code(i) read back */
     uint64_t lo, hi;
     __device__ bool operator()(uint64_t i) const
     {
-        uint64_t c = code(i);
+        uint64_t c = codes ? (codes[i] == NO_CODE ? UINT64_MAX : (uint64_t)codes[i]) : code(i);
         return c >= lo && c < hi;
     }
 };
+
+__global__ void k_all_codes(code_of code, uint32_t *out)
+{
+    uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (i >= code.n) return;
+    uint64_t c = code(i);
+    out[i] = c == UINT64_MAX ? NO_CODE : (uint32_t)c;
+}
 
 __global__ void k_codes(code_of code, uint64_t lo, const uint64_t *pos, uint64_t m, uint64_t *key, uint64_t *slot)
 {
@@ -179,6 +202,25 @@ __global__ void k_split(const uint64_t *key, const uint64_t *pos, const uint64_t
 
 __global__ void k_set(int64_t *p, int64_t v) { *p = v; }
 
+/* memcpy of a job's download into the caller's fresh (unfaulted) arrays: several
+ * threads, as its page faults cost more than the copy itself */
+void copy_parallel(void *dst, const void *src, size_t bytes)
+{
+    unsigned nt = (unsigned)(bytes >> 23); /* 8 MB a thread, 8 threads at most */
+    nt = nt < 1 ? 1 : nt > 8 ? 8 : nt;
+    if (nt == 1) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    std::vector<std::thread> th;
+    size_t per = (bytes + nt - 1) / nt;
+    for (unsigned t = 0; t < nt; t++) {
+        size_t off = (size_t)t * per, len = off < bytes ? (bytes - off < per ? bytes - off : per) : 0;
+        th.emplace_back([=] { memcpy((char *)dst + off, (const char *)src + off, len); });
+    }
+    for (auto &x : th) x.join();
+}
+
 inline unsigned blocks(uint64_t n) { return (unsigned)((n + 255) / 256); }
 
 int bk_count(int64_t *out)
@@ -208,7 +250,23 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
     if (bk_reserve(m) < 0) return -1;
     /* the job's starts in text order, then grouped by code (stable) */
     code_of code = {g.text, g.n, sigma, k};
-    in_job pred = {code, lo, lo + nc};
+    if (g.codes && (g.codes_k != k || g.codes_sigma != sigma)) {
+        cudaFree(g.codes);
+        g.codes = nullptr;
+    }
+    if (!g.codes && g.codes_k >= 0) { /* every job would read k symbols per start: once */
+        if (cudaMalloc(&g.codes, g.n * sizeof(uint32_t)) == cudaSuccess) {
+            k_all_codes<<<blocks(g.n), 256, 0, g.s>>>(code, g.codes);
+            GK_LAUNCH();
+            g.codes_k = k, g.codes_sigma = sigma;
+        } else {
+            cudaGetLastError();
+            g.codes = nullptr;
+            g.codes_k = -1; /* no room: never again */
+        }
+    }
+    in_job pred = {code, g.codes, lo, lo + nc};
+    double t_sel = 0, t_radix = 0, t_rounds = 0;
     thrust::counting_iterator<uint64_t> all(0);
     size_t need = 0;
     GK(cub::DeviceSelect::If(nullptr, need, all, g.pos1, g.count, (int64_t)g.n, pred, g.s));
@@ -217,6 +275,7 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
     GK(cub::DeviceSelect::If(g.temp, need, all, g.pos1, g.count, (int64_t)g.n, pred, g.s));
     int64_t got = 0;
     if (bk_count(&got) < 0) return -1;
+    t_sel = rv_now();
     if ((uint64_t)got != m) return rv_error("GPU", "the job has %lld suffixes, the plan says %llu", (long long)got,
                                             (unsigned long long)m);
     if (!m) return 0;
@@ -240,6 +299,7 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
     if (e == cudaSuccess) e = cudaStreamSynchronize(g.s);
     free(hb);
     GK(e);
+    t_radix = rv_now();
     uint64_t A = m, d = (uint64_t)k;
     int round = 0;
     for (; A > 0; round++) {
@@ -271,12 +331,24 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
         A = (uint64_t)A2, S = (uint64_t)S2;
         d += (uint64_t)g.spk;
     }
-    GK(cudaMemcpyAsync(pos, g.outpos, m * sizeof *pos, cudaMemcpyDeviceToHost, g.s));
-    GK(cudaMemcpyAsync(lcp, g.outlcp, m * sizeof *lcp, cudaMemcpyDeviceToHost, g.s));
     GK(cudaStreamSynchronize(g.s));
+    t_rounds = rv_now();
+    if (g.pin) { /* through page-locked memory, then into the caller's arrays */
+        GK(cudaMemcpyAsync(g.pin, g.outpos, m * sizeof *pos, cudaMemcpyDeviceToHost, g.s));
+        GK(cudaMemcpyAsync(g.pin + g.cap, g.outlcp, m * sizeof *lcp, cudaMemcpyDeviceToHost, g.s));
+        GK(cudaStreamSynchronize(g.s));
+        copy_parallel(pos, g.pin, m * sizeof *pos);
+        copy_parallel(lcp, g.pin + g.cap, m * sizeof *lcp);
+    } else {
+        GK(cudaMemcpyAsync(pos, g.outpos, m * sizeof *pos, cudaMemcpyDeviceToHost, g.s));
+        GK(cudaMemcpyAsync(lcp, g.outlcp, m * sizeof *lcp, cudaMemcpyDeviceToHost, g.s));
+        GK(cudaStreamSynchronize(g.s));
+    }
     if (g.trace)
-        fprintf(stderr, "gpu bucket job: %llu suffixes, %d rounds, %llu left to the CPU at depth %llu, %.3f s\n",
-                (unsigned long long)m, round, (unsigned long long)A, (unsigned long long)d, rv_now() - g.t0);
+        fprintf(stderr, "gpu bucket job: %llu suffixes, %d rounds, %llu left to the CPU at depth %llu; "
+                "select %.3f radix %.3f rounds %.3f download %.3f s\n", (unsigned long long)m, round,
+                (unsigned long long)A, (unsigned long long)d, t_sel - g.t0, t_radix - t_sel, t_rounds - t_radix,
+                rv_now() - t_rounds);
     *depth = d;
     if (A == 0) return 0;
     /* the groups left: [first slot, count) pairs */
@@ -318,7 +390,10 @@ extern "C" int rv_gpu_bk_open(const uint8_t *text, uint64_t n, int sigma, int de
     if (g.s == nullptr) GK(cudaStreamCreateWithFlags(&g.s, cudaStreamNonBlocking));
     if (g.count == nullptr) GK(cudaMalloc(&g.count, sizeof *g.count));
     cudaFree(g.text);
+    cudaFree(g.codes); /* made again for this text */
     g.text = nullptr;
+    g.codes = nullptr;
+    g.codes_k = 0;
     GK(cudaMalloc(&g.text, n + TEXT_PAD));
     GK(cudaMemsetAsync(g.text + n, 0, TEXT_PAD, g.s));
     GK(cudaMemcpyAsync(g.text, text, n, cudaMemcpyHostToDevice, g.s));
@@ -340,6 +415,7 @@ extern "C" void rv_gpu_bk_close(void)
     cudaSetDevice(g.dev);
     bk_free_arrays();
     cudaFree(g.text);
+    cudaFree(g.codes);
     cudaFree(g.count);
     if (g.s) cudaStreamDestroy(g.s);
     g = bk_state();

@@ -3,9 +3,15 @@
 # BENCH_QUICK=1: 4m).  Rows, each a whole command from the FASTA (median of
 # MPI_REPS runs, default 1):
 #   index+pairs  repview index (GPU when usable) then repview pairs -l 100 (the index path)
-#   threads T    repview pairs -l 100 --mem-budget 8g -t T (buckets, one process)
-#   mpi W        mpirun -np W+1 repview pairs -l 100 -o OUT (rank 0 schedules and
+#   threads T    repview pairs -l 100 --cpu --mem-budget 8g -t T (buckets, one process)
+#   mpi W        mpirun -np W+1 repview pairs --cpu -l 100 -o OUT (rank 0 schedules and
 #                merges, W workers with one thread each)
+# and where a GPU is usable (GPU ranks: the buckets collected and sorted on the device):
+#   gpu 1 proc   repview pairs --gpu -l 100 --mem-budget 8g -t T (one process)
+#   mpi G GPU    mpirun -np G+1 repview pairs --gpu ... (G GPU ranks of T/G threads);
+#                the 2-GPU row's speed-up is against the 1-GPU row
+#   big          MPI_BIG=1: pairs -l 100 of MPI_BIG_SIZE (3g) in 12 records from the
+#                FASTA with every GPU as a rank (mpirun -np G+1), peak RSS per rank
 # wall_s, peak RSS of the largest process (rank), speed-up and efficiency against
 # the one-worker row (strong scaling: efficiency = t1 / (W * tW)); same = the output
 # equals the index path's, byte for byte.
@@ -54,12 +60,41 @@ run index sh -c "'$REPVIEW' index --quiet -o '$tmp/chr.fa.rvx' '$tmp/chr.fa' && 
 rm -f "$tmp/chr.fa.rvx"
 printf '%-14s %8s %8s %8s %6s %5s\n' command wall_s rss_GB speedup eff same
 row index index+pairs
-run threads "$REPVIEW" pairs --quiet -l "$L" --mem-budget 8g -t "$(nproc)" -o "$tmp/out" "$tmp/chr.fa" || exit 1
+run threads "$REPVIEW" pairs --cpu --quiet -l "$L" --mem-budget 8g -t "$(nproc)" -o "$tmp/out" "$tmp/chr.fa" || exit 1
 row threads "threads $(nproc)"
 t1=
 for w in $workers; do
-    run "mpi$w" mpirun --oversubscribe -np $((w + 1)) "$REPVIEW" pairs --quiet -l "$L" -o "$tmp/out" "$tmp/chr.fa" || exit 1
+    run "mpi$w" mpirun --oversubscribe -np $((w + 1)) "$REPVIEW" pairs --cpu --quiet -l "$L" -o "$tmp/out" "$tmp/chr.fa" || exit 1
     t=$(cut -d' ' -f1 "$tmp/mpi$w" | median)
     [ -z "$t1" ] && t1=$t
     row "mpi$w" "mpi $w workers" "$(printf '%.2f' "$(div "$t1" "$t")")" "$(printf '%.0f%%' "$(awk -v a="$t1" -v b="$t" -v w="$w" 'BEGIN { print 100 * a / (w * b) }')")"
 done
+
+gpus=0
+if "$REPVIEW" --version | grep -q '^cuda: yes' && command -v nvidia-smi >/dev/null; then
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+fi
+if [ "$gpus" -eq 0 ]; then
+    echo "SKIP gpu rows (no usable GPU)"
+    exit 0
+fi
+run gpu1p "$REPVIEW" pairs --gpu --quiet -l "$L" --mem-budget 8g -t "$(nproc)" -o "$tmp/out" "$tmp/chr.fa" || exit 1
+row gpu1p "gpu 1 proc"
+g1=
+for g in 1 2; do
+    [ "$g" -le "$gpus" ] || { echo "SKIP mpi $g GPU row ($gpus GPU)"; continue; }
+    run "gpu$g" mpirun --oversubscribe -np $((g + 1)) "$REPVIEW" pairs --gpu --quiet -l "$L" -o "$tmp/out" "$tmp/chr.fa" || exit 1
+    t=$(cut -d' ' -f1 "$tmp/gpu$g" | median)
+    [ -z "$g1" ] && g1=$t
+    row "gpu$g" "mpi $g GPU" "$(printf '%.2f' "$(div "$g1" "$t")")" "-"
+done
+if [ "${MPI_BIG:-0}" != 0 ]; then
+    big=${MPI_BIG_SIZE:-3g}
+    bfa=$BENCH_DIR/big_$big.fa
+    [ -s "$bfa" ] || "$RV_BUILD/gen_chrom" --kind dna --records 12 "$big" 1 >"$bfa" || exit 1
+    ln -sf "$(cd "$(dirname "$bfa")" && pwd)/$(basename "$bfa")" "$tmp/big.fa"
+    ng=$((gpus < 2 ? gpus : 2))
+    run big mpirun --oversubscribe -np $((ng + 1)) "$REPVIEW" pairs --gpu --quiet -l "$L" -o "$tmp/out" "$tmp/big.fa" || exit 1
+    printf '%-14s %8.2f %8.2f %8s %6s %5s   (%s, %s pairs)\n' "big $big" "$(cut -d' ' -f1 "$tmp/big" | median)" \
+        "$(div "$(cut -d' ' -f2 "$tmp/big" | median)" 1048576)" - - - "$ng GPU ranks" "$(wc -l <"$tmp/big.out")"
+fi

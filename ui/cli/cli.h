@@ -87,12 +87,19 @@ void cli_mpi_finalize(void);
 /* This rank's index among the worker ranks of its host (rank 0 schedules and is
  * not one; -1 for it) and their number. */
 void cli_mpi_host_workers(int *worker, int *workers);
+/* A rank that runs more threads than the cores mpirun bound it to (Open MPI binds
+ * each rank to one core when there are two ranks or fewer) may use every core of
+ * its host: called before the threads start. */
+void cli_mpi_widen(int threads);
+int cli_mpi_host_leader(void); /* 1 on the first rank of each host (it reads the input) */
 /* The sum and the largest of every rank's `mine` (a collective call).  0 or -1. */
 int cli_mpi_sum_max(uint64_t mine, uint64_t *sum, uint64_t *max);
 /* The input read once per host and its text shared by the host's ranks (MPI-3
- * shared memory; both strands when strands is set).  NULL with a message; *quiet
- * set when the host's first rank reports the same failure. */
-rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int *quiet);
+ * shared memory; both strands when strands is set); raw (the bytes as read) is
+ * kept by the first rank of a host when keep_raw is set, NULL everywhere else.
+ * NULL with a message; *quiet set when the host's first rank reports the same
+ * failure. */
+rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *quiet);
 void cli_mpi_abort(int code);           /* ends every rank */
 /* Rank 0: hand order[0..n) to the workers one job per request, then a "none" to
  * each of them.  0, or -1. */

@@ -5,6 +5,7 @@
  * copies of itself. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,18 @@ void cli_mpi_host_workers(int *worker, int *workers)
     *workers = node_size - with0;
 }
 
+void cli_mpi_widen(int threads)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) >= threads) return;
+    int n = rv_default_threads();
+    CPU_ZERO(&set);
+    for (int i = 0; i < n && i < CPU_SETSIZE; i++) CPU_SET(i, &set);
+    sched_setaffinity(0, sizeof set, &set); /* the threads started later inherit it */
+}
+
+int cli_mpi_host_leader(void) { return node_rank == 0; }
+
 int cli_mpi_sum_max(uint64_t mine, uint64_t *sum, uint64_t *max)
 {
     if (MPI_Allreduce(&mine, sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS ||
@@ -97,7 +110,7 @@ void cli_mpi_finalize(void)
  * allocate one shared window; the first rank copies its text there, drops its own
  * and says so; the others build their sequence over the window.  A rank that must
  * not repeat the reader's error gets *quiet set. */
-rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int *quiet)
+rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *quiet)
 {
     rv_seq_t *s = NULL;
     void *pack = NULL;
@@ -143,6 +156,11 @@ rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int 
         free(s->owned_text);
         s->owned_text = NULL;
         s->text = base;
+        if (!keep_raw) { /* the bytes as read: only for display */
+            free(s->owned_raw);
+            s->owned_raw = NULL;
+            s->raw = NULL;
+        }
         for (int r = 1; r < node_size; r++) cli_mpi_send_bytes(node_world[r], &done, 1);
         return s;
     }
@@ -295,10 +313,12 @@ int cli_mpi_init(int *rank, int *size)
 }
 void cli_mpi_finalize(void) {}
 void cli_mpi_host_workers(int *worker, int *workers) { *worker = -1, *workers = 0; }
+void cli_mpi_widen(int threads) { (void)threads; }
+int cli_mpi_host_leader(void) { return 1; }
 int cli_mpi_sum_max(uint64_t mine, uint64_t *sum, uint64_t *max) { *sum = *max = mine; return -1; }
-rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int *quiet)
+rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *quiet)
 {
-    (void)path; (void)alpha; (void)strands;
+    (void)path; (void)alpha; (void)strands; (void)keep_raw;
     *quiet = 0;
     rv_error("mpirun", "this repview was built without MPI");
     return NULL;

@@ -560,8 +560,10 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     int t_given = c->build.threads > 0;
     if (!t_given) c->build.threads = 1;    /* a rank per core, unless -t */
     mpi_trace(rank, "init", t0);
+    /* rank 0 reads, plans and merges on every core, the first rank of a host reads */
+    if (rank == 0 || cli_mpi_host_leader()) cli_mpi_widen(rv_default_threads());
     int quiet_fail = 0;
-    rv_seq_t *s = cli_mpi_load_seq(file, c->alpha, c->strands == 2 || c->strands == -1, &quiet_fail);
+    rv_seq_t *s = cli_mpi_load_seq(file, c->alpha, c->strands == 2 || c->strands == -1, 0, &quiet_fail);
     int rc = s ? 0 : -1;
     mpi_trace(rank, "read", t0);
     if (rc == 0 && s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", file, s->warning);
@@ -576,6 +578,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
         gpu = 0;
     }
     o->threads = threads;
+    cli_mpi_widen(threads);
     rv_bucket_plan_t plan = {0};
     if (rc == 0) rc = mpi_plan(s, o, mem_budget, (int)most, rank, size, all, &plan, t0);
     mpi_trace(rank, gpu == 1 ? "plan (GPU rank)" : "plan", t0);
