@@ -37,7 +37,7 @@
 #include "repview/pairs.h"
 #include "pairs_internal.h"
 
-enum { BLOCKS = 192, MIN_SAMPLE = 12, SINK_PAIRS = 1 << 21, HEADER_BYTES = 70 /* the BEDPE header line */,
+enum { BLOCKS = 192, MIN_SAMPLE = 12, MORE_ROUNDS = 1, SINK_PAIRS = 1 << 21, HEADER_BYTES = 70 /* the BEDPE header line */,
        LINE_GUESS = 60 /* bytes of a line when none was seen */ };
 
 /* Rates of the parts not measured here (seconds), from `mpirun` runs with
@@ -49,6 +49,7 @@ enum { BLOCKS = 192, MIN_SAMPLE = 12, SINK_PAIRS = 1 << 21, HEADER_BYTES = 70 /*
 #define FORMAT_BYTE_S 5e-9      /* BEDPE formatting and writing, per byte on one core */
 #define PLAN_SEND_BYTE_S 0.5e-9 /* the plan's counts sent to a worker, per byte */
 #define MPI_RSS_BYTES (32ull << 20) /* what Open MPI adds to a rank */
+#define SE_MORE 0.15 /* a relative standard error of the pairs above this: sample as much again */
 
 typedef struct {
     uint64_t lo, hi;      /* codes [lo, hi) */
@@ -148,7 +149,7 @@ static int run_block(sampler_t *r, block_t *b)
 }
 
 /* Seconds of one text pass: the empty (or smallest) bucket's job, the mean of
- * five (the mean, not the best: it is taken off every block's time). */
+ * three (the mean, not the best: it is taken off every block's time). */
 static double time_scan(const rv_seq_t *s, const rv_bucket_plan_t *p)
 {
     uint64_t c = 0;
@@ -156,7 +157,7 @@ static double time_scan(const rv_seq_t *s, const rv_bucket_plan_t *p)
         if (p->count[i] < p->count[c]) c = i;
     double sum = 0;
     int runs = 0;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 3; k++) {
         uint64_t *pos = NULL, *lcp = NULL, m = 0;
         double t0 = thread_cpu_s();
         int rc = sort_codes(s, p, c, c + 1, p->count[c], &pos, &lcp, &m);
@@ -245,46 +246,42 @@ static block_t *make_blocks(const rv_bucket_plan_t *p, const double *div_of, dou
     return b;
 }
 
+typedef struct {
+    double div;
+    uint64_t lo, idx;
+} by_div_t;
+
 /* Order of the ordinary blocks for the sample: by pair bound, then by code. */
-static const block_t *sort_blocks;
 static int by_div(const void *x, const void *y)
 {
-    const block_t *a = &sort_blocks[*(const uint64_t *)x], *b = &sort_blocks[*(const uint64_t *)y];
+    const by_div_t *a = x, *b = y;
     if (a->div != b->div) return a->div < b->div ? -1 : 1;
     return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
-/* Mark the blocks to run: the buckets alone, and a seeded systematic sample of
- * `share` of the others taken along their order by pair bound (every step-th from
- * a random start), so that blocks rich and poor in pairs are both in it.  Fills
- * todo; returns how many, the others' count in *n_rest. */
-static uint64_t choose(block_t *b, uint64_t nb, double share, uint64_t seed, uint64_t *todo, uint64_t *n_rest,
-                       uint64_t *n_sampled)
+/* Mark `want` more of the ordinary blocks not run yet: a seeded systematic sample
+ * along their order by pair bound (every step-th from a random start), so that
+ * blocks rich and poor in pairs are both in it.  Their indexes go to todo;
+ * returns how many, or UINT64_MAX when out of memory. */
+static uint64_t sample_more(block_t *b, uint64_t nb, uint64_t want, uint64_t *seed, uint64_t *todo)
 {
-    uint64_t n = 0, nr = 0;
-    uint64_t *rest = malloc((nb ? nb : 1) * sizeof *rest);
+    uint64_t nr = 0;
+    by_div_t *rest = malloc((nb ? nb : 1) * sizeof *rest);
     if (!rest) return UINT64_MAX;
-    for (uint64_t i = 0; i < nb; i++) {
-        if (b[i].alone) b[i].run = 1, todo[n++] = i;
-        else rest[nr++] = i;
-    }
-    sort_blocks = b;
+    for (uint64_t i = 0; i < nb; i++)
+        if (!b[i].alone && !b[i].run) rest[nr++] = (by_div_t){b[i].div, b[i].lo, i};
     qsort(rest, nr, sizeof *rest, by_div);
-    uint64_t want = share >= 1 ? nr : (uint64_t)ceil(share * (double)nr);
-    if (want < MIN_SAMPLE) want = MIN_SAMPLE;
     if (want > nr) want = nr;
-    uint64_t x = seed;
-    double step = want ? (double)nr / (double)want : 0, start = step * (double)(splitmix(&x) >> 11) / 9007199254740992.0;
+    double step = want ? (double)nr / (double)want : 0;
+    double start = step * (double)(splitmix(seed) >> 11) / 9007199254740992.0; /* [0, step) */
     for (uint64_t i = 0; i < want; i++) {
         uint64_t k = (uint64_t)(start + step * (double)i);
         if (k >= nr) k = nr - 1;
-        b[rest[k]].run = 1;
-        todo[n++] = rest[k];
+        b[rest[k].idx].run = 1;
+        todo[i] = rest[k].idx;
     }
     free(rest);
-    *n_rest = nr;
-    *n_sampled = want;
-    return n;
+    return want;
 }
 
 /* ---- the schedule ------------------------------------------------------------- */
@@ -488,17 +485,35 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
     block_t *b = mass_of && div_of && cum_s && cum_p ? make_blocks(&plan, div_of, mass_of, &e->blocks) : NULL;
     uint64_t *todo = b ? malloc((e->blocks ? e->blocks : 1) * sizeof *todo) : NULL;
     int rc = todo ? 0 : rv_error("estimate", "out of memory");
-    uint64_t n_rest = 0, n_sampled = 0;
+    /* the buckets alone, then a sample of the ordinary blocks; while the pairs'
+     * standard error is large, as many again (MORE_ROUNDS times at most) */
+    uint64_t n_todo = 0, n_ord = 0, want = 0, x = eo->seed;
+    for (uint64_t i = 0; rc == 0 && i < e->blocks; i++) {
+        if (b[i].alone) b[i].run = 1, todo[n_todo++] = i;
+        else n_ord++;
+    }
     if (rc == 0) {
-        e->blocks_run = choose(b, e->blocks, eo->sample, eo->seed, todo, &n_rest, &n_sampled);
-        if (e->blocks_run == UINT64_MAX) rc = rv_error("estimate", "out of memory");
+        want = eo->sample >= 1 ? n_ord : (uint64_t)ceil(eo->sample * (double)n_ord);
+        if (want < MIN_SAMPLE) want = MIN_SAMPLE;
+        uint64_t got = sample_more(b, e->blocks, want, &x, todo + n_todo);
+        if (got == UINT64_MAX) rc = rv_error("estimate", "out of memory");
+        n_todo += rc == 0 ? got : 0;
     }
     double scan_s = rc == 0 ? time_scan(s, &plan) : 0;
-    if (rc == 0) rc = run_sample(s, &f, &plan, b, todo, e->blocks_run, scan_s);
-    if (rc == 0) {
-        totals_t tot;
+    totals_t tot;
+    while (rc == 0) {
+        rc = run_sample(s, &f, &plan, b, todo, n_todo, scan_s);
+        if (rc < 0) break;
+        e->blocks_run += n_todo;
+        e->rounds++;
         extrapolate(&plan, b, e->blocks, div_of, cum_s, cum_p, &tot, &e->pairs_se);
-        e->exact = n_sampled == n_rest;
+        uint64_t ord_run = 0;
+        for (uint64_t i = 0; i < e->blocks; i++) ord_run += b[i].run && !b[i].alone;
+        e->exact = ord_run == n_ord;
+        if (e->exact || e->rounds > MORE_ROUNDS || !(e->pairs_se > SE_MORE * tot.pairs)) break;
+        if ((n_todo = sample_more(b, e->blocks, want, &x, todo)) == UINT64_MAX) rc = rv_error("estimate", "out of memory");
+    }
+    if (rc == 0) {
         uint64_t counted = 0;
         for (uint64_t i = 0; i < e->blocks; i++) counted += b[i].run ? b[i].pairs : 0;
         e->pairs = e->exact ? (double)counted : tot.pairs;

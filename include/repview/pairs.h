@@ -231,6 +231,7 @@ typedef struct {
     double read_s, plan_s, jobs_s, merge_s, serial_s; /* one process, one thread */
     double scan_s;             /* one text pass (each job makes one) */
     uint64_t buckets, blocks, blocks_run;
+    int rounds;                /* of sampling: a second when the first left the pairs unsure */
     double share_run;          /* share of the blocks' mass run */
     double estimate_s;         /* what the estimate itself took */
     int n_rows;

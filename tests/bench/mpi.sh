@@ -80,7 +80,8 @@ est_row() { awk -F'\t' -v w="$1" -v c="$2" '$1 == w { print $c; exit }' "$tmp/es
 err() { awk -v p="$1" -v m="$2" 'BEGIN { if (m > 0) printf "%+.1f%%", 100 * (p - m) / m; else print "-" }'; }
 cmp_row() { printf '%-22s %14s %14s %8s\n' "$1" "$2" "$3" "$(err "$2" "$3")"; }
 echo
-echo "# --estimate ($(cut -d' ' -f1 "$tmp/est.t") s, $(head -1 "$tmp/est" | sed 's/.*: //')) against the runs"
+echo "# --estimate ($(cut -d' ' -f1 "$tmp/est.t") s, $(head -1 "$tmp/est" | sed 's/.*: //')) against the runs;"
+echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (the prediction is for a core per rank)"
 printf '%-22s %14s %14s %8s\n' quantity predicted measured error
 mpairs=$(($(wc -l <"$tmp/index.out") - 1)) mbytes=$(wc -c <"$tmp/index.out")
 cmp_row pairs "$(est pairs)" "$mpairs"

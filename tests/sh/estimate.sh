@@ -67,6 +67,8 @@ expect_exit estimate_sample_big 2 "$REPVIEW" pairs -l 20 --estimate --estimate-s
 expect_exit estimate_sample_word 2 "$REPVIEW" pairs -l 20 --estimate --estimate-sample half "$T/dna.fa"
 expect_exit estimate_seed_word 2 "$REPVIEW" pairs -l 20 --estimate --estimate-seed x "$T/dna.fa"
 expect_exit estimate_workers_zero 2 "$REPVIEW" pairs -l 20 --estimate --workers 0 "$T/dna.fa"
+expect_exit estimate_workers_alone 2 "$REPVIEW" pairs -l 20 --workers 4 "$T/dna.fa"
+expect_exit estimate_sample_alone 2 "$REPVIEW" pairs -l 20 --estimate-sample 0.5 --count "$T/dna.fa"
 expect_exit estimate_no_len 2 "$REPVIEW" pairs --estimate "$T/dna.fa"
 expect_exit estimate_missing 1 "$REPVIEW" pairs -l 20 --estimate "$T/nothing.fa"
 expect_exit estimate_bad_within 2 "$REPVIEW" pairs -l 20 --estimate --within nosuch "$T/dna.fa"

@@ -10,10 +10,10 @@ int cli_pairs_estimate(const char *file, const rv_seq_t *s, const rv_pairs_opts_
     rv_estimate_t e;
     if (rv_pairs_estimate(s, o, eo, &e) < 0) return cli_data_error();
     printf("# repview pairs --estimate %s -l %llu: %s; %llu of %llu blocks of %llu buckets run "
-           "(%.1f%% of their mass) in %.2f s\n",
+           "(%.1f%% of their mass, %d round%s) in %.2f s\n",
            file, (unsigned long long)o->min_len, e.exact ? "every bucket run, exact" : "sampled",
            (unsigned long long)e.blocks_run, (unsigned long long)e.blocks, (unsigned long long)e.buckets,
-           100 * e.share_run, e.estimate_s);
+           100 * e.share_run, e.rounds, e.rounds == 1 ? "" : "s", e.estimate_s);
     printf("#quantity\tvalue\n");
     printf("pairs\t%.0f\n", e.pairs);
     printf("pairs_rel_se\t%.4f\n", e.pairs > 0 ? e.pairs_se / e.pairs : 0);
