@@ -6,13 +6,16 @@
  * bucket grow faster than its size and gather in the few buckets of the repeat
  * families.  The plan's per-bucket counts are exact and cheap, so the sample is
  * drawn from them instead.  The codes are cut into about BLOCKS contiguous blocks
- * of equal mass, a bucket of c suffixes weighing c + c^2 (sum c / sum c^2) (its
- * linear and quadratic parts, each half of the total); a bucket heavier than a
- * block is a block of its own.  Then
- *   - every block of more than twice the mean mass (the big buckets) is run,
- *   - a seeded random share of the other blocks is run (at least MIN_SAMPLE),
- *   - the blocks not run are estimated by ratio to their mass (the ratio of the
- *     sampled blocks: y = mass * sum y_s / sum mass_s).
+ * of equal mass, a bucket's mass the sum of three parts scaled to the same total:
+ * its suffixes c (sorting), c^2 (low-complexity buckets) and its bound on pairs,
+ * the pairs of its suffixes whose left characters differ (left_diverse); a bucket
+ * as heavy as a block is a block of its own.  Then
+ *   - every such bucket alone is run,
+ *   - a seeded systematic sample of the other blocks, along their order by pair
+ *     bound, is run (a share, at least MIN_SAMPLE; as many again when the pairs'
+ *     relative standard error stays above SE_MORE),
+ *   - the blocks not run are estimated by ratio (Cochran's ratio estimator): time
+ *     to suffixes, pairs to the pair bound, bytes to pairs.
  * A block is run by the engine's own code (rv_bucket_job_sort, then the walker
  * collecting its pairs) and timed by the CPU time of its thread; the text pass
  * that every job makes is timed apart, on an empty job.  Output bytes are the
@@ -49,7 +52,7 @@ enum { BLOCKS = 192, MIN_SAMPLE = 12, MORE_ROUNDS = 1, SINK_PAIRS = 1 << 21, HEA
 #define FORMAT_BYTE_S 5e-9      /* BEDPE formatting and writing, per byte on one core */
 #define PLAN_SEND_BYTE_S 0.5e-9 /* the plan's counts sent to a worker, per byte */
 #define MPI_RSS_BYTES (32ull << 20) /* what Open MPI adds to a rank */
-#define SE_MORE 0.15 /* a relative standard error of the pairs above this: sample as much again */
+#define SE_MORE 0.2 /* a relative standard error of the pairs above this: sample as much again */
 
 typedef struct {
     uint64_t lo, hi;      /* codes [lo, hi) */
@@ -57,7 +60,7 @@ typedef struct {
     double mass, div;     /* mass (make_blocks), pair bound (left_diverse) */
     int alone;            /* one bucket as heavy as a block: always run */
     int run;              /* run (always, or as part of the sample) */
-    double cpu_s, bytes;  /* measured when run: work beyond the text pass */
+    double cpu_s, bytes;  /* measured when run: its job's time (a text pass included) */
     uint64_t pairs;
 } block_t;
 
@@ -66,7 +69,8 @@ typedef struct {
     const rv_bucket_plan_t *plan;
     const pf_filter_t *f;
     const size_t *name_len; /* of each record */
-    double scan_s;
+    double pass_sum;        /* seconds of the text passes timed apart ... */
+    int passes;             /* ... and their number */
     pf_sink_t sink;         /* the pairs of one block */
     pf_walker_t *walker;
 } sampler_t;
@@ -117,7 +121,7 @@ static int sort_codes(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t lo,
     return rv_bucket_job_sort(s, &one, 0, pos, lcp, m);
 }
 
-/* Run one block: its time beyond the text pass, pairs and bytes. */
+/* Run one block: its time, pairs and bytes. */
 static int run_block(sampler_t *r, block_t *b)
 {
     pf_sink_t *k = &r->sink;
@@ -125,8 +129,7 @@ static int run_block(sampler_t *r, block_t *b)
     double t0 = thread_cpu_s();
     int rc = sort_codes(r->s, r->plan, b->lo, b->hi, b->suffixes, &pos, &lcp, &m);
     if (rc == 0) rc = pf_walker_bucket(r->walker, pos, lcp, m);
-    b->cpu_s = thread_cpu_s() - t0 - r->scan_s;
-    if (b->cpu_s < 0) b->cpu_s = 0;
+    b->cpu_s = thread_cpu_s() - t0;
     free(pos);
     free(lcp);
     uint64_t spilled = 0;
@@ -148,25 +151,26 @@ static int run_block(sampler_t *r, block_t *b)
     return rc;
 }
 
-/* Seconds of one text pass: the empty (or smallest) bucket's job, the mean of
- * three (the mean, not the best: it is taken off every block's time). */
-static double time_scan(const rv_seq_t *s, const rv_bucket_plan_t *p)
+/* Time k text passes (jobs of the empty, or the smallest, bucket) into r.  A
+ * block's work is its time less one pass, and the blocks not run are estimated
+ * from those that were: an error in the pass comes back once for every block, so
+ * it is timed often, between the blocks (the mean, not the best: the blocks ran
+ * under the same load). */
+static void time_passes(sampler_t *r, int k)
 {
+    const rv_bucket_plan_t *p = r->plan;
     uint64_t c = 0;
     for (uint64_t i = 1; i < p->n_codes && p->count[c]; i++)
         if (p->count[i] < p->count[c]) c = i;
-    double sum = 0;
-    int runs = 0;
-    for (int k = 0; k < 3; k++) {
+    for (int i = 0; i < k; i++) {
         uint64_t *pos = NULL, *lcp = NULL, m = 0;
         double t0 = thread_cpu_s();
-        int rc = sort_codes(s, p, c, c + 1, p->count[c], &pos, &lcp, &m);
+        int rc = sort_codes(r->s, p, c, c + 1, p->count[c], &pos, &lcp, &m);
         double t = thread_cpu_s() - t0;
         free(pos);
         free(lcp);
-        if (rc == 0) sum += t, runs++;
+        if (rc == 0) r->pass_sum += t, r->passes++;
     }
-    return runs ? sum / runs : 0;
 }
 
 /* ---- blocks and the sample ---------------------------------------------------- */
@@ -355,24 +359,16 @@ typedef struct {
     double pairs, bytes, work_s;
 } totals_t;
 
-/* Run the chosen blocks, one after the other on this thread: two threads on the
+/* Run the chosen blocks, one after the other on this thread (two threads on the
  * cores of a machine slow each other down, and a time stands for a worker that has
- * its core. */
-static int run_sample(const rv_seq_t *s, const pf_filter_t *f, const rv_bucket_plan_t *plan, block_t *b,
-                      const uint64_t *todo, uint64_t n_todo, double scan_s)
+ * its core), a text pass timed before every third one. */
+static int run_sample(sampler_t *r, block_t *b, const uint64_t *todo, uint64_t n_todo)
 {
-    sampler_t r = {.s = s, .plan = plan, .f = f, .scan_s = scan_s};
-    size_t *name_len = malloc((s->n_rec ? s->n_rec : 1) * sizeof *name_len);
-    pf_sink_init(&r.sink, SINK_PAIRS, s->n);
-    r.sink.with_len = f->both;
-    r.walker = pf_walker_new(f, &r.sink);
-    r.name_len = name_len;
-    int rc = name_len && r.walker ? 0 : rv_error("estimate", "out of memory");
-    for (uint64_t i = 0; rc == 0 && i < s->n_rec; i++) name_len[i] = strlen(s->rec[i].name);
-    for (uint64_t i = 0; rc == 0 && i < n_todo; i++) rc = run_block(&r, &b[todo[i]]);
-    pf_walker_free(r.walker);
-    pf_sink_free(&r.sink);
-    free(name_len);
+    int rc = 0;
+    for (uint64_t i = 0; rc == 0 && i < n_todo; i++) {
+        if (i % 3 == 0) time_passes(r, 1);
+        rc = run_block(r, &b[todo[i]]);
+    }
     return rc;
 }
 
@@ -382,16 +378,16 @@ static int run_sample(const rv_seq_t *s, const pf_filter_t *f, const rv_bucket_p
  * to its pairs; a code gets its block's time by suffixes and its pairs by pair
  * bound.  *pairs_se: the ratio estimator's standard error (Cochran 6.9). */
 static void extrapolate(const rv_bucket_plan_t *p, const block_t *b, uint64_t nb, const double *div_of,
-                        double *cum_s, double *cum_p, totals_t *tot, double *pairs_se)
+                        double scan_s, double *cum_s, double *cum_p, totals_t *tot, double *pairs_se)
 {
     double ds = 0, ss = 0, ys = 0, ts = 0, bs = 0;
     uint64_t n = 0, nr = 0;
     for (uint64_t i = 0; i < nb; i++) {
         if (b[i].alone) continue;
         nr++;
-        if (b[i].run) n++, ds += b[i].div, ss += (double)b[i].suffixes, ys += (double)b[i].pairs, ts += b[i].cpu_s, bs += b[i].bytes;
+        if (b[i].run) n++, ds += b[i].div, ss += (double)b[i].suffixes, ys += (double)b[i].pairs, ts += b[i].cpu_s - scan_s, bs += b[i].bytes;
     }
-    double rp = ds > 0 ? ys / ds : 0, rt = ss > 0 ? ts / ss : 0, rb = ys > 0 ? bs / ys : 0;
+    double rp = ds > 0 ? ys / ds : 0, rt = ss > 0 && ts > 0 ? ts / ss : 0, rb = ys > 0 ? bs / ys : 0;
     double e2 = 0;
     for (uint64_t i = 0; i < nb; i++)
         if (b[i].run && !b[i].alone) {
@@ -406,7 +402,8 @@ static void extrapolate(const rv_bucket_plan_t *p, const block_t *b, uint64_t nb
         uint64_t lo = i < nb ? b[i].lo : p->n_codes;
         for (; c < lo; c++) cum_s[c + 1] = cum_s[c], cum_p[c + 1] = cum_p[c]; /* empty codes */
         if (i == nb) break;
-        double t = b[i].run ? b[i].cpu_s : rt * (double)b[i].suffixes;
+        double t = b[i].run ? b[i].cpu_s - scan_s : rt * (double)b[i].suffixes;
+        if (t < 0) t = 0;
         double y = b[i].run ? (double)b[i].pairs : rp * b[i].div;
         double ks = b[i].suffixes ? t / (double)b[i].suffixes : 0, kp = b[i].div > 0 ? y / b[i].div : 0;
         for (; c < b[i].hi; c++) {
@@ -499,20 +496,33 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         if (got == UINT64_MAX) rc = rv_error("estimate", "out of memory");
         n_todo += rc == 0 ? got : 0;
     }
-    double scan_s = rc == 0 ? time_scan(s, &plan) : 0;
+    sampler_t r = {.s = s, .plan = &plan, .f = &f};
+    size_t *name_len = malloc((s->n_rec ? s->n_rec : 1) * sizeof *name_len);
+    pf_sink_init(&r.sink, SINK_PAIRS, s->n);
+    r.sink.with_len = f.both;
+    r.walker = pf_walker_new(&f, &r.sink);
+    r.name_len = name_len;
+    if (rc == 0 && (!name_len || !r.walker)) rc = rv_error("estimate", "out of memory");
+    for (uint64_t i = 0; rc == 0 && i < s->n_rec; i++) name_len[i] = strlen(s->rec[i].name);
+    if (rc == 0) time_passes(&r, 2);
     totals_t tot;
+    double scan_s = 0;
     while (rc == 0) {
-        rc = run_sample(s, &f, &plan, b, todo, n_todo, scan_s);
+        rc = run_sample(&r, b, todo, n_todo);
         if (rc < 0) break;
         e->blocks_run += n_todo;
         e->rounds++;
-        extrapolate(&plan, b, e->blocks, div_of, cum_s, cum_p, &tot, &e->pairs_se);
+        scan_s = r.passes ? r.pass_sum / r.passes : 0;
+        extrapolate(&plan, b, e->blocks, div_of, scan_s, cum_s, cum_p, &tot, &e->pairs_se);
         uint64_t ord_run = 0;
         for (uint64_t i = 0; i < e->blocks; i++) ord_run += b[i].run && !b[i].alone;
         e->exact = ord_run == n_ord;
         if (e->exact || e->rounds > MORE_ROUNDS || !(e->pairs_se > SE_MORE * tot.pairs)) break;
         if ((n_todo = sample_more(b, e->blocks, want, &x, todo)) == UINT64_MAX) rc = rv_error("estimate", "out of memory");
     }
+    pf_walker_free(r.walker);
+    pf_sink_free(&r.sink);
+    free(name_len);
     if (rc == 0) {
         uint64_t counted = 0;
         for (uint64_t i = 0; i < e->blocks; i++) counted += b[i].run ? b[i].pairs : 0;
