@@ -200,4 +200,46 @@ int rv_parts_check(rv_part_t *const *parts, size_t n, const rv_seq_t *s);
 /* Every pair of the parts in (p1, p2) order, in batches, as rv_pairs_each_batch(). */
 int rv_parts_merge(rv_part_t *const *parts, size_t n, rv_pairs_batch_fn fn, void *ud);
 
+/* ---- estimate before running (issue 15; RACE's cost model, seeds/002 §5.3) -----
+ *
+ * rv_pairs_estimate() predicts what the bucket path costs on s for o: the pair
+ * count, the BEDPE bytes, the serial time and, for 1..workers worker ranks
+ * (`mpirun -np W+1`, threads each), the wall time, speed-up and peak memory of the
+ * largest rank.  It runs the buckets' largest blocks and a seeded random share of
+ * the others with the engine's own code, and extrapolates (pairs_estimate.c); with
+ * sample = 1 it runs them all and the pair count is exact. */
+typedef struct {
+    double sample;        /* share of the ordinary blocks run, (0, 1] */
+    uint64_t seed;        /* of the random sample */
+    uint64_t mem_budget;  /* as for the bucket path (0 = 1 GiB) */
+    int workers;          /* rows for 1..workers worker ranks */
+    int threads;          /* threads of a worker rank (0 = 1) */
+    double read_s;        /* seconds the caller took to read the input */
+} rv_estimate_opts_t;
+
+typedef struct {
+    int workers;
+    double wall_s, speedup, efficiency; /* against the one-worker row */
+    uint64_t peak_bytes;                /* resident memory of the largest rank */
+} rv_estimate_row_t;
+
+typedef struct {
+    double pairs, pairs_se;    /* estimated pairs and the standard error of the sample */
+    uint64_t pairs_counted;    /* pairs of the blocks run (all of them when exact) */
+    int exact;                 /* every block run */
+    double out_bytes;          /* BEDPE output, header included */
+    double read_s, plan_s, jobs_s, merge_s, serial_s; /* one process, one thread */
+    double scan_s;             /* one text pass (each job makes one) */
+    uint64_t buckets, blocks, blocks_run;
+    int rounds;                /* of sampling: a second when the first left the pairs unsure */
+    double share_run;          /* share of the blocks' mass run */
+    double estimate_s;         /* what the estimate itself took */
+    int n_rows;
+    rv_estimate_row_t *rows;   /* workers 1..n_rows */
+} rv_estimate_t;
+
+/* 0, or -1 with a message (bad options, out of memory).  rv_estimate_free() the rows. */
+int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo, rv_estimate_t *e);
+void rv_estimate_free(rv_estimate_t *e);
+
 #endif

@@ -14,7 +14,11 @@
 #                FASTA with every GPU as a rank (mpirun -np G+1), peak RSS per rank
 # wall_s, peak RSS of the largest process (rank), speed-up and efficiency against
 # the one-worker row (strong scaling: efficiency = t1 / (W * tW)); same = the output
-# equals the index path's, byte for byte.
+# equals the index path's, byte for byte.  Then `repview pairs --estimate` (run
+# first, MPI_SAMPLE share, default its own) against what was measured: pairs,
+# output bytes, wall and peak RSS of each mpi row, with the error in %.
+# MPI_BENCH_GEN="ARGS" makes the input with gen_chrom ARGS instead (e.g.
+# "--kind collection 20m 1").
 set -u
 : "${REPVIEW:?run through tests/bench/run}" "${RV_BUILD:?}"
 BENCH_DIR=${BENCH_DIR:-build/benchdata}
@@ -31,8 +35,9 @@ RVTIME=$RV_BUILD/rvtime
 [ -x "$RVTIME" ] || { RVTIME=$tmp/rvtime; cc -O2 -o "$RVTIME" "${RV_TOP:-.}/tests/bench/rvtime.c" || exit 1; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0) ? a / b : 0 }'; }
-fa=$BENCH_DIR/chr_$size.fa
-[ -s "$fa" ] || "$RV_BUILD/gen_chrom" --kind dna "$size" 1 >"$fa" || exit 1
+gen=${MPI_BENCH_GEN:-"--kind dna $size 1"}
+fa=$BENCH_DIR/mpi_$(printf '%s' "$gen" | tr -c 'A-Za-z0-9.\n' _).fa
+[ -s "$fa" ] || "$RV_BUILD/gen_chrom" $gen >"$fa" || exit 1
 ln -sf "$(cd "$(dirname "$fa")" && pwd)/$(basename "$fa")" "$tmp/chr.fa"
 
 # run NAME cmd...: REPS runs; appends "wall rss_kb" lines to $tmp/NAME; the output in $tmp/NAME.out
@@ -55,7 +60,12 @@ row() { # name label
     printf '%-14s %8.2f %8.2f %8s %6s %5s\n' "$2" "$w" "$(div "$r" 1048576)" "${3:--}" "${4:--}" "$same"
 }
 
-echo "# pairs -l $L of $size (gen_chrom --kind dna $size 1); $(nproc) CPUs; $(mpirun --version 2>&1 | head -1); median of $reps"
+echo "# pairs -l $L of gen_chrom $gen; $(nproc) CPUs; $(mpirun --version 2>&1 | head -1); median of $reps"
+max_w=1
+for w in $workers; do [ "$w" -gt "$max_w" ] && max_w=$w; done
+"$RVTIME" -o "$tmp/est.t" "$REPVIEW" pairs --quiet -l "$L" --estimate --workers "$max_w" \
+    ${MPI_SAMPLE:+--estimate-sample "$MPI_SAMPLE"} "$tmp/chr.fa" >"$tmp/est" 2>"$tmp/err" ||
+    { echo "failed: --estimate $(head -c 300 "$tmp/err")" >&2; exit 1; }
 run index sh -c "'$REPVIEW' index --quiet -o '$tmp/chr.fa.rvx' '$tmp/chr.fa' && '$REPVIEW' pairs --quiet -l $L -o '$tmp/out' '$tmp/chr.fa'" || exit 1
 rm -f "$tmp/chr.fa.rvx"
 printf '%-14s %8s %8s %8s %6s %5s\n' command wall_s rss_GB speedup eff same
@@ -68,6 +78,23 @@ for w in $workers; do
     t=$(cut -d' ' -f1 "$tmp/mpi$w" | median)
     [ -z "$t1" ] && t1=$t
     row "mpi$w" "mpi $w workers" "$(printf '%.2f' "$(div "$t1" "$t")")" "$(printf '%.0f%%' "$(awk -v a="$t1" -v b="$t" -v w="$w" 'BEGIN { print 100 * a / (w * b) }')")"
+done
+
+# the estimate against the runs: value of a quantity, of a worker row's column
+est() { awk -F'\t' -v k="$1" '$1 == k { print $2; exit }' "$tmp/est"; }
+est_row() { awk -F'\t' -v w="$1" -v c="$2" '$1 == w { print $c; exit }' "$tmp/est"; }
+err() { awk -v p="$1" -v m="$2" 'BEGIN { if (m > 0) printf "%+.1f%%", 100 * (p - m) / m; else print "-" }'; }
+cmp_row() { printf '%-22s %14s %14s %8s\n' "$1" "$2" "$3" "$(err "$2" "$3")"; }
+echo
+echo "# --estimate ($(cut -d' ' -f1 "$tmp/est.t") s, $(head -1 "$tmp/est" | sed 's/.*: //')) against the runs;"
+echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (the prediction is for a core per rank)"
+printf '%-22s %14s %14s %8s\n' quantity predicted measured error
+mpairs=$(($(wc -l <"$tmp/index.out") - 1)) mbytes=$(wc -c <"$tmp/index.out")
+cmp_row pairs "$(est pairs)" "$mpairs"
+cmp_row output_bytes "$(est output_bytes)" "$mbytes"
+for w in $workers; do
+    cmp_row "wall_s mpi $w" "$(est_row "$w" 2)" "$(cut -d' ' -f1 "$tmp/mpi$w" | median)"
+    cmp_row "rss_GB mpi $w" "$(est_row "$w" 5)" "$(div "$(cut -d' ' -f2 "$tmp/mpi$w" | median)" 976562.5)"
 done
 
 gpus=0

@@ -8,6 +8,7 @@
 #include "repview/build.h"
 #include "../front.h"
 #include "repview/index.h"
+#include "repview/pairs.h"
 
 enum { CLI_NO_SAVE_ENV = 1, CLI_NO_SAVE_FLAG = 2 }; /* REPVIEW_NO_SAVE=1, --no-save */
 
@@ -122,6 +123,8 @@ int cli_lce(int argc, char **argv);
 int cli_lr(int argc, char **argv);
 int cli_pairs(int argc, char **argv);
 int cli_merge(int argc, char **argv);
+/* `pairs --estimate` on the loaded text (cli_estimate.c): an exit code. */
+int cli_pairs_estimate(const char *file, const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo);
 int cli_tandem(int argc, char **argv);
 int cli_find(int argc, char **argv);
 int cli_overlap(int argc, char **argv);

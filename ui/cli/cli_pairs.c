@@ -45,7 +45,15 @@ static const char usage[] =
     "                     file to -o PART; 'repview merge PART...' joins all N\n"
     "  -o, --output OUT   write to OUT (a temporary name, renamed when complete)\n"
     "  mpirun -np N repview pairs ...  rank 0 hands out jobs largest first, ranks\n"
-    "                     1..N-1 work, rank 0 merges: the same output\n";
+    "                     1..N-1 work, rank 0 merges: the same output\n"
+    "  --estimate         print what the bucket path will cost instead: pairs,\n"
+    "                     output bytes, serial time, and wall time, speed-up and\n"
+    "                     peak memory for 1..W workers of mpirun -np W+1 (-t\n"
+    "                     threads each, default 1), from a sample of the buckets\n"
+    "  --estimate-sample F  share of the ordinary buckets run (0 < F <= 1, default\n"
+    "                     0.1; 1 runs all: the pair count is then exact)\n"
+    "  --estimate-seed S  seed of the sample (default 1)\n"
+    "  --workers W        rows for 1..W workers (default 16)\n";
 
 typedef struct {
     uint64_t min_len;
@@ -55,9 +63,13 @@ typedef struct {
     int use_min_gap, use_max_gap;
     int64_t min_gap, max_gap;
     const char *within, *covering;
+    int estimate, workers, estimate_opt; /* --estimate; its options given */
+    double sample;
+    uint64_t seed;
 } pairs_args_t;
 
-enum { OPT_MIN_GAP = 1, OPT_MAX_GAP, OPT_WITHIN, OPT_COVERING, OPT_COUNT, OPT_MEM_BUDGET, OPT_BUCKETS };
+enum { OPT_MIN_GAP = 1, OPT_MAX_GAP, OPT_WITHIN, OPT_COVERING, OPT_COUNT, OPT_MEM_BUDGET, OPT_BUCKETS,
+       OPT_ESTIMATE, OPT_SAMPLE, OPT_SEED, OPT_WORKERS };
 
 /* A signed integer with optional commas ("-1,000"). */
 static int parse_signed(const char *s, int64_t *out)
@@ -114,6 +126,34 @@ static int on_opt(int opt, const char *arg, void *ud)
             return -1;
         }
         a->slice = i - 1, a->n_slices = n;
+        return 0;
+    }
+    case OPT_ESTIMATE: a->estimate = 1; return 0;
+    case OPT_SAMPLE: {
+        char *end;
+        a->estimate_opt = 1;
+        a->sample = strtod(arg, &end);
+        if (end == arg || *end || !(a->sample > 0 && a->sample <= 1)) {
+            cli_usage_error("pairs", "bad --estimate-sample '%s' (a share in (0, 1])", arg);
+            return -1;
+        }
+        return 0;
+    }
+    case OPT_SEED:
+        a->estimate_opt = 1;
+        if (front_parse_count(arg, &a->seed) < 0) {
+            cli_usage_error("pairs", "bad --estimate-seed '%s'", arg);
+            return -1;
+        }
+        return 0;
+    case OPT_WORKERS: {
+        uint64_t w;
+        a->estimate_opt = 1;
+        if (front_parse_count(arg, &w) < 0 || w < 1 || w > 100000) {
+            cli_usage_error("pairs", "bad --workers '%s' (1 to 100000)", arg);
+            return -1;
+        }
+        a->workers = (int)w;
         return 0;
     }
     }
@@ -683,8 +723,12 @@ int cli_pairs(int argc, char **argv)
                                         {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
                                         {"buckets", required_argument, NULL, OPT_BUCKETS},
                                         {"output", required_argument, NULL, 'o'},
+                                        {"estimate", no_argument, NULL, OPT_ESTIMATE},
+                                        {"estimate-sample", required_argument, NULL, OPT_SAMPLE},
+                                        {"estimate-seed", required_argument, NULL, OPT_SEED},
+                                        {"workers", required_argument, NULL, OPT_WORKERS},
                                         {0, 0, 0, 0}};
-    pairs_args_t a = {0};
+    pairs_args_t a = {.sample = 0.1, .seed = 1, .workers = 16};
     cli_common_t c;
     int code;
     int i = cli_parse(argc, argv, "pairs", "l:o:", own, usage, on_opt, &a, &c, &code);
@@ -694,7 +738,11 @@ int cli_pairs(int argc, char **argv)
     if (a.use_min_gap && a.use_max_gap && a.min_gap > a.max_gap)
         return cli_usage_error("pairs", "--min-gap is larger than --max-gap");
     int ranks = cli_mpi_ranks();
-    int buckets = a.n_slices || a.mem_budget || ranks > 1;
+    if (a.estimate_opt && !a.estimate)
+        return cli_usage_error("pairs", "--estimate-sample, --estimate-seed and --workers go with --estimate");
+    if (a.estimate && (a.n_slices || a.out || a.count || a.covering || ranks > 1))
+        return cli_usage_error("pairs", "--estimate prints its own table: not with --buckets, -o, --count, --covering or under mpirun");
+    int buckets = a.n_slices || a.mem_budget || ranks > 1 || a.estimate;
     if (buckets && a.covering) return cli_usage_error("pairs", "--covering needs the index (no --buckets, --mem-budget or mpirun)");
     if (a.n_slices && !a.out) return cli_usage_error("pairs", "--buckets I/N needs -o PART");
     if (a.n_slices && ranks > 1) return cli_usage_error("pairs", "--buckets is for separate processes, not under mpirun");
@@ -707,6 +755,7 @@ int cli_pairs(int argc, char **argv)
     if (ranks > 1) return cli_pairs_mpi(argv[i], &c, &o, a.within, a.mem_budget, a.count, a.out);
     rv_index_t *x = NULL;
     rv_seq_t *s = NULL;
+    double t_read = rv_now();
     if (buckets) {
         if (!(s = load_text(argv[i], &c))) return RV_EXIT_DATA;
         if (bucket_gpu(s, &c, 0) < 0) {
@@ -721,6 +770,12 @@ int cli_pairs(int argc, char **argv)
         if (!(x = cli_open_index(argv[i], &c))) return RV_EXIT_DATA;
     }
     int rc;
+    if (a.estimate) { /* the prediction is for -t threads a worker rank (default 1) */
+        rv_estimate_opts_t eo = {a.sample, a.seed, a.mem_budget, a.workers, c.build.threads, rv_now() - t_read};
+        rc = a.within && set_within(s, &o, a.within) < 0 ? cli_arg_error() : cli_pairs_estimate(argv[i], s, &o, &eo);
+        rv_seq_free(s);
+        return rc;
+    }
     if (a.n_slices) { /* a part file, for `repview merge` */
         rc = a.within && set_within(s, &o, a.within) < 0 ? cli_arg_error()
            : rv_pairs_part_write(s, &o, a.mem_budget, a.slice, a.n_slices, a.out) < 0 ? cli_data_error()

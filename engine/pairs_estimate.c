@@ -1,0 +1,552 @@
+/* pairs_estimate.c — what `repview pairs` in prefix buckets will cost, told from
+ * a sample of its buckets (pairs.h rv_pairs_estimate; RACE = seeds/002 §5.3, whose
+ * cost model times the query on a random sample of the sequence).
+ *
+ * A sample of the sequence misses what matters here: the work and the pairs of a
+ * bucket grow faster than its size and gather in the few buckets of the repeat
+ * families.  The plan's per-bucket counts are exact and cheap, so the sample is
+ * drawn from them instead.  The codes are cut into about BLOCKS contiguous blocks
+ * of equal mass, a bucket's mass the sum of three parts scaled to the same total:
+ * its suffixes c (sorting), c^2 (low-complexity buckets) and its bound on pairs,
+ * the pairs of its suffixes whose left characters differ (left_diverse); a bucket
+ * as heavy as a block is a block of its own.  Then
+ *   - every such bucket alone is run,
+ *   - a seeded systematic sample of the other blocks, along their order by pair
+ *     bound, is run (a share, at least MIN_SAMPLE; as many again when the pairs'
+ *     relative standard error stays above SE_MORE),
+ *   - the blocks not run are estimated by ratio (Cochran's ratio estimator): time
+ *     to suffixes, pairs to the pair bound, bytes to pairs.
+ * A block is run by the engine's own code (rv_bucket_job_sort, then the walker
+ * collecting its pairs) and timed by the CPU time of its thread; the text pass
+ * that every job makes is timed apart, on an empty job.  Output bytes are the
+ * BEDPE line lengths of the pairs collected.  With sample 1 every block runs and
+ * the pair count is exact.
+ *
+ * Wall time under `mpirun -np W+1` is a simulation of rank 0 handing out the jobs
+ * of the plan cut for W workers, largest first, to the worker that is free first:
+ * a job costs one text pass plus the estimated work of its codes and the sorting
+ * and writing of its pairs; around it come the serial parts (start, read, plan,
+ * merge and formatting on rank 0), measured here (read, plan) or from the rates
+ * below, calibrated on the development machine (tests/bench/RESULTS.md).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "repview/buckets.h"
+#include "repview/common.h"
+#include "repview/pairs.h"
+#include "pairs_internal.h"
+
+enum { BLOCKS = 192, MIN_SAMPLE = 12, MORE_ROUNDS = 1, SINK_PAIRS = 1 << 21, HEADER_BYTES = 70 /* the BEDPE header line */,
+       LINE_GUESS = 60 /* bytes of a line when none was seen */ };
+
+/* Rates of the parts not measured here (seconds), from `mpirun` runs with
+ * REPVIEW_MPI_TRACE=1 on the development machine (2 cores; RESULTS.md). */
+#define MPI_START_S 0.55        /* mpirun until the ranks run, and after they end */
+#define MPI_RANK_S 0.03         /* more of that for each further rank */
+#define WORKER_PAIR_S 180e-9    /* a worker's sort of its pairs and their part file, per pair */
+#define MASTER_PAIR_S 90e-9     /* rank 0's transfer and merge of the parts, per pair */
+#define FORMAT_BYTE_S 5e-9      /* BEDPE formatting and writing, per byte on one core */
+#define PLAN_SEND_BYTE_S 0.5e-9 /* the plan's counts sent to a worker, per byte */
+#define MPI_RSS_BYTES (32ull << 20) /* what Open MPI adds to a rank */
+#define SE_MORE 0.2 /* a relative standard error of the pairs above this: sample as much again */
+
+typedef struct {
+    uint64_t lo, hi;      /* codes [lo, hi) */
+    uint64_t suffixes;
+    double mass, div;     /* mass (make_blocks), pair bound (left_diverse) */
+    int alone;            /* one bucket as heavy as a block: always run */
+    int run;              /* run (always, or as part of the sample) */
+    double cpu_s, bytes;  /* measured when run: its job's time (a text pass included) */
+    uint64_t pairs;
+} block_t;
+
+typedef struct {
+    const rv_seq_t *s;
+    const rv_bucket_plan_t *plan;
+    const pf_filter_t *f;
+    const size_t *name_len; /* of each record */
+    double pass_sum;        /* seconds of the text passes timed apart ... */
+    int passes;             /* ... and their number */
+    pf_sink_t sink;         /* the pairs of one block */
+    pf_walker_t *walker;
+} sampler_t;
+
+static double thread_cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int digits(uint64_t v)
+{
+    int d = 1;
+    while (v >= 10) v /= 10, d++;
+    return d;
+}
+
+/* Bytes of the BEDPE line `repview pairs` prints for p (cli_pairs.c format_pair). */
+static double line_bytes(const rv_seq_t *s, const size_t *name_len, const rv_pair_t *p)
+{
+    rv_pair_loc_t loc;
+    rv_pair_locate(s, p, &loc);
+    double b = (double)(name_len[loc.rec1] + name_len[loc.rec2]) + 2; /* names and their tabs */
+    b += digits(loc.start1) + digits(loc.start1 + p->len) + digits(loc.start2) + digits(loc.start2 + p->len);
+    b += 3 + 3 + digits(p->len) + 5 + 1; /* tabs, "\t.\t", score, strands, newline */
+    if (!loc.same_record) b += 1;
+    else b += loc.gap < 0 ? 1 + digits((uint64_t)-loc.gap) : digits((uint64_t)loc.gap);
+    return b;
+}
+
+/* The sorted suffixes of codes [lo, hi) of plan p, as a job of a plan of its own. */
+static int sort_codes(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t lo, uint64_t hi, uint64_t suffixes,
+                      uint64_t **pos, uint64_t **lcp, uint64_t *m)
+{
+    rv_bucket_job_t job = {lo, hi, suffixes};
+    rv_bucket_plan_t one = *p;
+    one.jobs = &job;
+    one.n_jobs = 1;
+    return rv_bucket_job_sort(s, &one, 0, pos, lcp, m);
+}
+
+/* Run one block: its time, pairs and bytes. */
+static int run_block(sampler_t *r, block_t *b)
+{
+    pf_sink_t *k = &r->sink;
+    uint64_t *pos = NULL, *lcp = NULL, m = 0;
+    double t0 = thread_cpu_s();
+    int rc = sort_codes(r->s, r->plan, b->lo, b->hi, b->suffixes, &pos, &lcp, &m);
+    if (rc == 0) rc = pf_walker_bucket(r->walker, pos, lcp, m);
+    b->cpu_s = thread_cpu_s() - t0;
+    free(pos);
+    free(lcp);
+    uint64_t spilled = 0;
+    for (uint64_t i = 0; i < k->nruns; i++) spilled += k->run_len[i];
+    double bytes = 0;
+    for (uint64_t i = 0; i < k->n; i++) {
+        rv_pair_t p = k->buf[i];
+        if (r->f->both) pf_decode(&p);
+        bytes += line_bytes(r->s, r->name_len, &p);
+    }
+    b->pairs = k->n + spilled; /* the bytes of spilled pairs: as those in memory */
+    b->bytes = k->n ? bytes * (double)b->pairs / (double)k->n : (double)b->pairs * LINE_GUESS;
+    /* empty the sink for the next block (a spill file goes with it) */
+    uint64_t max = k->max;
+    int with_len = k->with_len;
+    pf_sink_free(k);
+    pf_sink_init(k, max, r->s->n);
+    k->with_len = with_len;
+    return rc;
+}
+
+/* Time k text passes (jobs of the empty, or the smallest, bucket) into r.  A
+ * block's work is its time less one pass, and the blocks not run are estimated
+ * from those that were: an error in the pass comes back once for every block, so
+ * it is timed often, between the blocks (the mean, not the best: the blocks ran
+ * under the same load). */
+static void time_passes(sampler_t *r, int k)
+{
+    const rv_bucket_plan_t *p = r->plan;
+    uint64_t c = 0;
+    for (uint64_t i = 1; i < p->n_codes && p->count[c]; i++)
+        if (p->count[i] < p->count[c]) c = i;
+    for (int i = 0; i < k; i++) {
+        uint64_t *pos = NULL, *lcp = NULL, m = 0;
+        double t0 = thread_cpu_s();
+        int rc = sort_codes(r->s, p, c, c + 1, p->count[c], &pos, &lcp, &m);
+        double t = thread_cpu_s() - t0;
+        free(pos);
+        free(lcp);
+        if (rc == 0) r->pass_sum += t, r->passes++;
+    }
+}
+
+/* ---- blocks and the sample ---------------------------------------------------- */
+
+/* Each code's bound on its pairs: two suffixes of a bucket pair only when their
+ * left characters differ (or one has none: the text start, after a breaker), so a
+ * bucket of c suffixes, n_a of them after symbol a, has at most
+ * (c^2 - sum n_a^2) / 2 pairs.  A family of repeats fills many buckets, but only
+ * those at the copies' starts and differences have such pairs: this, not c^2,
+ * tells where they are.  Counted over the text in passes of LEFT_CELLS counters.
+ * NULL when out of memory. */
+enum { LEFT_CELLS = 1 << 24 };
+static double *left_diverse(const rv_seq_t *s, const rv_bucket_plan_t *p)
+{
+    uint64_t sig = p->sigma, k = (uint64_t)p->k, top = p->n_codes / sig;
+    uint64_t span = LEFT_CELLS / sig ? LEFT_CELLS / sig : 1; /* codes a pass */
+    if (span > p->n_codes) span = p->n_codes;
+    double *d = malloc(p->n_codes * sizeof *d);
+    uint32_t *n = calloc(span * sig, sizeof *n);
+    if (!d || !n) { free(d), free(n); return NULL; }
+    for (uint64_t lo = 0; lo < p->n_codes; lo += span) {
+        uint64_t hi = lo + span < p->n_codes ? lo + span : p->n_codes, code = 0, run = 0;
+        memset(n, 0, span * sig * sizeof *n);
+        for (uint64_t j = 0; j < s->n; j++) {
+            uint8_t x = s->text[j];
+            if (x == RV_BREAK) { run = 0, code = 0; continue; }
+            if (run >= k) code -= (uint64_t)(s->text[j - k] - 1) * top; /* the symbol leaving */
+            code = code * sig + (uint64_t)(x - 1);
+            if (++run < k || code < lo || code >= hi) continue;
+            uint64_t start = j + 1 - k;
+            if (start > 0 && s->text[start - 1] != RV_BREAK) n[(code - lo) * sig + s->text[start - 1] - 1]++;
+        }
+        for (uint64_t c = lo; c < hi; c++) {
+            double same = 0, all = (double)p->count[c];
+            for (uint64_t a = 0; a < sig; a++) same += (double)n[(c - lo) * sig + a] * n[(c - lo) * sig + a];
+            d[c] = (all * all - same) / 2;
+        }
+    }
+    free(n);
+    return d;
+}
+
+/* Cut the codes into blocks of about total / BLOCKS mass, a code's mass the sum of
+ * its suffixes, its suffixes squared and its pair bound (div_of), each scaled to
+ * the same total; *mass_of gets each code's. */
+static block_t *make_blocks(const rv_bucket_plan_t *p, const double *div_of, double *mass_of, uint64_t *n_blocks)
+{
+    double s1 = 0, s2 = 0, sd = 0;
+    for (uint64_t c = 0; c < p->n_codes; c++) {
+        double x = (double)p->count[c];
+        s1 += x, s2 += x * x, sd += div_of[c];
+    }
+    double l2 = s2 > 0 ? s1 / s2 : 0, ld = sd > 0 ? s1 / sd : 0, total = 0;
+    for (uint64_t c = 0; c < p->n_codes; c++) {
+        double x = (double)p->count[c];
+        total += mass_of[c] = x + x * x * l2 + div_of[c] * ld;
+    }
+    double target = total / BLOCKS;
+    uint64_t cap = 2 * BLOCKS + 2, nb = 0;
+    block_t *b = calloc(cap, sizeof *b);
+    if (!b) return NULL;
+    block_t cur = {0};
+    for (uint64_t c = 0; c < p->n_codes; c++) {
+        if (!p->count[c]) continue;
+        int alone = mass_of[c] >= target;
+        if (alone && cur.suffixes) b[nb++] = cur, cur = (block_t){0};
+        cur.alone = alone;
+        if (!cur.suffixes) cur.lo = c;
+        cur.hi = c + 1;
+        cur.suffixes += p->count[c];
+        cur.mass += mass_of[c];
+        cur.div += div_of[c];
+        if (alone || cur.mass >= target) b[nb++] = cur, cur = (block_t){0};
+    }
+    if (cur.suffixes) b[nb++] = cur;
+    *n_blocks = nb; /* each block but the last closes at >= target: at most 2 BLOCKS + 1 */
+    return b;
+}
+
+typedef struct {
+    double div;
+    uint64_t lo, idx;
+} by_div_t;
+
+/* Order of the ordinary blocks for the sample: by pair bound, then by code. */
+static int by_div(const void *x, const void *y)
+{
+    const by_div_t *a = x, *b = y;
+    if (a->div != b->div) return a->div < b->div ? -1 : 1;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* Mark `want` more of the ordinary blocks not run yet: a seeded systematic sample
+ * along their order by pair bound (every step-th from a random start), so that
+ * blocks rich and poor in pairs are both in it.  Their indexes go to todo;
+ * returns how many, or UINT64_MAX when out of memory. */
+static uint64_t sample_more(block_t *b, uint64_t nb, uint64_t want, uint64_t *seed, uint64_t *todo)
+{
+    uint64_t nr = 0;
+    by_div_t *rest = malloc((nb ? nb : 1) * sizeof *rest);
+    if (!rest) return UINT64_MAX;
+    for (uint64_t i = 0; i < nb; i++)
+        if (!b[i].alone && !b[i].run) rest[nr++] = (by_div_t){b[i].div, b[i].lo, i};
+    qsort(rest, nr, sizeof *rest, by_div);
+    if (want > nr) want = nr;
+    double step = want ? (double)nr / (double)want : 0;
+    double start = step * (double)(splitmix(seed) >> 11) / 9007199254740992.0; /* [0, step) */
+    for (uint64_t i = 0; i < want; i++) {
+        uint64_t k = (uint64_t)(start + step * (double)i);
+        if (k >= nr) k = nr - 1;
+        b[rest[k].idx].run = 1;
+        todo[i] = rest[k].idx;
+    }
+    free(rest);
+    return want;
+}
+
+/* ---- the schedule ------------------------------------------------------------- */
+
+/* Wall seconds of the jobs of plan q on `slots` workers served largest first, each
+ * job a text pass plus its codes' work (prefix sums cum_s, cum_p over codes).
+ * *most_pairs gets the largest number of pairs one slot made. */
+static double makespan(const rv_bucket_plan_t *q, const double *cum_s, const double *cum_p, double scan_s,
+                       uint64_t slots, double *most_pairs)
+{
+    uint64_t *order = rv_bucket_jobs_largest_first(q);
+    double *free_at = calloc(slots, sizeof *free_at), *made = calloc(slots, sizeof *made), end = 0;
+    if (!order || !free_at || !made) { free(order), free(free_at), free(made); return -1; }
+    for (uint64_t i = 0; i < q->n_jobs; i++) {
+        const rv_bucket_job_t *j = &q->jobs[order[i]];
+        uint64_t w = 0;
+        for (uint64_t k = 1; k < slots; k++)
+            if (free_at[k] < free_at[w]) w = k;
+        double pairs = cum_p[j->code_hi] - cum_p[j->code_lo];
+        free_at[w] += scan_s + cum_s[j->code_hi] - cum_s[j->code_lo] + pairs * WORKER_PAIR_S;
+        made[w] += pairs;
+    }
+    *most_pairs = 0;
+    for (uint64_t k = 0; k < slots; k++) {
+        if (free_at[k] > end) end = free_at[k];
+        if (made[k] > *most_pairs) *most_pairs = made[k];
+    }
+    free(order), free(free_at), free(made);
+    return end;
+}
+
+static uint64_t pow2_at_least(uint64_t v)
+{
+    uint64_t p = 1;
+    while (p < v) p <<= 1;
+    return p;
+}
+
+/* Peak bytes of the largest rank for plan q on `threads` threads a worker. */
+static uint64_t rank_peak(const rv_bucket_plan_t *q, const rv_pairs_opts_t *o, uint64_t base, int threads,
+                          double most_pairs)
+{
+    uint64_t largest = 0;
+    for (uint64_t j = 0; j < q->n_jobs; j++) if (q->jobs[j].suffixes > largest) largest = q->jobs[j].suffixes;
+    uint64_t codes = q->n_codes * sizeof *q->count, jobs = q->n_jobs * sizeof *q->jobs;
+    /* a job at its peak (its items and their radix copy; the walker needs less) */
+    uint64_t job = rv_bucket_job_bytes(largest);
+    uint64_t mem = o->mem_bytes ? o->mem_bytes : 256ull << 20;
+    uint64_t sink = pow2_at_least((uint64_t)most_pairs + 1) * 2 * sizeof(rv_pair_t);
+    if (sink > mem / (uint64_t)threads) sink = mem / (uint64_t)threads;
+    uint64_t worker = base + MPI_RSS_BYTES + codes + jobs + (uint64_t)threads * (job + sink);
+    uint64_t master = base + MPI_RSS_BYTES + (uint64_t)rv_default_threads() * codes + jobs +
+                      (uint64_t)RV_PAIRS_BATCH * 160; /* formatting buffers */
+    return worker > master ? worker : master;
+}
+
+static uint64_t resident_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long long size = 0, res = 0;
+    if (f) {
+        if (fscanf(f, "%llu %llu", &size, &res) != 2) res = 0;
+        fclose(f);
+    }
+    return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* ---- the estimate ------------------------------------------------------------- */
+
+typedef struct {
+    double pairs, bytes, work_s;
+} totals_t;
+
+/* Run the chosen blocks, one after the other on this thread (two threads on the
+ * cores of a machine slow each other down, and a time stands for a worker that has
+ * its core), a text pass timed before every third one. */
+static int run_sample(sampler_t *r, block_t *b, const uint64_t *todo, uint64_t n_todo)
+{
+    int rc = 0;
+    for (uint64_t i = 0; rc == 0 && i < n_todo; i++) {
+        if (i % 3 == 0) time_passes(r, 1);
+        rc = run_block(r, &b[todo[i]]);
+    }
+    return rc;
+}
+
+/* Totals and each code's share (cum_s, cum_p: prefix sums over the codes).  A
+ * block not run is estimated by ratio from the sampled ones: its time to its
+ * suffixes (sorting is near-linear there), its pairs to its pair bound, its bytes
+ * to its pairs; a code gets its block's time by suffixes and its pairs by pair
+ * bound.  *pairs_se: the ratio estimator's standard error (Cochran 6.9). */
+static void extrapolate(const rv_bucket_plan_t *p, const block_t *b, uint64_t nb, const double *div_of,
+                        double scan_s, double *cum_s, double *cum_p, totals_t *tot, double *pairs_se)
+{
+    double ds = 0, ss = 0, ys = 0, ts = 0, bs = 0;
+    uint64_t n = 0, nr = 0;
+    for (uint64_t i = 0; i < nb; i++) {
+        if (b[i].alone) continue;
+        nr++;
+        if (b[i].run) n++, ds += b[i].div, ss += (double)b[i].suffixes, ys += (double)b[i].pairs, ts += b[i].cpu_s - scan_s, bs += b[i].bytes;
+    }
+    double rp = ds > 0 ? ys / ds : 0, rt = ss > 0 && ts > 0 ? ts / ss : 0, rb = ys > 0 ? bs / ys : 0;
+    double e2 = 0;
+    for (uint64_t i = 0; i < nb; i++)
+        if (b[i].run && !b[i].alone) {
+            double e = (double)b[i].pairs - rp * b[i].div;
+            e2 += e * e;
+        }
+    *pairs_se = n > 1 && n < nr ? (double)nr * sqrt((1 - (double)n / (double)nr) / (double)n * e2 / (double)(n - 1)) : 0;
+    memset(tot, 0, sizeof *tot);
+    cum_s[0] = cum_p[0] = 0;
+    uint64_t c = 0;
+    for (uint64_t i = 0; i <= nb; i++) {
+        uint64_t lo = i < nb ? b[i].lo : p->n_codes;
+        for (; c < lo; c++) cum_s[c + 1] = cum_s[c], cum_p[c + 1] = cum_p[c]; /* empty codes */
+        if (i == nb) break;
+        double t = b[i].run ? b[i].cpu_s - scan_s : rt * (double)b[i].suffixes;
+        if (t < 0) t = 0;
+        double y = b[i].run ? (double)b[i].pairs : rp * b[i].div;
+        double ks = b[i].suffixes ? t / (double)b[i].suffixes : 0, kp = b[i].div > 0 ? y / b[i].div : 0;
+        for (; c < b[i].hi; c++) {
+            cum_s[c + 1] = cum_s[c] + ks * (double)p->count[c];
+            cum_p[c + 1] = cum_p[c] + kp * div_of[c];
+        }
+        tot->work_s += t;
+        tot->pairs += y;
+        tot->bytes += b[i].run ? b[i].bytes : rb * y;
+    }
+}
+
+/* The plan q cut as `mpirun -np W+1` cuts it: a copy of its jobs, spread. */
+static int plan_for(const rv_bucket_plan_t *p, uint64_t slots, rv_bucket_plan_t *q)
+{
+    *q = *p;
+    q->jobs = malloc((p->n_jobs ? p->n_jobs : 1) * sizeof *q->jobs);
+    if (!q->jobs) return rv_error("estimate", "out of memory");
+    memcpy(q->jobs, p->jobs, p->n_jobs * sizeof *q->jobs);
+    return rv_pairs_bucket_spread(q, slots);
+}
+
+static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo,
+                   const rv_bucket_plan_t *plan, const double *cum_s, const double *cum_p, double scan_s,
+                   uint64_t base, rv_estimate_t *e)
+{
+    int threads = eo->threads > 0 ? eo->threads : 1;
+    int cores = rv_default_threads();
+    double merge_s = e->pairs * MASTER_PAIR_S + e->out_bytes * FORMAT_BYTE_S / cores;
+    e->rows = calloc((size_t)eo->workers, sizeof *e->rows);
+    if (!e->rows) return rv_error("estimate", "out of memory");
+    /* one process, one thread: the plan's jobs in turn, then the merge on one core */
+    double most;
+    double one = makespan(plan, cum_s, cum_p, scan_s, 1, &most);
+    if (one < 0) return rv_error("estimate", "out of memory");
+    e->jobs_s = one;
+    e->merge_s = e->pairs * MASTER_PAIR_S + e->out_bytes * FORMAT_BYTE_S; /* on one core */
+    e->serial_s = e->read_s + e->plan_s + e->jobs_s + e->merge_s;
+    for (int w = 1; w <= eo->workers; w++) {
+        rv_bucket_plan_t q;
+        if (plan_for(plan, (uint64_t)w * (uint64_t)threads, &q) < 0) return -1;
+        double span = makespan(&q, cum_s, cum_p, scan_s, (uint64_t)w * (uint64_t)threads, &most);
+        rv_estimate_row_t *r = &e->rows[w - 1];
+        r->workers = w;
+        r->wall_s = MPI_START_S + MPI_RANK_S * w + e->read_s + e->plan_s +
+                    PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) * w + span + merge_s;
+        r->peak_bytes = rank_peak(&q, o, base, threads, most);
+        free(q.jobs);
+        if (span < 0) return rv_error("estimate", "out of memory");
+        r->speedup = e->rows[0].wall_s / r->wall_s;
+        r->efficiency = r->speedup / w;
+    }
+    e->n_rows = eo->workers;
+    return 0;
+}
+
+int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo, rv_estimate_t *e)
+{
+    memset(e, 0, sizeof *e);
+    if (!(eo->sample > 0 && eo->sample <= 1)) return rv_error("estimate", "the sample must be in (0, 1]");
+    if (eo->workers < 1) return rv_error("estimate", "at least one worker");
+    double t_start = rv_now();
+    uint64_t base = resident_bytes();
+    pf_filter_t f;
+    if (pf_filter_init(&f, s, o) < 0) return -1;
+    int threads = eo->threads > 0 ? eo->threads : 1;
+    rv_pairs_opts_t all = *o; /* rank 0 plans on every core */
+    all.threads = 0;
+    rv_bucket_plan_t plan;
+    double t0 = rv_now();
+    if (rv_pairs_bucket_plan(s, &all, eo->mem_budget, threads, &plan) < 0) return -1;
+    e->plan_s = rv_now() - t0;
+    e->read_s = eo->read_s;
+    double *mass_of = malloc(plan.n_codes * sizeof *mass_of), *div_of = left_diverse(s, &plan);
+    double *cum_s = malloc((plan.n_codes + 1) * sizeof *cum_s), *cum_p = malloc((plan.n_codes + 1) * sizeof *cum_p);
+    block_t *b = mass_of && div_of && cum_s && cum_p ? make_blocks(&plan, div_of, mass_of, &e->blocks) : NULL;
+    uint64_t *todo = b ? malloc((e->blocks ? e->blocks : 1) * sizeof *todo) : NULL;
+    int rc = todo ? 0 : rv_error("estimate", "out of memory");
+    /* the buckets alone, then a sample of the ordinary blocks; while the pairs'
+     * standard error is large, as many again (MORE_ROUNDS times at most) */
+    uint64_t n_todo = 0, n_ord = 0, want = 0, x = eo->seed;
+    for (uint64_t i = 0; rc == 0 && i < e->blocks; i++) {
+        if (b[i].alone) b[i].run = 1, todo[n_todo++] = i;
+        else n_ord++;
+    }
+    if (rc == 0) {
+        want = eo->sample >= 1 ? n_ord : (uint64_t)ceil(eo->sample * (double)n_ord);
+        if (want < MIN_SAMPLE) want = MIN_SAMPLE;
+        uint64_t got = sample_more(b, e->blocks, want, &x, todo + n_todo);
+        if (got == UINT64_MAX) rc = rv_error("estimate", "out of memory");
+        n_todo += rc == 0 ? got : 0;
+    }
+    sampler_t r = {.s = s, .plan = &plan, .f = &f};
+    size_t *name_len = malloc((s->n_rec ? s->n_rec : 1) * sizeof *name_len);
+    pf_sink_init(&r.sink, SINK_PAIRS, s->n);
+    r.sink.with_len = f.both;
+    r.walker = pf_walker_new(&f, &r.sink);
+    r.name_len = name_len;
+    if (rc == 0 && (!name_len || !r.walker)) rc = rv_error("estimate", "out of memory");
+    for (uint64_t i = 0; rc == 0 && i < s->n_rec; i++) name_len[i] = strlen(s->rec[i].name);
+    if (rc == 0) time_passes(&r, 2);
+    totals_t tot;
+    double scan_s = 0;
+    while (rc == 0) {
+        rc = run_sample(&r, b, todo, n_todo);
+        if (rc < 0) break;
+        e->blocks_run += n_todo;
+        e->rounds++;
+        scan_s = r.passes ? r.pass_sum / r.passes : 0;
+        extrapolate(&plan, b, e->blocks, div_of, scan_s, cum_s, cum_p, &tot, &e->pairs_se);
+        uint64_t ord_run = 0;
+        for (uint64_t i = 0; i < e->blocks; i++) ord_run += b[i].run && !b[i].alone;
+        e->exact = ord_run == n_ord;
+        if (e->exact || e->rounds > MORE_ROUNDS || !(e->pairs_se > SE_MORE * tot.pairs)) break;
+        if ((n_todo = sample_more(b, e->blocks, want, &x, todo)) == UINT64_MAX) rc = rv_error("estimate", "out of memory");
+    }
+    pf_walker_free(r.walker);
+    pf_sink_free(&r.sink);
+    free(name_len);
+    if (rc == 0) {
+        uint64_t counted = 0;
+        for (uint64_t i = 0; i < e->blocks; i++) counted += b[i].run ? b[i].pairs : 0;
+        e->pairs = e->exact ? (double)counted : tot.pairs;
+        e->pairs_counted = counted;
+        e->out_bytes = tot.bytes + HEADER_BYTES;
+        double run_mass = 0, all_mass = 0;
+        for (uint64_t i = 0; i < e->blocks; i++) all_mass += b[i].mass, run_mass += b[i].run ? b[i].mass : 0;
+        e->share_run = all_mass > 0 ? run_mass / all_mass : 1;
+        e->scan_s = scan_s;
+        e->buckets = 0;
+        for (uint64_t c = 0; c < plan.n_codes; c++) e->buckets += plan.count[c] > 0;
+        rc = predict(s, o, eo, &plan, cum_s, cum_p, scan_s, base, e);
+    }
+    e->estimate_s = rv_now() - t_start;
+    free(todo), free(b), free(mass_of), free(div_of), free(cum_s), free(cum_p);
+    rv_bucket_plan_free(&plan);
+    if (rc < 0) rv_estimate_free(e);
+    return rc;
+}
+
+void rv_estimate_free(rv_estimate_t *e)
+{
+    free(e->rows);
+    e->rows = NULL;
+    e->n_rows = 0;
+}
