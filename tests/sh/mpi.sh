@@ -134,6 +134,36 @@ expect_exit merge_changed_input 1 "$REPVIEW" merge "$T/cp.1" "$T/cp.2"
 rm -f "$T/c.fa"
 expect_exit merge_input_gone 1 "$REPVIEW" merge "$T/cp.2" "$T/cp.1"
 
+# ---- lr from the buckets (--mem-budget): the index's output, byte for byte --------
+lr_variant() { # NAME FILE [REGION] -- every output mode, a budget of 1m and 2m
+    local name=$1 f=$2; shift 2
+    local mode ref
+    for mode in "" --leftmost --bedgraph; do
+        ref=$("$REPVIEW" lr $mode "$f" "$@" 2>&1) || { bad "${name}${mode}" "lr: $ref"; continue; }
+        expect_eq "lr_${name}${mode}" "$("$REPVIEW" lr $mode --mem-budget 1m "$f" "$@" 2>&1)" "$ref"
+    done
+    expect_eq "lr_${name}_t1_2m" "$("$REPVIEW" lr -t 1 --mem-budget 2m "$f" "$@" 2>&1)" "$("$REPVIEW" lr "$f" "$@")"
+}
+lr_variant g "$T/g.fa"
+lr_variant g_region "$T/g.fa" chrSyn_2:1000-60000
+lr_variant g_one_pos "$T/g.fa" chrSyn_3:77-77
+lr_variant small "$T/small.fa"
+lr_variant small_region "$T/small.fa" r2:5-15
+lr_variant same "$T/same.fa"
+lr_variant same_region "$T/same.fa" y:3-9
+lr_variant none "$T/none.fa"
+expect_exit lr_budget_both 2 "$REPVIEW" lr --strands both --mem-budget 1m "$F"
+expect_exit lr_budget_word 2 "$REPVIEW" lr --mem-budget lots "$F"
+expect_exit lr_budget_region 2 "$REPVIEW" lr --mem-budget 1m "$F" chrX
+expect_exit lr_budget_missing 1 "$REPVIEW" lr --mem-budget 1m "$T/nope.fa"
+echo old >"$T/OUT"
+expect_exit lr_out_failed 2 "$REPVIEW" lr --mem-budget 1m -o "$T/OUT" "$F" chrX
+expect_eq lr_out_kept "$(cat "$T/OUT"; ls "$T" | grep -c 'OUT.tmp')" $'old\n0'
+expect_exit lr_out_ok 0 "$REPVIEW" lr --mem-budget 1m -o "$T/OUT" "$F"
+expect_eq lr_out_content "$(cat "$T/OUT")" "$("$REPVIEW" lr "$F")"
+expect_exit lr_out_index 0 "$REPVIEW" lr --bedgraph -o "$T/OUT" "$F"
+expect_eq lr_out_index_content "$(cat "$T/OUT")" "$("$REPVIEW" lr --bedgraph "$F")"
+
 # ---- under mpirun ----------------------------------------------------------------
 if ! command -v mpirun >/dev/null 2>&1; then
     echo "mpi.sh: mpirun not found: the mpirun checks are skipped" >&2
@@ -186,3 +216,29 @@ mpi_fails mpi_bad_l 2 -l 0 -o "$T/mo" "$F"
 mpi_fails mpi_buckets 2 -l 20 --buckets 1/2 -o "$T/mo" "$F"
 mpi_fails mpi_covering 2 -l 20 --covering chrSyn_1:5 "$F"
 mpi_fails mpi_missing_input 1 -l 20 -o "$T/mo" "$T/nope.fa"
+
+# ---- lr under mpirun: the index's output at every rank count ---------------------
+LREF=$("$REPVIEW" lr "$F")
+for n in 1 2 3 4 7; do
+    rm -f "$T/l1"
+    "${MPIRUN[@]}" -np "$n" "$REPVIEW" lr -o "$T/l1" "$F" 2>"$T/err"; rc=$?
+    expect_eq "mpi_lr_np${n}" "$(cat "$T/l1" 2>&1)$(rc_note $rc)" "$LREF"
+done
+expect_eq mpi_lr_np3_bedgraph_region "$("${MPIRUN[@]}" -np 3 "$REPVIEW" lr --bedgraph --mem-budget 1m "$F" chrSyn_2:1000-60000 2>&1)" \
+    "$("$REPVIEW" lr --bedgraph "$F" chrSyn_2:1000-60000)"
+expect_eq mpi_lr_np4_leftmost "$("${MPIRUN[@]}" -np 4 "$REPVIEW" lr --leftmost "$F" chrSyn_1 2>&1)" "$("$REPVIEW" lr --leftmost "$F" chrSyn_1)"
+expect_eq mpi_lr_np7_small "$("${MPIRUN[@]}" -np 7 "$REPVIEW" lr "$T/small.fa" 2>&1)" "$("$REPVIEW" lr "$T/small.fa")"
+expect_eq mpi_lr_np3_same "$("${MPIRUN[@]}" -np 3 "$REPVIEW" lr "$T/same.fa" y:2-10 2>&1)" "$("$REPVIEW" lr "$T/same.fa" y:2-10)"
+expect_eq mpi_lr_np2_none "$("${MPIRUN[@]}" -np 2 "$REPVIEW" lr "$T/none.fa" 2>&1)" "$("$REPVIEW" lr "$T/none.fa")"
+mpi_lr_fails() { # NAME WANT_CODE args...: one 'repview: ' line, no OUT
+    local name=$1 want=$2; shift 2
+    rm -f "$T/mo"
+    "${MPIRUN[@]}" -np 3 "$REPVIEW" lr "$@" >"$T/out" 2>"$T/err"; local rc=$?
+    if [ "$rc" -ne "$want" ]; then bad "$name" "exit $rc, want $want: $(head -c 200 "$T/err")"
+    elif [ "$(grep -c '^repview: ' "$T/err")" != 1 ]; then bad "$name" "not one 'repview: ' line: $(head -c 300 "$T/err")"
+    elif [ -e "$T/mo" ] || ls "$T" | grep -q 'mo.tmp'; then bad "$name" "output or temporary left"
+    else ok "$name"; fi
+}
+mpi_lr_fails mpi_lr_missing_input 1 -o "$T/mo" "$T/nope.fa"
+mpi_lr_fails mpi_lr_bad_region 2 -o "$T/mo" "$F" chrX
+mpi_lr_fails mpi_lr_bad_out_dir 1 -o "$T/no/such/mo" "$F"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "repview/build.h"
 #include "../front.h"
+#include "repview/buckets.h"
 #include "repview/index.h"
 
 enum { CLI_NO_SAVE_ENV = 1, CLI_NO_SAVE_FLAG = 2 }; /* REPVIEW_NO_SAVE=1, --no-save */
@@ -76,6 +77,13 @@ const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t
 /* Write the record name and record-relative position of global position g. */
 void cli_put_pos(FILE *out, const rv_seq_t *s, uint64_t g);
 
+/* -o OUT (cli_output.c): standard output goes to OUT.tmp.PID until cli_out_end()
+ * renames it to OUT when rc is RV_EXIT_OK (else removes it; a signal that ends the
+ * process removes it too); a device or FIFO is opened and written as is.
+ * cli_out_begin: 0, or -1 after printing the error.  cli_out_end: rc, or
+ * RV_EXIT_DATA when the rename or the flush failed (printed). */
+int cli_out_begin(const char *out);
+int cli_out_end(const char *out, int rc);
 
 /* ---- MPI (cli_mpi.c; Open MPI when built with it) ---- */
 /* Ranks of the job this process belongs to, from the launcher's environment (1
@@ -98,6 +106,10 @@ int cli_mpi_send_count(uint64_t v);
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes);
 int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes);
 int cli_mpi_recv_count(int from, uint64_t *v);
+/* Rank 0's bucket plan to every rank: rank 0 passes ok = 1 with its plan filled
+ * (0 when planning failed: the others then fail too), the others receive it into
+ * *plan (malloc()ed arrays: rv_bucket_plan_free).  0, or -1 with a message. */
+int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok);
 
 int cli_index(int argc, char **argv);
 int cli_stats(int argc, char **argv);

@@ -182,6 +182,33 @@ int cli_mpi_recv_count(int from, uint64_t *v)
     return MPI_Recv(v, 1, MPI_UINT64_T, from, TAG_COUNT, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
 }
 
+int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
+{
+    if (rank == 0) {
+        if (!ok) {
+            rv_bucket_plan_t none = {0};
+            for (int r = 1; r < size; r++) cli_mpi_send_bytes(r, &none, sizeof none);
+            return -1;
+        }
+        for (int r = 1; r < size; r++)
+            if (cli_mpi_send_bytes(r, plan, sizeof *plan) < 0 ||
+                cli_mpi_send_bytes(r, plan->count, plan->n_codes * sizeof *plan->count) < 0 ||
+                cli_mpi_send_bytes(r, plan->jobs, plan->n_jobs * sizeof *plan->jobs) < 0)
+                return -1;
+        return 0;
+    }
+    if (cli_mpi_recv_bytes(0, plan, sizeof *plan) < 0) return -1;
+    plan->count = NULL, plan->jobs = NULL; /* rank 0's pointers */
+    if (!plan->n_codes) return rv_error("mpi", "rank 0 could not plan the buckets");
+    plan->count = malloc(plan->n_codes * sizeof *plan->count);
+    plan->jobs = malloc((plan->n_jobs ? plan->n_jobs : 1) * sizeof *plan->jobs);
+    if (!plan->count || !plan->jobs) return rv_error("mpi", "out of memory");
+    if (cli_mpi_recv_bytes(0, plan->count, plan->n_codes * sizeof *plan->count) < 0 ||
+        cli_mpi_recv_bytes(0, plan->jobs, plan->n_jobs * sizeof *plan->jobs) < 0)
+        return -1;
+    return 0;
+}
+
 #else /* built without MPI */
 
 int cli_mpi_available(void) { return 0; }
@@ -201,5 +228,6 @@ int cli_mpi_send_count(uint64_t v) { return -1; }
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_count(int from, uint64_t *v) { return -1; }
+int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok) { return -1; }
 
 #endif
