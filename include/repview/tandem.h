@@ -122,4 +122,38 @@ uint64_t rv_runs_lower_bound(const rv_runs_t *r, uint64_t t);
 int64_t rv_runs_next(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f);
 int64_t rv_runs_prev(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f);
 
+/* ---- from the text alone, job by job (issue 15 scale-out; runs_jobs.c) ---------
+ * A run never holds a breaker, so the runs of the text are those of its segments
+ * (breaker-free stretches) taken apart: a job is a text range of whole consecutive
+ * segments, indexed on its own (SA, LCP, Lyndon arrays of that range only) and run
+ * through rv_runs_compute().  The runs of every job, in job order, are the runs of
+ * the whole text in (start, period) order, exactly.  A segment is never cut: the
+ * largest one bounds a job's memory. */
+
+typedef struct {
+    uint64_t t0, t1; /* text range [t0, t1): from a segment's start to a segment's end */
+} rv_runs_job_t;
+
+/* Bytes a job of m symbols needs at most (its index and runs). */
+uint64_t rv_runs_job_bytes(uint64_t m);
+
+/* The segments overlapping text [lo, hi) grouped into jobs of at most max_symbols
+ * symbols (a longer segment is a job of its own), in text order: a malloc()ed array
+ * of *n jobs (NULL with *n = 0 when none overlaps), or NULL with a message when out
+ * of memory (*n = 1 then). */
+rv_runs_job_t *rv_runs_jobs(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t max_symbols, uint64_t *n);
+
+/* The runs of one job passing f that overlap text [lo, hi), in (start, period)
+ * order, in text positions of s: a malloc()ed array of *n (the caller frees).
+ * `threads` threads build and scan the job.  0, or -1 with a message. */
+int rv_runs_job_runs(const rv_seq_t *s, const rv_runs_job_t *job, const rv_tandem_filter_t *f, uint64_t lo,
+                     uint64_t hi, int threads, rv_run_t **out, uint64_t *n);
+
+/* Every run passing f that overlaps text [lo, hi), in (start, period) order, job
+ * after job (jobs of mem_budget bytes at most, 0: 1 GB, unless a segment needs
+ * more), without an index of the whole text.  fn may stop it (returns 1).  0, 1,
+ * or -1 with a message. */
+int rv_runs_each_local(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t mem_budget, int threads,
+                       const rv_tandem_filter_t *f, rv_run_fn fn, void *ud);
+
 #endif
