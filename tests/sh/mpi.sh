@@ -164,6 +164,31 @@ expect_eq lr_out_content "$(cat "$T/OUT")" "$("$REPVIEW" lr "$F")"
 expect_exit lr_out_index 0 "$REPVIEW" lr --bedgraph -o "$T/OUT" "$F"
 expect_eq lr_out_index_content "$(cat "$T/OUT")" "$("$REPVIEW" lr --bedgraph "$F")"
 
+# ---- tandem job by job from the text (--mem-budget): the index's output ----------
+tandem_variant() { # NAME FILE [ARGS...] -- two budgets (many jobs, one job)
+    local name=$1 f=$2; shift 2
+    local ref
+    ref=$("$REPVIEW" tandem "$@" "$f" 2>&1) || { bad "tandem_$name" "tandem: $ref"; return; }
+    expect_eq "tandem_${name}_1m" "$("$REPVIEW" tandem --mem-budget 1m "$@" "$f" 2>&1)" "$ref"
+    expect_eq "tandem_${name}_1g_t1" "$("$REPVIEW" tandem -t 1 --mem-budget 1g "$@" "$f" 2>&1)" "$ref"
+}
+tandem_variant g "$T/g.fa"
+tandem_variant g_all "$T/g.fa" --min-len 1
+tandem_variant g_filters "$T/g.fa" --min-period 2 --max-period 6 --min-copies 2.5 --min-len 4
+tandem_variant same "$T/same.fa" --min-len 1
+tandem_variant small "$T/small.fa" --min-len 2
+tandem_variant none "$T/none.fa" --min-len 1
+TREG=$("$REPVIEW" tandem --min-len 3 "$F" chrSyn_2:1000-60000)
+expect_eq tandem_region "$("$REPVIEW" tandem --min-len 3 --mem-budget 1m "$F" chrSyn_2:1000-60000 2>&1)" "$TREG"
+expect_exit tandem_budget_word 2 "$REPVIEW" tandem --mem-budget lots "$F"
+expect_exit tandem_budget_region 2 "$REPVIEW" tandem --mem-budget 1m "$F" chrX
+expect_exit tandem_budget_missing 1 "$REPVIEW" tandem --mem-budget 1m "$T/nope.fa"
+echo old >"$T/OUT"
+expect_exit tandem_out_failed 2 "$REPVIEW" tandem --mem-budget 1m -o "$T/OUT" "$F" chrX
+expect_eq tandem_out_kept "$(cat "$T/OUT"; ls "$T" | grep -c 'OUT.tmp')" $'old\n0'
+expect_exit tandem_out_ok 0 "$REPVIEW" tandem --mem-budget 1m -o "$T/OUT" "$F"
+expect_eq tandem_out_content "$(cat "$T/OUT")" "$("$REPVIEW" tandem "$F")"
+
 # ---- under mpirun ----------------------------------------------------------------
 if ! command -v mpirun >/dev/null 2>&1; then
     echo "mpi.sh: mpirun not found: the mpirun checks are skipped" >&2
@@ -230,15 +255,28 @@ expect_eq mpi_lr_np4_leftmost "$("${MPIRUN[@]}" -np 4 "$REPVIEW" lr --leftmost "
 expect_eq mpi_lr_np7_small "$("${MPIRUN[@]}" -np 7 "$REPVIEW" lr "$T/small.fa" 2>&1)" "$("$REPVIEW" lr "$T/small.fa")"
 expect_eq mpi_lr_np3_same "$("${MPIRUN[@]}" -np 3 "$REPVIEW" lr "$T/same.fa" y:2-10 2>&1)" "$("$REPVIEW" lr "$T/same.fa" y:2-10)"
 expect_eq mpi_lr_np2_none "$("${MPIRUN[@]}" -np 2 "$REPVIEW" lr "$T/none.fa" 2>&1)" "$("$REPVIEW" lr "$T/none.fa")"
-mpi_lr_fails() { # NAME WANT_CODE args...: one 'repview: ' line, no OUT
+mpi_one_error() { # NAME WANT_CODE COMMAND args...: one 'repview: ' line, no OUT
     local name=$1 want=$2; shift 2
     rm -f "$T/mo"
-    "${MPIRUN[@]}" -np 3 "$REPVIEW" lr "$@" >"$T/out" 2>"$T/err"; local rc=$?
+    "${MPIRUN[@]}" -np 3 "$REPVIEW" "$@" >"$T/out" 2>"$T/err"; local rc=$?
     if [ "$rc" -ne "$want" ]; then bad "$name" "exit $rc, want $want: $(head -c 200 "$T/err")"
     elif [ "$(grep -c '^repview: ' "$T/err")" != 1 ]; then bad "$name" "not one 'repview: ' line: $(head -c 300 "$T/err")"
     elif [ -e "$T/mo" ] || ls "$T" | grep -q 'mo.tmp'; then bad "$name" "output or temporary left"
     else ok "$name"; fi
 }
-mpi_lr_fails mpi_lr_missing_input 1 -o "$T/mo" "$T/nope.fa"
-mpi_lr_fails mpi_lr_bad_region 2 -o "$T/mo" "$F" chrX
-mpi_lr_fails mpi_lr_bad_out_dir 1 -o "$T/no/such/mo" "$F"
+mpi_one_error mpi_lr_missing_input 1 lr -o "$T/mo" "$T/nope.fa"
+mpi_one_error mpi_lr_bad_region 2 lr -o "$T/mo" "$F" chrX
+mpi_one_error mpi_lr_bad_out_dir 1 lr -o "$T/no/such/mo" "$F"
+
+# ---- tandem under mpirun -----------------------------------------------------------
+TREF=$("$REPVIEW" tandem --min-len 2 "$F")
+for n in 1 2 3 4 7; do
+    rm -f "$T/t1"
+    "${MPIRUN[@]}" -np "$n" "$REPVIEW" tandem --min-len 2 --mem-budget 1m -o "$T/t1" "$F" 2>"$T/err"; rc=$?
+    expect_eq "mpi_tandem_np${n}" "$(cat "$T/t1" 2>&1)$(rc_note $rc)" "$TREF"
+done
+expect_eq mpi_tandem_np3_region "$("${MPIRUN[@]}" -np 3 "$REPVIEW" tandem --min-len 3 "$F" chrSyn_2:1000-60000 2>&1)" "$TREG"
+expect_eq mpi_tandem_np7_same "$("${MPIRUN[@]}" -np 7 "$REPVIEW" tandem --min-len 1 "$T/same.fa" 2>&1)" "$("$REPVIEW" tandem --min-len 1 "$T/same.fa")"
+expect_eq mpi_tandem_np2_none "$("${MPIRUN[@]}" -np 2 "$REPVIEW" tandem "$T/none.fa" 2>&1)" "$("$REPVIEW" tandem "$T/none.fa")"
+mpi_one_error mpi_tandem_missing_input 1 tandem -o "$T/mo" "$T/nope.fa"
+mpi_one_error mpi_tandem_bad_region 2 tandem -o "$T/mo" "$F" chrX

@@ -1,9 +1,13 @@
 /* cli_tandem.c — `repview tandem`: every run (exact tandem repeat) of FILE, or of
- * those overlapping REGION, as `chrom start end period copies motif` (SPEC §4). */
+ * those overlapping REGION, as `chrom start end period copies motif` (SPEC §4).
+ * With --mem-budget or under mpirun the runs come job by job from the text, each
+ * job a stretch of whole segments indexed on its own (tandem.h), instead of from an
+ * index of the whole text: the same output. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "repview/common.h"
 #include "repview/tandem.h"
 #include "cli.h"
@@ -23,13 +27,22 @@ static const char usage[] =
     "  --timing         print on stderr (TSV): seconds to open the index, seconds to\n"
     "                   compute the runs, and the number of runs (all, unfiltered)\n"
     "  --cpu | --gpu    force a backend     -t, --threads N   CPU threads\n"
-    "  --alphabet A     dna|protein|text    --quiet           no progress\n";
+    "  --alphabet A     dna|protein|text    --quiet           no progress\n"
+    "  -o, --output OUT write to OUT (a temporary name, renamed when complete)\n\n"
+    "Scale-out (no index of the whole text: jobs of whole segments between breakers,\n"
+    "each indexed on its own):\n"
+    "  --mem-budget SIZE  memory for one job (per rank under mpirun; k/m/g suffixes;\n"
+    "                     default 1g under mpirun); a segment is never cut\n"
+    "  mpirun -np N repview tandem ...  rank 0 hands out jobs largest first, ranks\n"
+    "                     1..N-1 work, rank 0 writes: the same output\n";
 
-enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN, OPT_TIMING };
+enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN, OPT_TIMING, OPT_MEM_BUDGET };
 
 typedef struct {
     rv_tandem_filter_t f;
     int timing;
+    uint64_t mem_budget; /* 0: none given */
+    const char *out;
 } tandem_opts_t;
 
 static int parse_copies(const char *s, double *out)
@@ -48,6 +61,12 @@ static int on_opt(int opt, const char *arg, void *ud)
     rv_tandem_filter_t *f = &o->f;
     uint64_t v = 0;
     if (opt == OPT_TIMING) { o->timing = 1; return 0; }
+    if (opt == 'o') { o->out = arg; return 0; }
+    if (opt == OPT_MEM_BUDGET) {
+        if (front_parse_count(arg, &o->mem_budget) == 0 && o->mem_budget >= 1000000) return 0;
+        cli_usage_error("tandem", "bad --mem-budget '%s' (a size of at least 1m)", arg);
+        return -1;
+    }
     if (opt == OPT_MIN_COPIES) {
         if (parse_copies(arg, &f->min_copies) == 0) return 0;
         cli_usage_error("tandem", "bad --min-copies '%s'", arg);
@@ -98,6 +117,228 @@ static uint64_t text_at_or_after(const rv_seq_t *s, uint64_t g)
     return g > sg->gpos ? sg->tpos + (g - sg->gpos) : sg->tpos;
 }
 
+/* The text range of REGION (the forward text when NULL).  0, or -1 with a message. */
+static int region_range(const rv_seq_t *s, const char *region, uint64_t *lo, uint64_t *hi)
+{
+    *lo = 0, *hi = rv_seq_fwd_len(s); /* runs of the reverse half mirror these */
+    if (!region) return 0;
+    uint64_t rid, beg, end;
+    if (rv_seq_parse_region(s, region, &rid, &beg, &end) < 0) return -1;
+    *lo = text_at_or_after(s, s->rec[rid].off + beg);
+    *hi = text_at_or_after(s, s->rec[rid].off + end);
+    return 0;
+}
+
+static void put_header(void)
+{
+    static char obuf[1 << 20];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    printf("#chrom\tstart\tend\tperiod\tcopies\tmotif\n");
+}
+
+/* The output flushed: rc, or RV_EXIT_DATA after a line when writing failed. */
+static int put_end(int rc)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    fprintf(stderr, "repview: tandem: write error: %s\n", strerror(errno));
+    return RV_EXIT_DATA;
+}
+
+/* The sequence alone (no index) for the job paths. */
+static rv_seq_t *load_text(const char *path, const cli_common_t *c)
+{
+    rv_seq_t *s = rv_seq_load_threads(path, c->alpha, c->build.threads);
+    if (s && s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", path, s->warning);
+    return s;
+}
+
+static uint64_t job_symbols(uint64_t mem_budget)
+{
+    return (mem_budget ? mem_budget : 1ull << 30) / rv_runs_job_bytes(1);
+}
+
+/* ---- under mpirun: rank 0 hands out the jobs and prints, the others work ------- */
+
+/* A worker's runs go to a file (per job: job, count, then start deltas, lengths
+ * and periods as varints) that it sends to rank 0 at the end. */
+static void put_varint(FILE *f, uint64_t v)
+{
+    while (v >= 0x80) putc_unlocked((int)(v & 0x7f) | 0x80, f), v >>= 7;
+    putc_unlocked((int)v, f);
+}
+
+static int get_varint(FILE *f, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int sh = 0; sh < 64; sh += 7) {
+        int c = getc_unlocked(f);
+        if (c == EOF) return sh ? -1 : 0;
+        x |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80)) { *v = x; return 1; }
+    }
+    return -1;
+}
+
+typedef struct {
+    rv_run_t *v;
+    uint64_t n;
+} job_runs_t;
+
+static int mpi_worker(const rv_seq_t *s, const rv_runs_job_t *jobs, const rv_tandem_filter_t *f, uint64_t lo,
+                      uint64_t hi, int threads, int rank)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/repview-tandem.%ld.%d", dir && *dir ? dir : "/tmp", (long)getpid(), rank);
+    FILE *out = fopen(path, "wb");
+    if (!out) return rv_error(path, "cannot create: %s", strerror(errno));
+    uint64_t j;
+    int rc = 0, got;
+    while (rc == 0 && (got = cli_mpi_next_job(NULL, &j)) == 1) {
+        rv_run_t *v;
+        uint64_t m;
+        rc = rv_runs_job_runs(s, &jobs[j], f, lo, hi, threads, &v, &m);
+        if (rc < 0) break;
+        put_varint(out, j);
+        put_varint(out, m);
+        for (uint64_t k = 0, prev = 0; k < m; prev = v[k++].start) {
+            put_varint(out, v[k].start - prev);
+            put_varint(out, v[k].end - v[k].start);
+            put_varint(out, v[k].period);
+        }
+        free(v);
+        if (ferror(out)) rc = rv_error(path, "cannot write: %s", strerror(errno));
+    }
+    if (rc == 0 && got < 0) rc = -1;
+    if (fclose(out) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
+    if (rc == 0) rc = cli_mpi_send_file(path);
+    unlink(path);
+    return rc;
+}
+
+/* Rank 0: the runs of one worker's file into their jobs' slots. */
+static int read_runs(const char *path, job_runs_t *slot, uint64_t n_jobs)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return rv_error(path, "%s", strerror(errno));
+    uint64_t j, m, d, len, p;
+    int rc = 0, got, bad = 0;
+    while (rc == 0 && !bad && (got = get_varint(f, &j)) == 1) {
+        if (get_varint(f, &m) != 1 || j >= n_jobs || slot[j].v || m > (1ull << 40)) { bad = 1; break; }
+        if (!(slot[j].v = malloc((m ? m : 1) * sizeof *slot[j].v))) { rc = rv_error("tandem", "out of memory"); break; }
+        slot[j].n = m;
+        for (uint64_t k = 0, at = 0; !bad && k < m; k++) {
+            if (get_varint(f, &d) != 1 || get_varint(f, &len) != 1 || get_varint(f, &p) != 1) bad = 1;
+            at += d;
+            slot[j].v[k] = (rv_run_t){at, at + len, p};
+        }
+    }
+    if (rc == 0 && !bad && got < 0) bad = 1;
+    fclose(f);
+    return bad ? rv_error("tandem", "a worker's runs do not read back") : rc;
+}
+
+static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, const rv_runs_job_t *jobs, int size, int quiet)
+{
+    uint64_t *order = malloc((n_jobs ? n_jobs : 1) * sizeof *order);
+    job_runs_t *slot = calloc(n_jobs ? n_jobs : 1, sizeof *slot);
+    if (!order || !slot) { free(order), free(slot); return rv_error("tandem", "out of memory"); }
+    for (uint64_t j = 0; j < n_jobs; j++) order[j] = j;
+    for (uint64_t a = 1; a < n_jobs; a++) { /* largest first, by insertion (stable) */
+        uint64_t x = order[a], b = a, sz = jobs[x].t1 - jobs[x].t0;
+        for (; b > 0 && jobs[order[b - 1]].t1 - jobs[order[b - 1]].t0 < sz; b--) order[b] = order[b - 1];
+        order[b] = x;
+    }
+    int rc = cli_mpi_serve_jobs(order, n_jobs, size - 1, quiet);
+    const char *tmpdir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/repview-tandem.%ld.in", tmpdir && *tmpdir ? tmpdir : "/tmp", (long)getpid());
+    for (int r = 1; r < size && rc == 0; r++) {
+        rc = cli_mpi_recv_file(r, path);
+        if (rc == 0) rc = read_runs(path, slot, n_jobs);
+        unlink(path);
+    }
+    for (uint64_t j = 0; rc == 0 && j < n_jobs; j++)
+        if (!slot[j].v) rc = rv_error("tandem", "job %llu came back from no rank", (unsigned long long)j + 1);
+    if (rc == 0) {
+        print_ctx_t pc = {s, stdout};
+        put_header();
+        for (uint64_t j = 0; j < n_jobs; j++)
+            for (uint64_t k = 0; k < slot[j].n; k++) print_run(&pc, &slot[j].v[k]);
+    }
+    for (uint64_t j = 0; j < n_jobs; j++) free(slot[j].v);
+    free(slot);
+    free(order);
+    return rc;
+}
+
+static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c, const tandem_opts_t *o)
+{
+    int rank = 0, size = 1;
+    if (cli_mpi_init(&rank, &size) < 0) return cli_data_error();
+    if (rank > 0) c->quiet = 1;                   /* rank 0 speaks for the job */
+    if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
+    rv_seq_t *s = load_text(file, c);
+    int rc = s ? 0 : -1, code = RV_EXIT_DATA;
+    uint64_t lo = 0, hi = 0, n_jobs = 0;
+    if (rc == 0 && region_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;
+    /* every rank reads the same input and cuts the same jobs: a failure here is
+     * every rank's, and rank 0 reports it alone */
+    rv_runs_job_t *jobs = rc == 0 ? rv_runs_jobs(s, lo, hi, job_symbols(o->mem_budget), &n_jobs) : NULL;
+    if (rc == 0 && !jobs && n_jobs) rc = -1;
+    if (rc < 0) {
+        if (rank == 0) {
+            fprintf(stderr, "repview: %s\n", rv_last_error());
+            cli_mpi_abort(code);
+        }
+        rv_seq_free(s);
+        cli_mpi_finalize();
+        return code;
+    }
+    if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
+    rc = rank == 0 ? mpi_master(s, n_jobs, jobs, size, c->quiet)
+                   : mpi_worker(s, jobs, &o->f, lo, hi, c->build.threads, rank);
+    if (rc < 0) { /* one line from the rank that failed, then every rank ends */
+        fprintf(stderr, "repview: %s\n", rv_last_error());
+        if (rank == 0) cli_out_end(o->out, RV_EXIT_DATA);
+        cli_mpi_abort(RV_EXIT_DATA);
+    }
+    code = rank == 0 ? cli_out_end(o->out, put_end(RV_EXIT_OK)) : RV_EXIT_OK;
+    free(jobs);
+    rv_seq_free(s);
+    cli_mpi_finalize();
+    return code;
+}
+
+/* ---- the command ---------------------------------------------------------------- */
+
+static int print_local(void *ud, const rv_run_t *run) { return print_run(ud, run); }
+
+/* Runs of REGION job by job from the text (--mem-budget, no index). */
+static int tandem_local(const char *file, const char *region, cli_common_t *c, const tandem_opts_t *o)
+{
+    rv_seq_t *s = load_text(file, c);
+    if (!s) return cli_data_error();
+    uint64_t lo, hi;
+    if (region_range(s, region, &lo, &hi) < 0) {
+        rv_seq_free(s);
+        return cli_arg_error();
+    }
+    int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
+    if (rc == RV_EXIT_OK) {
+        put_header();
+        print_ctx_t pc = {s, stdout};
+        double t0 = rv_now();
+        if (rv_runs_each_local(s, lo, hi, o->mem_budget, c->build.threads, &o->f, print_local, &pc) < 0)
+            rc = cli_data_error();
+        if (o->timing) fprintf(stderr, "open\t0.000\nruns\t%.3f\n", rv_now() - t0);
+        rc = put_end(rc);
+    }
+    rc = cli_out_end(o->out, rc);
+    rv_seq_free(s);
+    return rc;
+}
+
 int cli_tandem(int argc, char **argv)
 {
     static const struct option own[] = {{"min-period", required_argument, NULL, OPT_MIN_PERIOD},
@@ -105,30 +346,31 @@ int cli_tandem(int argc, char **argv)
                                         {"min-copies", required_argument, NULL, OPT_MIN_COPIES},
                                         {"min-len", required_argument, NULL, OPT_MIN_LEN},
                                         {"timing", no_argument, NULL, OPT_TIMING},
+                                        {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
+                                        {"output", required_argument, NULL, 'o'},
                                         {0, 0, 0, 0}};
     tandem_opts_t o = {.timing = 0};
     rv_tandem_filter_init(&o.f);
     cli_common_t c;
     int code;
-    int i = cli_parse(argc, argv, "tandem", "", own, usage, on_opt, &o, &c, &code);
+    int i = cli_parse(argc, argv, "tandem", "o:", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
     c.verify = RV_SEC_SEQ_MASK | RV_SEC_BIT(RV_SEC_RUNS); /* what it reads */
     if (argc - i < 1 || argc - i > 2) return cli_usage_error("tandem", "expected FILE [REGION]");
     if (o.f.max_period < o.f.min_period) return cli_usage_error("tandem", "--max-period is below --min-period");
+    const char *region = argc - i == 2 ? argv[i + 1] : NULL;
+    if (cli_mpi_ranks() > 1) return cli_tandem_mpi(argv[i], region, &c, &o);
+    if (o.mem_budget) return tandem_local(argv[i], region, &c, &o);
     c.build.with_llr = 0;
     double t0 = rv_now();
     rv_index_t *x = cli_open_index(argv[i], &c);
     if (!x) return RV_EXIT_DATA;
     const rv_seq_t *s = x->seq;
-    uint64_t lo = 0, hi = rv_seq_fwd_len(x->seq), rid, beg, end; /* runs of the reverse half mirror these */
-    if (argc - i == 2) {
-        if (rv_seq_parse_region(s, argv[i + 1], &rid, &beg, &end) < 0) {
-            cli_arg_error();
-            cli_close_index(x, &c);
-            return RV_EXIT_USAGE;
-        }
-        lo = text_at_or_after(s, s->rec[rid].off + beg);
-        hi = text_at_or_after(s, s->rec[rid].off + end);
+    uint64_t lo, hi;
+    if (region_range(s, region, &lo, &hi) < 0) {
+        cli_arg_error();
+        cli_close_index(x, &c);
+        return RV_EXIT_USAGE;
     }
     rv_runs_t r;
     double t1 = rv_now();
@@ -140,11 +382,13 @@ int cli_tandem(int argc, char **argv)
     if (o.timing)
         fprintf(stderr, "open\t%.3f\nruns\t%.3f\ncount\t%llu\n", t1 - t0, rv_now() - t1,
                 (unsigned long long)r.n);
-    static char obuf[1 << 20];
-    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    printf("#chrom\tstart\tend\tperiod\tcopies\tmotif\n");
+    if (o.out && cli_out_begin(o.out) < 0) {
+        cli_close_index(x, &c);
+        return RV_EXIT_DATA;
+    }
+    put_header();
     print_ctx_t pc = {s, stdout};
-    if (argc - i == 1) {
+    if (!region) {
         for (uint64_t k = 0; k < r.n; k++) { /* by start: the reverse half's runs come last */
             rv_run_t run = rv_runs_at(&r, k);
             if (run.start >= hi) break;
@@ -153,8 +397,7 @@ int cli_tandem(int argc, char **argv)
     } else {
         rv_runs_overlapping(&r, lo, hi, &o.f, print_run, &pc);
     }
-    int rc = fflush(stdout) == 0 ? RV_EXIT_OK : RV_EXIT_DATA;
-    if (rc) fprintf(stderr, "repview: tandem: write error: %s\n", strerror(errno));
+    int rc = cli_out_end(o.out, put_end(RV_EXIT_OK));
     cli_close_index(x, &c);
     return rc;
 }
