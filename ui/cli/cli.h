@@ -84,6 +84,10 @@ void cli_put_pos(FILE *out, const rv_seq_t *s, uint64_t g);
  * RV_EXIT_DATA when the rename or the flush failed (printed). */
 int cli_out_begin(const char *out);
 int cli_out_end(const char *out, int rc);
+/* Unsigned LEB128 varints (files that workers send to rank 0).  get: 1, 0 at the
+ * end of the file, -1 when it ends inside one. */
+void cli_varint_put(FILE *f, uint64_t v);
+int cli_varint_get(FILE *f, uint64_t *v);
 
 /* ---- MPI (cli_mpi.c; Open MPI when built with it) ---- */
 /* Ranks of the job this process belongs to, from the launcher's environment (1
@@ -110,6 +114,15 @@ int cli_mpi_recv_count(int from, uint64_t *v);
  * (0 when planning failed: the others then fail too), the others receive it into
  * *plan (malloc()ed arrays: rv_bucket_plan_free).  0, or -1 with a message. */
 int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok);
+/* Jobs whose answers go to rank 0 as files.  A worker: job(j, out, ud) for each job
+ * rank 0 hands it, writing its answer to out (a temporary file sent at the end).
+ * Rank 0: hand out order[0..n) to the size - 1 workers, then read(path, ud) once
+ * for each worker's file.  0, or -1 with a message. */
+typedef int (*cli_mpi_job_fn)(uint64_t job, FILE *out, void *ud);
+typedef int (*cli_mpi_read_fn)(const char *path, void *ud);
+int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud);
+int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
+                    void *ud);
 
 int cli_index(int argc, char **argv);
 int cli_stats(int argc, char **argv);

@@ -302,31 +302,13 @@ typedef struct {
     uint64_t k;
 } values_out_t;
 
-static void put_varint(FILE *f, uint64_t v)
-{
-    while (v >= 0x80) putc_unlocked((int)(v & 0x7f) | 0x80, f), v >>= 7;
-    putc_unlocked((int)v, f);
-}
-
-static int get_varint(FILE *f, uint64_t *v)
-{
-    uint64_t x = 0;
-    for (int sh = 0; sh < 64; sh += 7) {
-        int c = getc_unlocked(f);
-        if (c == EOF) return sh ? -1 : 0;
-        x |= (uint64_t)(c & 0x7f) << sh;
-        if (!(c & 0x80)) { *v = x; return 1; }
-    }
-    return -1;
-}
-
 static int values_put(void *ud, const rv_lr_t *v, uint64_t n)
 {
     values_out_t *o = ud;
-    put_varint(o->f, n);
+    cli_varint_put(o->f, n);
     for (uint64_t i = 0, prev = 0; i < n; prev = v[i++].start) {
-        put_varint(o->f, v[i].start - prev);
-        put_varint(o->f, v[i].len - o->k);
+        cli_varint_put(o->f, v[i].start - prev);
+        cli_varint_put(o->f, v[i].len - o->k);
     }
     return ferror(o->f) ? rv_error("lr", "cannot write a transfer file: %s", strerror(errno)) : 0;
 }
@@ -339,9 +321,9 @@ static int values_read(const char *path, rv_lr_window_t *w, uint64_t k)
     rv_lr_t buf[4096];
     uint64_t n, d, l;
     int rc = 0, got;
-    while (rc == 0 && (got = get_varint(f, &n)) == 1) {
+    while (rc == 0 && (got = cli_varint_get(f, &n)) == 1) {
         for (uint64_t i = 0, pos = 0, m = 0; rc == 0 && i < n; i++) {
-            if (get_varint(f, &d) != 1 || get_varint(f, &l) != 1) { rc = rv_error("lr", "a worker's values are cut short"); break; }
+            if (cli_varint_get(f, &d) != 1 || cli_varint_get(f, &l) != 1) { rc = rv_error("lr", "a worker's values are cut short"); break; }
             pos += d;
             buf[m++] = (rv_lr_t){pos, l + k};
             if (m == sizeof buf / sizeof *buf || i + 1 == n) rc = rv_lr_window_add(w, buf, m), m = 0;

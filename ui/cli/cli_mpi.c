@@ -209,6 +209,47 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
     return 0;
 }
 
+/* A temporary path of this process for `what` (TMPDIR, else /tmp). */
+static void temp_path(char *buf, size_t len, const char *what, const char *tag)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, len, "%s/repview-%s.%ld.%s", dir && *dir ? dir : "/tmp", what, (long)getpid(), tag);
+}
+
+int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud)
+{
+    char path[4096], tag[16];
+    snprintf(tag, sizeof tag, "%d", rank);
+    temp_path(path, sizeof path, what, tag);
+    FILE *out = fopen(path, "wb");
+    if (!out) return rv_error(path, "cannot create: %s", strerror(errno));
+    uint64_t j;
+    int rc = 0, got;
+    while (rc == 0 && (got = cli_mpi_next_job(NULL, &j)) == 1) {
+        rc = job(j, out, ud);
+        if (rc == 0 && ferror(out)) rc = rv_error(path, "cannot write: %s", strerror(errno));
+    }
+    if (rc == 0 && got < 0) rc = -1;
+    if (fclose(out) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
+    if (rc == 0) rc = cli_mpi_send_file(path);
+    unlink(path);
+    return rc;
+}
+
+int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
+                    void *ud)
+{
+    int rc = cli_mpi_serve_jobs(order, n, size - 1, quiet);
+    char path[4096];
+    temp_path(path, sizeof path, what, "in");
+    for (int r = 1; r < size && rc == 0; r++) {
+        rc = cli_mpi_recv_file(r, path);
+        if (rc == 0) rc = read(path, ud);
+        unlink(path);
+    }
+    return rc;
+}
+
 #else /* built without MPI */
 
 int cli_mpi_available(void) { return 0; }
@@ -229,5 +270,8 @@ int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_count(int from, uint64_t *v) { return -1; }
 int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok) { return -1; }
+int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud) { return -1; }
+int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
+                    void *ud) { return -1; }
 
 #endif

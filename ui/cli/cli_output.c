@@ -1,6 +1,7 @@
 /* cli_output.c — -o OUT for the commands that take it: the output goes to a
  * temporary name and is renamed into place once complete (a device or FIFO is
- * written directly: renaming over /dev/null would replace it). */
+ * written directly: renaming over /dev/null would replace it); and the varints of
+ * the files that MPI workers send to rank 0. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -52,4 +53,22 @@ int cli_out_end(const char *out, int rc)
     free(out_tmp);
     out_tmp = NULL;
     return rc;
+}
+
+void cli_varint_put(FILE *f, uint64_t v)
+{
+    while (v >= 0x80) putc_unlocked((int)(v & 0x7f) | 0x80, f), v >>= 7;
+    putc_unlocked((int)v, f);
+}
+
+int cli_varint_get(FILE *f, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int sh = 0; sh < 64; sh += 7) {
+        int c = getc_unlocked(f);
+        if (c == EOF) return sh ? -1 : 0;
+        x |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80)) { *v = x; return 1; }
+    }
+    return -1;
 }

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "repview/common.h"
 #include "repview/tandem.h"
 #include "cli.h"
@@ -159,24 +158,31 @@ static uint64_t job_symbols(uint64_t mem_budget)
 
 /* ---- under mpirun: rank 0 hands out the jobs and prints, the others work ------- */
 
-/* A worker's runs go to a file (per job: job, count, then start deltas, lengths
- * and periods as varints) that it sends to rank 0 at the end. */
-static void put_varint(FILE *f, uint64_t v)
-{
-    while (v >= 0x80) putc_unlocked((int)(v & 0x7f) | 0x80, f), v >>= 7;
-    putc_unlocked((int)v, f);
-}
+/* A worker's answer for a job: job, count, then start deltas, lengths and periods
+ * as varints. */
+typedef struct {
+    const rv_seq_t *s;
+    const rv_runs_job_t *jobs;
+    const rv_tandem_filter_t *f;
+    uint64_t lo, hi;
+    int threads;
+} worker_t;
 
-static int get_varint(FILE *f, uint64_t *v)
+static int work_job(uint64_t j, FILE *out, void *ud)
 {
-    uint64_t x = 0;
-    for (int sh = 0; sh < 64; sh += 7) {
-        int c = getc_unlocked(f);
-        if (c == EOF) return sh ? -1 : 0;
-        x |= (uint64_t)(c & 0x7f) << sh;
-        if (!(c & 0x80)) { *v = x; return 1; }
+    const worker_t *w = ud;
+    rv_run_t *v;
+    uint64_t m;
+    if (rv_runs_job_runs(w->s, &w->jobs[j], w->f, w->lo, w->hi, w->threads, &v, &m) < 0) return -1;
+    cli_varint_put(out, j);
+    cli_varint_put(out, m);
+    for (uint64_t k = 0, prev = 0; k < m; prev = v[k++].start) {
+        cli_varint_put(out, v[k].start - prev);
+        cli_varint_put(out, v[k].end - v[k].start);
+        cli_varint_put(out, v[k].period);
     }
-    return -1;
+    free(v);
+    return 0;
 }
 
 typedef struct {
@@ -184,53 +190,28 @@ typedef struct {
     uint64_t n;
 } job_runs_t;
 
-static int mpi_worker(const rv_seq_t *s, const rv_runs_job_t *jobs, const rv_tandem_filter_t *f, uint64_t lo,
-                      uint64_t hi, int threads, int rank)
-{
-    const char *dir = getenv("TMPDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/repview-tandem.%ld.%d", dir && *dir ? dir : "/tmp", (long)getpid(), rank);
-    FILE *out = fopen(path, "wb");
-    if (!out) return rv_error(path, "cannot create: %s", strerror(errno));
-    uint64_t j;
-    int rc = 0, got;
-    while (rc == 0 && (got = cli_mpi_next_job(NULL, &j)) == 1) {
-        rv_run_t *v;
-        uint64_t m;
-        rc = rv_runs_job_runs(s, &jobs[j], f, lo, hi, threads, &v, &m);
-        if (rc < 0) break;
-        put_varint(out, j);
-        put_varint(out, m);
-        for (uint64_t k = 0, prev = 0; k < m; prev = v[k++].start) {
-            put_varint(out, v[k].start - prev);
-            put_varint(out, v[k].end - v[k].start);
-            put_varint(out, v[k].period);
-        }
-        free(v);
-        if (ferror(out)) rc = rv_error(path, "cannot write: %s", strerror(errno));
-    }
-    if (rc == 0 && got < 0) rc = -1;
-    if (fclose(out) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
-    if (rc == 0) rc = cli_mpi_send_file(path);
-    unlink(path);
-    return rc;
-}
+typedef struct {
+    job_runs_t *slot;
+    uint64_t n_jobs;
+} slots_t;
 
 /* Rank 0: the runs of one worker's file into their jobs' slots. */
-static int read_runs(const char *path, job_runs_t *slot, uint64_t n_jobs)
+static int read_runs(const char *path, void *ud)
 {
+    slots_t *sl = ud;
     FILE *f = fopen(path, "rb");
     if (!f) return rv_error(path, "%s", strerror(errno));
     uint64_t j, m, d, len, p;
     int rc = 0, got, bad = 0;
-    while (rc == 0 && !bad && (got = get_varint(f, &j)) == 1) {
-        if (get_varint(f, &m) != 1 || j >= n_jobs || slot[j].v || m > (1ull << 40)) { bad = 1; break; }
-        if (!(slot[j].v = malloc((m ? m : 1) * sizeof *slot[j].v))) { rc = rv_error("tandem", "out of memory"); break; }
-        slot[j].n = m;
+    while (rc == 0 && !bad && (got = cli_varint_get(f, &j)) == 1) {
+        if (cli_varint_get(f, &m) != 1 || j >= sl->n_jobs || sl->slot[j].v || m > (1ull << 40)) { bad = 1; break; }
+        job_runs_t *js = &sl->slot[j];
+        if (!(js->v = malloc((m ? m : 1) * sizeof *js->v))) { rc = rv_error("tandem", "out of memory"); break; }
+        js->n = m;
         for (uint64_t k = 0, at = 0; !bad && k < m; k++) {
-            if (get_varint(f, &d) != 1 || get_varint(f, &len) != 1 || get_varint(f, &p) != 1) bad = 1;
+            if (cli_varint_get(f, &d) != 1 || cli_varint_get(f, &len) != 1 || cli_varint_get(f, &p) != 1) bad = 1;
             at += d;
-            slot[j].v[k] = (rv_run_t){at, at + len, p};
+            js->v[k] = (rv_run_t){at, at + len, p};
         }
     }
     if (rc == 0 && !bad && got < 0) bad = 1;
@@ -241,33 +222,25 @@ static int read_runs(const char *path, job_runs_t *slot, uint64_t n_jobs)
 static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, const rv_runs_job_t *jobs, int size, int quiet)
 {
     uint64_t *order = malloc((n_jobs ? n_jobs : 1) * sizeof *order);
-    job_runs_t *slot = calloc(n_jobs ? n_jobs : 1, sizeof *slot);
-    if (!order || !slot) { free(order), free(slot); return rv_error("tandem", "out of memory"); }
+    slots_t sl = {calloc(n_jobs ? n_jobs : 1, sizeof *sl.slot), n_jobs};
+    if (!order || !sl.slot) { free(order), free(sl.slot); return rv_error("tandem", "out of memory"); }
     for (uint64_t j = 0; j < n_jobs; j++) order[j] = j;
     for (uint64_t a = 1; a < n_jobs; a++) { /* largest first, by insertion (stable) */
         uint64_t x = order[a], b = a, sz = jobs[x].t1 - jobs[x].t0;
         for (; b > 0 && jobs[order[b - 1]].t1 - jobs[order[b - 1]].t0 < sz; b--) order[b] = order[b - 1];
         order[b] = x;
     }
-    int rc = cli_mpi_serve_jobs(order, n_jobs, size - 1, quiet);
-    const char *tmpdir = getenv("TMPDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/repview-tandem.%ld.in", tmpdir && *tmpdir ? tmpdir : "/tmp", (long)getpid());
-    for (int r = 1; r < size && rc == 0; r++) {
-        rc = cli_mpi_recv_file(r, path);
-        if (rc == 0) rc = read_runs(path, slot, n_jobs);
-        unlink(path);
-    }
+    int rc = cli_mpi_collect(order, n_jobs, size, quiet, "tandem", read_runs, &sl);
     for (uint64_t j = 0; rc == 0 && j < n_jobs; j++)
-        if (!slot[j].v) rc = rv_error("tandem", "job %llu came back from no rank", (unsigned long long)j + 1);
+        if (!sl.slot[j].v) rc = rv_error("tandem", "job %llu came back from no rank", (unsigned long long)j + 1);
     if (rc == 0) {
         print_ctx_t pc = {s, stdout};
         put_header();
         for (uint64_t j = 0; j < n_jobs; j++)
-            for (uint64_t k = 0; k < slot[j].n; k++) print_run(&pc, &slot[j].v[k]);
+            for (uint64_t k = 0; k < sl.slot[j].n; k++) print_run(&pc, &sl.slot[j].v[k]);
     }
-    for (uint64_t j = 0; j < n_jobs; j++) free(slot[j].v);
-    free(slot);
+    for (uint64_t j = 0; j < n_jobs; j++) free(sl.slot[j].v);
+    free(sl.slot);
     free(order);
     return rc;
 }
@@ -296,8 +269,8 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
         return code;
     }
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
-    rc = rank == 0 ? mpi_master(s, n_jobs, jobs, size, c->quiet)
-                   : mpi_worker(s, jobs, &o->f, lo, hi, c->build.threads, rank);
+    worker_t w = {s, jobs, &o->f, lo, hi, c->build.threads};
+    rc = rank == 0 ? mpi_master(s, n_jobs, jobs, size, c->quiet) : cli_mpi_work(rank, "tandem", work_job, &w);
     if (rc < 0) { /* one line from the rank that failed, then every rank ends */
         fprintf(stderr, "repview: %s\n", rv_last_error());
         if (rank == 0) cli_out_end(o->out, RV_EXIT_DATA);
