@@ -189,6 +189,32 @@ expect_eq tandem_out_kept "$(cat "$T/OUT"; ls "$T" | grep -c 'OUT.tmp')" $'old\n
 expect_exit tandem_out_ok 0 "$REPVIEW" tandem --mem-budget 1m -o "$T/OUT" "$F"
 expect_eq tandem_out_content "$(cat "$T/OUT")" "$("$REPVIEW" tandem "$F")"
 
+# ---- find from a scan of the text (--mem-budget): the index's output -------------
+printf '>p1\nACGTACGTAC\n>p2\nGGNCC\n>p3\nAAAAAAAAAAAAAAAAAAAA\n>p4\nCA\n' >"$T/pats.fa"
+find_variant() { # NAME ARGS...
+    local name=$1; shift
+    local ref
+    ref=$("$REPVIEW" find "$@" 2>&1) || { bad "find_$name" "find: $ref"; return; }
+    expect_eq "find_${name}" "$("$REPVIEW" find --mem-budget 1m "$@" 2>&1)" "$ref"
+}
+find_variant g_exact "$F" ACGTAC GATTACA
+find_variant g_k2 -k 2 "$F" ACGTACGTAAG
+find_variant g_file -f "$T/pats.fa" "$F"
+find_variant g_minus_iupac -k 1 --strand - "$F" TTTTRY GATTACA
+find_variant g_plus_k4 --strand + -k 4 -t 1 "$F" ACGTAGGATC
+find_variant small_all "$T/small.fa" A C G T ACG
+find_variant same -k 1 "$T/same.fa" AAA ANA
+find_variant none "$T/none.fa" AC
+expect_exit find_budget_word 2 "$REPVIEW" find --mem-budget lots "$F" ACGT
+expect_exit find_budget_bad_pattern 2 "$REPVIEW" find --mem-budget 1m "$F" 'AC*GT'
+expect_exit find_budget_missing 1 "$REPVIEW" find --mem-budget 1m "$T/nope.fa" ACGT
+expect_exit find_budget_missing_patterns 1 "$REPVIEW" find --mem-budget 1m -f "$T/nope.fa" "$F"
+echo old >"$T/OUT"
+expect_exit find_out_failed 2 "$REPVIEW" find --mem-budget 1m -o "$T/OUT" "$F" 'AC*GT'
+expect_eq find_out_kept "$(cat "$T/OUT"; ls "$T" | grep -c 'OUT.tmp')" $'old\n0'
+expect_exit find_out_ok 0 "$REPVIEW" find --mem-budget 1m -o "$T/OUT" "$F" ACGTAC
+expect_eq find_out_content "$(cat "$T/OUT")" "$("$REPVIEW" find "$F" ACGTAC)"
+
 # ---- under mpirun ----------------------------------------------------------------
 if ! command -v mpirun >/dev/null 2>&1; then
     echo "mpi.sh: mpirun not found: the mpirun checks are skipped" >&2
@@ -280,3 +306,15 @@ expect_eq mpi_tandem_np7_same "$("${MPIRUN[@]}" -np 7 "$REPVIEW" tandem --min-le
 expect_eq mpi_tandem_np2_none "$("${MPIRUN[@]}" -np 2 "$REPVIEW" tandem "$T/none.fa" 2>&1)" "$("$REPVIEW" tandem "$T/none.fa")"
 mpi_one_error mpi_tandem_missing_input 1 tandem -o "$T/mo" "$T/nope.fa"
 mpi_one_error mpi_tandem_bad_region 2 tandem -o "$T/mo" "$F" chrX
+
+# ---- find under mpirun -------------------------------------------------------------
+FREF=$("$REPVIEW" find -k 1 -f "$T/pats.fa" "$F" GATTACA)
+for n in 1 2 3 4 7; do
+    rm -f "$T/f1"
+    "${MPIRUN[@]}" -np "$n" "$REPVIEW" find -k 1 -f "$T/pats.fa" -o "$T/f1" "$F" GATTACA 2>"$T/err"; rc=$?
+    expect_eq "mpi_find_np${n}" "$(cat "$T/f1" 2>&1)$(rc_note $rc)" "$FREF"
+done
+expect_eq mpi_find_np4_small "$("${MPIRUN[@]}" -np 4 "$REPVIEW" find "$T/small.fa" AC GT 2>&1)" "$("$REPVIEW" find "$T/small.fa" AC GT)"
+mpi_one_error mpi_find_missing_input 1 find -o "$T/mo" "$T/nope.fa" ACGT
+mpi_one_error mpi_find_bad_pattern 2 find -o "$T/mo" "$F" 'AC*GT'
+mpi_one_error mpi_find_missing_patterns 1 find -f "$T/nope.fa" -o "$T/mo" "$F"
