@@ -77,6 +77,14 @@ const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t
 /* Write the record name and record-relative position of global position g. */
 void cli_put_pos(FILE *out, const rv_seq_t *s, uint64_t g);
 
+/* Paths without an index (cli_text.c): the sequence of PATH alone (NULL with the
+ * message set; a reading warning printed unless quiet); REGION (NULL: all) as the
+ * text range [*lo, *hi) of the forward strand (0, or -1 with a message); standard
+ * output flushed: rc, or RV_EXIT_DATA after printing the write error. */
+rv_seq_t *cli_load_text(const char *path, const cli_common_t *c);
+int cli_text_range(const rv_seq_t *s, const char *region, uint64_t *lo, uint64_t *hi);
+int cli_flush_output(const char *cmd, int rc);
+
 /* -o OUT (cli_output.c): standard output goes to OUT.tmp.PID until cli_out_end()
  * renames it to OUT when rc is RV_EXIT_OK (else removes it; a signal that ends the
  * process removes it too); a device or FIFO is opened and written as is.

@@ -165,21 +165,6 @@ static int load_patterns(const rv_index_t *x, const rv_seq_t *s, int argc, char 
     return RV_EXIT_OK;
 }
 
-/* The output flushed: rc, or RV_EXIT_DATA after a line when writing failed. */
-static int put_end(int rc)
-{
-    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
-    fprintf(stderr, "repview: find: write error: %s\n", strerror(errno));
-    return RV_EXIT_DATA;
-}
-
-static rv_seq_t *load_text(const char *path, const cli_common_t *c)
-{
-    rv_seq_t *s = rv_seq_load_threads(path, c->alpha, c->build.threads);
-    if (s && s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", path, s->warning);
-    return s;
-}
-
 /* ---- under mpirun: rank 0 hands out ranges of the text, the others scan them ---- */
 
 enum { RANGE_MIN = 1 << 20 };
@@ -266,7 +251,7 @@ static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts
     if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
     pattern_set_t ps = {0};
     rv_find_text_t *f = NULL;
-    rv_seq_t *s = load_text(argv[i], c);
+    rv_seq_t *s = cli_load_text(argv[i], c);
     /* every rank reads the same input and patterns: a failure here is every
      * rank's, and rank 0 reports it alone (the other ranks' stderr is muted while
      * the patterns, which report their own errors, are read) */
@@ -301,7 +286,7 @@ static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts
         if (rank == 0) cli_out_end(o->out, RV_EXIT_DATA);
         cli_mpi_abort(RV_EXIT_DATA);
     }
-    code = rank == 0 ? cli_out_end(o->out, put_end(RV_EXIT_OK)) : RV_EXIT_OK;
+    code = rank == 0 ? cli_out_end(o->out, cli_flush_output("find", RV_EXIT_OK)) : RV_EXIT_OK;
     rv_find_text_free(f);
     set_free(&ps);
     rv_seq_free(s);
@@ -330,7 +315,7 @@ int cli_find(int argc, char **argv)
     rv_index_t *x = NULL;
     rv_seq_t *text = NULL;
     if (o.mem_budget) {
-        if (!(text = load_text(argv[i], &c))) return cli_data_error();
+        if (!(text = cli_load_text(argv[i], &c))) return cli_data_error();
     } else {
         c.build.with_llr = 0;
         if (!(x = cli_open_index(argv[i], &c))) return RV_EXIT_DATA;
@@ -357,7 +342,7 @@ int cli_find(int argc, char **argv)
     put_header();
     print_hits(s, &ps, hits, n);
     free(hits);
-    rc = cli_out_end(o.out, put_end(RV_EXIT_OK));
+    rc = cli_out_end(o.out, cli_flush_output("find", RV_EXIT_OK));
 out:
     set_free(&ps);
     rv_seq_free(text);

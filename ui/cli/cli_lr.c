@@ -231,33 +231,6 @@ static int scan_gpu(const rv_index_t *x, uint64_t lo, uint64_t hi, int leftmost,
     return rc;
 }
 
-/* ---- region -> text range ------------------------------------------------------ */
-
-/* First text position whose global position is >= g (n when none). */
-static uint64_t text_at_or_after(const rv_seq_t *s, uint64_t g)
-{
-    uint64_t lo = 0, hi = s->n_seg; /* first segment ending after g */
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (s->seg[mid].gpos + s->seg[mid].len > g) hi = mid; else lo = mid + 1;
-    }
-    if (lo == s->n_seg) return rv_seq_fwd_len(s);
-    const rv_segment_t *sg = &s->seg[lo];
-    return sg->gpos <= g ? sg->tpos + (g - sg->gpos) : sg->tpos;
-}
-
-/* The text range of REGION (the forward text when NULL).  0, or -1 with a message. */
-static int region_range(const rv_seq_t *s, const char *region, uint64_t *lo, uint64_t *hi)
-{
-    *lo = 0, *hi = rv_seq_fwd_len(s); /* the reverse half mirrors it */
-    if (!region) return 0;
-    uint64_t rid, beg, end;
-    if (rv_seq_parse_region(s, region, &rid, &beg, &end) < 0) return -1;
-    *lo = text_at_or_after(s, s->rec[rid].off + beg);
-    *hi = text_at_or_after(s, s->rec[rid].off + end);
-    return 0;
-}
-
 /* A writer to stdout, its header printed; NULL when out of memory (message set). */
 static writer_t *writer_open(const rv_seq_t *s, const rv_index_t *x, int bedgraph)
 {
@@ -283,14 +256,6 @@ static int writer_close(writer_t *w, int rc)
     if (w->failed && rc >= 0) rc = rv_error("lr", "cannot write the output: %s", strerror(errno));
     free(w);
     return rc;
-}
-
-/* The sequence alone (no index) for the bucket paths. */
-static rv_seq_t *load_text(const char *path, const cli_common_t *c)
-{
-    rv_seq_t *s = rv_seq_load_threads(path, c->alpha, c->build.threads);
-    if (s && s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", path, s->warning);
-    return s;
 }
 
 /* ---- under mpirun: rank 0 hands out jobs and keeps the window, the others work -- */
@@ -380,10 +345,10 @@ static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, con
     if (cli_mpi_init(&rank, &size) < 0) return cli_data_error();
     if (rank > 0) c->quiet = 1;                   /* rank 0 speaks for the job */
     if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
-    rv_seq_t *s = load_text(file, c);
+    rv_seq_t *s = cli_load_text(file, c);
     int rc = s ? 0 : -1, code = RV_EXIT_DATA;
     uint64_t lo = 0, hi = 0;
-    if (rc == 0 && region_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;
+    if (rc == 0 && cli_text_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;
     rv_bucket_plan_t plan = {0};
     const uint64_t workers = (uint64_t)(size - 1) * (uint64_t)c->build.threads;
     int ok = rc == 0 && (rank > 0 || rv_lr_bucket_plan(s, o->mem_budget, 0, workers, &plan) == 0);
@@ -420,10 +385,10 @@ static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, con
 /* LRs of REGION from prefix buckets of the text (--mem-budget, no index). */
 static int lr_buckets(const char *file, const char *region, cli_common_t *c, const lr_opts_t *o)
 {
-    rv_seq_t *s = load_text(file, c);
+    rv_seq_t *s = cli_load_text(file, c);
     if (!s) return cli_data_error();
     uint64_t lo, hi;
-    if (region_range(s, region, &lo, &hi) < 0) {
+    if (cli_text_range(s, region, &lo, &hi) < 0) {
         rv_seq_free(s);
         return cli_arg_error();
     }
@@ -467,7 +432,7 @@ int cli_lr(int argc, char **argv)
     if (!x) return RV_EXIT_DATA;
     const rv_seq_t *s = x->seq;
     uint64_t lo, hi;
-    if (region_range(s, region, &lo, &hi) < 0) {
+    if (cli_text_range(s, region, &lo, &hi) < 0) {
         int rc = cli_arg_error();
         cli_close_index(x, &c);
         return rc;

@@ -102,53 +102,11 @@ static int print_run(void *ud, const rv_run_t *run)
     return 0;
 }
 
-/* The first text position whose global position is >= g (n when none): runs hold no
- * breaker, so a run overlaps global [gb, ge) iff it overlaps text [tb, te). */
-static uint64_t text_at_or_after(const rv_seq_t *s, uint64_t g)
-{
-    uint64_t lo = 0, hi = s->n_seg; /* first segment ending after g */
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (s->seg[mid].gpos + s->seg[mid].len <= g) lo = mid + 1; else hi = mid;
-    }
-    if (lo == s->n_seg) return rv_seq_fwd_len(s);
-    const rv_segment_t *sg = &s->seg[lo];
-    return g > sg->gpos ? sg->tpos + (g - sg->gpos) : sg->tpos;
-}
-
-/* The text range of REGION (the forward text when NULL).  0, or -1 with a message. */
-static int region_range(const rv_seq_t *s, const char *region, uint64_t *lo, uint64_t *hi)
-{
-    *lo = 0, *hi = rv_seq_fwd_len(s); /* runs of the reverse half mirror these */
-    if (!region) return 0;
-    uint64_t rid, beg, end;
-    if (rv_seq_parse_region(s, region, &rid, &beg, &end) < 0) return -1;
-    *lo = text_at_or_after(s, s->rec[rid].off + beg);
-    *hi = text_at_or_after(s, s->rec[rid].off + end);
-    return 0;
-}
-
 static void put_header(void)
 {
     static char obuf[1 << 20];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     printf("#chrom\tstart\tend\tperiod\tcopies\tmotif\n");
-}
-
-/* The output flushed: rc, or RV_EXIT_DATA after a line when writing failed. */
-static int put_end(int rc)
-{
-    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
-    fprintf(stderr, "repview: tandem: write error: %s\n", strerror(errno));
-    return RV_EXIT_DATA;
-}
-
-/* The sequence alone (no index) for the job paths. */
-static rv_seq_t *load_text(const char *path, const cli_common_t *c)
-{
-    rv_seq_t *s = rv_seq_load_threads(path, c->alpha, c->build.threads);
-    if (s && s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", path, s->warning);
-    return s;
 }
 
 static uint64_t job_symbols(uint64_t mem_budget)
@@ -251,10 +209,10 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
     if (cli_mpi_init(&rank, &size) < 0) return cli_data_error();
     if (rank > 0) c->quiet = 1;                   /* rank 0 speaks for the job */
     if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
-    rv_seq_t *s = load_text(file, c);
+    rv_seq_t *s = cli_load_text(file, c);
     int rc = s ? 0 : -1, code = RV_EXIT_DATA;
     uint64_t lo = 0, hi = 0, n_jobs = 0;
-    if (rc == 0 && region_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;
+    if (rc == 0 && cli_text_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;
     /* every rank reads the same input and cuts the same jobs: a failure here is
      * every rank's, and rank 0 reports it alone */
     rv_runs_job_t *jobs = rc == 0 ? rv_runs_jobs(s, lo, hi, job_symbols(o->mem_budget), &n_jobs) : NULL;
@@ -276,7 +234,7 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
         if (rank == 0) cli_out_end(o->out, RV_EXIT_DATA);
         cli_mpi_abort(RV_EXIT_DATA);
     }
-    code = rank == 0 ? cli_out_end(o->out, put_end(RV_EXIT_OK)) : RV_EXIT_OK;
+    code = rank == 0 ? cli_out_end(o->out, cli_flush_output("tandem", RV_EXIT_OK)) : RV_EXIT_OK;
     free(jobs);
     rv_seq_free(s);
     cli_mpi_finalize();
@@ -290,10 +248,10 @@ static int print_local(void *ud, const rv_run_t *run) { return print_run(ud, run
 /* Runs of REGION job by job from the text (--mem-budget, no index). */
 static int tandem_local(const char *file, const char *region, cli_common_t *c, const tandem_opts_t *o)
 {
-    rv_seq_t *s = load_text(file, c);
+    rv_seq_t *s = cli_load_text(file, c);
     if (!s) return cli_data_error();
     uint64_t lo, hi;
-    if (region_range(s, region, &lo, &hi) < 0) {
+    if (cli_text_range(s, region, &lo, &hi) < 0) {
         rv_seq_free(s);
         return cli_arg_error();
     }
@@ -305,7 +263,7 @@ static int tandem_local(const char *file, const char *region, cli_common_t *c, c
         if (rv_runs_each_local(s, lo, hi, o->mem_budget, c->build.threads, &o->f, print_local, &pc) < 0)
             rc = cli_data_error();
         if (o->timing) fprintf(stderr, "open\t0.000\nruns\t%.3f\n", rv_now() - t0);
-        rc = put_end(rc);
+        rc = cli_flush_output("tandem", rc);
     }
     rc = cli_out_end(o->out, rc);
     rv_seq_free(s);
@@ -340,7 +298,7 @@ int cli_tandem(int argc, char **argv)
     if (!x) return RV_EXIT_DATA;
     const rv_seq_t *s = x->seq;
     uint64_t lo, hi;
-    if (region_range(s, region, &lo, &hi) < 0) {
+    if (cli_text_range(s, region, &lo, &hi) < 0) {
         cli_arg_error();
         cli_close_index(x, &c);
         return RV_EXIT_USAGE;
@@ -370,7 +328,7 @@ int cli_tandem(int argc, char **argv)
     } else {
         rv_runs_overlapping(&r, lo, hi, &o.f, print_run, &pc);
     }
-    int rc = cli_out_end(o.out, put_end(RV_EXIT_OK));
+    int rc = cli_out_end(o.out, cli_flush_output("tandem", RV_EXIT_OK));
     cli_close_index(x, &c);
     return rc;
 }
