@@ -128,6 +128,18 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok);
  * for each worker's file.  0, or -1 with a message. */
 typedef int (*cli_mpi_job_fn)(uint64_t job, FILE *out, void *ud);
 typedef int (*cli_mpi_read_fn)(const char *path, void *ud);
+/* A command started by mpirun: MPI, rank 0 alone speaking (the others quiet),
+ * one thread a rank unless -t, and *s = the sequence of FILE (NULL with the
+ * message set: a failure every rank meets).  0, or -1 when MPI did not start. */
+int cli_mpi_start(const char *file, cli_common_t *c, int *rank, int *size, rv_seq_t **s);
+/* A failure every rank meets before the work (FILE, REGION, patterns): rank 0
+ * prints rv_last_error() unless printed and ends the job with code; the other
+ * ranks get code back (to free, cli_mpi_finalize and return it). */
+int cli_mpi_fail_all(int rank, int code, int printed);
+/* A rank's work done with rc: rc < 0 prints rv_last_error(), drops rank 0's -o
+ * file and ends every rank with status 1; otherwise rank 0 flushes the output and
+ * renames OUT into place.  The exit code. */
+int cli_mpi_end(int rank, int rc, const char *cmd, const char *out);
 int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud);
 int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
                     void *ud);

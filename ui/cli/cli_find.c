@@ -246,12 +246,10 @@ static int mpi_master(const rv_seq_t *s, const pattern_set_t *ps, uint64_t n_ran
 static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts_t *o)
 {
     int rank = 0, size = 1;
-    if (cli_mpi_init(&rank, &size) < 0) return cli_data_error();
-    if (rank > 0) c->quiet = 1;                   /* rank 0 speaks for the job */
-    if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
+    rv_seq_t *s;
+    if (cli_mpi_start(argv[i], c, &rank, &size, &s) < 0) return cli_data_error();
     pattern_set_t ps = {0};
     rv_find_text_t *f = NULL;
-    rv_seq_t *s = cli_load_text(argv[i], c);
     /* every rank reads the same input and patterns: a failure here is every
      * rank's, and rank 0 reports it alone (the other ranks' stderr is muted while
      * the patterns, which report their own errors, are read) */
@@ -265,10 +263,7 @@ static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts
     }
     if (code == RV_EXIT_OK && !(f = rv_find_text_new(s, ps.pat, ps.n))) code = RV_EXIT_DATA;
     if (code != RV_EXIT_OK) {
-        if (rank == 0) {
-            if (!printed) fprintf(stderr, "repview: %s\n", rv_last_error());
-            cli_mpi_abort(code);
-        }
+        cli_mpi_fail_all(rank, code, printed);
         set_free(&ps);
         rv_seq_free(s);
         cli_mpi_finalize();
@@ -281,12 +276,7 @@ static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
     scan_t w = {f, n, range, c->build.threads};
     int rc = rank == 0 ? mpi_master(s, &ps, n_ranges, size, c->quiet) : cli_mpi_work(rank, "find", scan_job, &w);
-    if (rc < 0) { /* one line from the rank that failed, then every rank ends */
-        fprintf(stderr, "repview: %s\n", rv_last_error());
-        if (rank == 0) cli_out_end(o->out, RV_EXIT_DATA);
-        cli_mpi_abort(RV_EXIT_DATA);
-    }
-    code = rank == 0 ? cli_out_end(o->out, cli_flush_output("find", RV_EXIT_OK)) : RV_EXIT_OK;
+    code = cli_mpi_end(rank, rc, "find", o->out);
     rv_find_text_free(f);
     set_free(&ps);
     rv_seq_free(s);

@@ -342,10 +342,8 @@ static int mpi_master(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t 
 static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, const lr_opts_t *o)
 {
     int rank = 0, size = 1;
-    if (cli_mpi_init(&rank, &size) < 0) return cli_data_error();
-    if (rank > 0) c->quiet = 1;                   /* rank 0 speaks for the job */
-    if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
-    rv_seq_t *s = cli_load_text(file, c);
+    rv_seq_t *s;
+    if (cli_mpi_start(file, c, &rank, &size, &s) < 0) return cli_data_error();
     int rc = s ? 0 : -1, code = RV_EXIT_DATA;
     uint64_t lo = 0, hi = 0;
     if (rc == 0 && cli_text_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;
@@ -355,11 +353,9 @@ static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, con
     int shared = cli_mpi_share_plan(&plan, rank, size, ok) < 0;
     if (shared || rc < 0) {
         /* every rank reads the same input, so rank 0 has met the same trouble and
-         * reports it alone; a rank whose own reading failed reports that */
-        if (rank == 0 || !shared) {
-            fprintf(stderr, "repview: %s\n", rv_last_error());
-            cli_mpi_abort(code);
-        }
+         * reports it alone; a rank whose own reading failed (rank 0 did not: the
+         * plan came) reports that and ends the job as rank 0 would */
+        cli_mpi_fail_all(shared ? rank : 0, code, 0);
         rv_bucket_plan_free(&plan);
         rv_seq_free(s);
         cli_mpi_finalize();
@@ -368,12 +364,7 @@ static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, con
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
     rc = rank == 0 ? mpi_master(s, &plan, lo, hi, size, o, c->quiet)
                    : mpi_worker(s, &plan, lo, hi, c->build.threads, rank);
-    if (rc < 0) { /* one line from the rank that failed, then every rank ends */
-        fprintf(stderr, "repview: %s\n", rv_last_error());
-        if (rank == 0) cli_out_end(o->out, RV_EXIT_DATA);
-        cli_mpi_abort(RV_EXIT_DATA);
-    }
-    code = rank == 0 ? cli_out_end(o->out, RV_EXIT_OK) : RV_EXIT_OK;
+    code = cli_mpi_end(rank, rc, "lr", o->out);
     rv_bucket_plan_free(&plan);
     rv_seq_free(s);
     cli_mpi_finalize();

@@ -275,3 +275,34 @@ int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cons
                     void *ud) { return -1; }
 
 #endif
+
+/* ---- a command's life under mpirun (with or without MPI built in) ---------------- */
+
+int cli_mpi_start(const char *file, cli_common_t *c, int *rank, int *size, rv_seq_t **s)
+{
+    *s = NULL;
+    if (cli_mpi_init(rank, size) < 0) return -1;
+    if (*rank > 0) c->quiet = 1;                  /* rank 0 speaks for the job */
+    if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
+    *s = cli_load_text(file, c);
+    return 0;
+}
+
+int cli_mpi_fail_all(int rank, int code, int printed)
+{
+    if (rank == 0) {
+        if (!printed) fprintf(stderr, "repview: %s\n", rv_last_error());
+        cli_mpi_abort(code);
+    }
+    return code;
+}
+
+int cli_mpi_end(int rank, int rc, const char *cmd, const char *out)
+{
+    if (rc < 0) { /* one line from the rank that failed, then every rank ends */
+        fprintf(stderr, "repview: %s\n", rv_last_error());
+        if (rank == 0) cli_out_end(out, RV_EXIT_DATA);
+        cli_mpi_abort(RV_EXIT_DATA);
+    }
+    return rank == 0 ? cli_out_end(out, cli_flush_output(cmd, RV_EXIT_OK)) : RV_EXIT_OK;
+}

@@ -206,10 +206,8 @@ static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, const rv_runs_job_t *j
 static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c, const tandem_opts_t *o)
 {
     int rank = 0, size = 1;
-    if (cli_mpi_init(&rank, &size) < 0) return cli_data_error();
-    if (rank > 0) c->quiet = 1;                   /* rank 0 speaks for the job */
-    if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
-    rv_seq_t *s = cli_load_text(file, c);
+    rv_seq_t *s;
+    if (cli_mpi_start(file, c, &rank, &size, &s) < 0) return cli_data_error();
     int rc = s ? 0 : -1, code = RV_EXIT_DATA;
     uint64_t lo = 0, hi = 0, n_jobs = 0;
     if (rc == 0 && cli_text_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;
@@ -218,10 +216,7 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
     rv_runs_job_t *jobs = rc == 0 ? rv_runs_jobs(s, lo, hi, job_symbols(o->mem_budget), &n_jobs) : NULL;
     if (rc == 0 && !jobs && n_jobs) rc = -1;
     if (rc < 0) {
-        if (rank == 0) {
-            fprintf(stderr, "repview: %s\n", rv_last_error());
-            cli_mpi_abort(code);
-        }
+        cli_mpi_fail_all(rank, code, 0);
         rv_seq_free(s);
         cli_mpi_finalize();
         return code;
@@ -229,12 +224,7 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
     worker_t w = {s, jobs, &o->f, lo, hi, c->build.threads};
     rc = rank == 0 ? mpi_master(s, n_jobs, jobs, size, c->quiet) : cli_mpi_work(rank, "tandem", work_job, &w);
-    if (rc < 0) { /* one line from the rank that failed, then every rank ends */
-        fprintf(stderr, "repview: %s\n", rv_last_error());
-        if (rank == 0) cli_out_end(o->out, RV_EXIT_DATA);
-        cli_mpi_abort(RV_EXIT_DATA);
-    }
-    code = rank == 0 ? cli_out_end(o->out, cli_flush_output("tandem", RV_EXIT_OK)) : RV_EXIT_OK;
+    code = cli_mpi_end(rank, rc, "tandem", o->out);
     free(jobs);
     rv_seq_free(s);
     cli_mpi_finalize();
