@@ -397,13 +397,13 @@ int rv_lr_window_scan(rv_lr_window_t *w, const rv_lr_scan_opts_t *o, rv_lr_emit_
     w->small = grown;
     memmove(grown + lead, grown, w->hi - w->lo);
     memset(grown + span, 0, m - span);
-    qsort(w->before, w->n_before, sizeof *w->before, by_start);
+    if (w->n_before) qsort(w->before, w->n_before, sizeof *w->before, by_start);
     for (uint64_t r = 0; r < w->n_before; r++) {
         uint64_t L = w->before[r].len;
         grown[r] = L < RV_NARROW_ESC ? (uint8_t)L : RV_NARROW_ESC;
         if (L >= RV_NARROW_ESC && push(&w->big, &w->n_big, &w->cap_big, w->before[r]) < 0) return -1;
     }
-    qsort(w->big, w->n_big, sizeof *w->big, by_start);
+    if (w->n_big) qsort(w->big, w->n_big, sizeof *w->big, by_start);
     rv_index_t *x = window_index(w, m, w->big, w->n_big);
     if (!x) return rv_error("lr", "out of memory");
     rv_lr_scan_opts_t so = *o;
