@@ -318,3 +318,18 @@ expect_eq mpi_find_np4_small "$("${MPIRUN[@]}" -np 4 "$REPVIEW" find "$T/small.f
 mpi_one_error mpi_find_missing_input 1 find -o "$T/mo" "$T/nope.fa" ACGT
 mpi_one_error mpi_find_bad_pattern 2 find -o "$T/mo" "$F" 'AC*GT'
 mpi_one_error mpi_find_missing_patterns 1 find -f "$T/nope.fa" -o "$T/mo" "$F"
+
+# ---- a rank that dies (REPVIEW_TEST_KILL_RANK: SIGKILL at its first job): a
+# non-zero exit, a message naming the rank, no output file and no temporary
+mpi_rank_dies() { # NAME RANK COMMAND args...
+    local name=$1 r=$2; shift 2
+    rm -f "$T"/KO*
+    REPVIEW_TEST_KILL_RANK=$r "${MPIRUN[@]}" -np 3 "$REPVIEW" "$@" -o "$T/KO" >"$T/out" 2>"$T/err"; local rc=$?
+    if [ "$rc" -eq 0 ]; then bad "$name" "exit 0 after rank $r died"
+    elif ! grep -qi "rank $r" "$T/err"; then bad "$name" "no message about rank $r: $(head -c 300 "$T/err")"
+    elif ls "$T" | grep -q '^KO'; then bad "$name" "output or temporary left: $(ls "$T" | grep '^KO')"
+    else ok "$name"; fi
+}
+mpi_rank_dies mpi_lr_rank_dies 2 lr "$F"
+mpi_rank_dies mpi_tandem_rank_dies 2 tandem "$F"
+mpi_rank_dies mpi_find_rank_dies 1 find "$F" ACGTAC

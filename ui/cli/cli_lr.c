@@ -299,6 +299,8 @@ static int values_read(const char *path, rv_lr_window_t *w, uint64_t k)
     return rc;
 }
 
+static int next_job(void *ctx, uint64_t *job) { return cli_mpi_next_job_of(*(const int *)ctx, job); }
+
 static int mpi_worker(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t lo, uint64_t hi, int threads,
                       int rank)
 {
@@ -307,7 +309,7 @@ static int mpi_worker(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t 
     snprintf(path, sizeof path, "%s/repview-lr.%ld.%d", dir && *dir ? dir : "/tmp", (long)getpid(), rank);
     values_out_t o = {fopen(path, "wb"), (uint64_t)plan->k};
     if (!o.f) return rv_error(path, "cannot create: %s", strerror(errno));
-    int rc = rv_lr_buckets_run(s, plan, NULL, 0, cli_mpi_next_job, NULL, lo, hi, threads, values_put, &o);
+    int rc = rv_lr_buckets_run(s, plan, NULL, 0, next_job, &rank, lo, hi, threads, values_put, &o);
     if (fclose(o.f) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
     if (rc == 0) rc = cli_mpi_send_file(path);
     unlink(path);

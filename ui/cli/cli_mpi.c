@@ -5,6 +5,7 @@
  * copies of itself. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,21 @@ static void temp_path(char *buf, size_t len, const char *what, const char *tag)
     snprintf(buf, len, "%s/repview-%s.%ld.%s", dir && *dir ? dir : "/tmp", what, (long)getpid(), tag);
 }
 
+/* Tests of the fault rule: REPVIEW_TEST_KILL_RANK=R kills rank R (SIGKILL, as
+ * the OOM killer or a lost node would) at its first job. */
+static void fault_here(int rank)
+{
+    const char *v = getenv("REPVIEW_TEST_KILL_RANK");
+    if (v && *v && atoi(v) == rank) raise(SIGKILL);
+}
+
+int cli_mpi_next_job_of(int rank, uint64_t *job)
+{
+    int got = cli_mpi_next_job(NULL, job);
+    if (got == 1) fault_here(rank);
+    return got;
+}
+
 int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud)
 {
     char path[4096], tag[16];
@@ -225,7 +241,7 @@ int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud)
     if (!out) return rv_error(path, "cannot create: %s", strerror(errno));
     uint64_t j;
     int rc = 0, got;
-    while (rc == 0 && (got = cli_mpi_next_job(NULL, &j)) == 1) {
+    while (rc == 0 && (got = cli_mpi_next_job_of(rank, &j)) == 1) {
         rc = job(j, out, ud);
         if (rc == 0 && ferror(out)) rc = rv_error(path, "cannot write: %s", strerror(errno));
     }
@@ -270,6 +286,7 @@ int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_count(int from, uint64_t *v) { return -1; }
 int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok) { return -1; }
+int cli_mpi_next_job_of(int rank, uint64_t *job) { return -1; }
 int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud) { return -1; }
 int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
                     void *ud) { return -1; }
