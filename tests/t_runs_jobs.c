@@ -4,8 +4,10 @@
  *   - random small inputs (DNA with N, two-letter DNA, protein, text, periodic,
  *     all-same; one to three records), budgets from one segment a job to all in
  *     one, 1 and 3 threads, random filters, the whole text and random windows;
- *   - the job list: every segment that overlaps the window exactly once, in text
- *     order, no job above its size unless it is one segment;
+ *   - the job list: every segment that overlaps the window in one job or tiled
+ *     by pieces with windows wide enough, in text order;
+ *   - segments cut into pieces (tiny budgets): the runs of long period come from
+ *     maximal pairs with gap <= 0 (prefix buckets);
  *   - a long periodic segment between others (runs past 2^8 symbols). */
 #include <string.h>
 #include "check.h"
@@ -71,29 +73,43 @@ static int same_runs(const runs_t *a, const runs_t *b, char *why, size_t len)
     return 1;
 }
 
-/* The job list of [lo, hi) with at most max symbols a job. */
+/* The job list of [lo, hi) with at most max symbols a job: in text order, every
+ * segment that overlaps the window either in one job of whole segments (none
+ * above max unless alone) or tiled by pieces from its start (a segment above max
+ * and 64 symbols), whose windows reach 2 max_period past the piece or to the
+ * segment's ends and hold at most max(max, 64) symbols. */
 static void check_jobs(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t max, const char *what)
 {
-    uint64_t n;
+    uint64_t n, q = 0;
     rv_runs_job_t *j = rv_runs_jobs(s, lo, hi, max, &n);
-    uint64_t want = 0, next = 0, k = 0;
-    for (uint64_t g = 0; g < s->n_seg && lo < hi; g++) want += s->seg[g].tpos < hi && s->seg[g].tpos + s->seg[g].len > lo;
-    CHECK(j || !want, "%s: no jobs for %llu segments", what, (unsigned long long)want);
-    for (uint64_t q = 0; j && q < n; q++) {
-        CHECK(j[q].t0 >= next && j[q].t1 > j[q].t0, "%s: job %llu out of order", what, (unsigned long long)q);
-        uint64_t segs = 0;
-        for (uint64_t g = 0; g < s->n_seg; g++) {
-            uint64_t a = s->seg[g].tpos, b = a + s->seg[g].len;
-            if (a >= j[q].t0 && b <= j[q].t1) segs++;
-            CHECK(!(a < j[q].t0 && b > j[q].t0) && !(a < j[q].t1 && b > j[q].t1), "%s: job %llu cuts a segment", what,
-                  (unsigned long long)q);
+    const uint64_t cut = max > 64 ? max : 64;
+    for (uint64_t g = 0; g < s->n_seg && lo < hi && !check_failed_; g++) {
+        const uint64_t a = s->seg[g].tpos, b = a + s->seg[g].len;
+        if (!(a < hi && b > lo)) continue;
+        CHECK(j && q < n, "%s: segment %llu in no job", what, (unsigned long long)g);
+        if (!j || q >= n) break;
+        if (b - a > cut) {
+            for (uint64_t t = a; t < b && t < hi && q < n; t = j[q++].t1) {
+                const rv_runs_job_t *p = &j[q];
+                uint64_t P = p->max_period;
+                CHECK(p->t0 == t && p->t1 > t && p->t1 <= b && P > 0 && p->seg_end == b, "%s: piece %llu [%llu,%llu) P %llu",
+                      what, (unsigned long long)q, (unsigned long long)p->t0, (unsigned long long)p->t1,
+                      (unsigned long long)P);
+                CHECK((p->w0 == a || p->t0 - p->w0 >= 2 * P) && (p->w1 == b || p->w1 - p->t1 >= 2 * P) &&
+                      p->w0 <= p->t0 && p->w1 >= p->t1 && p->w1 - p->w0 <= cut, "%s: window [%llu,%llu) of piece [%llu,%llu)",
+                      what, (unsigned long long)p->w0, (unsigned long long)p->w1, (unsigned long long)p->t0,
+                      (unsigned long long)p->t1);
+            }
+            continue;
         }
-        CHECK(j[q].t1 - j[q].t0 <= max || segs == 1, "%s: job %llu of %llu symbols, %llu segments", what,
-              (unsigned long long)q, (unsigned long long)(j[q].t1 - j[q].t0), (unsigned long long)segs);
-        k += segs;
-        next = j[q].t1;
+        const rv_runs_job_t *p = &j[q];
+        CHECK(!p->max_period && p->t0 <= a && b <= p->t1 && p->w0 == p->t0 && p->w1 == p->t1, "%s: segment %llu not in job %llu",
+              what, (unsigned long long)g, (unsigned long long)q);
+        CHECK(p->t1 - p->t0 <= max || (p->t0 == a && p->t1 == b), "%s: job %llu of %llu symbols", what,
+              (unsigned long long)q, (unsigned long long)(p->t1 - p->t0));
+        if (b == p->t1) q++;
     }
-    CHECK(k == want, "%s: %llu segments in the jobs, %llu overlap", what, (unsigned long long)k, (unsigned long long)want);
+    CHECK(q == n, "%s: %llu jobs, %llu used", what, (unsigned long long)n, (unsigned long long)q);
     free(j);
 }
 
@@ -141,7 +157,7 @@ static void test_random(void)
                 check_one(s, &idx, &f, 0, s->n, budgets[b], 1 + 2 * (b & 1), kinds[kind]);
                 uint64_t a = rng_below(&r, s->n + 1), c = rng_below(&r, s->n + 1);
                 check_one(s, &idx, &f, a < c ? a : c, a < c ? c : a, budgets[b], 2, kinds[kind]);
-                check_jobs(s, a < c ? a : c, a < c ? c : a, budgets[b] / rv_runs_job_bytes(1), kinds[kind]);
+                check_jobs(s, a < c ? a : c, a < c ? c : a, rv_runs_job_symbols(budgets[b]), kinds[kind]);
             }
             check_jobs(s, 0, s->n, 1 + rng_below(&r, 30), kinds[kind]);
             rv_index_free(x);

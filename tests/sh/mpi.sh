@@ -178,6 +178,16 @@ tandem_variant g_filters "$T/g.fa" --min-period 2 --max-period 6 --min-copies 2.
 tandem_variant same "$T/same.fa" --min-len 1
 tandem_variant small "$T/small.fa" --min-len 2
 tandem_variant none "$T/none.fa" --min-len 1
+# a segment longer than a job is cut into pieces: a run of period 4000 across
+# them (from maximal pairs with gap <= 0), one of period 8 across them (a piece's
+# window, then extended)
+awk 'BEGIN { srand(7); for (i = 0; i < 4000; i++) u = u substr("ACGT", int(rand() * 4) + 1, 1)
+             for (i = 0; i < 20000; i++) a = a substr("ACGT", int(rand() * 4) + 1, 1)
+             for (i = 0; i < 8; i++) v = v "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA"
+             printf ">long\n%s%s%s%s%s%s%s%s\n>short\n%s\n", a, u, u, substr(u, 1, 1500), a, v v v v v v v v, a, a, substr(a, 1, 3000) }' >"$T/longp.fa"
+tandem_variant long_cut "$T/longp.fa" --min-len 20
+tandem_variant long_cut_all "$T/longp.fa" --min-len 1
+expect_eq tandem_long_cut_found "$("$REPVIEW" tandem --min-len 20 --mem-budget 1m "$T/longp.fa" | awk '$4 == 4000 || $4 == 8' | wc -l)" 2
 TREG=$("$REPVIEW" tandem --min-len 3 "$F" chrSyn_2:1000-60000)
 expect_eq tandem_region "$("$REPVIEW" tandem --min-len 3 --mem-budget 1m "$F" chrSyn_2:1000-60000 2>&1)" "$TREG"
 expect_exit tandem_budget_word 2 "$REPVIEW" tandem --mem-budget lots "$F"
@@ -302,6 +312,10 @@ for n in 1 2 3 4 7; do
     expect_eq "mpi_tandem_np${n}" "$(cat "$T/t1" 2>&1)$(rc_note $rc)" "$TREF"
 done
 expect_eq mpi_tandem_np3_region "$("${MPIRUN[@]}" -np 3 "$REPVIEW" tandem --min-len 3 "$F" chrSyn_2:1000-60000 2>&1)" "$TREG"
+LREF=$("$REPVIEW" tandem --min-len 20 "$T/longp.fa")
+for n in 2 4; do
+    expect_eq "mpi_tandem_np${n}_cut" "$("${MPIRUN[@]}" -np "$n" "$REPVIEW" tandem --min-len 20 --mem-budget 1m "$T/longp.fa" 2>&1)" "$LREF"
+done
 expect_eq mpi_tandem_np7_same "$("${MPIRUN[@]}" -np 7 "$REPVIEW" tandem --min-len 1 "$T/same.fa" 2>&1)" "$("$REPVIEW" tandem --min-len 1 "$T/same.fa")"
 expect_eq mpi_tandem_np2_none "$("${MPIRUN[@]}" -np 2 "$REPVIEW" tandem "$T/none.fa" 2>&1)" "$("$REPVIEW" tandem "$T/none.fa")"
 mpi_one_error mpi_tandem_missing_input 1 tandem -o "$T/mo" "$T/nope.fa"
@@ -331,5 +345,5 @@ mpi_rank_dies() { # NAME RANK COMMAND args...
     else ok "$name"; fi
 }
 mpi_rank_dies mpi_lr_rank_dies 2 lr "$F"
-mpi_rank_dies mpi_tandem_rank_dies 2 tandem "$F"
+mpi_rank_dies mpi_tandem_rank_dies 2 tandem --mem-budget 1m "$F"
 mpi_rank_dies mpi_find_rank_dies 1 find "$F" ACGTAC

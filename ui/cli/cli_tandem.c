@@ -109,35 +109,49 @@ static void put_header(void)
     printf("#chrom\tstart\tend\tperiod\tcopies\tmotif\n");
 }
 
-static uint64_t job_symbols(uint64_t mem_budget)
-{
-    return (mem_budget ? mem_budget : 1ull << 30) / rv_runs_job_bytes(1);
-}
-
 /* ---- under mpirun: rank 0 hands out the jobs and prints, the others work ------- */
 
-/* A worker's answer for a job: job, count, then start deltas, lengths and periods
- * as varints. */
+/* Jobs 0..n_jobs-1 are those of rv_runs_jobs; when a segment was cut, n_long more
+ * are the slices of rv_runs_long.  A worker's answer: blocks of (2 j, or 2 j + 1
+ * for long runs that start in job j; count; then start deltas, lengths and
+ * periods) as varints. */
 typedef struct {
     const rv_seq_t *s;
     const rv_runs_job_t *jobs;
+    uint64_t n_jobs, n_long, mem_budget;
     const rv_tandem_filter_t *f;
     uint64_t lo, hi;
     int threads;
 } worker_t;
+
+static void put_runs(FILE *out, uint64_t tag, const rv_run_t *v, uint64_t m)
+{
+    cli_varint_put(out, tag);
+    cli_varint_put(out, m);
+    for (uint64_t k = 0, prev = 0; k < m; prev = v[k++].start) {
+        cli_varint_put(out, v[k].start - prev);
+        cli_varint_put(out, v[k].end - v[k].start);
+        cli_varint_put(out, v[k].period);
+    }
+}
 
 static int work_job(uint64_t j, FILE *out, void *ud)
 {
     const worker_t *w = ud;
     rv_run_t *v;
     uint64_t m;
-    if (rv_runs_job_runs(w->s, &w->jobs[j], w->f, w->lo, w->hi, w->threads, &v, &m) < 0) return -1;
-    cli_varint_put(out, j);
-    cli_varint_put(out, m);
-    for (uint64_t k = 0, prev = 0; k < m; prev = v[k++].start) {
-        cli_varint_put(out, v[k].start - prev);
-        cli_varint_put(out, v[k].end - v[k].start);
-        cli_varint_put(out, v[k].period);
+    if (j < w->n_jobs) {
+        if (rv_runs_job_runs(w->s, &w->jobs[j], w->f, w->lo, w->hi, w->threads, &v, &m) < 0) return -1;
+        put_runs(out, 2 * j, v, m);
+    } else {
+        if (rv_runs_long(w->s, w->jobs, w->n_jobs, j - w->n_jobs, w->n_long, w->mem_budget, w->threads, w->f, w->lo,
+                         w->hi, &v, &m) < 0)
+            return -1;
+        for (uint64_t a = 0, b; a < m; a = b) { /* by the job their start lies in */
+            const uint64_t job = rv_runs_job_of(w->jobs, w->n_jobs, v[a].start);
+            for (b = a + 1; b < m && v[b].start < w->jobs[job].t1; b++) {}
+            put_runs(out, 2 * job + 1, v + a, b - a);
+        }
     }
     free(v);
     return 0;
@@ -146,6 +160,7 @@ static int work_job(uint64_t j, FILE *out, void *ud)
 typedef struct {
     rv_run_t *v;
     uint64_t n;
+    int back, merge; /* its own runs came; long runs came too */
 } job_runs_t;
 
 typedef struct {
@@ -159,17 +174,23 @@ static int read_runs(const char *path, void *ud)
     slots_t *sl = ud;
     FILE *f = fopen(path, "rb");
     if (!f) return rv_error(path, "%s", strerror(errno));
-    uint64_t j, m, d, len, p;
+    uint64_t tag, m, d, len, p;
     int rc = 0, got, bad = 0;
-    while (rc == 0 && !bad && (got = cli_varint_get(f, &j)) == 1) {
-        if (cli_varint_get(f, &m) != 1 || j >= sl->n_jobs || sl->slot[j].v || m > (1ull << 40)) { bad = 1; break; }
+    while (rc == 0 && !bad && (got = cli_varint_get(f, &tag)) == 1) {
+        const uint64_t j = tag / 2;
+        if (cli_varint_get(f, &m) != 1 || j >= sl->n_jobs || (!(tag & 1) && sl->slot[j].back) || m > (1ull << 40)) {
+            bad = 1;
+            break;
+        }
         job_runs_t *js = &sl->slot[j];
-        if (!(js->v = malloc((m ? m : 1) * sizeof *js->v))) { rc = rv_error("tandem", "out of memory"); break; }
-        js->n = m;
+        rv_run_t *g = realloc(js->v, (js->n + m + 1) * sizeof *g);
+        if (!g) { rc = rv_error("tandem", "out of memory"); break; }
+        js->v = g;
+        js->back |= !(tag & 1), js->merge |= (int)(tag & 1);
         for (uint64_t k = 0, at = 0; !bad && k < m; k++) {
             if (cli_varint_get(f, &d) != 1 || cli_varint_get(f, &len) != 1 || cli_varint_get(f, &p) != 1) bad = 1;
             at += d;
-            js->v[k] = (rv_run_t){at, at + len, p};
+            js->v[js->n++] = (rv_run_t){at, at + len, p};
         }
     }
     if (rc == 0 && !bad && got < 0) bad = 1;
@@ -177,25 +198,37 @@ static int read_runs(const char *path, void *ud)
     return bad ? rv_error("tandem", "a worker's runs do not read back") : rc;
 }
 
-static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, const rv_runs_job_t *jobs, int size, int quiet)
+static int by_start_period(const void *a, const void *b)
 {
-    uint64_t *order = malloc((n_jobs ? n_jobs : 1) * sizeof *order);
+    const rv_run_t *x = a, *y = b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return x->period < y->period ? -1 : x->period > y->period;
+}
+
+static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, uint64_t n_long, const rv_runs_job_t *jobs, int size,
+                      int quiet)
+{
+    const uint64_t n_all = n_jobs + n_long;
+    uint64_t *order = malloc((n_all ? n_all : 1) * sizeof *order);
     slots_t sl = {calloc(n_jobs ? n_jobs : 1, sizeof *sl.slot), n_jobs};
     if (!order || !sl.slot) { free(order), free(sl.slot); return rv_error("tandem", "out of memory"); }
-    for (uint64_t j = 0; j < n_jobs; j++) order[j] = j;
-    for (uint64_t a = 1; a < n_jobs; a++) { /* largest first, by insertion (stable) */
-        uint64_t x = order[a], b = a, sz = jobs[x].t1 - jobs[x].t0;
-        for (; b > 0 && jobs[order[b - 1]].t1 - jobs[order[b - 1]].t0 < sz; b--) order[b] = order[b - 1];
+    for (uint64_t j = 0; j < n_long; j++) order[j] = n_jobs + j; /* the buckets' slices first: the largest */
+    for (uint64_t j = 0; j < n_jobs; j++) order[n_long + j] = j;
+    for (uint64_t a = n_long + 1; a < n_all; a++) { /* then largest first, by insertion (stable) */
+        uint64_t x = order[a], b = a, sz = jobs[x].w1 - jobs[x].w0;
+        for (; b > n_long && jobs[order[b - 1]].w1 - jobs[order[b - 1]].w0 < sz; b--) order[b] = order[b - 1];
         order[b] = x;
     }
-    int rc = cli_mpi_collect(order, n_jobs, size, quiet, "tandem", read_runs, &sl);
+    int rc = cli_mpi_collect(order, n_all, size, quiet, "tandem", read_runs, &sl);
     for (uint64_t j = 0; rc == 0 && j < n_jobs; j++)
-        if (!sl.slot[j].v) rc = rv_error("tandem", "job %llu came back from no rank", (unsigned long long)j + 1);
+        if (!sl.slot[j].back) rc = rv_error("tandem", "job %llu came back from no rank", (unsigned long long)j + 1);
     if (rc == 0) {
         print_ctx_t pc = {s, stdout};
         put_header();
-        for (uint64_t j = 0; j < n_jobs; j++)
+        for (uint64_t j = 0; j < n_jobs; j++) {
+            if (sl.slot[j].merge) qsort(sl.slot[j].v, sl.slot[j].n, sizeof *sl.slot[j].v, by_start_period);
             for (uint64_t k = 0; k < sl.slot[j].n; k++) print_run(&pc, &sl.slot[j].v[k]);
+        }
     }
     for (uint64_t j = 0; j < n_jobs; j++) free(sl.slot[j].v);
     free(sl.slot);
@@ -213,7 +246,7 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
     if (rc == 0 && cli_text_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;
     /* every rank reads the same input and cuts the same jobs: a failure here is
      * every rank's, and rank 0 reports it alone */
-    rv_runs_job_t *jobs = rc == 0 ? rv_runs_jobs(s, lo, hi, job_symbols(o->mem_budget), &n_jobs) : NULL;
+    rv_runs_job_t *jobs = rc == 0 ? rv_runs_jobs(s, lo, hi, rv_runs_job_symbols(o->mem_budget), &n_jobs) : NULL;
     if (rc == 0 && !jobs && n_jobs) rc = -1;
     if (rc < 0) {
         cli_mpi_fail_all(rank, code, 0);
@@ -222,8 +255,10 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
         return code;
     }
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
-    worker_t w = {s, jobs, &o->f, lo, hi, c->build.threads};
-    rc = rank == 0 ? mpi_master(s, n_jobs, jobs, size, c->quiet) : cli_mpi_work(rank, "tandem", work_job, &w);
+    uint64_t n_long = 0; /* slices of the runs of long period, when a segment was cut */
+    for (uint64_t j = 0; j < n_jobs && !n_long; j++) n_long = jobs[j].max_period ? (uint64_t)size - 1 : 0;
+    worker_t w = {s, jobs, n_jobs, n_long, o->mem_budget, &o->f, lo, hi, c->build.threads};
+    rc = rank == 0 ? mpi_master(s, n_jobs, n_long, jobs, size, c->quiet) : cli_mpi_work(rank, "tandem", work_job, &w);
     code = cli_mpi_end(rank, rc, "tandem", o->out);
     free(jobs);
     rv_seq_free(s);
