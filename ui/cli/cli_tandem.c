@@ -1,8 +1,8 @@
 /* cli_tandem.c — `repview tandem`: every run (exact tandem repeat) of FILE, or of
  * those overlapping REGION, as `chrom start end period copies motif` (SPEC §4).
  * With --mem-budget or under mpirun the runs come job by job from the text, each
- * job a stretch of whole segments indexed on its own (tandem.h), instead of from an
- * index of the whole text: the same output. */
+ * job a stretch of segments or a piece of a long one indexed on its own (tandem.h),
+ * instead of from an index of the whole text: the same output. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -28,10 +28,11 @@ static const char usage[] =
     "  --cpu | --gpu    force a backend     -t, --threads N   CPU threads\n"
     "  --alphabet A     dna|protein|text    --quiet           no progress\n"
     "  -o, --output OUT write to OUT (a temporary name, renamed when complete)\n\n"
-    "Scale-out (no index of the whole text: jobs of whole segments between breakers,\n"
-    "each indexed on its own):\n"
+    "Scale-out (no index of the whole text: jobs of segments between breakers, each\n"
+    "indexed on its own; a longer segment in pieces, its runs of long period from\n"
+    "prefix buckets):\n"
     "  --mem-budget SIZE  memory for one job (per rank under mpirun; k/m/g suffixes;\n"
-    "                     default 1g under mpirun); a segment is never cut\n"
+    "                     default 1g under mpirun)\n"
     "  mpirun -np N repview tandem ...  rank 0 hands out jobs largest first, ranks\n"
     "                     1..N-1 work, rank 0 writes: the same output\n";
 
