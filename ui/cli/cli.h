@@ -141,6 +141,9 @@ int cli_mpi_fail_all(int rank, int code, int printed);
  * renames OUT into place.  The exit code. */
 int cli_mpi_end(int rank, int rc, const char *cmd, const char *out);
 int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud);
+/* A temporary path of this process, TMPDIR/repview-WHAT.PID.TAG (TMPDIR unset:
+ * /tmp), for the files a rank sends or receives. */
+void cli_mpi_temp_path(char *buf, size_t len, const char *what, const char *tag);
 /* cli_mpi_next_job for rank `rank` (REPVIEW_TEST_KILL_RANK=rank kills it at its
  * first job: the tests of a rank that dies). */
 int cli_mpi_next_job_of(int rank, uint64_t *job);

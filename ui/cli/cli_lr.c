@@ -304,9 +304,9 @@ static int next_job(void *ctx, uint64_t *job) { return cli_mpi_next_job_of(*(con
 static int mpi_worker(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t lo, uint64_t hi, int threads,
                       int rank)
 {
-    const char *dir = getenv("TMPDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/repview-lr.%ld.%d", dir && *dir ? dir : "/tmp", (long)getpid(), rank);
+    char path[4096], tag[16];
+    snprintf(tag, sizeof tag, "%d", rank);
+    cli_mpi_temp_path(path, sizeof path, "lr", tag);
     values_out_t o = {fopen(path, "wb"), (uint64_t)plan->k};
     if (!o.f) return rv_error(path, "cannot create: %s", strerror(errno));
     int rc = rv_lr_buckets_run(s, plan, NULL, 0, next_job, &rank, lo, hi, threads, values_put, &o);
@@ -325,9 +325,8 @@ static int mpi_master(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t 
     free(order);
     rv_lr_window_t *w = rc == 0 ? rv_lr_window_new(s, plan, lo, hi, 0) : NULL; /* the workers are done */
     if (!w) return -1;
-    const char *tmpdir = getenv("TMPDIR");
     char path[4096];
-    snprintf(path, sizeof path, "%s/repview-lr.%ld.in", tmpdir && *tmpdir ? tmpdir : "/tmp", (long)getpid());
+    cli_mpi_temp_path(path, sizeof path, "lr", "in");
     for (int r = 1; r < size && rc == 0; r++) {
         rc = cli_mpi_recv_file(r, path);
         if (rc == 0) rc = values_read(path, w, (uint64_t)plan->k);

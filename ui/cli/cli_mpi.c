@@ -210,12 +210,6 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
     return 0;
 }
 
-/* A temporary path of this process for `what` (TMPDIR, else /tmp). */
-static void temp_path(char *buf, size_t len, const char *what, const char *tag)
-{
-    const char *dir = getenv("TMPDIR");
-    snprintf(buf, len, "%s/repview-%s.%ld.%s", dir && *dir ? dir : "/tmp", what, (long)getpid(), tag);
-}
 
 /* Tests of the fault rule: REPVIEW_TEST_KILL_RANK=R kills rank R (SIGKILL, as
  * the OOM killer or a lost node would) at its first job. */
@@ -236,7 +230,7 @@ int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud)
 {
     char path[4096], tag[16];
     snprintf(tag, sizeof tag, "%d", rank);
-    temp_path(path, sizeof path, what, tag);
+    cli_mpi_temp_path(path, sizeof path, what, tag);
     FILE *out = fopen(path, "wb");
     if (!out) return rv_error(path, "cannot create: %s", strerror(errno));
     uint64_t j;
@@ -257,7 +251,7 @@ int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cons
 {
     int rc = cli_mpi_serve_jobs(order, n, size - 1, quiet);
     char path[4096];
-    temp_path(path, sizeof path, what, "in");
+    cli_mpi_temp_path(path, sizeof path, what, "in");
     for (int r = 1; r < size && rc == 0; r++) {
         rc = cli_mpi_recv_file(r, path);
         if (rc == 0) rc = read(path, ud);
@@ -294,6 +288,12 @@ int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cons
 #endif
 
 /* ---- a command's life under mpirun (with or without MPI built in) ---------------- */
+
+void cli_mpi_temp_path(char *buf, size_t len, const char *what, const char *tag)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, len, "%s/repview-%s.%ld.%s", dir && *dir ? dir : "/tmp", what, (long)getpid(), tag);
+}
 
 int cli_mpi_start(const char *file, cli_common_t *c, int *rank, int *size, rv_seq_t **s)
 {
