@@ -29,7 +29,7 @@ struct rv_find_text {
     int k;
     uint64_t sigma, n_codes, top; /* top = sigma^(k-1) */
     uint32_t *off;                /* n_codes + 1: the strands filed under each code */
-    uint64_t *ent;                /* pattern << 1 | strand ('-' = 1) */
+    uint32_t *ent;                /* pattern << 1 | strand ('-' = 1) */
     uint64_t *all;                /* strands checked at every position */
     uint64_t n_all;
 };
@@ -42,8 +42,8 @@ typedef struct {
     int k;
     unsigned kmm;
     uint32_t *off;  /* pass 1: count per code (at code + 1) ... */
-    uint64_t *ent;  /* ... pass 2: file the entry at off[code]++ */
-    uint64_t e;
+    uint32_t *ent;  /* ... pass 2: file the entry at off[code]++ */
+    uint32_t e;
 } enum_t;
 
 static void enum_codes(enum_t *en, int i, uint64_t code, unsigned cost)
@@ -62,10 +62,10 @@ static void enum_codes(enum_t *en, int i, uint64_t code, unsigned cost)
 }
 
 /* The number of codes of strand st of pattern j (ENUM_CAP + 1: too many). */
-static uint64_t codes_of(const rv_find_text_t *f, size_t j, int st, uint32_t *off, uint64_t *ent)
+static uint64_t codes_of(const rv_find_text_t *f, size_t j, int st, uint32_t *off, uint32_t *ent)
 {
     const rv_pattern_t *p = f->pats[j];
-    enum_t en = {&p->s[st], f->sigma, 0, ENUM_CAP, f->k, p->k, off, ent, (uint64_t)j << 1 | (uint64_t)st};
+    enum_t en = {&p->s[st], f->sigma, 0, ENUM_CAP, f->k, p->k, off, ent, (uint32_t)(j << 1 | (size_t)st)};
     enum_codes(&en, 0, 0, 0);
     return en.count;
 }
@@ -80,6 +80,7 @@ rv_find_text_t *rv_find_text_new(const rv_seq_t *s, rv_pattern_t *const *pats, s
     rv_find_text_t *f = calloc(1, sizeof *f);
     if (!f) { rv_error("find", "out of memory"); return NULL; }
     f->s = s, f->pats = pats, f->n = n;
+    if (n >= (1u << 31)) { rv_error("find", "too many patterns (%zu)", n); free(f); return NULL; }
     f->sigma = s->sigma > 1 ? (uint64_t)s->sigma : 1;
     size_t shortest = SIZE_MAX;
     for (size_t j = 0; j < n; j++) if (pats[j]->m < shortest) shortest = pats[j]->m;
