@@ -1,9 +1,10 @@
-# mpi.sh — `repview pairs` from the text alone (prefix buckets, issue 15): the
-# --mem-budget path, `--buckets I/N -o PART` + `repview merge` and `mpirun -np N`
-# all give the default (index) output byte for byte, on one strand and both, with
-# filters; exit codes and atomic -o.  The first part needs no MPI; the mpirun part
-# is skipped (a note on stderr, no PASS) when mpirun is missing or repview was
-# built without MPI.
+# mpi.sh — `repview pairs`, `lr`, `tandem` and `find` from the text alone (issue
+# 15: prefix buckets, jobs of segments and pieces, a scan): the --mem-budget
+# path, `pairs --buckets I/N -o PART` + `repview merge` and `mpirun -np N` all give
+# the default (index) output byte for byte, in their output modes and filters;
+# exit codes, atomic -o, one error line, a rank that dies.  The first part needs
+# no MPI; the mpirun part is skipped (a note on stderr, no PASS) when mpirun is
+# missing or repview was built without MPI.
 source "$RV_TOP/tests/lib.sh"
 
 # ---- inputs: a synthetic genome (3 records, N gaps, repeats) and hand-made files
