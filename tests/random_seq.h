@@ -5,6 +5,7 @@
 #ifndef REPVIEW_TESTS_RANDOM_SEQ_H
 #define REPVIEW_TESTS_RANDOM_SEQ_H
 
+#include "repview/build.h"
 #include "repview/seq.h"
 
 enum { MAX_REC = 3 };
@@ -44,6 +45,17 @@ static rv_seq_t *random_seq(rng_t *r, int kind, size_t max_len)
         seqs[i] = bufs[i];
     }
     return rv_seq_from_records(names, seqs, nrec, kind_alpha[kind]);
+}
+
+/* The index path's answer to compare with: s indexed on the CPU (takes s). */
+static rv_index_t *cpu_index(rv_seq_t *s, int threads, int with_llr)
+{
+    rv_build_opts_t o;
+    rv_build_opts_init(&o);
+    o.backend = RV_BACKEND_CPU;
+    o.threads = threads;
+    o.with_llr = with_llr;
+    return rv_build(s, &o, NULL);
 }
 
 #endif

@@ -62,11 +62,7 @@ static void test_random(void)
         const int dna = kind != 2 && kind != 3;
         for (int it = 0; it < iters && !check_failed_; it++) {
             rv_seq_t *s = random_seq(&r, kind, 2 + rng_below(&r, 150));
-            rv_build_opts_t o;
-            rv_build_opts_init(&o);
-            o.backend = RV_BACKEND_CPU;
-            o.threads = 1;
-            rv_index_t *x = rv_build(s, &o, NULL);
+            rv_index_t *x = cpu_index(s, 1, 0);
             CHECK(x != NULL, "build: %s", rv_last_error());
             if (!x) continue;
             size_t np = 1 + rng_below(&r, MAX_PATS);
@@ -127,10 +123,7 @@ static void test_many(void)
     random_record(&r, 0, a, sizeof a - 1);
     const char *names[1] = {"x"}, *seqs[1] = {a};
     rv_seq_t *s = rv_seq_from_records(names, seqs, 1, RV_ALPHA_DNA);
-    rv_build_opts_t o;
-    rv_build_opts_init(&o);
-    o.backend = RV_BACKEND_CPU;
-    rv_index_t *x = rv_build(s, &o, NULL);
+    rv_index_t *x = cpu_index(s, 0, 0);
     enum { NP = 300 };
     rv_pattern_t *px[NP], *ps[NP];
     char buf[40];

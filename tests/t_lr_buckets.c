@@ -16,16 +16,6 @@
 #include "repview/seq.h"
 #include "random_seq.h"
 
-static rv_index_t *index_of(rv_seq_t *s)
-{
-    rv_build_opts_t o;
-    rv_build_opts_init(&o);
-    o.backend = RV_BACKEND_CPU;
-    o.threads = 1;
-    o.with_llr = 1;
-    return rv_build(s, &o, NULL);
-}
-
 /* ---- hits --------------------------------------------------------------------------- */
 
 typedef struct {
@@ -151,7 +141,7 @@ static void test_random(void)
         case_begin();
         for (int it = 0; it < iters && !check_failed_; it++) {
             rv_seq_t *s = random_seq(&r, kind, 1 + rng_below(&r, 90));
-            rv_index_t *x = index_of(s);
+            rv_index_t *x = cpu_index(s, 1, 1);
             CHECK(x != NULL, "build: %s", rv_last_error());
             if (!x) continue;
             for (int k = 0; k <= 6 && !check_failed_; k++) {
@@ -185,7 +175,7 @@ static void test_long(void)
     b[1100] = 0;
     const char *names[2] = {"x", "y"}, *seqs[2] = {a, b};
     rv_seq_t *s = rv_seq_from_records(names, seqs, 2, RV_ALPHA_DNA);
-    rv_index_t *x = index_of(s);
+    rv_index_t *x = cpu_index(s, 1, 1);
     CHECK(x != NULL, "build: %s", rv_last_error());
     static const uint64_t windows[][2] = {{0, 0}, {500, 900}, {2300, 2350}, {2900, 3400}, {1999, 2001}, {0, 1}};
     for (size_t i = 0; x && i < sizeof windows / sizeof *windows; i++) {

@@ -136,11 +136,7 @@ static void test_random(void)
         case_begin();
         for (int it = 0; it < iters && !check_failed_; it++) {
             rv_seq_t *s = random_seq(&r, kind, 2 + rng_below(&r, 120));
-            rv_build_opts_t o;
-            rv_build_opts_init(&o);
-            o.backend = RV_BACKEND_CPU;
-            o.threads = 1;
-            rv_index_t *x = rv_build(s, &o, NULL);
+            rv_index_t *x = cpu_index(s, 1, 0);
             rv_runs_t idx;
             CHECK(x && rv_runs_get(x, 1, NULL, &idx) == 0, "index: %s", rv_last_error());
             if (!x) continue;
@@ -182,10 +178,7 @@ static void test_long(void)
     random_record(&r, 4, c, 49);
     const char *names[3] = {"x", "y", "z"}, *seqs[3] = {b, a, c};
     rv_seq_t *s = rv_seq_from_records(names, seqs, 3, RV_ALPHA_DNA);
-    rv_build_opts_t o;
-    rv_build_opts_init(&o);
-    o.backend = RV_BACKEND_CPU;
-    rv_index_t *x = rv_build(s, &o, NULL);
+    rv_index_t *x = cpu_index(s, 0, 0);
     rv_runs_t idx;
     CHECK(x && rv_runs_get(x, 2, NULL, &idx) == 0, "index: %s", rv_last_error());
     rv_tandem_filter_t f;
