@@ -105,10 +105,10 @@ static int encode(rv_pattern_t *p, rv_alpha_t a, const char *pat)
     return 0;
 }
 
-rv_pattern_t *rv_find_compile(const rv_index_t *x, const char *pat, size_t len,
-                              rv_strand_t strand, unsigned k)
+rv_pattern_t *rv_find_compile_seq(const rv_seq_t *seq, const char *pat, size_t len, rv_strand_t strand,
+                                  unsigned k)
 {
-    rv_alpha_t a = x->seq->alpha;
+    rv_alpha_t a = seq->alpha;
     if (len == 0) { rv_error("pattern", "empty pattern"); return NULL; }
     if (strand < RV_STRAND_FWD || strand > RV_STRAND_BOTH) { rv_error("pattern", "bad strand mode"); return NULL; }
     if ((strand & RV_STRAND_REV) && a != RV_ALPHA_DNA) {
@@ -118,7 +118,6 @@ rv_pattern_t *rv_find_compile(const rv_index_t *x, const char *pat, size_t len,
     if (k > 65535) k = 65535;
     rv_pattern_t *p = calloc(1, sizeof *p);
     if (!p) { rv_error("pattern", "out of memory"); return NULL; }
-    p->x = x;
     p->m = len;
     p->k = k;
     p->strand = strand;
@@ -131,6 +130,14 @@ rv_pattern_t *rv_find_compile(const rv_index_t *x, const char *pat, size_t len,
         rv_find_free(p);
         return NULL;
     }
+    return p;
+}
+
+rv_pattern_t *rv_find_compile(const rv_index_t *x, const char *pat, size_t len,
+                              rv_strand_t strand, unsigned k)
+{
+    rv_pattern_t *p = rv_find_compile_seq(x->seq, pat, len, strand, k);
+    if (p) p->x = x;
     return p;
 }
 

@@ -92,6 +92,32 @@ int rv_find_prev(rv_pattern_t *p, uint64_t before, rv_hit_t *hit);
 int64_t rv_find_many(const rv_index_t *x, rv_pattern_t *const *pats, size_t n, int threads,
                      rv_hit_t **out);
 
+/* ---- from the text alone (issue 15 scale-out; find_text.c) ---------------------
+ * Matches found by scanning the text instead of searching an index: each pattern
+ * (each strand) is filed under the codes of its first k symbols (its prefix
+ * bucket, every code within its mismatches and IUPAC sets: several buckets), and a
+ * pass over a range of the text checks, at each position, only the patterns filed
+ * under the code of the k symbols there.  Ranges are independent: threads or MPI
+ * ranks take them in any order, their hits joined in range order are rv_find_many's
+ * answer, in its order. */
+
+/* Compile a pattern for the text of seq (no index: for rv_find_text only; same
+ * rules and errors as rv_find_compile). */
+rv_pattern_t *rv_find_compile_seq(const rv_seq_t *seq, const char *pat, size_t len, rv_strand_t strand,
+                                  unsigned k);
+
+typedef struct rv_find_text rv_find_text_t;
+/* File n patterns (from rv_find_compile_seq for s; they must outlive it) under
+ * their prefix buckets.  NULL with a message when out of memory. */
+rv_find_text_t *rv_find_text_new(const rv_seq_t *s, rv_pattern_t *const *pats, size_t n);
+void rv_find_text_free(rv_find_text_t *f);
+/* The prefix length in symbols (the shortest pattern's length, at most what 2^22
+ * codes allow: 11 for DNA). */
+int rv_find_text_k(const rv_find_text_t *f);
+/* Every hit starting in text [lo, hi), ordered by (pos, strand, pattern), in a
+ * malloc()ed *out (threads: 0 = all).  The number of hits, or -1 with a message. */
+int64_t rv_find_text_range(const rv_find_text_t *f, uint64_t lo, uint64_t hi, int threads, rv_hit_t **out);
+
 /* ---- longest overlap (seeds/001) ------------------------------------------- */
 
 #define RV_OVERLAP_MAX_OCC 100

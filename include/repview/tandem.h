@@ -122,4 +122,62 @@ uint64_t rv_runs_lower_bound(const rv_runs_t *r, uint64_t t);
 int64_t rv_runs_next(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f);
 int64_t rv_runs_prev(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f);
 
+/* ---- from the text alone, job by job (issue 15 scale-out; runs_jobs.c) ---------
+ * A run never holds a breaker, so the runs of the text are those of its segments
+ * (breaker-free stretches) taken apart.  A job is a text range of whole
+ * consecutive segments, indexed on its own (SA, LCP, Lyndon arrays of that range
+ * only) and run through rv_runs_compute(); or, for a segment longer than a job
+ * may be, a piece of it: the runs that start in the piece with a period up to
+ * max_period, found in a window reaching 2 max_period (and more) past both ends
+ * of the piece and extended by direct comparison when they reach the window's
+ * end.  The runs of longer period of the cut segments are maximal pairs at a
+ * distance p with length >= p (gap <= 0) whose first p symbols are primitive:
+ * rv_runs_long() takes them from prefix buckets (pairs.h).  The runs of every
+ * job, with the long ones that start in it, in job order, are the runs of the
+ * whole text in (start, period) order, exactly. */
+
+typedef struct {
+    uint64_t t0, t1;     /* the runs that start in [t0, t1) ... */
+    uint64_t w0, w1;     /* ... found in the text [w0, w1) (a piece: its window) */
+    uint64_t seg_end;    /* a piece: the end of its segment */
+    uint64_t max_period; /* a piece: the periods it reports; 0: whole segments, all */
+} rv_runs_job_t;
+
+/* Bytes a job of m symbols needs at most (its index and runs), and the symbols a
+ * job of mem_budget bytes may hold (0: 1 GB; at least 1). */
+uint64_t rv_runs_job_bytes(uint64_t m);
+uint64_t rv_runs_job_symbols(uint64_t mem_budget);
+
+/* The jobs for the runs that overlap text [lo, hi): the segments that overlap it
+ * grouped into jobs of at most max_symbols symbols, and a segment longer than
+ * that (and than 64) cut into pieces of about max_symbols / 2 whose windows hold
+ * at most max_symbols; in text order.  A malloc()ed array of *n jobs (NULL with
+ * *n = 0 when none), or NULL with a message when out of memory (*n = 1 then). */
+rv_runs_job_t *rv_runs_jobs(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t max_symbols, uint64_t *n);
+
+/* The runs of one job passing f that overlap text [lo, hi), in (start, period)
+ * order, in text positions of s: a malloc()ed array of *n (the caller frees).
+ * `threads` threads build and scan the job.  0, or -1 with a message. */
+int rv_runs_job_runs(const rv_seq_t *s, const rv_runs_job_t *job, const rv_tandem_filter_t *f, uint64_t lo,
+                     uint64_t hi, int threads, rv_run_t **out, uint64_t *n);
+
+/* The runs of the pieces' segments whose period is above the pieces' max_period
+ * (none when no segment was cut), passing f and overlapping [lo, hi), in
+ * (start, period) order, from slice `slice` of n_slices of the prefix buckets
+ * (pairs.h; mem_budget as there): a malloc()ed array of *n.  0, or -1 with a
+ * message. */
+int rv_runs_long(const rv_seq_t *s, const rv_runs_job_t *jobs, uint64_t n_jobs, uint64_t slice, uint64_t n_slices,
+                 uint64_t mem_budget, int threads, const rv_tandem_filter_t *f, uint64_t lo, uint64_t hi,
+                 rv_run_t **out, uint64_t *n);
+
+/* The job that holds the runs starting at text position t (jobs in text order):
+ * an index, or n_jobs when none does. */
+uint64_t rv_runs_job_of(const rv_runs_job_t *jobs, uint64_t n_jobs, uint64_t t);
+
+/* Every run passing f that overlaps text [lo, hi), in (start, period) order, job
+ * after job (jobs of mem_budget bytes at most, 0: 1 GB), without an index of the
+ * whole text.  fn may stop it (returns 1).  0, 1, or -1 with a message. */
+int rv_runs_each_local(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t mem_budget, int threads,
+                       const rv_tandem_filter_t *f, rv_run_fn fn, void *ud);
+
 #endif

@@ -1,9 +1,10 @@
-# mpi.sh — `repview pairs` from the text alone (prefix buckets, issue 15): the
-# --mem-budget path, `--buckets I/N -o PART` + `repview merge` and `mpirun -np N`
-# all give the default (index) output byte for byte, on one strand and both, with
-# filters; exit codes and atomic -o.  The first part needs no MPI; the mpirun part
-# is skipped (a note on stderr, no PASS) when mpirun is missing or repview was
-# built without MPI.
+# mpi.sh — `repview pairs`, `lr`, `tandem` and `find` from the text alone (issue
+# 15: prefix buckets, jobs of segments and pieces, a scan): the --mem-budget
+# path, `pairs --buckets I/N -o PART` + `repview merge` and `mpirun -np N` all give
+# the default (index) output byte for byte, in their output modes and filters;
+# exit codes, atomic -o, one error line, a rank that dies.  The first part needs
+# no MPI; the mpirun part is skipped (a note on stderr, no PASS) when mpirun is
+# missing or repview was built without MPI.
 source "$RV_TOP/tests/lib.sh"
 
 # ---- inputs: a synthetic genome (3 records, N gaps, repeats) and hand-made files
@@ -134,6 +135,97 @@ expect_exit merge_changed_input 1 "$REPVIEW" merge "$T/cp.1" "$T/cp.2"
 rm -f "$T/c.fa"
 expect_exit merge_input_gone 1 "$REPVIEW" merge "$T/cp.2" "$T/cp.1"
 
+# ---- lr from the buckets (--mem-budget): the index's output, byte for byte --------
+lr_variant() { # NAME FILE [REGION] -- every output mode, a budget of 1m and 2m
+    local name=$1 f=$2; shift 2
+    local mode ref
+    for mode in "" --leftmost --bedgraph; do
+        ref=$("$REPVIEW" lr $mode "$f" "$@" 2>&1) || { bad "${name}${mode}" "lr: $ref"; continue; }
+        expect_eq "lr_${name}${mode}" "$("$REPVIEW" lr $mode --mem-budget 1m "$f" "$@" 2>&1)" "$ref"
+    done
+    expect_eq "lr_${name}_t1_2m" "$("$REPVIEW" lr -t 1 --mem-budget 2m "$f" "$@" 2>&1)" "$("$REPVIEW" lr "$f" "$@")"
+}
+lr_variant g "$T/g.fa"
+lr_variant g_region "$T/g.fa" chrSyn_2:1000-60000
+lr_variant g_one_pos "$T/g.fa" chrSyn_3:77-77
+lr_variant small "$T/small.fa"
+lr_variant small_region "$T/small.fa" r2:5-15
+lr_variant same "$T/same.fa"
+lr_variant same_region "$T/same.fa" y:3-9
+lr_variant none "$T/none.fa"
+expect_exit lr_budget_both 2 "$REPVIEW" lr --strands both --mem-budget 1m "$F"
+expect_exit lr_budget_word 2 "$REPVIEW" lr --mem-budget lots "$F"
+expect_exit lr_budget_region 2 "$REPVIEW" lr --mem-budget 1m "$F" chrX
+expect_exit lr_budget_missing 1 "$REPVIEW" lr --mem-budget 1m "$T/nope.fa"
+echo old >"$T/OUT"
+expect_exit lr_out_failed 2 "$REPVIEW" lr --mem-budget 1m -o "$T/OUT" "$F" chrX
+expect_eq lr_out_kept "$(cat "$T/OUT"; ls "$T" | grep -c 'OUT.tmp')" $'old\n0'
+expect_exit lr_out_ok 0 "$REPVIEW" lr --mem-budget 1m -o "$T/OUT" "$F"
+expect_eq lr_out_content "$(cat "$T/OUT")" "$("$REPVIEW" lr "$F")"
+expect_exit lr_out_index 0 "$REPVIEW" lr --bedgraph -o "$T/OUT" "$F"
+expect_eq lr_out_index_content "$(cat "$T/OUT")" "$("$REPVIEW" lr --bedgraph "$F")"
+
+# ---- tandem job by job from the text (--mem-budget): the index's output ----------
+tandem_variant() { # NAME FILE [ARGS...] -- two budgets (many jobs, one job)
+    local name=$1 f=$2; shift 2
+    local ref
+    ref=$("$REPVIEW" tandem "$@" "$f" 2>&1) || { bad "tandem_$name" "tandem: $ref"; return; }
+    expect_eq "tandem_${name}_1m" "$("$REPVIEW" tandem --mem-budget 1m "$@" "$f" 2>&1)" "$ref"
+    expect_eq "tandem_${name}_1g_t1" "$("$REPVIEW" tandem -t 1 --mem-budget 1g "$@" "$f" 2>&1)" "$ref"
+}
+tandem_variant g "$T/g.fa"
+tandem_variant g_all "$T/g.fa" --min-len 1
+tandem_variant g_filters "$T/g.fa" --min-period 2 --max-period 6 --min-copies 2.5 --min-len 4
+tandem_variant same "$T/same.fa" --min-len 1
+tandem_variant small "$T/small.fa" --min-len 2
+tandem_variant none "$T/none.fa" --min-len 1
+# a segment longer than a job is cut into pieces: a run of period 4000 across
+# them (from maximal pairs with gap <= 0), one of period 8 across them (a piece's
+# window, then extended)
+awk 'BEGIN { srand(7); for (i = 0; i < 4000; i++) u = u substr("ACGT", int(rand() * 4) + 1, 1)
+             for (i = 0; i < 20000; i++) a = a substr("ACGT", int(rand() * 4) + 1, 1)
+             for (i = 0; i < 8; i++) v = v "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA" "ACGTTGCA"
+             printf ">long\n%s%s%s%s%s%s%s%s\n>short\n%s\n", a, u, u, substr(u, 1, 1500), a, v v v v v v v v, a, a, substr(a, 1, 3000) }' >"$T/longp.fa"
+tandem_variant long_cut "$T/longp.fa" --min-len 20
+tandem_variant long_cut_all "$T/longp.fa" --min-len 1
+expect_eq tandem_long_cut_found "$("$REPVIEW" tandem --min-len 20 --mem-budget 1m "$T/longp.fa" | awk '$4 == 4000 || $4 == 8' | wc -l)" 2
+TREG=$("$REPVIEW" tandem --min-len 3 "$F" chrSyn_2:1000-60000)
+expect_eq tandem_region "$("$REPVIEW" tandem --min-len 3 --mem-budget 1m "$F" chrSyn_2:1000-60000 2>&1)" "$TREG"
+expect_exit tandem_budget_word 2 "$REPVIEW" tandem --mem-budget lots "$F"
+expect_exit tandem_budget_region 2 "$REPVIEW" tandem --mem-budget 1m "$F" chrX
+expect_exit tandem_budget_missing 1 "$REPVIEW" tandem --mem-budget 1m "$T/nope.fa"
+echo old >"$T/OUT"
+expect_exit tandem_out_failed 2 "$REPVIEW" tandem --mem-budget 1m -o "$T/OUT" "$F" chrX
+expect_eq tandem_out_kept "$(cat "$T/OUT"; ls "$T" | grep -c 'OUT.tmp')" $'old\n0'
+expect_exit tandem_out_ok 0 "$REPVIEW" tandem --mem-budget 1m -o "$T/OUT" "$F"
+expect_eq tandem_out_content "$(cat "$T/OUT")" "$("$REPVIEW" tandem "$F")"
+
+# ---- find from a scan of the text (--mem-budget): the index's output -------------
+printf '>p1\nACGTACGTAC\n>p2\nGGNCC\n>p3\nAAAAAAAAAAAAAAAAAAAA\n>p4\nCA\n' >"$T/pats.fa"
+find_variant() { # NAME ARGS...
+    local name=$1; shift
+    local ref
+    ref=$("$REPVIEW" find "$@" 2>&1) || { bad "find_$name" "find: $ref"; return; }
+    expect_eq "find_${name}" "$("$REPVIEW" find --mem-budget 1m "$@" 2>&1)" "$ref"
+}
+find_variant g_exact "$F" ACGTAC GATTACA
+find_variant g_k2 -k 2 "$F" ACGTACGTAAG
+find_variant g_file -f "$T/pats.fa" "$F"
+find_variant g_minus_iupac -k 1 --strand - "$F" TTTTRY GATTACA
+find_variant g_plus_k4 --strand + -k 4 -t 1 "$F" ACGTAGGATC
+find_variant small_all "$T/small.fa" A C G T ACG
+find_variant same -k 1 "$T/same.fa" AAA ANA
+find_variant none "$T/none.fa" AC
+expect_exit find_budget_word 2 "$REPVIEW" find --mem-budget lots "$F" ACGT
+expect_exit find_budget_bad_pattern 2 "$REPVIEW" find --mem-budget 1m "$F" 'AC*GT'
+expect_exit find_budget_missing 1 "$REPVIEW" find --mem-budget 1m "$T/nope.fa" ACGT
+expect_exit find_budget_missing_patterns 1 "$REPVIEW" find --mem-budget 1m -f "$T/nope.fa" "$F"
+echo old >"$T/OUT"
+expect_exit find_out_failed 2 "$REPVIEW" find --mem-budget 1m -o "$T/OUT" "$F" 'AC*GT'
+expect_eq find_out_kept "$(cat "$T/OUT"; ls "$T" | grep -c 'OUT.tmp')" $'old\n0'
+expect_exit find_out_ok 0 "$REPVIEW" find --mem-budget 1m -o "$T/OUT" "$F" ACGTAC
+expect_eq find_out_content "$(cat "$T/OUT")" "$("$REPVIEW" find "$F" ACGTAC)"
+
 # ---- under mpirun ----------------------------------------------------------------
 if ! command -v mpirun >/dev/null 2>&1; then
     echo "mpi.sh: mpirun not found: the mpirun checks are skipped" >&2
@@ -194,3 +286,73 @@ mpi_fails mpi_bad_l 2 -l 0 -o "$T/mo" "$F"
 mpi_fails mpi_buckets 2 -l 20 --buckets 1/2 -o "$T/mo" "$F"
 mpi_fails mpi_covering 2 -l 20 --covering chrSyn_1:5 "$F"
 mpi_fails mpi_missing_input 1 -l 20 -o "$T/mo" "$T/nope.fa"
+
+# ---- lr under mpirun: the index's output at every rank count ---------------------
+LREF=$("$REPVIEW" lr "$F")
+for n in 1 2 3 4 7; do
+    rm -f "$T/l1"
+    "${MPIRUN[@]}" -np "$n" "$REPVIEW" lr -o "$T/l1" "$F" 2>"$T/err"; rc=$?
+    expect_eq "mpi_lr_np${n}" "$(cat "$T/l1" 2>&1)$(rc_note $rc)" "$LREF"
+done
+expect_eq mpi_lr_np3_bedgraph_region "$("${MPIRUN[@]}" -np 3 "$REPVIEW" lr --bedgraph --mem-budget 1m "$F" chrSyn_2:1000-60000 2>&1)" \
+    "$("$REPVIEW" lr --bedgraph "$F" chrSyn_2:1000-60000)"
+expect_eq mpi_lr_np4_leftmost "$("${MPIRUN[@]}" -np 4 "$REPVIEW" lr --leftmost "$F" chrSyn_1 2>&1)" "$("$REPVIEW" lr --leftmost "$F" chrSyn_1)"
+expect_eq mpi_lr_np7_small "$("${MPIRUN[@]}" -np 7 "$REPVIEW" lr "$T/small.fa" 2>&1)" "$("$REPVIEW" lr "$T/small.fa")"
+expect_eq mpi_lr_np3_same "$("${MPIRUN[@]}" -np 3 "$REPVIEW" lr "$T/same.fa" y:2-10 2>&1)" "$("$REPVIEW" lr "$T/same.fa" y:2-10)"
+expect_eq mpi_lr_np2_none "$("${MPIRUN[@]}" -np 2 "$REPVIEW" lr "$T/none.fa" 2>&1)" "$("$REPVIEW" lr "$T/none.fa")"
+mpi_one_error() { # NAME WANT_CODE COMMAND args...: one 'repview: ' line, no OUT
+    local name=$1 want=$2; shift 2
+    rm -f "$T/mo"
+    "${MPIRUN[@]}" -np 3 "$REPVIEW" "$@" >"$T/out" 2>"$T/err"; local rc=$?
+    if [ "$rc" -ne "$want" ]; then bad "$name" "exit $rc, want $want: $(head -c 200 "$T/err")"
+    elif [ "$(grep -c '^repview: ' "$T/err")" != 1 ]; then bad "$name" "not one 'repview: ' line: $(head -c 300 "$T/err")"
+    elif [ -e "$T/mo" ] || ls "$T" | grep -q 'mo.tmp'; then bad "$name" "output or temporary left"
+    else ok "$name"; fi
+}
+mpi_one_error mpi_lr_missing_input 1 lr -o "$T/mo" "$T/nope.fa"
+mpi_one_error mpi_lr_bad_region 2 lr -o "$T/mo" "$F" chrX
+mpi_one_error mpi_lr_bad_out_dir 1 lr -o "$T/no/such/mo" "$F"
+
+# ---- tandem under mpirun -----------------------------------------------------------
+TREF=$("$REPVIEW" tandem --min-len 2 "$F")
+for n in 1 2 3 4 7; do
+    rm -f "$T/t1"
+    "${MPIRUN[@]}" -np "$n" "$REPVIEW" tandem --min-len 2 --mem-budget 1m -o "$T/t1" "$F" 2>"$T/err"; rc=$?
+    expect_eq "mpi_tandem_np${n}" "$(cat "$T/t1" 2>&1)$(rc_note $rc)" "$TREF"
+done
+expect_eq mpi_tandem_np3_region "$("${MPIRUN[@]}" -np 3 "$REPVIEW" tandem --min-len 3 "$F" chrSyn_2:1000-60000 2>&1)" "$TREG"
+LREF=$("$REPVIEW" tandem --min-len 20 "$T/longp.fa")
+for n in 2 4; do
+    expect_eq "mpi_tandem_np${n}_cut" "$("${MPIRUN[@]}" -np "$n" "$REPVIEW" tandem --min-len 20 --mem-budget 1m "$T/longp.fa" 2>&1)" "$LREF"
+done
+expect_eq mpi_tandem_np7_same "$("${MPIRUN[@]}" -np 7 "$REPVIEW" tandem --min-len 1 "$T/same.fa" 2>&1)" "$("$REPVIEW" tandem --min-len 1 "$T/same.fa")"
+expect_eq mpi_tandem_np2_none "$("${MPIRUN[@]}" -np 2 "$REPVIEW" tandem "$T/none.fa" 2>&1)" "$("$REPVIEW" tandem "$T/none.fa")"
+mpi_one_error mpi_tandem_missing_input 1 tandem -o "$T/mo" "$T/nope.fa"
+mpi_one_error mpi_tandem_bad_region 2 tandem -o "$T/mo" "$F" chrX
+
+# ---- find under mpirun -------------------------------------------------------------
+FREF=$("$REPVIEW" find -k 1 -f "$T/pats.fa" "$F" GATTACA)
+for n in 1 2 3 4 7; do
+    rm -f "$T/f1"
+    "${MPIRUN[@]}" -np "$n" "$REPVIEW" find -k 1 -f "$T/pats.fa" -o "$T/f1" "$F" GATTACA 2>"$T/err"; rc=$?
+    expect_eq "mpi_find_np${n}" "$(cat "$T/f1" 2>&1)$(rc_note $rc)" "$FREF"
+done
+expect_eq mpi_find_np4_small "$("${MPIRUN[@]}" -np 4 "$REPVIEW" find "$T/small.fa" AC GT 2>&1)" "$("$REPVIEW" find "$T/small.fa" AC GT)"
+mpi_one_error mpi_find_missing_input 1 find -o "$T/mo" "$T/nope.fa" ACGT
+mpi_one_error mpi_find_bad_pattern 2 find -o "$T/mo" "$F" 'AC*GT'
+mpi_one_error mpi_find_missing_patterns 1 find -f "$T/nope.fa" -o "$T/mo" "$F"
+
+# ---- a rank that dies (REPVIEW_TEST_KILL_RANK: SIGKILL at its first job): a
+# non-zero exit, a message naming the rank, no output file and no temporary
+mpi_rank_dies() { # NAME RANK COMMAND args...
+    local name=$1 r=$2; shift 2
+    rm -f "$T"/KO*
+    REPVIEW_TEST_KILL_RANK=$r "${MPIRUN[@]}" -np 3 "$REPVIEW" "$@" -o "$T/KO" >"$T/out" 2>"$T/err"; local rc=$?
+    if [ "$rc" -eq 0 ]; then bad "$name" "exit 0 after rank $r died"
+    elif ! grep -qi "rank $r" "$T/err"; then bad "$name" "no message about rank $r: $(head -c 300 "$T/err")"
+    elif ls "$T" | grep -q '^KO'; then bad "$name" "output or temporary left: $(ls "$T" | grep '^KO')"
+    else ok "$name"; fi
+}
+mpi_rank_dies mpi_lr_rank_dies 2 lr "$F"
+mpi_rank_dies mpi_tandem_rank_dies 2 tandem --mem-budget 1m "$F"
+mpi_rank_dies mpi_find_rank_dies 1 find "$F" ACGTAC

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "repview/build.h"
 #include "../front.h"
+#include "repview/buckets.h"
 #include "repview/index.h"
 #include "repview/pairs.h"
 
@@ -77,6 +78,25 @@ const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t
 /* Write the record name and record-relative position of global position g. */
 void cli_put_pos(FILE *out, const rv_seq_t *s, uint64_t g);
 
+/* Paths without an index (cli_text.c): the sequence of PATH alone (NULL with the
+ * message set; a reading warning printed unless quiet); REGION (NULL: all) as the
+ * text range [*lo, *hi) of the forward strand (0, or -1 with a message); standard
+ * output flushed: rc, or RV_EXIT_DATA after printing the write error. */
+rv_seq_t *cli_load_text(const char *path, const cli_common_t *c);
+int cli_text_range(const rv_seq_t *s, const char *region, uint64_t *lo, uint64_t *hi);
+int cli_flush_output(const char *cmd, int rc);
+
+/* -o OUT (cli_output.c): standard output goes to OUT.tmp.PID until cli_out_end()
+ * renames it to OUT when rc is RV_EXIT_OK (else removes it; a signal that ends the
+ * process removes it too); a device or FIFO is opened and written as is.
+ * cli_out_begin: 0, or -1 after printing the error.  cli_out_end: rc, or
+ * RV_EXIT_DATA when the rename or the flush failed (printed). */
+int cli_out_begin(const char *out);
+int cli_out_end(const char *out, int rc);
+/* Unsigned LEB128 varints (files that workers send to rank 0).  get: 1, 0 at the
+ * end of the file, -1 when it ends inside one. */
+void cli_varint_put(FILE *f, uint64_t v);
+int cli_varint_get(FILE *f, uint64_t *v);
 
 /* ---- MPI (cli_mpi.c; Open MPI when built with it) ---- */
 /* Ranks of the job this process belongs to, from the launcher's environment (1
@@ -115,6 +135,37 @@ int cli_mpi_send_count(uint64_t v);
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes);
 int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes);
 int cli_mpi_recv_count(int from, uint64_t *v);
+/* Rank 0's bucket plan to every rank: rank 0 passes ok = 1 with its plan filled
+ * (0 when planning failed: the others then fail too), the others receive it into
+ * *plan (malloc()ed arrays: rv_bucket_plan_free).  0, or -1 with a message. */
+int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok);
+/* Jobs whose answers go to rank 0 as files.  A worker: job(j, out, ud) for each job
+ * rank 0 hands it, writing its answer to out (a temporary file sent at the end).
+ * Rank 0: hand out order[0..n) to the size - 1 workers, then read(path, ud) once
+ * for each worker's file.  0, or -1 with a message. */
+typedef int (*cli_mpi_job_fn)(uint64_t job, FILE *out, void *ud);
+typedef int (*cli_mpi_read_fn)(const char *path, void *ud);
+/* A command started by mpirun: MPI, rank 0 alone speaking (the others quiet),
+ * one thread a rank unless -t, and *s = the sequence of FILE (NULL with the
+ * message set: a failure every rank meets).  0, or -1 when MPI did not start. */
+int cli_mpi_start(const char *file, cli_common_t *c, int *rank, int *size, rv_seq_t **s);
+/* A failure every rank meets before the work (FILE, REGION, patterns): rank 0
+ * prints rv_last_error() unless printed and ends the job with code; the other
+ * ranks get code back (to free, cli_mpi_finalize and return it). */
+int cli_mpi_fail_all(int rank, int code, int printed);
+/* A rank's work done with rc: rc < 0 prints rv_last_error(), drops rank 0's -o
+ * file and ends every rank with status 1; otherwise rank 0 flushes the output and
+ * renames OUT into place.  The exit code. */
+int cli_mpi_end(int rank, int rc, const char *cmd, const char *out);
+int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud);
+/* A temporary path of this process, TMPDIR/repview-WHAT.PID.TAG (TMPDIR unset:
+ * /tmp), for the files a rank sends or receives. */
+void cli_mpi_temp_path(char *buf, size_t len, const char *what, const char *tag);
+/* cli_mpi_next_job for rank `rank` (REPVIEW_TEST_KILL_RANK=rank kills it at its
+ * first job: the tests of a rank that dies). */
+int cli_mpi_next_job_of(int rank, uint64_t *job);
+int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
+                    void *ud);
 
 int cli_index(int argc, char **argv);
 int cli_stats(int argc, char **argv);

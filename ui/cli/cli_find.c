@@ -1,7 +1,13 @@
 /* cli_find.c — `repview find`: matches of patterns on both strands, IUPAC codes,
- * k mismatches, as BED6+ (SPEC §3 "Match", §4). */
+ * k mismatches, as BED6+ (SPEC §3 "Match", §4).  With --mem-budget or under mpirun
+ * the matches come from a scan of the text, range by range, with the patterns
+ * filed under their prefix buckets (find.h "from the text alone") instead of an
+ * index: the same output. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "repview/common.h"
 #include "repview/find.h"
 #include "cli.h"
@@ -19,16 +25,25 @@ static const char usage[] =
     "  -f FILE      patterns from a FASTA/FASTQ file (plain or gzip)\n\n"
     "Patterns are case-insensitive; for DNA the IUPAC codes R Y S W K M B D H V N match\n"
     "their sets of bases (U = T); for protein X matches any residue.  Breakers (N runs,\n"
-    "other non-ACGT bytes, record ends) never match.\n";
+    "other non-ACGT bytes, record ends) never match.\n\n"
+    "  -o, --output OUT  write to OUT (a temporary name, renamed when complete)\n\n"
+    "Scale-out (no index: the text is scanned range by range, each pattern checked\n"
+    "only where the first symbols of the text fit its prefix within K mismatches):\n"
+    "  --mem-budget SIZE  use the scan (the memory is the text's, the patterns' and\n"
+    "                     the hits'; at least 1m)\n"
+    "  mpirun -np N repview find ...  rank 0 hands out ranges of the text, ranks\n"
+    "                     1..N-1 scan them, rank 0 writes: the same output\n";
 
 typedef struct {
     rv_strand_t strand;
     int strand_set;
     uint64_t k;
     const char *file;
+    uint64_t mem_budget; /* 0: none given */
+    const char *out;
 } find_opts_t;
 
-enum { OPT_STRAND = 1 };
+enum { OPT_STRAND = 1, OPT_MEM_BUDGET };
 
 static int on_opt(int opt, const char *arg, void *ud)
 {
@@ -43,6 +58,11 @@ static int on_opt(int opt, const char *arg, void *ud)
         cli_usage_error("find", "bad -k '%s' (mismatches, 0 to 65535)", arg);
         return -1;
     case 'f': o->file = arg; return 0;
+    case 'o': o->out = arg; return 0;
+    case OPT_MEM_BUDGET:
+        if (front_parse_count(arg, &o->mem_budget) == 0 && o->mem_budget >= 1000000) return 0;
+        cli_usage_error("find", "bad --mem-budget '%s' (a size of at least 1m)", arg);
+        return -1;
     }
     return -1;
 }
@@ -80,8 +100,15 @@ static void set_free(pattern_set_t *ps)
     free(ps->name);
 }
 
+/* A pattern for the index x, or for the text of s when x is NULL. */
+static rv_pattern_t *compile(const rv_index_t *x, const rv_seq_t *s, const char *pat, size_t len, const find_opts_t *o)
+{
+    return x ? rv_find_compile(x, pat, len, o->strand, (unsigned)o->k)
+             : rv_find_compile_seq(s, pat, len, o->strand, (unsigned)o->k);
+}
+
 /* Patterns of the -f file; -1 with the message set (bad data: exit 1). */
-static int read_pattern_file(const rv_index_t *x, const find_opts_t *o, pattern_set_t *ps)
+static int read_pattern_file(const rv_index_t *x, const rv_seq_t *s, const find_opts_t *o, pattern_set_t *ps)
 {
     rv_reads_t *r = rv_reads_open(o->file);
     if (!r) return -1;
@@ -89,7 +116,7 @@ static int read_pattern_file(const rv_index_t *x, const find_opts_t *o, pattern_
     size_t len;
     int rc;
     while ((rc = rv_reads_next(r, &name, &seq, &len)) > 0) {
-        rv_pattern_t *p = rv_find_compile(x, seq, len, o->strand, (unsigned)o->k);
+        rv_pattern_t *p = compile(x, s, seq, len, o);
         if (!p) { rc = rv_error(o->file, "record '%s': %s", name, rv_last_error()); break; }
         if (set_add(ps, p, name) < 0) { rv_find_free(p); rc = -1; break; }
     }
@@ -97,10 +124,15 @@ static int read_pattern_file(const rv_index_t *x, const find_opts_t *o, pattern_
     return rc;
 }
 
-static void print_hits(const rv_index_t *x, const pattern_set_t *ps, const rv_hit_t *h, int64_t n)
+static void put_header(void)
 {
-    const rv_seq_t *s = x->seq;
+    static char buf[1 << 20];
+    setvbuf(stdout, buf, _IOFBF, sizeof buf);
     printf("#chrom\tstart\tend\tpattern\tmismatches\tstrand\tmatched\n");
+}
+
+static void print_hits(const rv_seq_t *s, const pattern_set_t *ps, const rv_hit_t *h, int64_t n)
+{
     for (int64_t i = 0; i < n; i++) {
         const uint64_t g = rv_seq_text_to_global(s, h[i].pos);
         const uint64_t m = rv_find_length(ps->pat[h[i].pattern]);
@@ -113,50 +145,197 @@ static void print_hits(const rv_index_t *x, const pattern_set_t *ps, const rv_hi
     }
 }
 
+/* The patterns of the command line and of -f for x (or s); the strand mode set
+ * from the alphabet.  RV_EXIT_OK, or an exit code after printing the error. */
+static int load_patterns(const rv_index_t *x, const rv_seq_t *s, int argc, char **argv, int first, find_opts_t *o,
+                         const char *file, pattern_set_t *ps)
+{
+    if (s->alpha != RV_ALPHA_DNA) {
+        if (o->strand_set && o->strand != RV_STRAND_FWD)
+            return cli_usage_error("find", "--strand %s needs DNA (%s is %s)", o->strand == RV_STRAND_REV ? "-" : "both",
+                                   file, rv_alpha_name(s->alpha));
+        o->strand = RV_STRAND_FWD;
+    }
+    for (int j = first; j < argc; j++) {
+        rv_pattern_t *p = compile(x, s, argv[j], strlen(argv[j]), o);
+        if (!p) return cli_usage_error("find", "%s", rv_last_error());
+        if (set_add(ps, p, argv[j]) < 0) { rv_find_free(p); return cli_data_error(); }
+    }
+    if (o->file && read_pattern_file(x, s, o, ps) < 0) return cli_data_error();
+    return RV_EXIT_OK;
+}
+
+/* ---- under mpirun: rank 0 hands out ranges of the text, the others scan them ---- */
+
+enum { RANGE_MIN = 1 << 20 };
+
+typedef struct {
+    const rv_find_text_t *f;
+    uint64_t n, size; /* text length, symbols a range */
+    int threads;
+} scan_t;
+
+/* A worker's answer for range j: j, count, then per hit the position delta,
+ * pattern, mismatches and strand (0 '+', 1 '-') as varints. */
+static int scan_job(uint64_t j, FILE *out, void *ud)
+{
+    const scan_t *w = ud;
+    uint64_t lo = j * w->size, hi = lo + w->size < w->n ? lo + w->size : w->n;
+    rv_hit_t *h;
+    int64_t m = rv_find_text_range(w->f, lo, hi, w->threads, &h);
+    if (m < 0) return -1;
+    cli_varint_put(out, j);
+    cli_varint_put(out, (uint64_t)m);
+    for (int64_t k = 0, prev = 0; k < m; prev = (int64_t)h[k++].pos) {
+        cli_varint_put(out, h[k].pos - (uint64_t)prev);
+        cli_varint_put(out, h[k].pattern);
+        cli_varint_put(out, h[k].mism);
+        cli_varint_put(out, h[k].strand == '-');
+    }
+    free(h);
+    return 0;
+}
+
+typedef struct {
+    rv_hit_t **hits;
+    uint64_t *n, n_ranges;
+} ranges_t;
+
+static int read_hits(const char *path, void *ud)
+{
+    ranges_t *r = ud;
+    FILE *f = fopen(path, "rb");
+    if (!f) return rv_error(path, "%s", strerror(errno));
+    uint64_t j, m, d, pat, mism, st;
+    int rc = 0, got, bad = 0;
+    while (rc == 0 && !bad && (got = cli_varint_get(f, &j)) == 1) {
+        if (cli_varint_get(f, &m) != 1 || j >= r->n_ranges || r->hits[j] || m > (1ull << 40)) { bad = 1; break; }
+        if (!(r->hits[j] = malloc((m ? m : 1) * sizeof **r->hits))) { rc = rv_error("find", "out of memory"); break; }
+        r->n[j] = m;
+        for (uint64_t k = 0, at = 0; !bad && k < m; k++) {
+            if (cli_varint_get(f, &d) != 1 || cli_varint_get(f, &pat) != 1 || cli_varint_get(f, &mism) != 1 ||
+                cli_varint_get(f, &st) != 1)
+                bad = 1;
+            at += d;
+            r->hits[j][k] = (rv_hit_t){at, (uint32_t)pat, (uint16_t)mism, st ? '-' : '+'};
+        }
+    }
+    if (rc == 0 && !bad && got < 0) bad = 1;
+    fclose(f);
+    return bad ? rv_error("find", "a worker's hits do not read back") : rc;
+}
+
+static int mpi_master(const rv_seq_t *s, const pattern_set_t *ps, uint64_t n_ranges, int size, int quiet)
+{
+    ranges_t r = {calloc(n_ranges, sizeof *r.hits), calloc(n_ranges, sizeof *r.n), n_ranges};
+    uint64_t *order = malloc(n_ranges * sizeof *order);
+    int rc = r.hits && r.n && order ? 0 : rv_error("find", "out of memory");
+    for (uint64_t j = 0; rc == 0 && j < n_ranges; j++) order[j] = j; /* ranges are alike: in order */
+    if (rc == 0) rc = cli_mpi_collect(order, n_ranges, size, quiet, "find", read_hits, &r);
+    for (uint64_t j = 0; rc == 0 && j < n_ranges; j++)
+        if (!r.hits[j]) rc = rv_error("find", "range %llu came back from no rank", (unsigned long long)j + 1);
+    if (rc == 0) {
+        put_header();
+        for (uint64_t j = 0; j < n_ranges; j++) print_hits(s, ps, r.hits[j], (int64_t)r.n[j]);
+    }
+    for (uint64_t j = 0; r.hits && j < n_ranges; j++) free(r.hits[j]);
+    free(r.hits), free(r.n), free(order);
+    return rc;
+}
+
+static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts_t *o)
+{
+    int rank = 0, size = 1;
+    rv_seq_t *s;
+    if (cli_mpi_start(argv[i], c, &rank, &size, &s) < 0) return cli_data_error();
+    pattern_set_t ps = {0};
+    rv_find_text_t *f = NULL;
+    /* every rank reads the same input and patterns: a failure here is every
+     * rank's, and rank 0 reports it alone (the other ranks' stderr is muted while
+     * the patterns, which report their own errors, are read) */
+    int code = s ? RV_EXIT_OK : RV_EXIT_DATA, printed = 0;
+    if (code == RV_EXIT_OK) {
+        int saved = rank > 0 ? dup(2) : -1, null = saved >= 0 ? open("/dev/null", O_WRONLY) : -1;
+        if (null >= 0) dup2(null, 2), close(null);
+        code = load_patterns(NULL, s, argc, argv, i + 1, o, argv[i], &ps);
+        if (saved >= 0) dup2(saved, 2), close(saved);
+        printed = code != RV_EXIT_OK;
+    }
+    if (code == RV_EXIT_OK && !(f = rv_find_text_new(s, ps.pat, ps.n))) code = RV_EXIT_DATA;
+    if (code != RV_EXIT_OK) {
+        cli_mpi_fail_all(rank, code, printed);
+        set_free(&ps);
+        rv_seq_free(s);
+        cli_mpi_finalize();
+        return code;
+    }
+    const uint64_t workers = (uint64_t)(size - 1), n = s->n;
+    uint64_t range = (n + 4 * workers - 1) / (4 * workers); /* about four ranges a worker */
+    if (range < RANGE_MIN) range = RANGE_MIN;
+    const uint64_t n_ranges = n ? (n + range - 1) / range : 1;
+    if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
+    scan_t w = {f, n, range, c->build.threads};
+    int rc = rank == 0 ? mpi_master(s, &ps, n_ranges, size, c->quiet) : cli_mpi_work(rank, "find", scan_job, &w);
+    code = cli_mpi_end(rank, rc, "find", o->out);
+    rv_find_text_free(f);
+    set_free(&ps);
+    rv_seq_free(s);
+    cli_mpi_finalize();
+    return code;
+}
+
 int cli_find(int argc, char **argv)
 {
     static const struct option own[] = {{"strand", required_argument, NULL, OPT_STRAND},
                                         {"file", required_argument, NULL, 'f'},
+                                        {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
+                                        {"output", required_argument, NULL, 'o'},
                                         {0, 0, 0, 0}};
-    find_opts_t o = {RV_STRAND_BOTH, 0, 0, NULL};
+    find_opts_t o = {RV_STRAND_BOTH, 0, 0, NULL, 0, NULL};
     cli_common_t c;
     int code;
-    int i = cli_parse(argc, argv, "find", "k:f:", own, usage, on_opt, &o, &c, &code);
+    int i = cli_parse(argc, argv, "find", "k:f:o:", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
     c.verify = RV_SEC_SEQ_MASK | RV_SEC_BIT(RV_SEC_SA); /* what it reads */
     if (i >= argc) return cli_usage_error("find", "expected FILE [PATTERN...]");
     if (i + 1 == argc && !o.file) return cli_usage_error("find", "no pattern (give PATTERN... or -f PATTERNS.fa)");
     for (int j = i + 1; j < argc; j++)
         if (!*argv[j]) return cli_usage_error("find", "empty pattern");
-    c.build.with_llr = 0;
-    rv_index_t *x = cli_open_index(argv[i], &c);
-    if (!x) return RV_EXIT_DATA;
-    int rc = RV_EXIT_OK;
+    if (cli_mpi_ranks() > 1) return cli_find_mpi(argc, argv, i, &c, &o);
+    rv_index_t *x = NULL;
+    rv_seq_t *text = NULL;
+    if (o.mem_budget) {
+        if (!(text = cli_load_text(argv[i], &c))) return cli_data_error();
+    } else {
+        c.build.with_llr = 0;
+        if (!(x = cli_open_index(argv[i], &c))) return RV_EXIT_DATA;
+    }
+    const rv_seq_t *s = x ? x->seq : text;
     pattern_set_t ps = {0};
-    if (x->seq->alpha != RV_ALPHA_DNA) {
-        if (o.strand_set && o.strand != RV_STRAND_FWD) {
-            rc = cli_usage_error("find", "--strand %s needs DNA (%s is %s)", o.strand == RV_STRAND_REV ? "-" : "both",
-                                 argv[i], rv_alpha_name(x->seq->alpha));
-            goto out;
-        }
-        o.strand = RV_STRAND_FWD;
+    int rc = load_patterns(x, s, argc, argv, i + 1, &o, argv[i], &ps);
+    if (rc != RV_EXIT_OK) goto out;
+    rv_hit_t *hits = NULL;
+    int64_t n = -1;
+    if (x) {
+        n = rv_find_many(x, ps.pat, ps.n, c.build.threads, &hits);
+    } else {
+        rv_find_text_t *f = rv_find_text_new(s, ps.pat, ps.n);
+        if (f) n = rv_find_text_range(f, 0, s->n, c.build.threads, &hits);
+        rv_find_text_free(f);
     }
-    for (int j = i + 1; j < argc; j++) {
-        rv_pattern_t *p = rv_find_compile(x, argv[j], strlen(argv[j]), o.strand, (unsigned)o.k);
-        if (!p) { rc = cli_usage_error("find", "%s", rv_last_error()); goto out; }
-        if (set_add(&ps, p, argv[j]) < 0) { rv_find_free(p); rc = cli_data_error(); goto out; }
-    }
-    if (o.file && read_pattern_file(x, &o, &ps) < 0) { rc = cli_data_error(); goto out; }
-    rv_hit_t *hits;
-    int64_t n = rv_find_many(x, ps.pat, ps.n, c.build.threads, &hits);
     if (n < 0) { rc = cli_data_error(); goto out; }
-    static char buf[1 << 20];
-    setvbuf(stdout, buf, _IOFBF, sizeof buf);
-    print_hits(x, &ps, hits, n);
+    if (o.out && cli_out_begin(o.out) < 0) {
+        free(hits);
+        rc = RV_EXIT_DATA;
+        goto out;
+    }
+    put_header();
+    print_hits(s, &ps, hits, n);
     free(hits);
-    fflush(stdout);
+    rc = cli_out_end(o.out, cli_flush_output("find", RV_EXIT_OK));
 out:
     set_free(&ps);
-    cli_close_index(x, &c);
+    rv_seq_free(text);
+    if (x) cli_close_index(x, &c);
     return rc;
 }

@@ -1,12 +1,17 @@
 /* cli_lr.c — `repview lr`: the longest repeats covering every position (SPEC §4),
  * streamed: the engine hands over batches of answers in order and they are
- * formatted straight into a buffer, so memory stays bounded by the index. */
+ * formatted straight into a buffer, so memory stays bounded by the index.  With
+ * --mem-budget or under mpirun the LLRs come from prefix buckets of the text
+ * (lr_buckets.h) instead of an index: the same output. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "repview/common.h"
 #include "repview/gpu.h"
 #include "repview/index.h"
 #include "repview/lr.h"
+#include "repview/lr_buckets.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -25,21 +30,36 @@ static const char usage[] =
     "printed in forward coordinates with a fifth column, strands: where the other\n"
     "copies lie ('+' forward, '-' reverse strand, '+-' both; a palindrome that is\n"
     "its own reverse complement counts as '-').  --bedgraph prints those lengths.\n\n"
-    "  -t, --threads N   worker threads (default: all cores)\n";
+    "  -t, --threads N   worker threads (default: all cores)\n"
+    "  -o, --output OUT  write to OUT (a temporary name, renamed when complete)\n\n"
+    "Scale-out (prefix buckets, no index: the suffixes are grouped by their first\n"
+    "k symbols and sorted job by job from the text; one strand):\n"
+    "  --mem-budget SIZE  memory for the buckets' work (per rank under mpirun;\n"
+    "                     k/m/g suffixes; default 1g under mpirun); the positions\n"
+    "                     of REGION (all) take one more byte each\n"
+    "  mpirun -np N repview lr ...  rank 0 hands out jobs largest first, ranks\n"
+    "                     1..N-1 work, rank 0 writes: the same output\n";
 
-enum { OPT_LEFTMOST = 1, OPT_BEDGRAPH };
+enum { OPT_LEFTMOST = 1, OPT_BEDGRAPH, OPT_MEM_BUDGET };
 
 typedef struct {
     int leftmost, bedgraph;
+    uint64_t mem_budget; /* 0: none given */
+    const char *out;
 } lr_opts_t;
 
 static int on_opt(int opt, const char *arg, void *ud)
 {
-    (void)arg;
     lr_opts_t *o = ud;
     if (opt == OPT_LEFTMOST) o->leftmost = 1;
     else if (opt == OPT_BEDGRAPH) o->bedgraph = 1;
-    else return -1;
+    else if (opt == 'o') o->out = arg;
+    else if (opt == OPT_MEM_BUDGET) {
+        if (front_parse_count(arg, &o->mem_budget) < 0 || o->mem_budget < 1000000) {
+            cli_usage_error("lr", "bad --mem-budget '%s' (a size of at least 1m)", arg);
+            return -1;
+        }
+    } else return -1;
     return 0;
 }
 
@@ -211,79 +231,219 @@ static int scan_gpu(const rv_index_t *x, uint64_t lo, uint64_t hi, int leftmost,
     return rc;
 }
 
-/* ---- region -> text range ------------------------------------------------------ */
-
-/* First text position whose global position is >= g (n when none). */
-static uint64_t text_at_or_after(const rv_seq_t *s, uint64_t g)
+/* A writer to stdout, its header printed; NULL when out of memory (message set). */
+static writer_t *writer_open(const rv_seq_t *s, const rv_index_t *x, int bedgraph)
 {
-    uint64_t lo = 0, hi = s->n_seg; /* first segment ending after g */
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (s->seg[mid].gpos + s->seg[mid].len > g) hi = mid; else lo = mid + 1;
+    writer_t *w = calloc(1, sizeof *w);
+    if (!w) { rv_error("lr", "out of memory"); return NULL; }
+    w->s = s;
+    w->x = x;
+    w->out = stdout;
+    w->bedgraph = bedgraph;
+    fputs(bedgraph ? "#chrom\tstart\tend\tlr_len\n"
+          : s->strands == 2 ? "#chrom\tpos\tlr_start\tlr_end\tstrands\n" : "#chrom\tpos\tlr_start\tlr_end\n",
+          stdout);
+    return w;
+}
+
+/* The last run and the buffer written: rc, or -1 with a message when writing
+ * failed.  Frees w. */
+static int writer_close(writer_t *w, int rc)
+{
+    flush_run(w);
+    if (w->used && fwrite(w->buf, 1, w->used, w->out) != w->used) w->failed = 1;
+    if (fflush(w->out) != 0 || ferror(w->out)) w->failed = 1;
+    if (w->failed && rc >= 0) rc = rv_error("lr", "cannot write the output: %s", strerror(errno));
+    free(w);
+    return rc;
+}
+
+/* ---- under mpirun: rank 0 hands out jobs and keeps the window, the others work -- */
+
+/* A worker's values go to a file (per job: count, then position deltas and L - k
+ * as varints) that it sends to rank 0 at the end. */
+typedef struct {
+    FILE *f;
+    uint64_t k;
+} values_out_t;
+
+static int values_put(void *ud, const rv_lr_t *v, uint64_t n)
+{
+    values_out_t *o = ud;
+    cli_varint_put(o->f, n);
+    for (uint64_t i = 0, prev = 0; i < n; prev = v[i++].start) {
+        cli_varint_put(o->f, v[i].start - prev);
+        cli_varint_put(o->f, v[i].len - o->k);
     }
-    if (lo == s->n_seg) return rv_seq_fwd_len(s);
-    const rv_segment_t *sg = &s->seg[lo];
-    return sg->gpos <= g ? sg->tpos + (g - sg->gpos) : sg->tpos;
+    return ferror(o->f) ? rv_error("lr", "cannot write a transfer file: %s", strerror(errno)) : 0;
+}
+
+/* Rank 0: the values of one worker's file into the window. */
+static int values_read(const char *path, rv_lr_window_t *w, uint64_t k)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return rv_error(path, "%s", strerror(errno));
+    rv_lr_t buf[4096];
+    uint64_t n, d, l;
+    int rc = 0, got;
+    while (rc == 0 && (got = cli_varint_get(f, &n)) == 1) {
+        for (uint64_t i = 0, pos = 0, m = 0; rc == 0 && i < n; i++) {
+            if (cli_varint_get(f, &d) != 1 || cli_varint_get(f, &l) != 1) { rc = rv_error("lr", "a worker's values are cut short"); break; }
+            pos += d;
+            buf[m++] = (rv_lr_t){pos, l + k};
+            if (m == sizeof buf / sizeof *buf || i + 1 == n) rc = rv_lr_window_add(w, buf, m), m = 0;
+        }
+    }
+    if (rc == 0 && got < 0) rc = rv_error("lr", "a worker's values are cut short");
+    fclose(f);
+    return rc;
+}
+
+static int next_job(void *ctx, uint64_t *job) { return cli_mpi_next_job_of(*(const int *)ctx, job); }
+
+static int mpi_worker(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t lo, uint64_t hi, int threads,
+                      int rank)
+{
+    char path[4096], tag[16];
+    snprintf(tag, sizeof tag, "%d", rank);
+    cli_mpi_temp_path(path, sizeof path, "lr", tag);
+    values_out_t o = {fopen(path, "wb"), (uint64_t)plan->k};
+    if (!o.f) return rv_error(path, "cannot create: %s", strerror(errno));
+    int rc = rv_lr_buckets_run(s, plan, NULL, 0, next_job, &rank, lo, hi, threads, values_put, &o);
+    if (fclose(o.f) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
+    if (rc == 0) rc = cli_mpi_send_file(path);
+    unlink(path);
+    return rc;
+}
+
+static int mpi_master(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t lo, uint64_t hi, int size,
+                      const lr_opts_t *o, int quiet)
+{
+    uint64_t *order = rv_bucket_jobs_largest_first(plan);
+    if (!order) return rv_error("lr", "out of memory");
+    int rc = cli_mpi_serve_jobs(order, plan->n_jobs, size - 1, quiet);
+    free(order);
+    rv_lr_window_t *w = rc == 0 ? rv_lr_window_new(s, plan, lo, hi, 0) : NULL; /* the workers are done */
+    if (!w) return -1;
+    char path[4096];
+    cli_mpi_temp_path(path, sizeof path, "lr", "in");
+    for (int r = 1; r < size && rc == 0; r++) {
+        rc = cli_mpi_recv_file(r, path);
+        if (rc == 0) rc = values_read(path, w, (uint64_t)plan->k);
+        unlink(path);
+    }
+    writer_t *wr = rc == 0 ? writer_open(s, NULL, o->bedgraph) : NULL;
+    if (rc == 0 && !wr) rc = -1;
+    rv_lr_scan_opts_t so = {RV_LR_SWEEP, o->leftmost || o->bedgraph, 0};
+    if (rc == 0) rc = writer_close(wr, rv_lr_window_scan(w, &so, emit, wr));
+    rv_lr_window_free(w);
+    return rc;
+}
+
+static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, const lr_opts_t *o)
+{
+    int rank = 0, size = 1;
+    rv_seq_t *s;
+    if (cli_mpi_start(file, c, &rank, &size, &s) < 0) return cli_data_error();
+    int rc = s ? 0 : -1, code = RV_EXIT_DATA;
+    uint64_t lo = 0, hi = 0;
+    if (rc == 0 && cli_text_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;
+    rv_bucket_plan_t plan = {0};
+    const uint64_t workers = (uint64_t)(size - 1) * (uint64_t)c->build.threads;
+    int ok = rc == 0 && (rank > 0 || rv_lr_bucket_plan(s, o->mem_budget, 0, workers, &plan) == 0);
+    int shared = cli_mpi_share_plan(&plan, rank, size, ok) < 0;
+    if (shared || rc < 0) {
+        /* every rank reads the same input, so rank 0 has met the same trouble and
+         * reports it alone; a rank whose own reading failed (rank 0 did not: the
+         * plan came) reports that and ends the job as rank 0 would */
+        cli_mpi_fail_all(shared ? rank : 0, code, 0);
+        rv_bucket_plan_free(&plan);
+        rv_seq_free(s);
+        cli_mpi_finalize();
+        return code;
+    }
+    if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
+    rc = rank == 0 ? mpi_master(s, &plan, lo, hi, size, o, c->quiet)
+                   : mpi_worker(s, &plan, lo, hi, c->build.threads, rank);
+    code = cli_mpi_end(rank, rc, "lr", o->out);
+    rv_bucket_plan_free(&plan);
+    rv_seq_free(s);
+    cli_mpi_finalize();
+    return code;
+}
+
+/* ---- the command ---------------------------------------------------------------- */
+
+/* LRs of REGION from prefix buckets of the text (--mem-budget, no index). */
+static int lr_buckets(const char *file, const char *region, cli_common_t *c, const lr_opts_t *o)
+{
+    rv_seq_t *s = cli_load_text(file, c);
+    if (!s) return cli_data_error();
+    uint64_t lo, hi;
+    if (cli_text_range(s, region, &lo, &hi) < 0) {
+        rv_seq_free(s);
+        return cli_arg_error();
+    }
+    int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
+    writer_t *w = rc == RV_EXIT_OK ? writer_open(s, NULL, o->bedgraph) : NULL;
+    if (rc == RV_EXIT_OK) {
+        rv_lr_scan_opts_t so = {RV_LR_SWEEP, o->leftmost || o->bedgraph, c->build.threads};
+        if (!w || writer_close(w, rv_lr_buckets_scan(s, lo, hi, o->mem_budget, &so, emit, w)) < 0)
+            rc = cli_data_error();
+    }
+    rc = cli_out_end(o->out, rc);
+    rv_seq_free(s);
+    return rc;
 }
 
 int cli_lr(int argc, char **argv)
 {
     static const struct option own[] = {{"leftmost", no_argument, NULL, OPT_LEFTMOST},
                                         {"bedgraph", no_argument, NULL, OPT_BEDGRAPH},
+                                        {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
+                                        {"output", required_argument, NULL, 'o'},
                                         {0, 0, 0, 0}};
-    lr_opts_t o = {0, 0};
+    lr_opts_t o = {0};
     cli_common_t c;
     int code;
-    int i = cli_parse(argc, argv, "lr", "", own, usage, on_opt, &o, &c, &code);
+    int i = cli_parse(argc, argv, "lr", "o:", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
     c.verify = RV_SEC_SEQ_MASK | RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLRC) |
                RV_SEC_BIT(RV_SEC_LLR_BIG); /* what it reads */
     if (o.leftmost && o.bedgraph) return cli_usage_error("lr", "--leftmost and --bedgraph exclude each other");
     if (argc - i < 1 || argc - i > 2) return cli_usage_error("lr", "expected FILE [REGION]");
     if (c.strands == -1) return cli_usage_error("lr", "--strands must be both or +");
+    const char *region = argc - i == 2 ? argv[i + 1] : NULL;
+    int ranks = cli_mpi_ranks();
+    if ((o.mem_budget || ranks > 1) && c.strands == 2)
+        return cli_usage_error("lr", "--strands both needs the index (no --mem-budget or mpirun)");
+    if (ranks > 1) return cli_lr_mpi(argv[i], region, &c, &o);
+    if (o.mem_budget) return lr_buckets(argv[i], region, &c, &o);
     c.build.strands = c.strands == 2 ? 2 : 1; /* a both-strand FILE.rvx answers + too */
     rv_index_t *x = cli_open_index(argv[i], &c);
     if (!x) return RV_EXIT_DATA;
     const rv_seq_t *s = x->seq;
-    uint64_t lo = 0, hi = rv_seq_fwd_len(s); /* the reverse half mirrors it */
-    if (argc - i == 2) {
-        uint64_t rid, beg, end;
-        if (rv_seq_parse_region(s, argv[i + 1], &rid, &beg, &end) < 0) {
-            int rc = cli_arg_error();
-            cli_close_index(x, &c);
-            return rc;
-        }
-        lo = text_at_or_after(s, s->rec[rid].off + beg);
-        hi = text_at_or_after(s, s->rec[rid].off + end);
+    uint64_t lo, hi;
+    if (cli_text_range(s, region, &lo, &hi) < 0) {
+        int rc = cli_arg_error();
+        cli_close_index(x, &c);
+        return rc;
     }
-    writer_t *w = calloc(1, sizeof *w);
-    if (!w) {
-        rv_error("lr", "out of memory");
-        cli_data_error();
+    if (o.out && cli_out_begin(o.out) < 0) {
         cli_close_index(x, &c);
         return RV_EXIT_DATA;
     }
-    w->s = s;
-    w->x = x;
-    w->out = stdout;
-    w->bedgraph = o.bedgraph;
-    fputs(o.bedgraph ? "#chrom\tstart\tend\tlr_len\n"
-          : s->strands == 2 ? "#chrom\tpos\tlr_start\tlr_end\tstrands\n" : "#chrom\tpos\tlr_start\tlr_end\n",
-          stdout);
+    writer_t *w = writer_open(s, x, o.bedgraph);
+    int rc = w ? 0 : -1;
     rv_lr_scan_opts_t so = {RV_LR_SWEEP, o.leftmost || o.bedgraph, c.build.threads};
-    int rc = 0;
-    if (lo < hi) {
+    if (rc == 0 && lo < hi) {
         rc = use_gpu(x, &c, hi - lo) ? scan_gpu(x, lo, hi, o.leftmost, o.bedgraph, w) : -2;
         if (rc == -1 && !c.quiet) fprintf(stderr, "repview: %s; scanning on the CPU\n", rv_last_error());
         if (rc < 0) rc = rv_lr_scan(x, lo, hi, &so, emit, w, NULL);
     }
-    flush_run(w);
-    if (w->used && fwrite(w->buf, 1, w->used, stdout) != w->used) w->failed = 1;
-    if (fflush(stdout) != 0) w->failed = 1;
-    int failed = w->failed;
-    free(w);
-    if (rc < 0) rc = cli_data_error();
-    else if (failed) rv_error("lr", "cannot write the output"), rc = cli_data_error();
+    if (w) rc = writer_close(w, rc);
+    code = rc < 0 ? cli_data_error() : RV_EXIT_OK;
+    code = cli_out_end(o.out, code);
     cli_close_index(x, &c);
-    return rc;
+    return code;
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,6 +303,83 @@ int cli_mpi_recv_count(int from, uint64_t *v)
     return MPI_Recv(v, 1, MPI_UINT64_T, from, TAG_COUNT, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
 }
 
+int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
+{
+    if (rank == 0) {
+        if (!ok) {
+            rv_bucket_plan_t none = {0};
+            for (int r = 1; r < size; r++) cli_mpi_send_bytes(r, &none, sizeof none);
+            return -1;
+        }
+        for (int r = 1; r < size; r++)
+            if (cli_mpi_send_bytes(r, plan, sizeof *plan) < 0 ||
+                cli_mpi_send_bytes(r, plan->count, plan->n_codes * sizeof *plan->count) < 0 ||
+                cli_mpi_send_bytes(r, plan->jobs, plan->n_jobs * sizeof *plan->jobs) < 0)
+                return -1;
+        return 0;
+    }
+    if (cli_mpi_recv_bytes(0, plan, sizeof *plan) < 0) return -1;
+    plan->count = NULL, plan->jobs = NULL; /* rank 0's pointers */
+    if (!plan->n_codes) return rv_error("mpi", "rank 0 could not plan the buckets");
+    plan->count = malloc(plan->n_codes * sizeof *plan->count);
+    plan->jobs = malloc((plan->n_jobs ? plan->n_jobs : 1) * sizeof *plan->jobs);
+    if (!plan->count || !plan->jobs) return rv_error("mpi", "out of memory");
+    if (cli_mpi_recv_bytes(0, plan->count, plan->n_codes * sizeof *plan->count) < 0 ||
+        cli_mpi_recv_bytes(0, plan->jobs, plan->n_jobs * sizeof *plan->jobs) < 0)
+        return -1;
+    return 0;
+}
+
+
+/* Tests of the fault rule: REPVIEW_TEST_KILL_RANK=R kills rank R (SIGKILL, as
+ * the OOM killer or a lost node would) at its first job. */
+static void fault_here(int rank)
+{
+    const char *v = getenv("REPVIEW_TEST_KILL_RANK");
+    if (v && *v && atoi(v) == rank) raise(SIGKILL);
+}
+
+int cli_mpi_next_job_of(int rank, uint64_t *job)
+{
+    int got = cli_mpi_next_job(NULL, job);
+    if (got == 1) fault_here(rank);
+    return got;
+}
+
+int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud)
+{
+    char path[4096], tag[16];
+    snprintf(tag, sizeof tag, "%d", rank);
+    cli_mpi_temp_path(path, sizeof path, what, tag);
+    FILE *out = fopen(path, "wb");
+    if (!out) return rv_error(path, "cannot create: %s", strerror(errno));
+    uint64_t j;
+    int rc = 0, got;
+    while (rc == 0 && (got = cli_mpi_next_job_of(rank, &j)) == 1) {
+        rc = job(j, out, ud);
+        if (rc == 0 && ferror(out)) rc = rv_error(path, "cannot write: %s", strerror(errno));
+    }
+    if (rc == 0 && got < 0) rc = -1;
+    if (fclose(out) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
+    if (rc == 0) rc = cli_mpi_send_file(path);
+    unlink(path);
+    return rc;
+}
+
+int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
+                    void *ud)
+{
+    int rc = cli_mpi_serve_jobs(order, n, size - 1, quiet);
+    char path[4096];
+    cli_mpi_temp_path(path, sizeof path, what, "in");
+    for (int r = 1; r < size && rc == 0; r++) {
+        rc = cli_mpi_recv_file(r, path);
+        if (rc == 0) rc = read(path, ud);
+        unlink(path);
+    }
+    return rc;
+}
+
 #else /* built without MPI */
 
 int cli_mpi_available(void) { return 0; }
@@ -332,5 +410,47 @@ int cli_mpi_send_count(uint64_t v) { return -1; }
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_count(int from, uint64_t *v) { return -1; }
+int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok) { return -1; }
+int cli_mpi_next_job_of(int rank, uint64_t *job) { return -1; }
+int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud) { return -1; }
+int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
+                    void *ud) { return -1; }
 
 #endif
+
+/* ---- a command's life under mpirun (with or without MPI built in) ---------------- */
+
+void cli_mpi_temp_path(char *buf, size_t len, const char *what, const char *tag)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, len, "%s/repview-%s.%ld.%s", dir && *dir ? dir : "/tmp", what, (long)getpid(), tag);
+}
+
+int cli_mpi_start(const char *file, cli_common_t *c, int *rank, int *size, rv_seq_t **s)
+{
+    *s = NULL;
+    if (cli_mpi_init(rank, size) < 0) return -1;
+    if (*rank > 0) c->quiet = 1;                  /* rank 0 speaks for the job */
+    if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
+    *s = cli_load_text(file, c);
+    return 0;
+}
+
+int cli_mpi_fail_all(int rank, int code, int printed)
+{
+    if (rank == 0) {
+        if (!printed) fprintf(stderr, "repview: %s\n", rv_last_error());
+        cli_mpi_abort(code);
+    }
+    return code;
+}
+
+int cli_mpi_end(int rank, int rc, const char *cmd, const char *out)
+{
+    if (rc < 0) { /* one line from the rank that failed, then every rank ends */
+        fprintf(stderr, "repview: %s\n", rv_last_error());
+        if (rank == 0) cli_out_end(out, RV_EXIT_DATA);
+        cli_mpi_abort(RV_EXIT_DATA);
+    }
+    return rank == 0 ? cli_out_end(out, cli_flush_output(cmd, RV_EXIT_OK)) : RV_EXIT_OK;
+}

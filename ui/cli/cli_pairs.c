@@ -4,8 +4,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -375,50 +373,6 @@ static int run(const rv_index_t *x, const rv_seq_t *s, rv_pairs_opts_t *o, const
     return rc < 0 ? cli_data_error() : RV_EXIT_OK;
 }
 
-/* -o OUT: standard output goes to OUT.tmp.PID, renamed to OUT once complete; a
- * signal that ends the process first (Ctrl-C, mpirun ending the job because a rank
- * died) removes the temporary file. */
-static char *out_tmp;
-static void out_drop(int sig)
-{
-    if (out_tmp) unlink(out_tmp);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-static int out_begin(const char *out)
-{
-    struct stat st;
-    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) { /* /dev/null, a FIFO: written as is */
-        if (freopen(out, "w", stdout)) return 0;
-        fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
-        return -1;
-    }
-    size_t l = strlen(out) + 32;
-    out_tmp = malloc(l);
-    if (!out_tmp) return -1;
-    snprintf(out_tmp, l, "%s.tmp.%ld", out, (long)getpid());
-    signal(SIGINT, out_drop);
-    signal(SIGTERM, out_drop);
-    signal(SIGHUP, out_drop);
-    if (!freopen(out_tmp, "w", stdout)) {
-        fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-static int out_end(const char *out, int rc)
-{
-    if (!out_tmp) return rc;
-    if (rc == RV_EXIT_OK && (fflush(stdout) != 0 || fsync(fileno(stdout)) != 0 || rename(out_tmp, out) != 0)) {
-        fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
-        rc = RV_EXIT_DATA;
-    }
-    if (rc != RV_EXIT_OK) unlink(out_tmp);
-    free(out_tmp);
-    out_tmp = NULL;
-    return rc;
-}
-
 /* The sequence alone (no index) for the bucket paths, both strands when asked. */
 static rv_seq_t *load_text(const char *path, const cli_common_t *c)
 {
@@ -525,38 +479,20 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
 }
 
 /* Rank 0 counts the buckets on every core while the others wait (they would each
- * count the same), then sends them the plan: its header, counts and jobs. */
+ * count the same), then sends them the plan. */
 static int mpi_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads, int rank,
                     int size, uint64_t worker_threads, rv_bucket_plan_t *plan, double t0)
 {
+    int ok = 1;
     if (rank == 0) {
         rv_pairs_opts_t all = *o;
         all.threads = 0;
         /* jobs fit the budget of the rank with the most threads */
-        if (rv_pairs_bucket_plan(s, &all, mem_budget, threads, plan) < 0 ||
-            rv_pairs_bucket_spread(plan, worker_threads ? worker_threads : (uint64_t)(size - 1)) < 0) {
-            rv_bucket_plan_t none = {0};
-            for (int r = 1; r < size; r++) cli_mpi_send_bytes(r, &none, sizeof none);
-            return -1;
-        }
+        ok = rv_pairs_bucket_plan(s, &all, mem_budget, threads, plan) == 0 &&
+             rv_pairs_bucket_spread(plan, worker_threads ? worker_threads : (uint64_t)(size - 1)) == 0;
         mpi_trace(0, "counted", t0);
-        /* count the codes with every core: the other ranks only wait now */
-        for (int r = 1; r < size; r++)
-            if (cli_mpi_send_bytes(r, plan, sizeof *plan) < 0 ||
-                cli_mpi_send_bytes(r, plan->count, plan->n_codes * sizeof *plan->count) < 0 ||
-                cli_mpi_send_bytes(r, plan->jobs, plan->n_jobs * sizeof *plan->jobs) < 0)
-                return -1;
-        return 0;
     }
-    if (cli_mpi_recv_bytes(0, plan, sizeof *plan) < 0) return -1;
-    if (!plan->n_codes) return rv_error("pairs", "rank 0 could not plan the buckets");
-    plan->count = malloc(plan->n_codes * sizeof *plan->count);
-    plan->jobs = malloc((plan->n_jobs ? plan->n_jobs : 1) * sizeof *plan->jobs);
-    if (!plan->count || !plan->jobs) return rv_error("pairs", "out of memory");
-    if (cli_mpi_recv_bytes(0, plan->count, plan->n_codes * sizeof *plan->count) < 0 ||
-        cli_mpi_recv_bytes(0, plan->jobs, plan->n_jobs * sizeof *plan->jobs) < 0)
-        return -1;
-    return 0;
+    return cli_mpi_share_plan(plan, rank, size, ok);
 }
 
 /* Whether this worker sorts on a GPU: the worker ranks of a host take its GPUs in
@@ -622,13 +558,13 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     rv_bucket_plan_t plan = {0};
     if (rc == 0) rc = mpi_plan(s, o, mem_budget, (int)most, rank, size, all, &plan, t0);
     mpi_trace(rank, gpu == 1 ? "plan (GPU rank)" : "plan", t0);
-    if (rc == 0 && rank == 0 && out && out_begin(out) < 0) rc = -1;
+    if (rc == 0 && rank == 0 && out && cli_out_begin(out) < 0) rc = -1;
     if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, count, c->quiet, t0)
                                 : mpi_worker(s, o, &plan, rank, size, count, t0);
     mpi_trace(rank, "done", t0);
     if (rc < 0) { /* one line from the rank that failed, then every rank ends */
         if (!quiet_fail) fprintf(stderr, "repview: %s\n", rv_last_error());
-        if (rank == 0 && out) out_end(out, RV_EXIT_DATA);
+        if (rank == 0 && out) cli_out_end(out, RV_EXIT_DATA);
         cli_mpi_abort(RV_EXIT_DATA);
     }
     int code = RV_EXIT_OK;
@@ -637,7 +573,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
             fprintf(stderr, "repview: pairs: cannot write the output: %s\n", strerror(errno));
             code = RV_EXIT_DATA;
         }
-        code = out_end(out, code);
+        code = cli_out_end(out, code);
     }
     rv_bucket_gpu_end();
     rv_bucket_plan_free(&plan);
@@ -685,12 +621,12 @@ int cli_merge(int argc, char **argv)
     if (rc == 0 && a.count) {
         uint64_t total = 0;
         for (size_t k = 0; k < n; k++) total += rv_part_pairs(parts[k]);
-        if (!a.out || out_begin(a.out) == 0) printf("%llu\n", (unsigned long long)total);
+        if (!a.out || cli_out_begin(a.out) == 0) printf("%llu\n", (unsigned long long)total);
         else rc = -1;
     } else if (rc == 0) {
         s = rv_seq_load_threads(rv_part_input(parts[0]), c.alpha, c.build.threads);
         if (!s || rv_parts_check(parts, n, s) < 0) rc = -1;
-        if (rc == 0 && a.out && out_begin(a.out) < 0) rc = -1;
+        if (rc == 0 && a.out && cli_out_begin(a.out) < 0) rc = -1;
         writer_t w;
         if (rc == 0 && (rc = writer_init(&w, s, c.build.threads)) == 0) {
             static char obuf[1 << 20];
@@ -705,7 +641,7 @@ int cli_merge(int argc, char **argv)
         fprintf(stderr, "repview: merge: cannot write the output: %s\n", strerror(errno));
         code = RV_EXIT_DATA;
     }
-    code = out_end(a.out, code);
+    code = cli_out_end(a.out, code);
     for (size_t k = 0; parts && k < n; k++) rv_part_close(parts[k]);
     free(parts);
     rv_seq_free(s);
@@ -784,7 +720,7 @@ int cli_pairs(int argc, char **argv)
         rv_seq_free(s);
         return rc;
     }
-    if (a.out && out_begin(a.out) < 0) {
+    if (a.out && cli_out_begin(a.out) < 0) {
         rv_bucket_gpu_end();
         rv_seq_free(s);
         cli_close_index(x, &c);
@@ -797,7 +733,7 @@ int cli_pairs(int argc, char **argv)
         fprintf(stderr, "repview: pairs: cannot write the output: %s\n", strerror(errno));
         rc = RV_EXIT_DATA;
     }
-    rc = out_end(a.out, rc);
+    rc = cli_out_end(a.out, rc);
     rv_bucket_gpu_end();
     rv_seq_free(s);
     if (x) cli_close_index(x, &c);

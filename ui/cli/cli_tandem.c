@@ -1,5 +1,8 @@
 /* cli_tandem.c — `repview tandem`: every run (exact tandem repeat) of FILE, or of
- * those overlapping REGION, as `chrom start end period copies motif` (SPEC §4). */
+ * those overlapping REGION, as `chrom start end period copies motif` (SPEC §4).
+ * With --mem-budget or under mpirun the runs come job by job from the text, each
+ * job a stretch of segments or a piece of a long one indexed on its own (tandem.h),
+ * instead of from an index of the whole text: the same output. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -23,13 +26,23 @@ static const char usage[] =
     "  --timing         print on stderr (TSV): seconds to open the index, seconds to\n"
     "                   compute the runs, and the number of runs (all, unfiltered)\n"
     "  --cpu | --gpu    force a backend     -t, --threads N   CPU threads\n"
-    "  --alphabet A     dna|protein|text    --quiet           no progress\n";
+    "  --alphabet A     dna|protein|text    --quiet           no progress\n"
+    "  -o, --output OUT write to OUT (a temporary name, renamed when complete)\n\n"
+    "Scale-out (no index of the whole text: jobs of segments between breakers, each\n"
+    "indexed on its own; a longer segment in pieces, its runs of long period from\n"
+    "prefix buckets):\n"
+    "  --mem-budget SIZE  memory for one job (per rank under mpirun; k/m/g suffixes;\n"
+    "                     default 1g under mpirun)\n"
+    "  mpirun -np N repview tandem ...  rank 0 hands out jobs largest first, ranks\n"
+    "                     1..N-1 work, rank 0 writes: the same output\n";
 
-enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN, OPT_TIMING };
+enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN, OPT_TIMING, OPT_MEM_BUDGET };
 
 typedef struct {
     rv_tandem_filter_t f;
     int timing;
+    uint64_t mem_budget; /* 0: none given */
+    const char *out;
 } tandem_opts_t;
 
 static int parse_copies(const char *s, double *out)
@@ -48,6 +61,12 @@ static int on_opt(int opt, const char *arg, void *ud)
     rv_tandem_filter_t *f = &o->f;
     uint64_t v = 0;
     if (opt == OPT_TIMING) { o->timing = 1; return 0; }
+    if (opt == 'o') { o->out = arg; return 0; }
+    if (opt == OPT_MEM_BUDGET) {
+        if (front_parse_count(arg, &o->mem_budget) == 0 && o->mem_budget >= 1000000) return 0;
+        cli_usage_error("tandem", "bad --mem-budget '%s' (a size of at least 1m)", arg);
+        return -1;
+    }
     if (opt == OPT_MIN_COPIES) {
         if (parse_copies(arg, &f->min_copies) == 0) return 0;
         cli_usage_error("tandem", "bad --min-copies '%s'", arg);
@@ -84,18 +103,197 @@ static int print_run(void *ud, const rv_run_t *run)
     return 0;
 }
 
-/* The first text position whose global position is >= g (n when none): runs hold no
- * breaker, so a run overlaps global [gb, ge) iff it overlaps text [tb, te). */
-static uint64_t text_at_or_after(const rv_seq_t *s, uint64_t g)
+static void put_header(void)
 {
-    uint64_t lo = 0, hi = s->n_seg; /* first segment ending after g */
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (s->seg[mid].gpos + s->seg[mid].len <= g) lo = mid + 1; else hi = mid;
+    static char obuf[1 << 20];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    printf("#chrom\tstart\tend\tperiod\tcopies\tmotif\n");
+}
+
+/* ---- under mpirun: rank 0 hands out the jobs and prints, the others work ------- */
+
+/* Jobs 0..n_jobs-1 are those of rv_runs_jobs; when a segment was cut, n_long more
+ * are the slices of rv_runs_long.  A worker's answer: blocks of (2 j, or 2 j + 1
+ * for long runs that start in job j; count; then start deltas, lengths and
+ * periods) as varints. */
+typedef struct {
+    const rv_seq_t *s;
+    const rv_runs_job_t *jobs;
+    uint64_t n_jobs, n_long, mem_budget;
+    const rv_tandem_filter_t *f;
+    uint64_t lo, hi;
+    int threads;
+} worker_t;
+
+static void put_runs(FILE *out, uint64_t tag, const rv_run_t *v, uint64_t m)
+{
+    cli_varint_put(out, tag);
+    cli_varint_put(out, m);
+    for (uint64_t k = 0, prev = 0; k < m; prev = v[k++].start) {
+        cli_varint_put(out, v[k].start - prev);
+        cli_varint_put(out, v[k].end - v[k].start);
+        cli_varint_put(out, v[k].period);
     }
-    if (lo == s->n_seg) return rv_seq_fwd_len(s);
-    const rv_segment_t *sg = &s->seg[lo];
-    return g > sg->gpos ? sg->tpos + (g - sg->gpos) : sg->tpos;
+}
+
+static int work_job(uint64_t j, FILE *out, void *ud)
+{
+    const worker_t *w = ud;
+    rv_run_t *v;
+    uint64_t m;
+    if (j < w->n_jobs) {
+        if (rv_runs_job_runs(w->s, &w->jobs[j], w->f, w->lo, w->hi, w->threads, &v, &m) < 0) return -1;
+        put_runs(out, 2 * j, v, m);
+    } else {
+        if (rv_runs_long(w->s, w->jobs, w->n_jobs, j - w->n_jobs, w->n_long, w->mem_budget, w->threads, w->f, w->lo,
+                         w->hi, &v, &m) < 0)
+            return -1;
+        for (uint64_t a = 0, b; a < m; a = b) { /* by the job their start lies in */
+            const uint64_t job = rv_runs_job_of(w->jobs, w->n_jobs, v[a].start);
+            for (b = a + 1; b < m && v[b].start < w->jobs[job].t1; b++) {}
+            put_runs(out, 2 * job + 1, v + a, b - a);
+        }
+    }
+    free(v);
+    return 0;
+}
+
+typedef struct {
+    rv_run_t *v;
+    uint64_t n;
+    int back, merge; /* its own runs came; long runs came too */
+} job_runs_t;
+
+typedef struct {
+    job_runs_t *slot;
+    uint64_t n_jobs;
+} slots_t;
+
+/* Rank 0: the runs of one worker's file into their jobs' slots. */
+static int read_runs(const char *path, void *ud)
+{
+    slots_t *sl = ud;
+    FILE *f = fopen(path, "rb");
+    if (!f) return rv_error(path, "%s", strerror(errno));
+    uint64_t tag, m, d, len, p;
+    int rc = 0, got, bad = 0;
+    while (rc == 0 && !bad && (got = cli_varint_get(f, &tag)) == 1) {
+        const uint64_t j = tag / 2;
+        if (cli_varint_get(f, &m) != 1 || j >= sl->n_jobs || (!(tag & 1) && sl->slot[j].back) || m > (1ull << 40)) {
+            bad = 1;
+            break;
+        }
+        job_runs_t *js = &sl->slot[j];
+        rv_run_t *g = realloc(js->v, (js->n + m + 1) * sizeof *g);
+        if (!g) { rc = rv_error("tandem", "out of memory"); break; }
+        js->v = g;
+        js->back |= !(tag & 1), js->merge |= (int)(tag & 1);
+        for (uint64_t k = 0, at = 0; !bad && k < m; k++) {
+            if (cli_varint_get(f, &d) != 1 || cli_varint_get(f, &len) != 1 || cli_varint_get(f, &p) != 1) bad = 1;
+            at += d;
+            js->v[js->n++] = (rv_run_t){at, at + len, p};
+        }
+    }
+    if (rc == 0 && !bad && got < 0) bad = 1;
+    fclose(f);
+    return bad ? rv_error("tandem", "a worker's runs do not read back") : rc;
+}
+
+static int by_start_period(const void *a, const void *b)
+{
+    const rv_run_t *x = a, *y = b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return x->period < y->period ? -1 : x->period > y->period;
+}
+
+static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, uint64_t n_long, const rv_runs_job_t *jobs, int size,
+                      int quiet)
+{
+    const uint64_t n_all = n_jobs + n_long;
+    uint64_t *order = malloc((n_all ? n_all : 1) * sizeof *order);
+    slots_t sl = {calloc(n_jobs ? n_jobs : 1, sizeof *sl.slot), n_jobs};
+    if (!order || !sl.slot) { free(order), free(sl.slot); return rv_error("tandem", "out of memory"); }
+    for (uint64_t j = 0; j < n_long; j++) order[j] = n_jobs + j; /* the buckets' slices first: the largest */
+    for (uint64_t j = 0; j < n_jobs; j++) order[n_long + j] = j;
+    for (uint64_t a = n_long + 1; a < n_all; a++) { /* then largest first, by insertion (stable) */
+        uint64_t x = order[a], b = a, sz = jobs[x].w1 - jobs[x].w0;
+        for (; b > n_long && jobs[order[b - 1]].w1 - jobs[order[b - 1]].w0 < sz; b--) order[b] = order[b - 1];
+        order[b] = x;
+    }
+    int rc = cli_mpi_collect(order, n_all, size, quiet, "tandem", read_runs, &sl);
+    for (uint64_t j = 0; rc == 0 && j < n_jobs; j++)
+        if (!sl.slot[j].back) rc = rv_error("tandem", "job %llu came back from no rank", (unsigned long long)j + 1);
+    if (rc == 0) {
+        print_ctx_t pc = {s, stdout};
+        put_header();
+        for (uint64_t j = 0; j < n_jobs; j++) {
+            if (sl.slot[j].merge) qsort(sl.slot[j].v, sl.slot[j].n, sizeof *sl.slot[j].v, by_start_period);
+            for (uint64_t k = 0; k < sl.slot[j].n; k++) print_run(&pc, &sl.slot[j].v[k]);
+        }
+    }
+    for (uint64_t j = 0; j < n_jobs; j++) free(sl.slot[j].v);
+    free(sl.slot);
+    free(order);
+    return rc;
+}
+
+static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c, const tandem_opts_t *o)
+{
+    int rank = 0, size = 1;
+    rv_seq_t *s;
+    if (cli_mpi_start(file, c, &rank, &size, &s) < 0) return cli_data_error();
+    int rc = s ? 0 : -1, code = RV_EXIT_DATA;
+    uint64_t lo = 0, hi = 0, n_jobs = 0;
+    if (rc == 0 && cli_text_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;
+    /* every rank reads the same input and cuts the same jobs: a failure here is
+     * every rank's, and rank 0 reports it alone */
+    rv_runs_job_t *jobs = rc == 0 ? rv_runs_jobs(s, lo, hi, rv_runs_job_symbols(o->mem_budget), &n_jobs) : NULL;
+    if (rc == 0 && !jobs && n_jobs) rc = -1;
+    if (rc < 0) {
+        cli_mpi_fail_all(rank, code, 0);
+        rv_seq_free(s);
+        cli_mpi_finalize();
+        return code;
+    }
+    if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
+    uint64_t n_long = 0; /* slices of the runs of long period, when a segment was cut */
+    for (uint64_t j = 0; j < n_jobs && !n_long; j++) n_long = jobs[j].max_period ? (uint64_t)size - 1 : 0;
+    worker_t w = {s, jobs, n_jobs, n_long, o->mem_budget, &o->f, lo, hi, c->build.threads};
+    rc = rank == 0 ? mpi_master(s, n_jobs, n_long, jobs, size, c->quiet) : cli_mpi_work(rank, "tandem", work_job, &w);
+    code = cli_mpi_end(rank, rc, "tandem", o->out);
+    free(jobs);
+    rv_seq_free(s);
+    cli_mpi_finalize();
+    return code;
+}
+
+/* ---- the command ---------------------------------------------------------------- */
+
+static int print_local(void *ud, const rv_run_t *run) { return print_run(ud, run); }
+
+/* Runs of REGION job by job from the text (--mem-budget, no index). */
+static int tandem_local(const char *file, const char *region, cli_common_t *c, const tandem_opts_t *o)
+{
+    rv_seq_t *s = cli_load_text(file, c);
+    if (!s) return cli_data_error();
+    uint64_t lo, hi;
+    if (cli_text_range(s, region, &lo, &hi) < 0) {
+        rv_seq_free(s);
+        return cli_arg_error();
+    }
+    int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
+    if (rc == RV_EXIT_OK) {
+        put_header();
+        print_ctx_t pc = {s, stdout};
+        double t0 = rv_now();
+        if (rv_runs_each_local(s, lo, hi, o->mem_budget, c->build.threads, &o->f, print_local, &pc) < 0)
+            rc = cli_data_error();
+        if (o->timing) fprintf(stderr, "open\t0.000\nruns\t%.3f\n", rv_now() - t0);
+        rc = cli_flush_output("tandem", rc);
+    }
+    rc = cli_out_end(o->out, rc);
+    rv_seq_free(s);
+    return rc;
 }
 
 int cli_tandem(int argc, char **argv)
@@ -105,30 +303,31 @@ int cli_tandem(int argc, char **argv)
                                         {"min-copies", required_argument, NULL, OPT_MIN_COPIES},
                                         {"min-len", required_argument, NULL, OPT_MIN_LEN},
                                         {"timing", no_argument, NULL, OPT_TIMING},
+                                        {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
+                                        {"output", required_argument, NULL, 'o'},
                                         {0, 0, 0, 0}};
     tandem_opts_t o = {.timing = 0};
     rv_tandem_filter_init(&o.f);
     cli_common_t c;
     int code;
-    int i = cli_parse(argc, argv, "tandem", "", own, usage, on_opt, &o, &c, &code);
+    int i = cli_parse(argc, argv, "tandem", "o:", own, usage, on_opt, &o, &c, &code);
     if (i < 0) return code;
     c.verify = RV_SEC_SEQ_MASK | RV_SEC_BIT(RV_SEC_RUNS); /* what it reads */
     if (argc - i < 1 || argc - i > 2) return cli_usage_error("tandem", "expected FILE [REGION]");
     if (o.f.max_period < o.f.min_period) return cli_usage_error("tandem", "--max-period is below --min-period");
+    const char *region = argc - i == 2 ? argv[i + 1] : NULL;
+    if (cli_mpi_ranks() > 1) return cli_tandem_mpi(argv[i], region, &c, &o);
+    if (o.mem_budget) return tandem_local(argv[i], region, &c, &o);
     c.build.with_llr = 0;
     double t0 = rv_now();
     rv_index_t *x = cli_open_index(argv[i], &c);
     if (!x) return RV_EXIT_DATA;
     const rv_seq_t *s = x->seq;
-    uint64_t lo = 0, hi = rv_seq_fwd_len(x->seq), rid, beg, end; /* runs of the reverse half mirror these */
-    if (argc - i == 2) {
-        if (rv_seq_parse_region(s, argv[i + 1], &rid, &beg, &end) < 0) {
-            cli_arg_error();
-            cli_close_index(x, &c);
-            return RV_EXIT_USAGE;
-        }
-        lo = text_at_or_after(s, s->rec[rid].off + beg);
-        hi = text_at_or_after(s, s->rec[rid].off + end);
+    uint64_t lo, hi;
+    if (cli_text_range(s, region, &lo, &hi) < 0) {
+        cli_arg_error();
+        cli_close_index(x, &c);
+        return RV_EXIT_USAGE;
     }
     rv_runs_t r;
     double t1 = rv_now();
@@ -140,11 +339,13 @@ int cli_tandem(int argc, char **argv)
     if (o.timing)
         fprintf(stderr, "open\t%.3f\nruns\t%.3f\ncount\t%llu\n", t1 - t0, rv_now() - t1,
                 (unsigned long long)r.n);
-    static char obuf[1 << 20];
-    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    printf("#chrom\tstart\tend\tperiod\tcopies\tmotif\n");
+    if (o.out && cli_out_begin(o.out) < 0) {
+        cli_close_index(x, &c);
+        return RV_EXIT_DATA;
+    }
+    put_header();
     print_ctx_t pc = {s, stdout};
-    if (argc - i == 1) {
+    if (!region) {
         for (uint64_t k = 0; k < r.n; k++) { /* by start: the reverse half's runs come last */
             rv_run_t run = rv_runs_at(&r, k);
             if (run.start >= hi) break;
@@ -153,8 +354,7 @@ int cli_tandem(int argc, char **argv)
     } else {
         rv_runs_overlapping(&r, lo, hi, &o.f, print_run, &pc);
     }
-    int rc = fflush(stdout) == 0 ? RV_EXIT_OK : RV_EXIT_DATA;
-    if (rc) fprintf(stderr, "repview: tandem: write error: %s\n", strerror(errno));
+    int rc = cli_out_end(o.out, cli_flush_output("tandem", RV_EXIT_OK));
     cli_close_index(x, &c);
     return rc;
 }

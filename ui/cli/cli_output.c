@@ -1,0 +1,74 @@
+/* cli_output.c — -o OUT for the commands that take it: the output goes to a
+ * temporary name and is renamed into place once complete (a device or FIFO is
+ * written directly: renaming over /dev/null would replace it); and the varints of
+ * the files that MPI workers send to rank 0. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "repview/common.h"
+#include "cli.h"
+
+/* -o OUT: standard output goes to OUT.tmp.PID, renamed to OUT once complete; a
+ * signal that ends the process first (Ctrl-C, mpirun ending the job because a rank
+ * died) removes the temporary file. */
+static char *out_tmp;
+static void out_drop(int sig)
+{
+    if (out_tmp) unlink(out_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+int cli_out_begin(const char *out)
+{
+    struct stat st;
+    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) { /* /dev/null, a FIFO: written as is */
+        if (freopen(out, "w", stdout)) return 0;
+        fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
+        return -1;
+    }
+    size_t l = strlen(out) + 32;
+    out_tmp = malloc(l);
+    if (!out_tmp) return -1;
+    snprintf(out_tmp, l, "%s.tmp.%ld", out, (long)getpid());
+    signal(SIGINT, out_drop);
+    signal(SIGTERM, out_drop);
+    signal(SIGHUP, out_drop);
+    if (!freopen(out_tmp, "w", stdout)) {
+        fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+int cli_out_end(const char *out, int rc)
+{
+    if (!out_tmp) return rc;
+    if (rc == RV_EXIT_OK && (fflush(stdout) != 0 || fsync(fileno(stdout)) != 0 || rename(out_tmp, out) != 0)) {
+        fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
+        rc = RV_EXIT_DATA;
+    }
+    if (rc != RV_EXIT_OK) unlink(out_tmp);
+    free(out_tmp);
+    out_tmp = NULL;
+    return rc;
+}
+
+void cli_varint_put(FILE *f, uint64_t v)
+{
+    while (v >= 0x80) putc_unlocked((int)(v & 0x7f) | 0x80, f), v >>= 7;
+    putc_unlocked((int)v, f);
+}
+
+int cli_varint_get(FILE *f, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int sh = 0; sh < 64; sh += 7) {
+        int c = getc_unlocked(f);
+        if (c == EOF) return sh ? -1 : 0;
+        x |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80)) { *v = x; return 1; }
+    }
+    return -1;
+}

@@ -1,0 +1,47 @@
+/* cli_text.c — what the commands' paths without an index share (issue 15):
+ * reading the sequence alone, a REGION as a range of text positions, and the
+ * final flush of standard output. */
+#include <errno.h>
+#include <string.h>
+#include "repview/common.h"
+#include "cli.h"
+
+rv_seq_t *cli_load_text(const char *path, const cli_common_t *c)
+{
+    rv_seq_t *s = rv_seq_load_threads(path, c->alpha, c->build.threads);
+    if (s && s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", path, s->warning);
+    return s;
+}
+
+/* First text position whose global position is >= g (the forward length when
+ * none): breakers hold no answer, so global [gb, ge) and text [tb, te) hold the
+ * same ones. */
+static uint64_t text_at_or_after(const rv_seq_t *s, uint64_t g)
+{
+    uint64_t lo = 0, hi = s->n_seg; /* first segment ending after g */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (s->seg[mid].gpos + s->seg[mid].len > g) hi = mid; else lo = mid + 1;
+    }
+    if (lo == s->n_seg) return rv_seq_fwd_len(s);
+    const rv_segment_t *sg = &s->seg[lo];
+    return sg->gpos <= g ? sg->tpos + (g - sg->gpos) : sg->tpos;
+}
+
+int cli_text_range(const rv_seq_t *s, const char *region, uint64_t *lo, uint64_t *hi)
+{
+    *lo = 0, *hi = rv_seq_fwd_len(s); /* the reverse half mirrors the forward one */
+    if (!region) return 0;
+    uint64_t rid, beg, end;
+    if (rv_seq_parse_region(s, region, &rid, &beg, &end) < 0) return -1;
+    *lo = text_at_or_after(s, s->rec[rid].off + beg);
+    *hi = text_at_or_after(s, s->rec[rid].off + end);
+    return 0;
+}
+
+int cli_flush_output(const char *cmd, int rc)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    fprintf(stderr, "repview: %s: write error: %s\n", cmd, strerror(errno));
+    return RV_EXIT_DATA;
+}
