@@ -342,7 +342,7 @@ mpi_one_error mpi_find_missing_input 1 find -o "$T/mo" "$T/nope.fa" ACGT
 mpi_one_error mpi_find_bad_pattern 2 find -o "$T/mo" "$F" 'AC*GT'
 mpi_one_error mpi_find_missing_patterns 1 find -f "$T/nope.fa" -o "$T/mo" "$F"
 
-# ---- a rank that dies (REPVIEW_TEST_KILL_RANK: SIGKILL at its first job): a
+# ---- a rank that dies (REPVIEW_TEST_KILL_RANK: SIGKILL as it first asks for a job): a
 # non-zero exit, a message naming the rank, no output file and no temporary
 mpi_rank_dies() { # NAME RANK COMMAND args...
     local name=$1 r=$2; shift 2

@@ -161,8 +161,8 @@ int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud);
 /* A temporary path of this process, TMPDIR/repview-WHAT.PID.TAG (TMPDIR unset:
  * /tmp), for the files a rank sends or receives. */
 void cli_mpi_temp_path(char *buf, size_t len, const char *what, const char *tag);
-/* cli_mpi_next_job for rank `rank` (REPVIEW_TEST_KILL_RANK=rank kills it at its
- * first job: the tests of a rank that dies). */
+/* cli_mpi_next_job for rank `rank` (REPVIEW_TEST_KILL_RANK=rank kills it as it
+ * first asks: the tests of a rank that dies). */
 int cli_mpi_next_job_of(int rank, uint64_t *job);
 int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
                     void *ud);

@@ -332,7 +332,8 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
 
 
 /* Tests of the fault rule: REPVIEW_TEST_KILL_RANK=R kills rank R (SIGKILL, as
- * the OOM killer or a lost node would) at its first job. */
+ * the OOM killer or a lost node would) as it starts asking for jobs (whether or
+ * not one is left for it: a rank may find every job taken). */
 static void fault_here(int rank)
 {
     const char *v = getenv("REPVIEW_TEST_KILL_RANK");
@@ -341,9 +342,9 @@ static void fault_here(int rank)
 
 int cli_mpi_next_job_of(int rank, uint64_t *job)
 {
-    int got = cli_mpi_next_job(NULL, job);
-    if (got == 1) fault_here(rank);
-    return got;
+    static int asked;
+    if (!asked++) fault_here(rank);
+    return cli_mpi_next_job(NULL, job);
 }
 
 int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud)
@@ -432,7 +433,15 @@ int cli_mpi_start(const char *file, cli_common_t *c, int *rank, int *size, rv_se
     if (cli_mpi_init(rank, size) < 0) return -1;
     if (*rank > 0) c->quiet = 1;                  /* rank 0 speaks for the job */
     if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
-    *s = cli_load_text(file, c);
+    if (!cli_mpi_available()) {
+        *s = cli_load_text(file, c);
+        return 0;
+    }
+    /* read once per host, on every core of it; one text for the host's ranks */
+    if (*rank == 0 || cli_mpi_host_leader()) cli_mpi_widen(rv_default_threads());
+    int quiet = 0;
+    *s = cli_mpi_load_seq(file, c->alpha, 0, 1, &quiet);
+    if (*s && (*s)->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", file, (*s)->warning);
     return 0;
 }
 
