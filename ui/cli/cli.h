@@ -167,6 +167,14 @@ int cli_mpi_next_job_of(int rank, uint64_t *job);
 int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
                     void *ud);
 
+/* The bucket jobs of this process sorted on GPU `device` (buckets.h) when one is
+ * usable and the text is large enough to pay for its start (any size when
+ * any_size), always with --gpu (an error when none), never with --cpu; end with
+ * rv_bucket_gpu_end().  1 on the GPU, 0 on the CPU, -1 with a message.  Under
+ * mpirun: the worker ranks of a host take its GPUs in order (rank 0 has none). */
+int cli_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int device, int any_size);
+int cli_mpi_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int rank);
+
 int cli_index(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_sa(int argc, char **argv);

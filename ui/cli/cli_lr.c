@@ -363,9 +363,11 @@ static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, con
         return code;
     }
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
-    rc = rank == 0 ? mpi_master(s, &plan, lo, hi, size, o, c->quiet)
-                   : mpi_worker(s, &plan, lo, hi, c->build.threads, rank);
+    if (rank > 0 && cli_mpi_bucket_gpu(s, c, "lr", rank) < 0) rc = -1; /* GPU ranks */
+    else rc = rank == 0 ? mpi_master(s, &plan, lo, hi, size, o, c->quiet)
+                        : mpi_worker(s, &plan, lo, hi, c->build.threads, rank);
     code = cli_mpi_end(rank, rc, "lr", o->out);
+    rv_bucket_gpu_end();
     rv_bucket_plan_free(&plan);
     rv_seq_free(s);
     cli_mpi_finalize();
@@ -384,6 +386,10 @@ static int lr_buckets(const char *file, const char *region, cli_common_t *c, con
         rv_seq_free(s);
         return cli_arg_error();
     }
+    if (cli_bucket_gpu(s, c, "lr", 0, 0) < 0) {
+        rv_seq_free(s);
+        return cli_data_error();
+    }
     int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
     writer_t *w = rc == RV_EXIT_OK ? writer_open(s, NULL, o->bedgraph) : NULL;
     if (rc == RV_EXIT_OK) {
@@ -392,6 +398,7 @@ static int lr_buckets(const char *file, const char *region, cli_common_t *c, con
             rc = cli_data_error();
     }
     rc = cli_out_end(o->out, rc);
+    rv_bucket_gpu_end();
     rv_seq_free(s);
     return rc;
 }

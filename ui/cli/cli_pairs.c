@@ -386,28 +386,6 @@ static rv_seq_t *load_text(const char *path, const cli_common_t *c)
     return s;
 }
 
-/* The bucket paths sort on the GPU when one is usable and the text is large enough
- * to pay for its start (always with --gpu; never with --cpu).  0, or -1 after the
- * message when --gpu cannot be honoured. */
-enum { GPU_MIN_TEXT = 4 << 20 };
-
-static int bucket_gpu(const rv_seq_t *s, const cli_common_t *c, int device)
-{
-    const char *dev = getenv("REPVIEW_DEVICE");
-    int forced = c->build.backend == RV_BACKEND_GPU || (dev && strcmp(dev, "gpu") == 0);
-    if (c->build.backend == RV_BACKEND_CPU || (dev && strcmp(dev, "cpu") == 0)) return 0;
-    if (!forced && s->n < GPU_MIN_TEXT) return 0;
-    char name[128], why[256];
-    if (!rv_gpu_probe(name, sizeof name, why, sizeof why)) {
-        if (!forced) return 0;
-        return rv_error("pairs", "--gpu: no usable GPU: %s", why);
-    }
-    if (rv_bucket_gpu_begin(s, device) == 0) return 0;
-    if (forced) return -1;
-    if (!c->quiet) fprintf(stderr, "repview: pairs: the GPU failed (%s); sorting on the CPU\n", rv_last_error());
-    return 0;
-}
-
 /* ---- under mpirun: rank 0 hands out jobs and merges, the others work ---------- */
 
 /* REPVIEW_MPI_TRACE=1: each rank's phases on stderr (rank, phase, seconds since start). */
@@ -495,37 +473,6 @@ static int mpi_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_bu
     return cli_mpi_share_plan(plan, rank, size, ok);
 }
 
-/* Whether this worker sorts on a GPU: the worker ranks of a host take its GPUs in
- * order (rank 0 schedules and has none), unless --cpu; --gpu makes a worker
- * without one an error.  A GPU rank takes a host's share of the cores as threads
- * unless -t says otherwise.  0 CPU, 1 GPU, -1 error. */
-static int mpi_use_gpu(const cli_common_t *c, int rank, int t_given, int *threads)
-{
-    const char *dev = getenv("REPVIEW_DEVICE");
-    int forced = c->build.backend == RV_BACKEND_GPU || (dev && strcmp(dev, "gpu") == 0);
-    if (rank == 0 || c->build.backend == RV_BACKEND_CPU || (dev && strcmp(dev, "cpu") == 0)) return 0;
-    int worker, workers, devices = rv_gpu_devices();
-    cli_mpi_host_workers(&worker, &workers);
-    if (worker >= devices) {
-        if (forced)
-            return rv_error("pairs", "--gpu: rank %d has no GPU of its own (%d on its host for %d workers)", rank,
-                            devices, workers);
-        return 0;
-    }
-    if (!t_given) {
-        *threads = rv_default_threads() / (workers > 0 ? workers : 1);
-        if (*threads < 1) *threads = 1;
-    }
-    return 1;
-}
-
-static int mpi_worker_index(void)
-{
-    int worker, workers;
-    cli_mpi_host_workers(&worker, &workers);
-    return worker;
-}
-
 static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, const char *within,
                          uint64_t mem_budget, int count, const char *out)
 {
@@ -544,15 +491,18 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     mpi_trace(rank, "read", t0);
     if (rc == 0 && s->warning && !c->quiet) fprintf(stderr, "repview: %s: %s\n", file, s->warning);
     if (rc == 0 && within && set_within(s, o, within) < 0) rc = -1;
-    int threads = c->build.threads, gpu = rc == 0 ? mpi_use_gpu(c, rank, t_given, &threads) : 0;
+    /* a GPU rank takes its host's share of the cores as threads, unless -t */
+    int threads = c->build.threads, gpu = rc == 0 ? cli_mpi_bucket_gpu(s, c, "pairs", rank) : 0;
     if (gpu < 0) rc = -1;
+    if (gpu == 1 && !t_given) {
+        int worker, workers;
+        cli_mpi_host_workers(&worker, &workers);
+        threads = rv_default_threads() / (workers > 0 ? workers : 1);
+        if (threads < 1) threads = 1;
+    }
     /* the plan cuts about three jobs for every worker thread of the job */
     uint64_t all = 0, most = 1;
     if (cli_mpi_sum_max(rank == 0 ? 0 : (uint64_t)threads, &all, &most) < 0 && rc == 0) rc = -1;
-    if (rc == 0 && gpu == 1 && rv_bucket_gpu_begin(s, mpi_worker_index()) < 0) {
-        if (c->build.backend == RV_BACKEND_GPU) rc = -1;
-        gpu = 0;
-    }
     o->threads = threads;
     cli_mpi_widen(threads);
     rv_bucket_plan_t plan = {0};
@@ -694,7 +644,7 @@ int cli_pairs(int argc, char **argv)
     double t_read = rv_now();
     if (buckets) {
         if (!(s = load_text(argv[i], &c))) return RV_EXIT_DATA;
-        if (bucket_gpu(s, &c, 0) < 0) {
+        if (cli_bucket_gpu(s, &c, "pairs", 0, 0) < 0) {
             rv_seq_free(s);
             return cli_data_error();
         }

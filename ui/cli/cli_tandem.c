@@ -259,8 +259,11 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
     uint64_t n_long = 0; /* slices of the runs of long period, when a segment was cut */
     for (uint64_t j = 0; j < n_jobs && !n_long; j++) n_long = jobs[j].max_period ? (uint64_t)size - 1 : 0;
     worker_t w = {s, jobs, n_jobs, n_long, o->mem_budget, &o->f, lo, hi, c->build.threads};
-    rc = rank == 0 ? mpi_master(s, n_jobs, n_long, jobs, size, c->quiet) : cli_mpi_work(rank, "tandem", work_job, &w);
+    /* GPU ranks sort the buckets of the runs of long period */
+    if (rank > 0 && n_long && cli_mpi_bucket_gpu(s, c, "tandem", rank) < 0) rc = -1;
+    else rc = rank == 0 ? mpi_master(s, n_jobs, n_long, jobs, size, c->quiet) : cli_mpi_work(rank, "tandem", work_job, &w);
     code = cli_mpi_end(rank, rc, "tandem", o->out);
+    rv_bucket_gpu_end();
     free(jobs);
     rv_seq_free(s);
     cli_mpi_finalize();
@@ -281,6 +284,10 @@ static int tandem_local(const char *file, const char *region, cli_common_t *c, c
         rv_seq_free(s);
         return cli_arg_error();
     }
+    if (cli_bucket_gpu(s, c, "tandem", 0, 0) < 0) { /* the runs of long period, from buckets */
+        rv_seq_free(s);
+        return cli_data_error();
+    }
     int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
     if (rc == RV_EXIT_OK) {
         put_header();
@@ -292,6 +299,7 @@ static int tandem_local(const char *file, const char *region, cli_common_t *c, c
         rc = cli_flush_output("tandem", rc);
     }
     rc = cli_out_end(o->out, rc);
+    rv_bucket_gpu_end();
     rv_seq_free(s);
     return rc;
 }
