@@ -174,6 +174,9 @@ int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cons
  * mpirun: the worker ranks of a host take its GPUs in order (rank 0 has none). */
 int cli_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int device, int any_size);
 int cli_mpi_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int rank);
+/* The threads of a GPU rank: its host's share of the cores unless -t gave them
+ * (t_given), with mpirun's binding widened to them. */
+int cli_mpi_gpu_threads(int t_given, int threads);
 
 int cli_index(int argc, char **argv);
 int cli_stats(int argc, char **argv);

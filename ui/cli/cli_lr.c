@@ -342,7 +342,7 @@ static int mpi_master(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t 
 
 static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, const lr_opts_t *o)
 {
-    int rank = 0, size = 1;
+    int rank = 0, size = 1, t_given = c->build.threads > 0;
     rv_seq_t *s;
     if (cli_mpi_start(file, c, &rank, &size, &s) < 0) return cli_data_error();
     int rc = s ? 0 : -1, code = RV_EXIT_DATA;
@@ -363,9 +363,11 @@ static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, con
         return code;
     }
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
-    if (rank > 0 && cli_mpi_bucket_gpu(s, c, "lr", rank) < 0) rc = -1; /* GPU ranks */
+    int gpu = rank > 0 ? cli_mpi_bucket_gpu(s, c, "lr", rank) : 0; /* GPU ranks */
+    int threads = gpu == 1 ? cli_mpi_gpu_threads(t_given, c->build.threads) : c->build.threads;
+    if (gpu < 0) rc = -1;
     else rc = rank == 0 ? mpi_master(s, &plan, lo, hi, size, o, c->quiet)
-                        : mpi_worker(s, &plan, lo, hi, c->build.threads, rank);
+                        : mpi_worker(s, &plan, lo, hi, threads, rank);
     code = cli_mpi_end(rank, rc, "lr", o->out);
     rv_bucket_gpu_end();
     rv_bucket_plan_free(&plan);

@@ -494,12 +494,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     /* a GPU rank takes its host's share of the cores as threads, unless -t */
     int threads = c->build.threads, gpu = rc == 0 ? cli_mpi_bucket_gpu(s, c, "pairs", rank) : 0;
     if (gpu < 0) rc = -1;
-    if (gpu == 1 && !t_given) {
-        int worker, workers;
-        cli_mpi_host_workers(&worker, &workers);
-        threads = rv_default_threads() / (workers > 0 ? workers : 1);
-        if (threads < 1) threads = 1;
-    }
+    if (gpu == 1) threads = cli_mpi_gpu_threads(t_given, threads);
     /* the plan cuts about three jobs for every worker thread of the job */
     uint64_t all = 0, most = 1;
     if (cli_mpi_sum_max(rank == 0 ? 0 : (uint64_t)threads, &all, &most) < 0 && rc == 0) rc = -1;

@@ -93,3 +93,15 @@ int cli_mpi_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd
     }
     return cli_bucket_gpu(s, c, cmd, worker, 1);
 }
+
+int cli_mpi_gpu_threads(int t_given, int threads)
+{
+    if (!t_given) {
+        int worker, workers;
+        cli_mpi_host_workers(&worker, &workers);
+        threads = rv_default_threads() / (workers > 0 ? workers : 1);
+        if (threads < 1) threads = 1;
+    }
+    cli_mpi_widen(threads);
+    return threads;
+}
