@@ -12,6 +12,7 @@
  * LCP of neighbours is then found by comparing keys, eight symbols at a time.
  */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "repview/buckets.h"
@@ -383,14 +384,17 @@ int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j,
     }
     if (atomic_load(&gpu_on) && gpu_seq == s) {
         uint64_t *pos = (uint64_t *)it; /* the GPU needs no items: m positions */
-        int rc = job_sort_gpu(s, p, job, off, nc, m, pos, lcp);
-        free(off);
-        if (rc < 0) { free(it), free(lcp); return -1; }
-        uint64_t *shrunk = realloc(pos, (m ? m : 1) * sizeof *pos);
-        *pos_out = shrunk ? shrunk : pos;
-        *lcp_out = lcp;
-        *m_out = m;
-        return 0;
+        if (job_sort_gpu(s, p, job, off, nc, m, pos, lcp) == 0) {
+            free(off);
+            uint64_t *shrunk = realloc(pos, (m ? m : 1) * sizeof *pos);
+            *pos_out = shrunk ? shrunk : pos;
+            *lcp_out = lcp;
+            *m_out = m;
+            return 0;
+        }
+        /* the device failed (out of its memory for this job, ...): the CPU sorts it */
+        const char *tr = getenv("REPVIEW_GPU_TRACE");
+        if (tr && *tr && *tr != '0') fprintf(stderr, "gpu bucket job failed (%s): sorted on the CPU\n", rv_last_error());
     }
     /* appended in text order, then a stable LSD radix sort by code: passes over a
      * few thousand counters, where a direct scatter into nc buckets misses the

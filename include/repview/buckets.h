@@ -67,7 +67,7 @@ int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j,
  * (gpu.h; the text of s is put on it and must stay unchanged), the CPU finishing
  * the few suffixes tied deepest; until rv_bucket_gpu_end().  0, or -1 with a message
  * (the CPU sorts then).  The jobs of any number of threads share the device, one
- * at a time. */
+ * at a time; a job the device fails (out of its memory) is sorted on the CPU. */
 int rv_bucket_gpu_begin(const rv_seq_t *s, int device);
 void rv_bucket_gpu_end(void);
 int rv_bucket_gpu_on(void); /* 1 while the GPU sorts */

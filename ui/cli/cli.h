@@ -173,6 +173,9 @@ int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cons
  * rv_bucket_gpu_end().  1 on the GPU, 0 on the CPU, -1 with a message.  Under
  * mpirun: the worker ranks of a host take its GPUs in order (rank 0 has none). */
 int cli_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int device, int any_size);
+/* --gpu or REPVIEW_DEVICE=gpu; --cpu or REPVIEW_DEVICE=cpu. */
+int cli_gpu_forced(const cli_common_t *c);
+int cli_gpu_refused(const cli_common_t *c);
 int cli_mpi_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int rank);
 /* The threads of a GPU rank: its host's share of the cores unless -t gave them
  * (t_given), with mpirun's binding widened to them. */

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "repview/common.h"
+#include "repview/gpu.h"
 #include "cli.h"
 
 int cli_mpi_ranks(void)
@@ -419,6 +420,34 @@ int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cons
 
 #endif
 
+/* ---- GPU ranks (buckets.h): the worker ranks of a host take its GPUs in order ---- */
+
+int cli_mpi_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int rank)
+{
+    if (rank == 0 || cli_gpu_refused(c)) return 0;
+    int worker, workers, devices = rv_gpu_devices();
+    cli_mpi_host_workers(&worker, &workers);
+    if (worker >= devices) {
+        if (cli_gpu_forced(c))
+            return rv_error(cmd, "--gpu: rank %d has no GPU of its own (%d on its host for %d workers)", rank,
+                            devices, workers);
+        return 0;
+    }
+    return cli_bucket_gpu(s, c, cmd, worker, 1);
+}
+
+int cli_mpi_gpu_threads(int t_given, int threads)
+{
+    if (!t_given) {
+        int worker, workers;
+        cli_mpi_host_workers(&worker, &workers);
+        threads = rv_default_threads() / (workers > 0 ? workers : 1);
+        if (threads < 1) threads = 1;
+    }
+    cli_mpi_widen(threads);
+    return threads;
+}
+
 /* ---- a command's life under mpirun (with or without MPI built in) ---------------- */
 
 void cli_mpi_temp_path(char *buf, size_t len, const char *what, const char *tag)
@@ -450,6 +479,12 @@ int cli_mpi_fail_all(int rank, int code, int printed)
     if (rank == 0) {
         if (!printed) fprintf(stderr, "repview: %s\n", rv_last_error());
         cli_mpi_abort(code);
+    }
+    /* rank 0 is ending the job: finalizing meanwhile may crash in Open MPI (exit 139
+     * instead of rank 0's code), so wait to be ended, a minute at most */
+    for (int i = 0; i < 600; i++) {
+        struct timespec ts = {0, 100000000L};
+        nanosleep(&ts, NULL);
     }
     return code;
 }

@@ -53,13 +53,13 @@ int cli_flush_output(const char *cmd, int rc)
 
 enum { GPU_MIN_TEXT = 4 << 20 }; /* smaller texts do not pay for the device's start */
 
-static int gpu_forced(const cli_common_t *c)
+int cli_gpu_forced(const cli_common_t *c)
 {
     const char *dev = getenv("REPVIEW_DEVICE");
     return c->build.backend == RV_BACKEND_GPU || (dev && strcmp(dev, "gpu") == 0);
 }
 
-static int gpu_refused(const cli_common_t *c)
+int cli_gpu_refused(const cli_common_t *c)
 {
     const char *dev = getenv("REPVIEW_DEVICE");
     return c->build.backend == RV_BACKEND_CPU || (dev && strcmp(dev, "cpu") == 0);
@@ -67,8 +67,8 @@ static int gpu_refused(const cli_common_t *c)
 
 int cli_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int device, int any_size)
 {
-    int forced = gpu_forced(c);
-    if (gpu_refused(c) || (!forced && !any_size && s->n < GPU_MIN_TEXT)) return 0;
+    int forced = cli_gpu_forced(c);
+    if (cli_gpu_refused(c) || (!forced && !any_size && s->n < GPU_MIN_TEXT)) return 0;
     char name[128], why[256];
     if (!rv_gpu_probe(name, sizeof name, why, sizeof why)) {
         if (!forced) return 0;
@@ -78,30 +78,4 @@ int cli_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, in
     if (forced) return -1;
     if (!c->quiet) fprintf(stderr, "repview: %s: the GPU failed (%s); sorting on the CPU\n", cmd, rv_last_error());
     return 0;
-}
-
-int cli_mpi_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int rank)
-{
-    if (rank == 0 || gpu_refused(c)) return 0;
-    int worker, workers, devices = rv_gpu_devices();
-    cli_mpi_host_workers(&worker, &workers);
-    if (worker >= devices) {
-        if (gpu_forced(c))
-            return rv_error(cmd, "--gpu: rank %d has no GPU of its own (%d on its host for %d workers)", rank,
-                            devices, workers);
-        return 0;
-    }
-    return cli_bucket_gpu(s, c, cmd, worker, 1);
-}
-
-int cli_mpi_gpu_threads(int t_given, int threads)
-{
-    if (!t_given) {
-        int worker, workers;
-        cli_mpi_host_workers(&worker, &workers);
-        threads = rv_default_threads() / (workers > 0 ? workers : 1);
-        if (threads < 1) threads = 1;
-    }
-    cli_mpi_widen(threads);
-    return threads;
 }
