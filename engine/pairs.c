@@ -69,18 +69,6 @@ typedef struct {
 static inline uint64_t w_sa(const walker_t *w, uint64_t r) { return w->x ? rv_sa(w->x, r) : w->bpos[r]; }
 static inline uint64_t w_lcp(const walker_t *w, uint64_t r) { return w->x ? rv_lcp(w->x, r) : w->blcp[r]; }
 
-static int grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
-{
-    if (need <= *cap) return 0;
-    uint64_t c = *cap ? *cap : 64;
-    while (c < need) c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q) return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 /* All pairs between two groups of different classes, of length len. */
 static void cross(walker_t *w, const group_t *c, const group_t *p, uint64_t len)
 {
@@ -155,9 +143,9 @@ static void walk_task(walker_t *w, uint64_t L, uint64_t R)
                           (unsigned long long)size);
         return;
     }
-    if (grow((void **)&w->pos, &w->pos_cap, size, sizeof *w->pos) < 0 ||
-        grow((void **)&w->nxt, &w->nxt_cap, size, sizeof *w->nxt) < 0 ||
-        grow((void **)&w->stk, &w->stk_cap, 2, sizeof *w->stk) < 0) {
+    if (rv_grow((void **)&w->pos, &w->pos_cap, size, sizeof *w->pos) < 0 ||
+        rv_grow((void **)&w->nxt, &w->nxt_cap, size, sizeof *w->nxt) < 0 ||
+        rv_grow((void **)&w->stk, &w->stk_cap, 2, sizeof *w->stk) < 0) {
         w->err = rv_error("pairs", "out of memory");
         return;
     }
@@ -166,8 +154,8 @@ static void walk_task(walker_t *w, uint64_t L, uint64_t R)
     for (uint64_t r = L; r <= R; r++) {
         uint64_t h = r < R ? w_lcp(w, r + 1) : 0;
         uint64_t c0 = w->stk[sp].tab + w->stk[sp].ntab;
-        if (grow((void **)&w->pool, &w->pool_cap, c0 + 1, sizeof *w->pool) < 0 ||
-            grow((void **)&w->stk, &w->stk_cap, sp + 2, sizeof *w->stk) < 0) {
+        if (rv_grow((void **)&w->pool, &w->pool_cap, c0 + 1, sizeof *w->pool) < 0 ||
+            rv_grow((void **)&w->stk, &w->stk_cap, sp + 2, sizeof *w->stk) < 0) {
             w->err = rv_error("pairs", "out of memory");
             return;
         }

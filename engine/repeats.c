@@ -19,6 +19,7 @@
 #include <string.h>
 #include "repview/common.h"
 #include "repview/repeats.h"
+#include "internal.h" /* rv_grow */
 #include "pairs_internal.h" /* pf_left_class */
 
 enum { CLS_EMPTY = -1, CLS_MIXED = 256 };
@@ -37,18 +38,6 @@ typedef struct {
     found_t *v;
     uint64_t n, cap;
 } found_list_t;
-
-static int grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
-{
-    if (need <= *cap) return 0;
-    uint64_t c = *cap ? *cap : 64;
-    while (c < need) c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q) return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
 
 /* Attach a child (a leaf or a finished interval) to frame f. */
 static void absorb(frame_t *f, int cls, uint64_t first, int is_interval)
@@ -85,7 +74,7 @@ static int find_intervals(const rv_index_t *x, uint64_t min_len, int supermax, f
 {
     frame_t *stk = NULL;
     uint64_t cap = 0, sp = 0;
-    if (grow((void **)&stk, &cap, 2, sizeof *stk) < 0) return rv_error("repeats", "out of memory");
+    if (rv_grow((void **)&stk, &cap, 2, sizeof *stk) < 0) return rv_error("repeats", "out of memory");
     stk[0] = (frame_t){0, 0, UINT64_MAX, CLS_EMPTY, 1};
     for (uint64_t r = 0; r < x->n; r++) {
         uint64_t h = r + 1 < x->n ? rv_lcp(x, r + 1) : 0;
@@ -96,7 +85,7 @@ static int find_intervals(const rv_index_t *x, uint64_t min_len, int supermax, f
             frame_t *f = &stk[sp--];
             absorb(f, cls, first, is_interval);
             if (f->lcp >= min_len && (supermax ? is_supermax(x, f, r) : f->cls == CLS_MIXED)) {
-                if (grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) < 0) {
+                if (rv_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) < 0) {
                     free(stk);
                     return rv_error("repeats", "out of memory");
                 }
@@ -105,7 +94,7 @@ static int find_intervals(const rv_index_t *x, uint64_t min_len, int supermax, f
             cls = f->cls, first = f->first, lb = f->lb, is_interval = 1;
         }
         if (h > stk[sp].lcp) {
-            if (grow((void **)&stk, &cap, sp + 2, sizeof *stk) < 0) {
+            if (rv_grow((void **)&stk, &cap, sp + 2, sizeof *stk) < 0) {
                 free(stk);
                 return rv_error("repeats", "out of memory");
             }
@@ -187,7 +176,7 @@ int rv_wmers_each(const rv_index_t *x, uint64_t w, uint64_t min_count, int with_
         uint64_t k = rb - lb + 1;
         /* two suffixes or more share w symbols, so none holds a breaker there */
         if (k >= min_count && (k > 1 || breaker_free(x->seq, rv_sa(x, lb), w))) {
-            if (with_pos && grow((void **)&buf, &cap, k, sizeof *buf) < 0) rc = rv_error("wmers", "out of memory");
+            if (with_pos && rv_grow((void **)&buf, &cap, k, sizeof *buf) < 0) rc = rv_error("wmers", "out of memory");
             else rc = hand_out(x, w, lb, rb, with_pos ? buf : NULL, fn, ud);
         }
         lb = rb + 1;

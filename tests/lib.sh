@@ -19,3 +19,11 @@ expect_exit() {
     fi
     ok "$name"
 }
+# lambda_multi LAMBDA.fa: a multi-record variant of the lambda genome on stdout:
+# an N run in record a, IUPAC codes in b, c a copy of a's start
+lambda_multi() {
+    awk 'NR > 1 { s = s $0 } END {
+        print ">a"; print substr(s, 1, 15000) "NNNNN" substr(s, 15001, 5000)
+        print ">b"; print substr(s, 20001, 14000) "RYK" substr(s, 34001)
+        print ">c"; print substr(s, 1, 3000) }' "$1"
+}

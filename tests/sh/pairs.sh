@@ -44,10 +44,7 @@ expect_exit pairs_help 0 "$REPVIEW" pairs --help
 
 # ---- lambda: a multi-record variant with N runs, filters vs the full output
 zcat "$RV_TOP/samples/lambda.fa.gz" >"$T/lambda.fa"
-awk 'NR > 1 { s = s $0 } END {
-    print ">a"; print substr(s, 1, 15000) "NNNNN" substr(s, 15001, 5000)
-    print ">b"; print substr(s, 20001, 14000) "RYK" substr(s, 34001)
-    print ">c"; print substr(s, 1, 3000) }' "$T/lambda.fa" >"$T/multi.fa"
+lambda_multi "$T/lambda.fa" >"$T/multi.fa"
 "$REPVIEW" pairs -l 10 -t 1 "$T/multi.fa" >"$T/all.bedpe"
 "$REPVIEW" pairs -l 10 -t 2 "$T/multi.fa" >"$T/all2.bedpe"
 expect_eq pairs_threads_same "$(cmp "$T/all.bedpe" "$T/all2.bedpe" && echo same)" "same"

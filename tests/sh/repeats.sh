@@ -48,10 +48,7 @@ expect_exit wmers_help 0 "$REPVIEW" wmers --help
 
 # ---- lambda and a multi-record variant with N runs and IUPAC codes
 zcat "$RV_TOP/samples/lambda.fa.gz" >"$T/lambda.fa"
-awk 'NR > 1 { s = s $0 } END {
-    print ">a"; print substr(s, 1, 15000) "NNNNN" substr(s, 15001, 5000)
-    print ">b"; print substr(s, 20001, 14000) "RYK" substr(s, 34001)
-    print ">c"; print substr(s, 1, 3000) }' "$T/lambda.fa" >"$T/multi.fa"
+lambda_multi "$T/lambda.fa" >"$T/multi.fa"
 # a brute-force counter: every 10-mer of lambda (one record, no breakers)
 want=$(awk 'NR > 1 { s = s $0 } END { for (i = 1; i + 9 <= length(s); i++) { k = substr(s, i, 10); c[k]++; p[k] = p[k] (c[k] > 1 ? "," : "") "NC_001416.1:" i - 1 }
     for (k in c) if (c[k] >= 2) print k "\t" c[k] "\t" p[k] }' "$T/lambda.fa" | LC_ALL=C sort)
