@@ -254,6 +254,67 @@ static void test_wmers(const char *name, int strands)
     case_end(name);
 }
 
+/* One family per oracle repeat covering t: same length and count, `here` one
+ * of its occurrences over t, `next` the occurrence after it (cyclic). */
+static void check_covering(const rv_index_t *x, uint64_t min_len, uint64_t t, const rep_list_t *all, int kind)
+{
+    rv_families_t f;
+    CHECK(rv_repeats_covering(x, min_len, t, 0, &f) == 0, "%s", rv_last_error());
+    CHECK(f.complete, "no work bound, yet incomplete");
+    size_t want = 0;
+    for (size_t i = 0; i < all->n; i++) {
+        const rep_t *e = &all->v[i];
+        int covers = 0;
+        for (uint64_t k = 0; k < e->count; k++) covers |= e->pos[k] <= t && t < e->pos[k] + e->len;
+        if (!covers) continue;
+        want++;
+        const rv_family_t *g = NULL; /* the family of e: its rank's suffix is one of e's copies */
+        for (size_t j = 0; j < f.n && !g; j++)
+            if (f.v[j].len == e->len && memcmp(x->seq->text + rv_sa(x, f.v[j].rank), x->seq->text + e->pos[0], e->len) == 0)
+                g = &f.v[j];
+        CHECK(g != NULL, "%s t=%llu: repeat of %llu at %llu missing", kinds[kind], (unsigned long long)t,
+              (unsigned long long)e->len, (unsigned long long)e->pos[0]);
+        if (!g) continue;
+        CHECK(g->count == e->count, "%s: count %llu, want %llu", kinds[kind], (unsigned long long)g->count,
+              (unsigned long long)e->count);
+        uint64_t k = 0;
+        while (k < e->count && e->pos[k] != g->here) k++;
+        CHECK(k < e->count && g->here <= t && t < g->here + g->len, "%s: 'here' %llu is no copy over %llu",
+              kinds[kind], (unsigned long long)g->here, (unsigned long long)t);
+        if (k < e->count) CHECK(g->next == e->pos[(k + 1) % e->count], "%s: 'next' %llu", kinds[kind],
+                                (unsigned long long)g->next);
+    }
+    CHECK(f.n == want, "%s t=%llu: %zu families, want %zu", kinds[kind], (unsigned long long)t, f.n, want);
+    for (size_t j = 1; j < f.n; j++) CHECK(f.v[j - 1].len >= f.v[j].len, "not longest first");
+    rv_families_free(&f);
+}
+
+static void test_covering(void)
+{
+    case_begin();
+    rng_t r = rng_new(4141);
+    int iters = check_iters(600);
+    for (int it = 0; it < iters && !check_failed_; it++) {
+        int kind = (int)rng_below(&r, N_KINDS);
+        rv_index_t *x = index_of(random_seq(&r, kind, 60), (int)rng_below(&r, 2), 1);
+        CHECK(x != NULL, "build: %s", rv_last_error());
+        if (!x) break;
+        uint64_t min_len = 1 + rng_below(&r, 5);
+        rep_list_t all = {0};
+        oracle_maximal(x->seq, min_len, &all);
+        for (uint64_t t = 0; t < x->n && !check_failed_; t++)
+            if (x->seq->text[t] != RV_BREAK) check_covering(x, min_len, t, &all, kind);
+        rl_free(&all);
+        /* a work bound stops early and says so */
+        rv_families_t f;
+        CHECK(rv_repeats_covering(x, 1, x->n / 2, 1, &f) == 0, "%s", rv_last_error());
+        CHECK(f.complete || f.n == 0, "bounded answer marked complete with %zu families", f.n);
+        rv_families_free(&f);
+        rv_index_free(x);
+    }
+    case_end("repeats_covering_random");
+}
+
 /* fn's non-zero value stops the walk and comes back. */
 static int stop_at_first(void *ud, const rv_repeat_t *r)
 {
@@ -280,6 +341,7 @@ int main(void)
     test_random("repeats_supermax_random", 1);
     test_wmers("wmers_random", 1);
     test_wmers("wmers_both_strands_random", 2);
+    test_covering();
     test_stop();
     return check_exit();
 }

@@ -54,4 +54,30 @@ int rv_repeats_each(const rv_index_t *x, uint64_t min_len, int supermax, rv_repe
 int rv_wmers_each(const rv_index_t *x, uint64_t w, uint64_t min_count, int with_pos, rv_repeat_fn fn,
                   void *ud);
 
+/* ---- the repeat families over one position (the explorer's pane) ---- */
+
+typedef struct {
+    uint64_t len, count; /* length and number of occurrences */
+    uint64_t here;       /* text start of an occurrence covering the position */
+    uint64_t next;       /* the first occurrence after `here` in text order (the
+                            first of all after the last one) */
+    uint64_t rank;       /* first suffix-array rank of its interval */
+} rv_family_t;
+
+typedef struct {
+    rv_family_t *v;
+    size_t n;
+    int complete; /* 0: max_work ran out, the list may lack some */
+} rv_families_t;
+
+/* Every maximal repeat of length >= min_len with an occurrence covering text
+ * position t (each once, with one such occurrence), longest first, then by rank.
+ * The suffixes starting at t, t - 1, ... are climbed up their LCP intervals while
+ * a repeat from there can still reach t; max_work (suffix-array rows read, 0 =
+ * no bound) keeps the answer quick on huge families.  Free with
+ * rv_families_free().  0, or -1 with a message. */
+int rv_repeats_covering(const rv_index_t *x, uint64_t min_len, uint64_t t, uint64_t max_work,
+                        rv_families_t *out);
+void rv_families_free(rv_families_t *f);
+
 #endif
