@@ -49,6 +49,7 @@ expect_exit wmers_help 0 "$REPVIEW" wmers --help
 # ---- lambda and a multi-record variant with N runs and IUPAC codes
 zcat "$RV_TOP/samples/lambda.fa.gz" >"$T/lambda.fa"
 lambda_multi "$T/lambda.fa" >"$T/multi.fa"
+family_protein >"$T/prot.fa"
 # a brute-force counter: every 10-mer of lambda (one record, no breakers)
 want=$(awk 'NR > 1 { s = s $0 } END { for (i = 1; i + 9 <= length(s); i++) { k = substr(s, i, 10); c[k]++; p[k] = p[k] (c[k] > 1 ? "," : "") "NC_001416.1:" i - 1 }
     for (k in c) if (c[k] >= 2) print k "\t" c[k] "\t" p[k] }' "$T/lambda.fa" | LC_ALL=C sort)
@@ -70,8 +71,9 @@ expect_eq repeats_supermax_subset "$("$REPVIEW" repeats -l 10 --supermaximal "$T
 # that length, both copies of the same one, and every repeat has a pair.
 names_of() { grep '^>' "$1" | sed 's/^>//; s/ .*//' | tr '\n' ' '; }
 if command -v mkvtree >/dev/null && command -v vmatch >/dev/null; then
-    for f in lambda multi; do
-        (cd "$T" && mkvtree -db "$f.fa" -dna -pl -allout >/dev/null 2>&1)
+    for f in lambda multi prot; do
+        kind=-dna; [ $f = prot ] && kind=-protein
+        (cd "$T" && mkvtree -db "$f.fa" $kind -pl -allout >/dev/null 2>&1)
         names=$(names_of "$T/$f.fa")
         for l in 8 12 16; do
             got=$("$REPVIEW" repeats -l "$l" --supermaximal "$T/$f.fa" | awk -F'\t' 'NR > 1 {
