@@ -54,22 +54,28 @@ static int leaf_class(const rv_seq_t *s, uint64_t p)
 }
 
 /* Supermaximal: no child interval and pairwise different left classes (class 0,
- * a breaker or the start, is different from itself). */
-static int is_supermax(const rv_index_t *x, const frame_t *f, uint64_t rb)
+ * a breaker or the start, is different from itself).  *first: the smallest
+ * position of the interval. */
+static int is_supermax(const rv_index_t *x, const frame_t *f, uint64_t rb, uint64_t *first)
 {
     if (!f->leaves_only) return 0;
-    uint64_t seen[4] = {0};
+    uint64_t seen[4] = {0}, lo = UINT64_MAX;
     for (uint64_t r = f->lb; r <= rb; r++) {
-        unsigned c = pf_left_class(x->seq, rv_sa(x, r));
+        uint64_t p = rv_sa(x, r);
+        unsigned c = pf_left_class(x->seq, p);
+        if (p < lo) lo = p;
         if (!c) continue;
         if (seen[c >> 6] >> (c & 63) & 1) return 0;
         seen[c >> 6] |= 1ull << (c & 63);
     }
+    *first = lo;
     return 1;
 }
 
 /* The bottom-up traversal: every interval of lcp >= min_len that qualifies goes
- * to out.  0 or -1. */
+ * to out.  0 or -1.  Supermaximal intervals need no left class or first position
+ * per leaf (is_supermax() reads them for the few candidates): that walk reads the
+ * LCP array alone, in order. */
 static int find_intervals(const rv_index_t *x, uint64_t min_len, int supermax, found_list_t *out)
 {
     frame_t *stk = NULL;
@@ -78,13 +84,13 @@ static int find_intervals(const rv_index_t *x, uint64_t min_len, int supermax, f
     stk[0] = (frame_t){0, 0, UINT64_MAX, CLS_EMPTY, 1};
     for (uint64_t r = 0; r < x->n; r++) {
         uint64_t h = r + 1 < x->n ? rv_lcp(x, r + 1) : 0;
-        uint64_t p = rv_sa(x, r);
-        int cls = leaf_class(x->seq, p), is_interval = 0;
+        uint64_t p = supermax ? UINT64_MAX : rv_sa(x, r);
+        int cls = supermax ? CLS_MIXED : leaf_class(x->seq, p), is_interval = 0;
         uint64_t lb = r, first = p;
         while (h < stk[sp].lcp) {
             frame_t *f = &stk[sp--];
             absorb(f, cls, first, is_interval);
-            if (f->lcp >= min_len && (supermax ? is_supermax(x, f, r) : f->cls == CLS_MIXED)) {
+            if (f->lcp >= min_len && (supermax ? is_supermax(x, f, r, &f->first) : f->cls == CLS_MIXED)) {
                 if (rv_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) < 0) {
                     free(stk);
                     return rv_error("repeats", "out of memory");
@@ -145,7 +151,7 @@ int rv_repeats_each(const rv_index_t *x, uint64_t min_len, int supermax, rv_repe
         free(f.v);
         return -1;
     }
-    qsort(f.v, f.n, sizeof *f.v, found_cmp);
+    if (f.n) qsort(f.v, f.n, sizeof *f.v, found_cmp);
     uint64_t most = 0;
     for (uint64_t i = 0; i < f.n; i++)
         if (f.v[i].rb - f.v[i].lb + 1 > most) most = f.v[i].rb - f.v[i].lb + 1;

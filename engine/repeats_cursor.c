@@ -87,7 +87,7 @@ int rv_repeats_covering(const rv_index_t *x, uint64_t min_len, uint64_t t, uint6
         }
     }
 done:
-    qsort(out->v, out->n, sizeof *out->v, family_cmp);
+    if (out->n) qsort(out->v, out->n, sizeof *out->v, family_cmp);
     return 0;
 }
 

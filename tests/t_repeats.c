@@ -142,7 +142,7 @@ static void oracle_wmers(const rv_seq_t *s, uint64_t w, uint64_t min_count, rep_
     }
     wtext_cmp_t = (int)w;
     wtext_t = t;
-    qsort(out->v, out->n, sizeof *out->v, by_text);
+    if (out->n) qsort(out->v, out->n, sizeof *out->v, by_text);
     free(occ);
 }
 
