@@ -11,16 +11,18 @@
  * intervals whose left classes are pairwise different; such intervals are
  * disjoint, so checking them costs O(n) in all.
  *
- * The intervals found are kept as (first occurrence, length, lb, rb) and sorted,
- * so the output comes in text order whatever the suffix order; each occurrence
- * list is SA[lb..rb] sorted when it is handed out.
+ * The ranks are cut into units at run boundaries (no interval of lcp >= MIN
+ * crosses one; RACE §5.1, as pairs.c) walked on several threads.  The intervals
+ * found are kept as (first occurrence, length, lb, rb) and sorted, so the output
+ * comes in text order whatever the suffix order or the thread count; each
+ * occurrence list is SA[lb..rb] sorted when it is handed out.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
 #include "repview/repeats.h"
 #include "internal.h" /* rv_grow */
-#include "pairs_internal.h" /* pf_left_class */
+#include "pairs_internal.h" /* pf_left_class, pf_make_units */
 
 enum { CLS_EMPTY = -1, CLS_MIXED = 256 };
 
@@ -72,18 +74,20 @@ static int is_supermax(const rv_index_t *x, const frame_t *f, uint64_t rb, uint6
     return 1;
 }
 
-/* The bottom-up traversal: every interval of lcp >= min_len that qualifies goes
+/* The bottom-up traversal of ranks [lo, hi) (a unit: no interval of lcp >=
+ * min_len crosses its ends): every interval of lcp >= min_len that qualifies goes
  * to out.  0 or -1.  Supermaximal intervals need no left class or first position
  * per leaf (is_supermax() reads them for the few candidates): that walk reads the
  * LCP array alone, in order. */
-static int find_intervals(const rv_index_t *x, uint64_t min_len, int supermax, found_list_t *out)
+static int find_intervals(const rv_index_t *x, uint64_t min_len, int supermax, uint64_t lo, uint64_t hi,
+                          found_list_t *out)
 {
     frame_t *stk = NULL;
     uint64_t cap = 0, sp = 0;
     if (rv_grow((void **)&stk, &cap, 2, sizeof *stk) < 0) return rv_error("repeats", "out of memory");
-    stk[0] = (frame_t){0, 0, UINT64_MAX, CLS_EMPTY, 1};
-    for (uint64_t r = 0; r < x->n; r++) {
-        uint64_t h = r + 1 < x->n ? rv_lcp(x, r + 1) : 0;
+    stk[0] = (frame_t){0, lo, UINT64_MAX, CLS_EMPTY, 1};
+    for (uint64_t r = lo; r < hi; r++) {
+        uint64_t h = r + 1 < hi ? rv_lcp(x, r + 1) : 0;
         uint64_t p = supermax ? UINT64_MAX : rv_sa(x, r);
         int cls = supermax ? CLS_MIXED : leaf_class(x->seq, p), is_interval = 0;
         uint64_t lb = r, first = p;
@@ -141,13 +145,65 @@ static int hand_out(const rv_index_t *x, uint64_t len, uint64_t lb, uint64_t rb,
     return fn(ud, &rep);
 }
 
-int rv_repeats_each(const rv_index_t *x, uint64_t min_len, int supermax, rv_repeat_fn fn, void *ud)
+typedef struct {
+    const rv_index_t *x;
+    uint64_t min_len;
+    int supermax;
+    const pf_unit_t *units;
+    found_list_t *lists; /* one per thread */
+    int *failed;         /* one per thread: out of memory */
+} walk_t;
+
+static void walk_units(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    walk_t *w = ctx;
+    for (uint64_t i = lo; i < hi && !w->failed[t]; i++)
+        if (find_intervals(w->x, w->min_len, w->supermax, w->units[i].lo, w->units[i].hi, &w->lists[t]) < 0)
+            w->failed[t] = 1;
+}
+
+/* Every qualifying interval, on `threads` threads (units cut at run boundaries,
+ * RACE §5.1, handed out largest first), into *all (unsorted).  0 or -1. */
+static int find_all(const rv_index_t *x, uint64_t min_len, int supermax, int threads, uint64_t grain,
+                    found_list_t *all)
+{
+    uint64_t nunits = 0;
+    pf_unit_t *units = pf_make_units(x, min_len, threads, grain, &nunits);
+    if ((uint64_t)threads > nunits) threads = nunits ? (int)nunits : 1;
+    found_list_t *lists = calloc((size_t)threads, sizeof *lists);
+    int *failed = calloc((size_t)threads, sizeof *failed);
+    int rc = units && lists && failed ? 0 : -1;
+    if (rc == 0) {
+        walk_t w = {x, min_len, supermax, units, lists, failed};
+        rv_parallel_dynamic(threads, nunits, 1, walk_units, &w);
+    }
+    for (int t = 0; t < threads && lists; t++) {
+        if (failed[t] || (rc == 0 && rv_grow((void **)&all->v, &all->cap, all->n + lists[t].n, sizeof *all->v) < 0))
+            rc = -1;
+        if (rc == 0 && lists[t].n) memcpy(all->v + all->n, lists[t].v, lists[t].n * sizeof *all->v);
+        if (rc == 0) all->n += lists[t].n;
+        free(lists[t].v);
+    }
+    free(lists);
+    free(failed);
+    free(units);
+    return rc < 0 ? rv_error("repeats", "out of memory") : 0;
+}
+
+int rv_repeats_each(const rv_index_t *x, uint64_t min_len, int supermax, int threads, rv_repeat_fn fn, void *ud)
+{
+    return rv_repeats_each_grain(x, min_len, supermax, threads, 4096, fn, ud);
+}
+
+int rv_repeats_each_grain(const rv_index_t *x, uint64_t min_len, int supermax, int threads, uint64_t grain,
+                          rv_repeat_fn fn, void *ud)
 {
     if (min_len < 1) return rv_error("repeats", "the minimum length must be >= 1");
     if (x->seq->strands == 2)
         return rv_error("repeats", "an index of both strands is not supported (use the forward strand)");
+    if (threads <= 0) threads = rv_default_threads();
     found_list_t f = {0};
-    if (find_intervals(x, min_len, supermax, &f) < 0) {
+    if (find_all(x, min_len, supermax, threads > 256 ? 256 : threads, grain ? grain : 1, &f) < 0) {
         free(f.v);
         return -1;
     }

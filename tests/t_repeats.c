@@ -1,7 +1,8 @@
 /* t_repeats.c — maximal and supermaximal repeats and w-mer counts against
  * brute-force oracles on thousands of small random inputs (DNA with N, two-letter
  * DNA, protein with X and *, text, periodic, all-same; one to three records;
- * 32- and 64-bit arrays; w-mers on both strands too).  The oracles work on the
+ * 32- and 64-bit arrays; one to four threads over units of a few ranks; w-mers on
+ * both strands too).  The oracles work on the
  * definitions (repeats.h) with string comparisons only: every distinct
  * breaker-free substring, its occurrences, its left and right contexts, and
  * containment in other maximal repeats. */
@@ -9,6 +10,7 @@
 #include "random_seq.h"
 #include "repview/common.h"
 #include "repview/repeats.h"
+#include "internal.h" /* rv_repeats_each_grain */
 
 /* One repeat: length and its sorted occurrences. */
 typedef struct {
@@ -184,18 +186,18 @@ static void test_hand(void)
     rv_seq_t *s = rv_seq_from_string("ACGTACGTTTACGT", 14, RV_ALPHA_DNA, "h");
     rv_index_t *x = cpu_index(s, 2, 0);
     rep_list_t got = {0}, want = {0};
-    CHECK(rv_repeats_each(x, 4, 0, collect, &got) == 0, "%s", rv_last_error());
+    CHECK(rv_repeats_each(x, 4, 0, 1, collect, &got) == 0, "%s", rv_last_error());
     CHECK(got.n == 2 && got.v[1].len == 5 && got.v[1].pos[0] == 3 && got.v[0].len == 4 && got.v[0].count == 3 && got.v[0].pos[0] == 0 && got.v[0].pos[1] == 4 &&
               got.v[0].pos[2] == 10,
           "ACGT at 0, 4, 10, TACGT at 3: got %zu repeats", got.n);
     rl_free(&got);
-    CHECK(rv_repeats_each(x, 1, 1, collect, &got) == 0, "%s", rv_last_error());
+    CHECK(rv_repeats_each(x, 1, 1, 2, collect, &got) == 0, "%s", rv_last_error());
     oracle_supermax(x->seq, 1, &want);
     compare(&got, &want, "hand-supermax", 0, 1);
     CHECK(got.n == 2, "supermaximal: TACGT and TT (got %zu)", got.n);
     rl_free(&got);
     rl_free(&want);
-    CHECK(rv_repeats_each(x, 0, 0, collect, &got) < 0, "min_len 0 refused");
+    CHECK(rv_repeats_each(x, 0, 0, 1, collect, &got) < 0, "min_len 0 refused");
     CHECK(rv_wmers_each(x, 0, 2, 1, collect, &got) < 0, "w 0 refused");
     CHECK(rv_wmers_each(x, 3, 0, 1, collect, &got) < 0, "min_count 0 refused");
     rl_free(&got);
@@ -215,7 +217,7 @@ static void test_random(const char *name, int supermax)
         if (!x) break;
         uint64_t min_len = 1 + rng_below(&r, 6);
         rep_list_t got = {0}, want = {0};
-        CHECK(rv_repeats_each(x, min_len, supermax, collect, &got) == 0, "%s", rv_last_error());
+        CHECK(rv_repeats_each_grain(x, min_len, supermax, 1 + (int)rng_below(&r, 4), 1 + rng_below(&r, 12), collect, &got) == 0, "%s", rv_last_error());
         if (supermax) oracle_supermax(x->seq, min_len, &want);
         else oracle_maximal(x->seq, min_len, &want);
         compare(&got, &want, name, kind, min_len);
@@ -327,7 +329,7 @@ static void test_stop(void)
     case_begin();
     rv_index_t *x = cpu_index(rv_seq_from_string("AAAAAAAACAAAAAAAA", 17, RV_ALPHA_DNA, "s"), 2, 0);
     int calls = 0;
-    CHECK(rv_repeats_each(x, 1, 0, stop_at_first, &calls) == 7 && calls == 1, "repeats stop (%d calls)", calls);
+    CHECK(rv_repeats_each(x, 1, 0, 2, stop_at_first, &calls) == 7 && calls == 1, "repeats stop (%d calls)", calls);
     calls = 0;
     CHECK(rv_wmers_each(x, 2, 1, 1, stop_at_first, &calls) == 7 && calls == 1, "wmers stop (%d calls)", calls);
     rv_index_free(x);

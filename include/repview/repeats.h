@@ -18,7 +18,7 @@
  *   - a w-mer of count c is a breaker-free string of length w with exactly c
  *     occurrences: a maximal run of ranks whose adjacent LCPs are all >= w.
  *
- * The traversal runs on the CPU over the index's SA and LCP (built on the GPU
+ * The traversals run on the CPU over the index's SA and LCP (built on the GPU
  * when one was used).  Errors: negative return, message through rv_last_error().
  */
 #ifndef REPVIEW_REPEATS_H
@@ -42,9 +42,10 @@ typedef int (*rv_repeat_fn)(void *ud, const rv_repeat_t *r);
 
 /* Every maximal repeat (supermax = 0) or every supermaximal repeat (supermax =
  * 1) of length >= min_len (>= 1), ordered by the first occurrence, then longer
- * first.  Memory: 32 bytes per LCP interval of lcp >= min_len plus the largest
- * occurrence list.  0, or -1 with a message, or fn's non-zero value. */
-int rv_repeats_each(const rv_index_t *x, uint64_t min_len, int supermax, rv_repeat_fn fn, void *ud);
+ * first, the same for every thread count (threads: the walk's CPU threads, 0 =
+ * all; fn is called from the calling thread).  Memory: 32 bytes per repeat plus
+ * the largest occurrence list.  0, or -1 with a message, or fn's non-zero value. */
+int rv_repeats_each(const rv_index_t *x, uint64_t min_len, int supermax, int threads, rv_repeat_fn fn, void *ud);
 
 /* Every w-mer (w >= 1) with at least min_count (>= 1) occurrences, in the
  * lexicographic order of the w-mers (the alphabet's code order).  With_pos = 0

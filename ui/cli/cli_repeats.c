@@ -177,7 +177,7 @@ static int run(const char *cmd, const char *file, cli_common_t *c, const rep_arg
     int rc;
     if (strcmp(cmd, "repeats") == 0) {
         printf("#length\tcount\toccurrences\n");
-        rc = rv_repeats_each(x, a->min_len, a->supermax, print_repeat, &p);
+        rc = rv_repeats_each(x, a->min_len, a->supermax, c->build.threads, print_repeat, &p);
     } else {
         printf(a->count_only ? "#wmer\tcount\n" : "#wmer\tcount\toccurrences\n");
         rc = rv_wmers_each(x, a->w, a->min_count, !a->count_only, print_wmer, &p);
