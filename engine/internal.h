@@ -3,6 +3,7 @@
 #define REPVIEW_ENGINE_INTERNAL_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include "repview/index.h"
 #include "repview/progress.h"
 
@@ -29,5 +30,25 @@ void rv_trace(const char *what, double *t);
 /* Free the verification state of a mapped index (rvx.c). */
 struct rv_rvx_state;
 void rv_rvx_state_free(struct rv_rvx_state *v);
+
+/* rv_repeats_each (repeats.h) with work units of at least `grain` suffix-array
+ * ranks (4096 there): the tests cut tiny inputs into many units. */
+#include "repview/repeats.h"
+int rv_repeats_each_grain(const rv_index_t *x, uint64_t min_len, int supermax, int threads, uint64_t grain,
+                          rv_repeat_fn fn, void *ud);
+
+/* Grow *p (of *cap elements of elem bytes) to hold need elements, doubling from
+ * 64: 0, or -1 when out of memory (*p and *cap unchanged). */
+static inline int rv_grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    uint64_t c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, c * elem);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
 
 #endif

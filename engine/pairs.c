@@ -62,24 +62,8 @@ typedef struct {
     char errmsg[256];  /* the worker's message (rv_error is per thread) */
 } walker_t;
 
-typedef struct {
-    uint64_t lo, hi; /* ranks [lo, hi), cut at run boundaries */
-} unit_t;
-
 static inline uint64_t w_sa(const walker_t *w, uint64_t r) { return w->x ? rv_sa(w->x, r) : w->bpos[r]; }
 static inline uint64_t w_lcp(const walker_t *w, uint64_t r) { return w->x ? rv_lcp(w->x, r) : w->blcp[r]; }
-
-static int grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
-{
-    if (need <= *cap) return 0;
-    uint64_t c = *cap ? *cap : 64;
-    while (c < need) c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q) return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
 
 /* All pairs between two groups of different classes, of length len. */
 static void cross(walker_t *w, const group_t *c, const group_t *p, uint64_t len)
@@ -155,9 +139,9 @@ static void walk_task(walker_t *w, uint64_t L, uint64_t R)
                           (unsigned long long)size);
         return;
     }
-    if (grow((void **)&w->pos, &w->pos_cap, size, sizeof *w->pos) < 0 ||
-        grow((void **)&w->nxt, &w->nxt_cap, size, sizeof *w->nxt) < 0 ||
-        grow((void **)&w->stk, &w->stk_cap, 2, sizeof *w->stk) < 0) {
+    if (rv_grow((void **)&w->pos, &w->pos_cap, size, sizeof *w->pos) < 0 ||
+        rv_grow((void **)&w->nxt, &w->nxt_cap, size, sizeof *w->nxt) < 0 ||
+        rv_grow((void **)&w->stk, &w->stk_cap, 2, sizeof *w->stk) < 0) {
         w->err = rv_error("pairs", "out of memory");
         return;
     }
@@ -166,8 +150,8 @@ static void walk_task(walker_t *w, uint64_t L, uint64_t R)
     for (uint64_t r = L; r <= R; r++) {
         uint64_t h = r < R ? w_lcp(w, r + 1) : 0;
         uint64_t c0 = w->stk[sp].tab + w->stk[sp].ntab;
-        if (grow((void **)&w->pool, &w->pool_cap, c0 + 1, sizeof *w->pool) < 0 ||
-            grow((void **)&w->stk, &w->stk_cap, sp + 2, sizeof *w->stk) < 0) {
+        if (rv_grow((void **)&w->pool, &w->pool_cap, c0 + 1, sizeof *w->pool) < 0 ||
+            rv_grow((void **)&w->stk, &w->stk_cap, sp + 2, sizeof *w->stk) < 0) {
             w->err = rv_error("pairs", "out of memory");
             return;
         }
@@ -198,28 +182,25 @@ static void run_unit(walker_t *w, uint64_t lo, uint64_t hi)
 
 static int unit_cmp(const void *a, const void *b)
 {
-    const unit_t *u = a, *v = b;
+    const pf_unit_t *u = a, *v = b;
     uint64_t su = u->hi - u->lo, sv = v->hi - v->lo;
     if (su != sv) return su > sv ? -1 : 1; /* largest first */
     return u->lo < v->lo ? -1 : u->lo > v->lo;
 }
 
-/* About 64 units per thread (at least `grain` ranks each), every cut moved
- * forward to the next run boundary (a rank r with LCP[r] < min_len), largest
- * first. */
-static unit_t *make_units(const rv_index_t *x, uint64_t min_len, int threads, uint64_t grain,
+pf_unit_t *pf_make_units(const rv_index_t *x, uint64_t min_len, int threads, uint64_t grain,
                           uint64_t *nunits)
 {
     uint64_t n = x->n, want = (uint64_t)threads * 64;
     if (want > n / grain + 1) want = n / grain + 1;
-    unit_t *u = malloc(want * sizeof *u);
+    pf_unit_t *u = malloc(want * sizeof *u);
     if (!u) return NULL;
     uint64_t k = 0, lo = 0;
     for (uint64_t i = 1; i <= want && lo < n; i++) {
         uint64_t c = i == want ? n : (uint64_t)((unsigned __int128)n * i / want);
         if (c < lo) c = lo;
         while (c < n && rv_lcp(x, c) >= min_len) c++;
-        if (c > lo) u[k++] = (unit_t){lo, c};
+        if (c > lo) u[k++] = (pf_unit_t){lo, c};
         lo = c;
     }
     qsort(u, k, sizeof *u, unit_cmp);
@@ -228,7 +209,7 @@ static unit_t *make_units(const rv_index_t *x, uint64_t min_len, int threads, ui
 }
 
 typedef struct {
-    const unit_t *units;
+    const pf_unit_t *units;
     walker_t *w;
 } drive_t;
 
@@ -252,7 +233,7 @@ static int run_all(const rv_index_t *x, const pf_filter_t *f, int mode, const rv
                    int threads, pf_sink_t *sinks, uint64_t *count)
 {
     uint64_t nunits = 0;
-    unit_t *units = make_units(x, f->min_len, threads, o->grain ? o->grain : 4096, &nunits);
+    pf_unit_t *units = pf_make_units(x, f->min_len, threads, o->grain ? o->grain : 4096, &nunits);
     if ((uint64_t)threads > nunits) threads = nunits ? (int)nunits : 1; /* no idle threads */
     walker_t *w = calloc((size_t)threads, sizeof *w);
     if (!units || !w) {

@@ -21,6 +21,17 @@ typedef struct {
     uint64_t nf;              /* forward text length */
 } pf_filter_t;
 
+/* Ranks [lo, hi) of the suffix array, cut at run boundaries: no interval of lcp
+ * >= min_len crosses a cut, so units can be walked independently (RACE §5.1). */
+typedef struct {
+    uint64_t lo, hi;
+} pf_unit_t;
+
+/* About 64 units per thread (at least `grain` ranks each), every cut moved
+ * forward to the next run boundary (a rank r with LCP[r] < min_len), largest
+ * first.  malloc()ed (*nunits of them), or NULL when out of memory. */
+pf_unit_t *pf_make_units(const rv_index_t *x, uint64_t min_len, int threads, uint64_t grain, uint64_t *nunits);
+
 /* Resolve o against the sequence: 0, or -1 with a message (bad min_len or range). */
 int pf_filter_init(pf_filter_t *f, const rv_seq_t *s, const rv_pairs_opts_t *o);
 

@@ -19,3 +19,23 @@ expect_exit() {
     fi
     ok "$name"
 }
+# lambda_multi LAMBDA.fa: a multi-record variant of the lambda genome on stdout:
+# an N run in record a, IUPAC codes in b, c a copy of a's start
+lambda_multi() {
+    awk 'NR > 1 { s = s $0 } END {
+        print ">a"; print substr(s, 1, 15000) "NNNNN" substr(s, 15001, 5000)
+        print ">b"; print substr(s, 20001, 14000) "RYK" substr(s, 34001)
+        print ">c"; print substr(s, 1, 3000) }' "$1"
+}
+# family_protein: three protein records on stdout, random residues sharing
+# (truncated) copies of six 25-residue families, X breakers here and there
+family_protein() {
+    awk 'BEGIN { srand(7); aa = "ACDEFGHIKLMNPQRSTVWY"
+        for (f = 0; f < 6; f++) { fam[f] = ""; for (i = 0; i < 25; i++) fam[f] = fam[f] substr(aa, int(rand() * 20) + 1, 1) }
+        for (r = 0; r < 3; r++) { s = ""
+            for (k = 0; k < 30; k++) {
+                n = 2 + int(rand() * 20); for (i = 0; i < n; i++) s = s substr(aa, int(rand() * 20) + 1, 1)
+                s = s substr(fam[int(rand() * 6)], 1 + int(rand() * 8))
+                if (rand() < 0.2) s = s "X" }
+            print ">p" r; print s } }'
+}

@@ -19,6 +19,8 @@ static const command_t commands[] = {
     {"lce", cli_lce, "longest common extension of two positions"},
     {"lr", cli_lr, "longest repeats covering each position"},
     {"pairs", cli_pairs, "maximal repeated pairs (BEDPE)"},
+    {"repeats", cli_repeats, "maximal or supermaximal repeats, each with its occurrences"},
+    {"wmers", cli_wmers, "w-mers occurring at least C times, with counts and positions"},
     {"merge", cli_merge, "join the part files of 'pairs --buckets I/N'"},
     {"tandem", cli_tandem, "tandem repeats (runs)"},
     {"find", cli_find, "pattern matches on both strands"},

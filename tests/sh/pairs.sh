@@ -44,10 +44,7 @@ expect_exit pairs_help 0 "$REPVIEW" pairs --help
 
 # ---- lambda: a multi-record variant with N runs, filters vs the full output
 zcat "$RV_TOP/samples/lambda.fa.gz" >"$T/lambda.fa"
-awk 'NR > 1 { s = s $0 } END {
-    print ">a"; print substr(s, 1, 15000) "NNNNN" substr(s, 15001, 5000)
-    print ">b"; print substr(s, 20001, 14000) "RYK" substr(s, 34001)
-    print ">c"; print substr(s, 1, 3000) }' "$T/lambda.fa" >"$T/multi.fa"
+lambda_multi "$T/lambda.fa" >"$T/multi.fa"
 "$REPVIEW" pairs -l 10 -t 1 "$T/multi.fa" >"$T/all.bedpe"
 "$REPVIEW" pairs -l 10 -t 2 "$T/multi.fa" >"$T/all2.bedpe"
 expect_eq pairs_threads_same "$(cmp "$T/all.bedpe" "$T/all2.bedpe" && echo same)" "same"
@@ -85,14 +82,7 @@ expect_eq pairs_from_rvx "$("$REPVIEW" pairs -l 10 "$T/multi.fa" | cmp - "$T/all
 
 # ---- the same direct maximal pairs as vmatch and gt repfind
 # a protein file: random records sharing (truncated) families, X breakers
-awk 'BEGIN { srand(7); aa = "ACDEFGHIKLMNPQRSTVWY"
-    for (f = 0; f < 6; f++) { fam[f] = ""; for (i = 0; i < 25; i++) fam[f] = fam[f] substr(aa, int(rand() * 20) + 1, 1) }
-    for (r = 0; r < 3; r++) { s = ""
-        for (k = 0; k < 30; k++) {
-            n = 2 + int(rand() * 20); for (i = 0; i < n; i++) s = s substr(aa, int(rand() * 20) + 1, 1)
-            s = s substr(fam[int(rand() * 6)], 1 + int(rand() * 8))
-            if (rand() < 0.2) s = s "X" }
-        print ">p" r; print s } }' >"$T/prot.fa"
+family_protein >"$T/prot.fa"
 # rows "seq1 start1 seq2 start2 len", first copy first
 ours() { "$REPVIEW" pairs -l "$1" "$2" | awk -F'\t' 'NR > 1 {print $1, $2, $4, $5, $8}' | sort; }
 if command -v mkvtree >/dev/null && command -v vmatch >/dev/null; then

@@ -193,5 +193,7 @@ int cli_pairs_estimate(const char *file, const rv_seq_t *s, const rv_pairs_opts_
 int cli_tandem(int argc, char **argv);
 int cli_find(int argc, char **argv);
 int cli_overlap(int argc, char **argv);
+int cli_repeats(int argc, char **argv);
+int cli_wmers(int argc, char **argv);
 
 #endif

@@ -99,6 +99,7 @@ struct app {
     int extra_gen;            /* bumped when search results change */
     /* `:set` settings (settings.c) */
     uint64_t minpair;         /* maximal pairs pane: minimum length, 0 = automatic */
+    int families;             /* the pairs pane lists repeat families (:set pairs families) */
     rv_tandem_filter_t tfilter; /* tandem pane filters */
     void (*cursor_moved)(app_t *a); /* called after each cursor move (the view's layout) */
     teach_player_t *teach;    /* T: teaching mode over the whole screen, or NULL */

@@ -3,7 +3,11 @@
  * copy.  The engine works from the cursor's neighbourhood in the LCP-interval
  * tree (pairs.h rv_pairs_covering), bounded in work so the pane stays responsive;
  * a bounded answer is marked "at least".  Minimum length: half as long again as
- * the repeats chance gives, like ]/[. */
+ * the repeats chance gives, like ]/[.
+ *
+ * `:set pairs families` lists repeat families instead (repeats.h
+ * rv_repeats_covering): each maximal repeat with a copy over the cursor once,
+ * with its number of copies, Enter going to the next copy in text order. */
 #include <stdio.h>
 #include "app.h"
 #include "lrlen.h"
@@ -11,6 +15,7 @@
 #if __has_include("repview/pairs.h")
 #include "repview/common.h"
 #include "repview/pairs.h"
+#include "repview/repeats.h"
 
 enum { PAGE = 100, MAX_WORK = 200000 };
 
@@ -37,6 +42,37 @@ static void add_pair(pane_t *p, app_t *a, const rv_pair_t *pr, uint64_t t)
     item_mark(it, a, pr->p2, pr->len);
 }
 
+/* The repeat families over text position t, longest first. */
+static void families_fill(pane_t *p, app_t *a, uint64_t t)
+{
+    const rv_index_t *x = a->src.x;
+    if (app_both(a)) {
+        snprintf(p->note, sizeof p->note, "repeat families: forward strand only (:set strands +)");
+        return;
+    }
+    uint64_t min_len = a->minpair ? a->minpair : lr_min_interesting(x);
+    rv_families_t f;
+    if (rv_repeats_covering(x, min_len, t, MAX_WORK, &f) < 0) {
+        snprintf(p->note, sizeof p->note, "%s", rv_last_error());
+        return;
+    }
+    snprintf(p->title_extra, sizeof p->title_extra, "(families) %s%zu of %llu+ %s", f.complete ? "" : "at least ",
+             f.n, (unsigned long long)min_len, app_unit(a));
+    if (f.n == 0) snprintf(p->note, sizeof p->note, "no repeat of %llu+ %s covers the cursor", (unsigned long long)min_len, app_unit(a));
+    else snprintf(p->header, sizeof p->header, "  len  copies  next copy");
+    for (size_t i = 0; i < f.n && i < PAGE; i++) {
+        const rv_family_t *r = &f.v[i];
+        uint64_t g = rv_seq_text_to_global(x->seq, r->next);
+        char where[160];
+        item_t *it = pane_add(p, (int64_t)g, ST_NORMAL, "%5llu  %6llu  %s", (unsigned long long)r->len,
+                              (unsigned long long)r->count, app_fmt_pos(a, g, where, sizeof where));
+        item_mark(it, a, r->here, r->len);
+        item_mark(it, a, r->next, r->len);
+    }
+    if (f.n > PAGE) pane_add(p, -1, ST_DIM, "... %zu more", f.n - PAGE);
+    rv_families_free(&f);
+}
+
 static void pairs_fill(pane_t *p, app_t *a, int width)
 {
     (void)width;
@@ -44,6 +80,7 @@ static void pairs_fill(pane_t *p, app_t *a, int width)
     if (!x) { snprintf(p->note, sizeof p->note, "%s", a->src.state == IDX_BUILDING ? "waiting for the index" : "no index"); return; }
     int64_t t = app_cursor_text(a);
     if (t < 0) { snprintf(p->note, sizeof p->note, "the cursor is on a breaker"); return; }
+    if (a->families) { families_fill(p, a, (uint64_t)t); return; }
     rv_pairs_opts_t o;
     rv_pairs_opts_init(&o, a->minpair ? a->minpair : lr_min_interesting(x));
     o.longest_first = 1; /* the most telling pairs first */

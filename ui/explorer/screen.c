@@ -12,6 +12,7 @@ static const char *const commands_help[][2] = {
     {":=POS", "go to a position counted over all records laid end to end"},
     {":help, :records, :q", "help, record picker, quit"},
     {":set minpair N", "maximal pairs pane: minimum length (auto: from the text size)"},
+    {":set pairs families", "maximal pairs pane: repeat families here, one row each with its copies; :set pairs pairs goes back"},
     {":set minlen V", "tandem pane filters (also minperiod, maxperiod, mincopies; as repview tandem); :set lists them"},
     {":set strands both", "index both strands (DNA) in the background and keep it in FILE.rvx; :set strands + goes back"},
 };

@@ -1,5 +1,5 @@
 /* settings.c — `:set NAME VALUE` in the explorer: the maximal-pairs pane's minimum
- * length and the tandem pane's filters (the options of `repview pairs -l` and
+ * length and what it lists (pairs, or repeat families), the tandem pane's filters (the options of `repview pairs -l` and
  * `repview tandem`), and the strands the index holds (`:set strands both` builds
  * it again in the background, as `repview index --strands both` would, and keeps
  * it in FILE.rvx).  `:set` alone shows the current values. */
@@ -12,6 +12,7 @@
 void settings_init(app_t *a)
 {
     a->minpair = 0;
+    a->families = 0;
     rv_tandem_filter_init(&a->tfilter);
 }
 
@@ -22,7 +23,7 @@ static void show(app_t *a)
         snprintf(maxp, sizeof maxp, "%llu", (unsigned long long)a->tfilter.max_period);
     char mp[32] = "auto";
     if (a->minpair) snprintf(mp, sizeof mp, "%llu", (unsigned long long)a->minpair);
-    app_message(a, 0, "minpair=%s minperiod=%llu maxperiod=%s mincopies=%.2f minlen=%llu%s", mp,
+    app_message(a, 0, "minpair=%s%s minperiod=%llu maxperiod=%s mincopies=%.2f minlen=%llu%s", mp, a->families ? " pairs=families" : "",
                 (unsigned long long)a->tfilter.min_period, maxp, a->tfilter.min_copies,
                 (unsigned long long)a->tfilter.min_len, app_both(a) ? " strands=both" : "");
 }
@@ -53,6 +54,16 @@ int set_command(app_t *a, const char *args)
     }
     if (k != 2) { app_message(a, 1, ":set %s needs a value", name); return -1; }
     if (!strcmp(name, "strands")) return set_strands(a, value);
+    if (!strcmp(name, "pairs")) {
+        if (strcmp(value, "families") && strcmp(value, "pairs")) {
+            app_message(a, 1, "pairs: expected families or pairs, not '%s'", value);
+            return -1;
+        }
+        a->families = !strcmp(value, "families");
+        a->extra_gen++;
+        show(a);
+        return 0;
+    }
     uint64_t v = 0;
     int is_auto = !strcmp(value, "auto") || !strcmp(value, "none");
     if (!strcmp(name, "mincopies")) {
@@ -74,7 +85,7 @@ int set_command(app_t *a, const char *args)
     } else if (!strcmp(name, "minlen")) {
         a->tfilter.min_len = is_auto ? 0 : v;
     } else {
-        app_message(a, 1, "unknown setting '%s' (minpair, minperiod, maxperiod, mincopies, minlen, strands)", name);
+        app_message(a, 1, "unknown setting '%s' (minpair, pairs, minperiod, maxperiod, mincopies, minlen, strands)", name);
         return -1;
     }
     a->extra_gen++; /* panes recompute with the new settings */
