@@ -384,15 +384,29 @@ int rv_seq_pack(const rv_seq_t *s, void **buf, uint64_t *bytes)
     return 0;
 }
 
-rv_seq_t *rv_seq_unpack(const void *buf, uint64_t bytes, const uint8_t *text)
+/* The checks of a pack's header: each part no longer than what is left (one by one:
+ * a sum of forged lengths could wrap), the counts within the text. */
+static int pack_fits(const seq_pack_t *h, uint64_t left, uint64_t text_bytes)
+{
+    const uint64_t part[5] = {h->n_rec <= left / 16 ? h->n_rec * 16 : UINT64_MAX, h->names_bytes,
+                              h->n_seg <= left / sizeof(rv_segment_t) ? h->n_seg * sizeof(rv_segment_t) : UINT64_MAX,
+                              h->path_bytes, h->warning_bytes};
+    for (int i = 0; i < 5; i++) {
+        if (part[i] > left) return 0;
+        left -= part[i];
+    }
+    return h->magic == SEQ_PACK_MAGIC && h->n <= text_bytes && h->sigma >= 1 && h->sigma <= 255 &&
+           h->alpha >= RV_ALPHA_DNA && h->alpha <= RV_ALPHA_TEXT && h->strands <= 2 &&
+           (h->strands != 2 || 2 * h->nf + 1 == h->n);
+}
+
+rv_seq_t *rv_seq_unpack(const void *buf, uint64_t bytes, const uint8_t *text, uint64_t text_bytes)
 {
     seq_pack_t h;
-    const char *q = buf, *end = q + bytes;
+    const char *q = buf;
     if (bytes < sizeof h) goto bad;
     memcpy(&h, q, sizeof h), q += sizeof h;
-    if (h.magic != SEQ_PACK_MAGIC || h.n_rec > bytes || h.n_seg > bytes ||
-        (uint64_t)(end - q) < h.n_rec * 16 + h.names_bytes + h.n_seg * sizeof(rv_segment_t) + h.path_bytes + h.warning_bytes)
-        goto bad;
+    if (!pack_fits(&h, bytes - sizeof h, text_bytes)) goto bad;
     rv_seq_t *s = calloc(1, sizeof *s);
     if (!s) { rv_error("sequence", "out of memory"); return NULL; }
     s->alpha = (rv_alpha_t)h.alpha, s->sigma = (int)h.sigma, s->glen = h.glen, s->n = h.n;
@@ -412,9 +426,15 @@ rv_seq_t *rv_seq_unpack(const void *buf, uint64_t bytes, const uint8_t *text)
         ok = s->rec[i].name != NULL;
         np += l + 1;
     }
+    for (uint64_t i = 0; ok && i < s->n_rec; i++) /* records in order, inside glen */
+        ok = s->rec[i].off <= h.glen && s->rec[i].len <= h.glen - s->rec[i].off &&
+             (i == 0 || s->rec[i].off >= s->rec[i - 1].off + s->rec[i - 1].len);
     q = names + h.names_bytes;
     if (ok && h.n_seg) memcpy(s->seg, q, h.n_seg * sizeof *s->seg);
     s->n_seg = h.n_seg;
+    for (uint64_t i = 0; ok && i < s->n_seg; i++) /* segments inside the text and glen */
+        ok = s->seg[i].tpos <= h.n && s->seg[i].len <= h.n - s->seg[i].tpos && s->seg[i].gpos <= h.glen &&
+             s->seg[i].len <= h.glen - s->seg[i].gpos;
     q += h.n_seg * sizeof *s->seg;
     if (ok && h.path_bytes) ok = q[h.path_bytes - 1] == 0 && (s->path = strdup(q)) != NULL;
     q += h.path_bytes;

@@ -18,6 +18,7 @@
 #include <vector>
 #include <cub/cub.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include "gpu_internal.cuh"
 
 namespace {
@@ -123,6 +124,11 @@ struct in_job {
         uint64_t c = codes ? (codes[i] == NO_CODE ? UINT64_MAX : (uint64_t)codes[i]) : code(i);
         return c >= lo && c < hi;
     }
+};
+
+struct count_one {
+    in_job pred;
+    __device__ int64_t operator()(uint64_t i) const { return pred(i) ? 1 : 0; }
 };
 
 __global__ void k_all_codes(code_of code, uint32_t *out)
@@ -254,10 +260,15 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
         cudaFree(g.codes);
         g.codes = nullptr;
     }
-    if (!g.codes && g.codes_k >= 0) { /* every job would read k symbols per start: once */
+    if (!g.codes && g.codes_k >= 0 && g.n) { /* every job would read k symbols per start: once */
         if (cudaMalloc(&g.codes, g.n * sizeof(uint32_t)) == cudaSuccess) {
             k_all_codes<<<blocks(g.n), 256, 0, g.s>>>(code, g.codes);
-            GK_LAUNCH();
+            cudaError_t e = cudaGetLastError();
+            if (e != cudaSuccess) { /* no cache rather than a stale one */
+                cudaFree(g.codes);
+                g.codes = nullptr;
+                GK(e);
+            }
             g.codes_k = k, g.codes_sigma = sigma;
         } else {
             cudaGetLastError();
@@ -269,6 +280,18 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
     double t_sel = 0, t_radix = 0, t_rounds = 0;
     thrust::counting_iterator<uint64_t> all(0);
     size_t need = 0;
+    /* count first: the selection writes what it finds, and the buffers hold the
+     * plan's count (a plan of another text must fail, not overrun them) */
+    auto ones = thrust::make_transform_iterator(all, count_one{pred});
+    GK(cub::DeviceReduce::Sum(nullptr, need, ones, g.count, (int64_t)g.n, g.s));
+    if (bk_temp(need) < 0) return -1;
+    need = g.temp_bytes;
+    GK(cub::DeviceReduce::Sum(g.temp, need, ones, g.count, (int64_t)g.n, g.s));
+    int64_t want = 0;
+    if (bk_count(&want) < 0) return -1;
+    if ((uint64_t)want != m)
+        return rv_error("GPU", "the job has %lld suffixes, the plan says %llu", (long long)want, (unsigned long long)m);
+    need = 0;
     GK(cub::DeviceSelect::If(nullptr, need, all, g.pos1, g.count, (int64_t)g.n, pred, g.s));
     if (bk_temp(need) < 0) return -1;
     need = g.temp_bytes;
@@ -386,6 +409,8 @@ extern "C" int rv_gpu_bk_devices(void)
 extern "C" int rv_gpu_bk_open(const uint8_t *text, uint64_t n, int sigma, int dev)
 {
     std::lock_guard<std::mutex> lock(g_mu);
+    g.dev = -1; /* set again once the text is there */
+    g.n = 0;
     GK(cudaSetDevice(dev));
     if (g.s == nullptr) GK(cudaStreamCreateWithFlags(&g.s, cudaStreamNonBlocking));
     if (g.count == nullptr) GK(cudaMalloc(&g.count, sizeof *g.count));

@@ -306,7 +306,7 @@ static void case_pack_random(void)
         void *pk = NULL;
         uint64_t bytes = 0;
         CHECK(rv_seq_pack(a, &pk, &bytes) == 0, "it %d: pack: %s", it, rv_last_error());
-        rv_seq_t *c = pk ? rv_seq_unpack(pk, bytes, a->text) : NULL;
+        rv_seq_t *c = pk ? rv_seq_unpack(pk, bytes, a->text, a->n) : NULL;
         CHECK(c, "it %d: unpack: %s", it, rv_last_error());
         if (c) {
             char why[200] = "";
@@ -326,12 +326,23 @@ static void case_pack_random(void)
             rv_seq_free(c);
             /* truncated or foreign buffers */
             uint64_t cut = rng_below(&r, bytes);
-            rv_seq_t *d = rv_seq_unpack(pk, cut, a->text);
+            rv_seq_t *d = rv_seq_unpack(pk, cut, a->text, a->n);
             CHECK(!d && rv_last_error()[0], "it %d: a pack cut at %llu of %llu accepted", it,
                   (unsigned long long)cut, (unsigned long long)bytes);
             rv_seq_free(d);
+            /* a text shorter than the pack says; lengths forged to wrap their sum */
+            d = a->n ? rv_seq_unpack(pk, bytes, a->text, a->n - 1) : NULL;
+            CHECK(!d, "it %d: a text shorter than n accepted", it);
+            rv_seq_free(d);
+            uint64_t forged[2] = {~0ull - (1ull << 40) + 1, (1ull << 40) + 1}, keep[2];
+            memcpy(keep, (char *)pk + 13 * 8, sizeof keep); /* names_bytes, path_bytes */
+            memcpy((char *)pk + 13 * 8, forged, sizeof forged);
+            d = rv_seq_unpack(pk, bytes, a->text, a->n);
+            CHECK(!d, "it %d: forged lengths accepted", it);
+            rv_seq_free(d);
+            memcpy((char *)pk + 13 * 8, keep, sizeof keep);
             ((unsigned char *)pk)[0] ^= 0x55;
-            d = rv_seq_unpack(pk, bytes, a->text);
+            d = rv_seq_unpack(pk, bytes, a->text, a->n);
             CHECK(!d, "it %d: a damaged pack accepted", it);
             rv_seq_free(d);
         }

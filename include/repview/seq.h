@@ -91,10 +91,10 @@ int rv_seq_encode(rv_seq_t *s, rv_alpha_t alpha);
 /* Everything of s but its raw bytes and text, packed into one malloc()ed buffer
  * (MPI ranks of one host share one text: ui/cli/cli_mpi.c).  0, or -1. */
 int rv_seq_pack(const rv_seq_t *s, void **buf, uint64_t *bytes);
-/* The sequence of rv_seq_pack()'s buffer over `text` (n codes, borrowed: it must
- * outlive the sequence); raw is NULL.  NULL with a message when the buffer is not
- * one. */
-rv_seq_t *rv_seq_unpack(const void *buf, uint64_t bytes, const uint8_t *text);
+/* The sequence of rv_seq_pack()'s buffer over `text` (text_bytes readable; n codes
+ * used, borrowed: it must outlive the sequence); raw is NULL.  NULL with a message
+ * when the buffer is not one (or does not fit the text). */
+rv_seq_t *rv_seq_unpack(const void *buf, uint64_t bytes, const uint8_t *text, uint64_t text_bytes);
 
 /* Build the name lookup (and note duplicate names in s->warning). 0 or -1. */
 int rv_seq_index_names(rv_seq_t *s);

@@ -62,11 +62,19 @@ int cli_mpi_init(int *rank, int *size)
         return rv_error("mpi", "MPI_Init failed");
     MPI_Comm_rank(MPI_COMM_WORLD, rank);
     MPI_Comm_size(MPI_COMM_WORLD, size);
-    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
-        return rv_error("mpi", "cannot group the ranks by host");
-    MPI_Comm_rank(node, &node_rank);
-    MPI_Comm_size(node, &node_size);
-    if (!(node_world = malloc((size_t)node_size * sizeof *node_world))) return rv_error("mpi", "out of memory");
+    /* a rank's threads take turns with MPI; a failure here is every rank's: end them all */
+    const char *why = provided < MPI_THREAD_SERIALIZED ? "the MPI library cannot be called from threads" : NULL;
+    if (!why && MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+        why = "cannot group the ranks by host";
+    if (!why) {
+        MPI_Comm_rank(node, &node_rank);
+        MPI_Comm_size(node, &node_size);
+        if (!(node_world = malloc((size_t)node_size * sizeof *node_world))) why = "out of memory";
+    }
+    if (why) {
+        if (*rank == 0) fprintf(stderr, "repview: mpi: %s\n", why);
+        cli_mpi_abort(RV_EXIT_DATA);
+    }
     MPI_Allgather(rank, 1, MPI_INT, node_world, 1, MPI_INT, node);
     return 0;
 }
@@ -117,16 +125,18 @@ rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int 
     rv_seq_t *s = NULL;
     void *pack = NULL;
     uint64_t bytes = 0;
+    int ok = 1; /* this rank can go on; every rank of the host joins the window all the same */
     *quiet = 0;
     if (node_rank == 0) {
         s = rv_seq_load_threads(path, alpha, 0);
         if (s && strands && rv_seq_add_reverse(s, 0) < 0) rv_seq_free(s), s = NULL;
         if (s && rv_seq_pack(s, &pack, &bytes) < 0) rv_seq_free(s), s = NULL;
-        for (int r = 1; r < node_size; r++)
-            if (cli_mpi_send_bytes(node_world[r], &bytes, sizeof bytes) < 0 ||
-                (bytes && cli_mpi_send_bytes(node_world[r], pack, bytes) < 0))
-                break;
+        for (int r = 1; r < node_size; r++) {
+            cli_mpi_send_bytes(node_world[r], &bytes, sizeof bytes);
+            if (bytes) cli_mpi_send_bytes(node_world[r], pack, bytes);
+        }
         free(pack);
+        pack = NULL;
     } else {
         if (cli_mpi_recv_bytes(node_world[0], &bytes, sizeof bytes) < 0) return NULL;
         if (!bytes) {
@@ -136,14 +146,11 @@ rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int 
         }
         if (!(pack = malloc(bytes))) {
             rv_error("mpi", "out of memory");
-            return NULL;
+            ok = 0;
         }
-        if (cli_mpi_recv_bytes(node_world[0], pack, bytes) < 0) {
-            free(pack);
-            return NULL;
-        }
+        if (ok && cli_mpi_recv_bytes(node_world[0], pack, bytes) < 0) ok = 0;
     }
-    if (!bytes) return NULL; /* the reader, with its message */
+    if (!bytes) return NULL; /* the reader, with its message; no rank of the host goes on */
     uint64_t n = node_rank == 0 ? s->n : 0;
     uint8_t *base = NULL;
     if (MPI_Win_allocate_shared((MPI_Aint)(n ? n : 1), 1, MPI_INFO_NULL, node, &base, &text_win) != MPI_SUCCESS) {
@@ -154,7 +161,10 @@ rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int 
     }
     char done = 1;
     if (node_rank == 0) {
+        MPI_Win_lock_all(MPI_MODE_NOCHECK, text_win);
         memcpy(base, s->text, s->n);
+        MPI_Win_sync(text_win); /* the stores are seen by the ranks that get `done` */
+        MPI_Win_unlock_all(text_win);
         free(s->owned_text);
         s->owned_text = NULL;
         s->text = base;
@@ -166,11 +176,16 @@ rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int 
         for (int r = 1; r < node_size; r++) cli_mpi_send_bytes(node_world[r], &done, 1);
         return s;
     }
-    MPI_Aint wsize;
+    MPI_Aint wsize = 0;
     int disp;
     uint8_t *text = NULL;
     MPI_Win_shared_query(text_win, 0, &wsize, &disp, &text);
-    if (cli_mpi_recv_bytes(node_world[0], &done, 1) == 0) s = rv_seq_unpack(pack, bytes, text);
+    if (cli_mpi_recv_bytes(node_world[0], &done, 1) == 0 && ok) {
+        MPI_Win_lock_all(MPI_MODE_NOCHECK, text_win);
+        MPI_Win_sync(text_win);
+        MPI_Win_unlock_all(text_win);
+        s = rv_seq_unpack(pack, bytes, text, (uint64_t)wsize);
+    }
     free(pack);
     return s;
 }
@@ -480,12 +495,16 @@ int cli_mpi_fail_all(int rank, int code, int printed)
         if (!printed) fprintf(stderr, "repview: %s\n", rv_last_error());
         cli_mpi_abort(code);
     }
-    /* rank 0 is ending the job: finalizing meanwhile may crash in Open MPI (exit 139
-     * instead of rank 0's code), so wait to be ended, a minute at most */
-    for (int i = 0; i < 600; i++) {
+    /* rank 0 meets the same failure and ends the job (finalizing meanwhile may crash
+     * in Open MPI: exit 139 instead of rank 0's code): wait to be ended.  When rank 0
+     * did not meet it (this rank's host could not read the input, or its memory ran
+     * out), nobody else will end the job: after ten seconds, this rank does. */
+    for (int i = 0; i < 100; i++) {
         struct timespec ts = {0, 100000000L};
         nanosleep(&ts, NULL);
     }
+    fprintf(stderr, "repview: rank %d: %s\n", rank, rv_last_error());
+    cli_mpi_abort(code);
     return code;
 }
 
