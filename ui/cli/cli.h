@@ -175,6 +175,11 @@ int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cons
 int cli_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int device, int any_size);
 /* --gpu or REPVIEW_DEVICE=gpu; --cpu or REPVIEW_DEVICE=cpu. */
 int cli_gpu_forced(const cli_common_t *c);
+/* The text of FILE alone (cli_load_text), REGION's text range (all when NULL) and the
+ * GPU for its bucket jobs (cli_bucket_gpu): RV_EXIT_OK, or the exit code after the
+ * message (*s NULL).  End with rv_bucket_gpu_end() and rv_seq_free(). */
+int cli_open_text(const char *file, const char *region, const cli_common_t *c, const char *cmd, rv_seq_t **s,
+                  uint64_t *lo, uint64_t *hi);
 int cli_gpu_refused(const cli_common_t *c);
 int cli_mpi_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int rank);
 /* The threads of a GPU rank: its host's share of the cores unless -t gave them

@@ -381,17 +381,10 @@ static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, con
 /* LRs of REGION from prefix buckets of the text (--mem-budget, no index). */
 static int lr_buckets(const char *file, const char *region, cli_common_t *c, const lr_opts_t *o)
 {
-    rv_seq_t *s = cli_load_text(file, c);
-    if (!s) return cli_data_error();
+    rv_seq_t *s;
     uint64_t lo, hi;
-    if (cli_text_range(s, region, &lo, &hi) < 0) {
-        rv_seq_free(s);
-        return cli_arg_error();
-    }
-    if (cli_bucket_gpu(s, c, "lr", 0, 0) < 0) {
-        rv_seq_free(s);
-        return cli_data_error();
-    }
+    int code = cli_open_text(file, region, c, "lr", &s, &lo, &hi);
+    if (code != RV_EXIT_OK) return code;
     int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
     writer_t *w = rc == RV_EXIT_OK ? writer_open(s, NULL, o->bedgraph) : NULL;
     if (rc == RV_EXIT_OK) {

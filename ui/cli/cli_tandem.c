@@ -277,17 +277,10 @@ static int print_local(void *ud, const rv_run_t *run) { return print_run(ud, run
 /* Runs of REGION job by job from the text (--mem-budget, no index). */
 static int tandem_local(const char *file, const char *region, cli_common_t *c, const tandem_opts_t *o)
 {
-    rv_seq_t *s = cli_load_text(file, c);
-    if (!s) return cli_data_error();
+    rv_seq_t *s;
     uint64_t lo, hi;
-    if (cli_text_range(s, region, &lo, &hi) < 0) {
-        rv_seq_free(s);
-        return cli_arg_error();
-    }
-    if (cli_bucket_gpu(s, c, "tandem", 0, 0) < 0) { /* the runs of long period, from buckets */
-        rv_seq_free(s);
-        return cli_data_error();
-    }
+    int code = cli_open_text(file, region, c, "tandem", &s, &lo, &hi);
+    if (code != RV_EXIT_OK) return code;
     int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
     if (rc == RV_EXIT_OK) {
         put_header();

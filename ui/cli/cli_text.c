@@ -79,3 +79,17 @@ int cli_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, in
     if (!c->quiet) fprintf(stderr, "repview: %s: the GPU failed (%s); sorting on the CPU\n", cmd, rv_last_error());
     return 0;
 }
+
+int cli_open_text(const char *file, const char *region, const cli_common_t *c, const char *cmd, rv_seq_t **s,
+                  uint64_t *lo, uint64_t *hi)
+{
+    if (!(*s = cli_load_text(file, c))) return cli_data_error();
+    int code = cli_text_range(*s, region, lo, hi) < 0 ? cli_arg_error()
+             : cli_bucket_gpu(*s, c, cmd, 0, 0) < 0 ? cli_data_error()
+             : RV_EXIT_OK;
+    if (code != RV_EXIT_OK) {
+        rv_seq_free(*s);
+        *s = NULL;
+    }
+    return code;
+}
