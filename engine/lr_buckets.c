@@ -30,6 +30,7 @@
 #include "repview/common.h"
 #include "repview/lr_buckets.h"
 #include "internal.h"
+#include "pairs_internal.h"
 
 enum { MAX_K = 24, SHORT_CHUNK = 1 << 20 };
 
@@ -112,13 +113,10 @@ int rv_lr_bucket_job(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j, u
 typedef struct {
     const rv_seq_t *s;
     const rv_bucket_plan_t *p;
-    const uint64_t *jobs;
-    uint64_t n_jobs, lo, hi;
-    rv_bucket_next_fn next;
-    void *nctx;
+    pf_job_source_t src;
+    uint64_t lo, hi;
     rv_lr_values_fn fn;
     void *ud;
-    _Atomic uint64_t taken;
     _Atomic int failed;
     char err[256];
     pthread_mutex_t mu;
@@ -131,17 +129,9 @@ static void run_worker(void *ctx, uint64_t lo, uint64_t hi, int t)
     int rc = 0;
     while (rc == 0 && !atomic_load(&b->failed)) {
         uint64_t job;
-        if (b->next) {
-            pthread_mutex_lock(&b->mu);
-            int got = b->next(b->nctx, &job);
-            pthread_mutex_unlock(&b->mu);
-            if (got < 0) rc = -1;
-            if (got <= 0) break;
-        } else {
-            uint64_t i = atomic_fetch_add(&b->taken, 1);
-            if (i >= b->n_jobs) break;
-            job = b->jobs[i];
-        }
+        int got = pf_take_job(&b->src, &b->mu, &job);
+        if (got < 0) rc = -1;
+        if (got <= 0) break;
         rv_lr_t *v;
         uint64_t n;
         rc = rv_lr_bucket_job(b->s, b->p, job, b->lo, b->hi, &v, &n);
@@ -152,11 +142,7 @@ static void run_worker(void *ctx, uint64_t lo, uint64_t hi, int t)
         }
         free(v);
     }
-    if (rc < 0 && !atomic_exchange(&b->failed, 1)) {
-        pthread_mutex_lock(&b->mu);
-        snprintf(b->err, sizeof b->err, "%s", rv_last_error());
-        pthread_mutex_unlock(&b->mu);
-    }
+    if (rc < 0) pf_job_failed(&b->failed, b->err, sizeof b->err, &b->mu);
 }
 
 int rv_lr_buckets_run(const rv_seq_t *s, const rv_bucket_plan_t *p, const uint64_t *jobs, uint64_t n_jobs,
@@ -164,8 +150,8 @@ int rv_lr_buckets_run(const rv_seq_t *s, const rv_bucket_plan_t *p, const uint64
                       rv_lr_values_fn fn, void *ud)
 {
     if (threads <= 0) threads = rv_default_threads();
-    run_t b = {.s = s, .p = p, .jobs = jobs, .n_jobs = n_jobs, .lo = lo, .hi = hi,
-               .next = jobs ? NULL : next, .nctx = nctx, .fn = fn, .ud = ud};
+    run_t b = {.s = s, .p = p, .src = {.jobs = jobs, .n_jobs = n_jobs, .next = jobs ? NULL : next, .nctx = nctx},
+               .lo = lo, .hi = hi, .fn = fn, .ud = ud};
     pthread_mutex_init(&b.mu, NULL);
     rv_parallel_for(threads, (uint64_t)threads, run_worker, &b);
     pthread_mutex_destroy(&b.mu);

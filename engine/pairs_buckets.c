@@ -77,12 +77,9 @@ typedef struct {
     const rv_seq_t *s;
     const rv_bucket_plan_t *plan;
     const pf_filter_t *f;
-    const uint64_t *jobs;      /* a fixed list ... */
-    uint64_t n_jobs;
-    rv_bucket_next_fn next_fn; /* ... or a source of jobs (MPI), called under mu */
-    void *next_ctx;
+    pf_job_source_t src;       /* a fixed list or a source of jobs (MPI) */
     pf_sink_t *sinks;          /* NULL: count */
-    _Atomic uint64_t next, count;
+    _Atomic uint64_t count;
     _Atomic int failed;
     char err[256];
     pthread_mutex_t mu;
@@ -96,17 +93,9 @@ static void bucket_worker(void *ctx, uint64_t lo, uint64_t hi, int t)
     int rc = w ? 0 : rv_error("pairs", "out of memory");
     while (rc == 0 && !atomic_load(&b->failed)) {
         uint64_t job;
-        if (b->next_fn) {
-            pthread_mutex_lock(&b->mu);
-            int got = b->next_fn(b->next_ctx, &job);
-            pthread_mutex_unlock(&b->mu);
-            if (got < 0) rc = -1;
-            if (got <= 0) break;
-        } else {
-            uint64_t i = atomic_fetch_add(&b->next, 1);
-            if (i >= b->n_jobs) break;
-            job = b->jobs[i];
-        }
+        int got = pf_take_job(&b->src, &b->mu, &job);
+        if (got < 0) rc = -1;
+        if (got <= 0) break;
         uint64_t *pos = NULL, *lcp = NULL, m = 0;
         rc = rv_bucket_job_sort(b->s, b->plan, job, &pos, &lcp, &m);
         if (rc == 0) rc = pf_walker_bucket(w, pos, lcp, m);
@@ -115,11 +104,7 @@ static void bucket_worker(void *ctx, uint64_t lo, uint64_t hi, int t)
     }
     if (w) atomic_fetch_add(&b->count, pf_walker_count(w));
     pf_walker_free(w);
-    if (rc < 0 && !atomic_exchange(&b->failed, 1)) {
-        pthread_mutex_lock(&b->mu);
-        snprintf(b->err, sizeof b->err, "%s", rv_last_error());
-        pthread_mutex_unlock(&b->mu);
-    }
+    if (rc < 0) pf_job_failed(&b->failed, b->err, sizeof b->err, &b->mu);
 }
 
 static int run_jobs(bucket_run_t *b, int threads)
@@ -193,7 +178,7 @@ int rv_pairs_buckets_each_batch(const rv_seq_t *s, const rv_pairs_opts_t *o, uin
     rv_bucket_plan_t plan;
     uint64_t *mine, n_mine;
     if (setup(s, o, mem_budget, resolve(o), slice, n_slices, &plan, &mine, &n_mine) < 0) return -1;
-    bucket_run_t b = {.s = s, .plan = &plan, .f = &f, .jobs = mine, .n_jobs = n_mine};
+    bucket_run_t b = {.s = s, .plan = &plan, .f = &f, .src = {.jobs = mine, .n_jobs = n_mine}};
     int rc = pf_collect(&f, o, s->n, produce_buckets, &b, fn, ud);
     free(mine);
     rv_bucket_plan_free(&plan);
@@ -209,7 +194,7 @@ int rv_pairs_buckets_count(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t
     uint64_t *mine, n_mine;
     int threads = resolve(o);
     if (setup(s, o, mem_budget, threads, slice, n_slices, &plan, &mine, &n_mine) < 0) return -1;
-    bucket_run_t b = {.s = s, .plan = &plan, .f = &f, .jobs = mine, .n_jobs = n_mine};
+    bucket_run_t b = {.s = s, .plan = &plan, .f = &f, .src = {.jobs = mine, .n_jobs = n_mine}};
     int rc = run_jobs(&b, threads);
     *count = atomic_load(&b.count);
     free(mine);
@@ -336,7 +321,7 @@ static int each_dynamic(void *ctx, rv_pairs_batch_fn fn, void *ud)
     const part_src_t *p = ctx;
     pf_filter_t f;
     if (pf_filter_init(&f, p->s, p->o) < 0) return -1;
-    bucket_run_t b = {.s = p->s, .plan = p->plan, .f = &f, .next_fn = p->next, .next_ctx = p->nctx};
+    bucket_run_t b = {.s = p->s, .plan = p->plan, .f = &f, .src = {.next = p->next, .nctx = p->nctx}};
     return pf_collect(&f, p->o, p->s->n, produce_buckets, &b, fn, ud);
 }
 
@@ -353,7 +338,7 @@ int rv_pairs_buckets_count_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, 
 {
     pf_filter_t f;
     if (pf_filter_init(&f, s, o) < 0) return -1;
-    bucket_run_t b = {.s = s, .plan = plan, .f = &f, .next_fn = next, .next_ctx = nctx};
+    bucket_run_t b = {.s = s, .plan = plan, .f = &f, .src = {.next = next, .nctx = nctx}};
     int rc = run_jobs(&b, resolve(o));
     *count = atomic_load(&b.count);
     return rc;

@@ -4,8 +4,46 @@
 #ifndef REPVIEW_ENGINE_PAIRS_INTERNAL_H
 #define REPVIEW_ENGINE_PAIRS_INTERNAL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
+#include "repview/common.h"
 #include "repview/pairs.h"
+
+/* Where the threads of a bucket run take their jobs (pairs_buckets.c, lr_buckets.c):
+ * a fixed list, or next() (rank 0 under MPI) called under the run's mutex. */
+typedef struct {
+    const uint64_t *jobs;
+    uint64_t n_jobs;
+    _Atomic uint64_t taken;
+    rv_bucket_next_fn next;
+    void *nctx;
+} pf_job_source_t;
+
+/* 1 and *job, 0 when none is left, -1 with a message. */
+static inline int pf_take_job(pf_job_source_t *src, pthread_mutex_t *mu, uint64_t *job)
+{
+    if (src->next) {
+        pthread_mutex_lock(mu);
+        int got = src->next(src->nctx, job);
+        pthread_mutex_unlock(mu);
+        return got < 0 ? -1 : got > 0;
+    }
+    uint64_t i = atomic_fetch_add(&src->taken, 1);
+    if (i >= src->n_jobs) return 0;
+    *job = src->jobs[i];
+    return 1;
+}
+
+/* The first failure of a run's threads: its message kept in err. */
+static inline void pf_job_failed(_Atomic int *failed, char *err, size_t len, pthread_mutex_t *mu)
+{
+    if (atomic_exchange(failed, 1)) return;
+    pthread_mutex_lock(mu);
+    snprintf(err, len, "%s", rv_last_error());
+    pthread_mutex_unlock(mu);
+}
 
 /* The filters of rv_pairs_opts_t, resolved to text coordinates. */
 typedef struct {
