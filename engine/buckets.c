@@ -141,11 +141,90 @@ int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes)
     free(p->jobs);
     p->jobs = jobs;
     p->n_jobs = nj;
+    p->map = NULL; /* it names the old jobs */
+    p->map_width = 0;
+    free(p->own_map);
+    p->own_map = NULL;
+    return 0;
+}
+
+/* ---- the job map ------------------------------------------------------------------ */
+
+int rv_bucket_map_width(const rv_bucket_plan_t *p)
+{
+    return p->n_jobs < 0xff ? 1 : p->n_jobs < RV_BUCKET_NO_JOB ? 2 : 0;
+}
+
+typedef struct {
+    const rv_seq_t *s;
+    const rv_bucket_plan_t *p;
+    const uint16_t *job_of; /* per code */
+    void *map;
+    uint64_t lo, hi, chunk;
+    int width;
+} map_job_t;
+
+static void map_range(void *ctx, uint64_t first, uint64_t last, int t)
+{
+    const map_job_t *m = ctx;
+    (void)t;
+    for (uint64_t i = first; i < last; i++) {
+        uint64_t a = m->lo + i * m->chunk, b = a + m->chunk < m->hi ? a + m->chunk : m->hi, start, code;
+        code_iter_t it;
+        if (m->width == 1) memset((uint8_t *)m->map + a, 0xff, b - a);
+        else for (uint64_t j = a; j < b; j++) ((uint16_t *)m->map)[j] = RV_BUCKET_NO_JOB;
+        ci_init(&it, m->s, m->p, a, b);
+        if (m->width == 1)
+            while (ci_next(&it, &start, &code)) ((uint8_t *)m->map)[start] = (uint8_t)m->job_of[code];
+        else
+            while (ci_next(&it, &start, &code)) ((uint16_t *)m->map)[start] = m->job_of[code];
+    }
+}
+
+int rv_bucket_map_fill(const rv_seq_t *s, const rv_bucket_plan_t *p, void *map, uint64_t lo, uint64_t hi,
+                       int threads)
+{
+    int width = rv_bucket_map_width(p);
+    if (!width) return rv_error("buckets", "too many jobs for a job map");
+    if (hi > s->n) hi = s->n;
+    if (lo >= hi) return 0;
+    uint16_t *job_of = malloc(p->n_codes * sizeof *job_of);
+    if (!job_of) return rv_error("buckets", "out of memory");
+    for (uint64_t c = 0; c < p->n_codes; c++) job_of[c] = (uint16_t)RV_BUCKET_NO_JOB;
+    for (uint64_t j = 0; j < p->n_jobs; j++)
+        for (uint64_t c = p->jobs[j].code_lo; c < p->jobs[j].code_hi; c++) job_of[c] = (uint16_t)j;
+    if (threads <= 0) threads = rv_default_threads();
+    map_job_t m = {s, p, job_of, map, lo, hi, 1u << 20, width};
+    rv_parallel_dynamic(threads, (hi - lo + m.chunk - 1) / m.chunk, 1, map_range, &m);
+    free(job_of);
+    return 0;
+}
+
+void rv_bucket_plan_use_map(rv_bucket_plan_t *p, const void *map)
+{
+    p->map = map;
+    p->map_width = map ? rv_bucket_map_width(p) : 0;
+    if (!p->map_width) p->map = NULL;
+}
+
+uint64_t rv_bucket_map_budget(uint64_t mem_budget) { return (mem_budget ? mem_budget : 1ull << 30) / 2; }
+
+int rv_bucket_plan_make_map(rv_bucket_plan_t *p, const rv_seq_t *s, uint64_t bytes, int threads)
+{
+    int width = rv_bucket_map_width(p);
+    /* one job reads the text once either way */
+    if (!width || p->n_jobs < 2 || s->n > bytes / (uint64_t)width) return 0;
+    void *map = malloc(s->n * (uint64_t)width);
+    if (!map) return 0; /* the jobs scan the text */
+    if (rv_bucket_map_fill(s, p, map, 0, s->n, threads) < 0) { free(map); return -1; }
+    rv_bucket_plan_use_map(p, map);
+    p->own_map = map;
     return 0;
 }
 
 void rv_bucket_plan_free(rv_bucket_plan_t *p)
 {
+    free(p->own_map);
     free(p->jobs);
     free(p->count);
     memset(p, 0, sizeof *p);
@@ -230,7 +309,7 @@ static inline int item_less(const uint8_t *t, uint64_t n, const item_t *a, const
     return suffix_less(t, n, a->pos, b->pos, d + 8);
 }
 
-static int sort_bucket(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth)
+static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth, int keyed)
 {
     uint64_t cap = 64, sp = 0;
     task_t *st = malloc(cap * sizeof *st);
@@ -241,10 +320,11 @@ static int sort_bucket(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint
         uint64_t len = k.hi - k.lo;
         item_t *v = a + k.lo;
         if (len < 2) continue;
-        for (uint64_t i = 0; i < len; i++) { /* random reads of the text: ask ahead */
+        for (uint64_t i = 0; !keyed && i < len; i++) { /* random reads of the text: ask ahead */
             if (i + 8 < len) __builtin_prefetch(t + v[i + 8].pos + k.depth);
             v[i].key = key_at(t, n, v[i].pos + k.depth);
         }
+        keyed = 0; /* the keys of every deeper task are read here */
         if (len <= SMALL_SORT) { /* insertion sort on the keys, deeper only on ties */
             for (uint64_t i = 1; i < len; i++) {
                 item_t x = v[i];
@@ -285,6 +365,18 @@ static int sort_bucket(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint
     return 0;
 }
 
+/* Sort a bucket's items by their suffixes from depth on (keyed: their keys at depth
+ * are already read). */
+static int sort_bucket(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth)
+{
+    return sort_items(t, n, a, m, depth, 0);
+}
+
+static int sort_bucket_keyed(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth)
+{
+    return sort_items(t, n, a, m, depth, 1);
+}
+
 /* lcp of the suffixes at a and b, known to share d symbols. */
 static uint64_t lcp_from(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, uint64_t d)
 {
@@ -299,6 +391,22 @@ static uint64_t lcp_from(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, u
         if (stop < same) same = stop;
         if (same < 8) return d + same;
     }
+}
+
+/* ---- where a job's time goes (REPVIEW_JOB_TRACE=1) ------------------------------ */
+
+static _Atomic uint64_t phase_ns[RV_JOB_PHASES], phase_jobs;
+
+static uint64_t now_ns(void) { return (uint64_t)(rv_now() * 1e9); }
+
+void rv_bucket_phase_add(int phase, uint64_t ns) { atomic_fetch_add(&phase_ns[phase], ns); }
+
+void rv_bucket_phase_report(FILE *f, const char *who)
+{
+    static const char *name[RV_JOB_PHASES] = {"collect", "radix", "sort", "lcp", "walk"};
+    fprintf(f, "jobs\t%s\t%llu", who, (unsigned long long)atomic_load(&phase_jobs));
+    for (int i = 0; i < RV_JOB_PHASES; i++) fprintf(f, "\t%s %.2f", name[i], atomic_load(&phase_ns[i]) / 1e9);
+    fputc('\n', f);
 }
 
 /* ---- on the GPU ------------------------------------------------------------------ */
@@ -362,51 +470,121 @@ static int job_sort_gpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_b
     return rc;
 }
 
-int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j, uint64_t **pos_out,
-                       uint64_t **lcp_out, uint64_t *m_out)
+/* The buffers of a job, kept from one job to the next: a job's arrays are hundreds
+ * of MB, and fresh pages cost the kernel a fault and a zeroing each (a fifth of
+ * a job's time, and more with many ranks of a host faulting at once). */
+struct rv_bucket_scratch {
+    item_t *it, *tmp;
+    uint64_t *lcp, *off;
+    uint64_t cap, cap_off;
+};
+
+rv_bucket_scratch_t *rv_bucket_scratch_new(void) { return calloc(1, sizeof(rv_bucket_scratch_t)); }
+
+void rv_bucket_scratch_free(rv_bucket_scratch_t *sc)
 {
-    const rv_bucket_job_t *job = &p->jobs[j];
-    uint64_t m = job->suffixes, nc = job->code_hi - job->code_lo;
-    item_t *it = malloc((m ? m : 1) * sizeof *it);
-    uint64_t *off = calloc(nc + 1, sizeof *off);
-    uint64_t *lcp = malloc((m ? m : 1) * sizeof *lcp);
-    if (!it || !off || !lcp) {
-        free(it), free(off), free(lcp);
-        return rv_error("buckets", "out of memory (%llu suffixes in one job)", (unsigned long long)m);
+    if (!sc) return;
+    free(sc->it), free(sc->tmp), free(sc->lcp), free(sc->off);
+    free(sc);
+}
+
+static int scratch_fit(rv_bucket_scratch_t *sc, uint64_t m, uint64_t nc)
+{
+    if (m < 1) m = 1;
+    if (m > sc->cap) {
+        free(sc->it), free(sc->tmp), free(sc->lcp);
+        sc->it = malloc(m * sizeof *sc->it);
+        sc->tmp = malloc(m * sizeof *sc->tmp);
+        sc->lcp = malloc(m * sizeof *sc->lcp);
+        sc->cap = sc->it && sc->tmp && sc->lcp ? m : 0;
+        if (!sc->cap) return rv_error("buckets", "out of memory (%llu suffixes in one job)", (unsigned long long)m);
     }
-    /* a counting sort by code, the counts from the plan */
-    code_iter_t ci;
-    uint64_t start, code;
-    for (uint64_t c = 0; c < nc; c++) off[c + 1] = off[c] + p->count[job->code_lo + c];
-    if (off[nc] != m) {
-        free(it), free(off), free(lcp);
-        return rv_error("buckets", "the plan does not fit its jobs");
+    if (nc + 1 > sc->cap_off) {
+        free(sc->off);
+        sc->cap_off = (sc->off = malloc((nc + 1) * sizeof *sc->off)) ? nc + 1 : 0;
+        if (!sc->cap_off) return rv_error("buckets", "out of memory");
     }
-    if (atomic_load(&gpu_on) && gpu_seq == s) {
-        uint64_t *pos = (uint64_t *)it; /* the GPU needs no items: m positions */
-        if (job_sort_gpu(s, p, job, off, nc, m, pos, lcp) == 0) {
-            free(off);
-            uint64_t *shrunk = realloc(pos, (m ? m : 1) * sizeof *pos);
-            *pos_out = shrunk ? shrunk : pos;
-            *lcp_out = lcp;
-            *m_out = m;
-            return 0;
-        }
-        /* the device failed (out of its memory for this job, ...): the CPU sorts it */
-        const char *tr = getenv("REPVIEW_GPU_TRACE");
-        if (tr && *tr && *tr != '0') fprintf(stderr, "gpu bucket job failed (%s): sorted on the CPU\n", rv_last_error());
-    }
-    /* appended in text order, then a stable LSD radix sort by code: passes over a
-     * few thousand counters, where a direct scatter into nc buckets misses the
-     * cache at every suffix */
-    item_t *tmp = malloc((m ? m : 1) * sizeof *tmp);
-    if (!tmp) { free(it), free(off), free(lcp); return rv_error("buckets", "out of memory"); }
+    return 0;
+}
+
+/* The code of the k symbols at p, relative to lo. */
+static inline uint64_t code_at(const uint8_t *t, uint64_t p, int k, uint64_t sigma, uint64_t lo)
+{
+    uint64_t c = 0;
+    if (sigma == 4)
+        for (int i = 0; i < k; i++) c = c << 2 | (uint64_t)(t[p + (uint64_t)i] - 1);
+    else
+        for (int i = 0; i < k; i++) c = c * sigma + (uint64_t)(t[p + (uint64_t)i] - 1);
+    return c - lo;
+}
+
+/* The job's starts found in the job map: a scan for its number. */
+static uint64_t collect_mapped(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *job,
+                               uint64_t m, item_t *it)
+{
+    const uint64_t j = (uint64_t)(job - p->jobs), n = s->n, lo = job->code_lo, sigma = p->sigma;
+    const int k = p->k;
     uint64_t got = 0;
-    for (ci_init(&ci, s, p, 0, s->n); ci_next(&ci, &start, &code);)
-        if (code >= job->code_lo && code < job->code_hi && got < m) it[got++] = (item_t){code - job->code_lo, start};
+    if (p->map_width == 1 && m < n / 16) { /* sparse: memchr's vector scan between them */
+        const uint8_t *map = p->map, *q = map, *end = map + n;
+        while (got < m && (q = memchr(q, (int)j, (size_t)(end - q)))) {
+            uint64_t at = (uint64_t)(q++ - map);
+            it[got++] = (item_t){code_at(s->text, at, k, sigma, lo), at};
+        }
+    } else if (p->map_width == 1) {
+        const uint8_t *map = p->map;
+        for (uint64_t at = 0; at < n && got < m; at++)
+            if (map[at] == j) it[got++] = (item_t){code_at(s->text, at, k, sigma, lo), at};
+    } else {
+        const uint16_t *map = p->map;
+        for (uint64_t at = 0; at < n && got < m; at++)
+            if (map[at] == j) it[got++] = (item_t){code_at(s->text, at, k, sigma, lo), at};
+    }
+    return got;
+}
+
+/* The starts of the job in text order with their codes, then a stable LSD radix
+ * sort by code: passes over a few thousand counters, where a direct scatter into
+ * nc buckets misses the cache at every suffix. */
+static void collect_cpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *job, uint64_t nc,
+                        uint64_t m, rv_bucket_scratch_t *sc)
+{
+    uint64_t got = 0, t0 = now_ns();
+    item_t *it = sc->it;
+    if (p->map) {
+        got = collect_mapped(s, p, job, m, it);
+        goto collected;
+    }
+    /* the rolling code of code_iter_t in local variables: this loop reads the whole
+     * text for every job, and the iterator's state behind a pointer made it five
+     * times slower */
+    const uint8_t *t = s->text;
+    const uint64_t n = s->n, k = (uint64_t)p->k, sigma = p->sigma, top = p->n_codes / p->sigma;
+    const uint64_t lo = job->code_lo;
+    uint64_t code = 0, run = 0;
+    if (sigma == 4) {
+        const uint64_t mask = 4 * top - 1;
+        for (uint64_t j = 0; j < n; j++) {
+            uint8_t x = t[j];
+            run = x == RV_BREAK ? 0 : run + 1;
+            code = ((code << 2) | (uint64_t)((x - 1) & 3)) & mask;
+            if (code - lo < nc && run >= k && got < m) it[got++] = (item_t){code - lo, j + 1 - k};
+        }
+    } else {
+        for (uint64_t j = 0; j < n; j++) {
+            uint8_t x = t[j];
+            if (x == RV_BREAK) { run = code = 0; continue; }
+            if (run >= k) code -= (uint64_t)(t[j - k] - 1) * top;
+            code = code * sigma + (uint64_t)(x - 1);
+            if (++run >= k && code - lo < nc && got < m) it[got++] = (item_t){code - lo, j + 1 - k};
+        }
+    }
+collected:;
+    uint64_t t1 = now_ns();
+    rv_bucket_phase_add(RV_JOB_COLLECT, t1 - t0);
     int bits = 0;
     while (bits < 64 && (1ull << bits) < nc) bits++;
-    item_t *src = it, *dst = tmp;
+    item_t *src = it, *dst = sc->tmp;
     for (int sh = 0; sh < bits; sh += 11) {
         uint64_t cnt[2048] = {0};
         for (uint64_t i = 0; i < m; i++) cnt[src[i].key >> sh & 2047]++;
@@ -415,22 +593,67 @@ int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j,
         item_t *x = src; src = dst; dst = x;
     }
     if (src != it) memcpy(it, src, m * sizeof *it);
-    free(tmp);
+    rv_bucket_phase_add(RV_JOB_RADIX, now_ns() - t1);
+}
+
+int rv_bucket_job_sort_in(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j, rv_bucket_scratch_t *sc,
+                          const uint64_t **pos_out, const uint64_t **lcp_out, uint64_t *m_out)
+{
+    const rv_bucket_job_t *job = &p->jobs[j];
+    uint64_t m = job->suffixes, nc = job->code_hi - job->code_lo;
+    if (scratch_fit(sc, m, nc) < 0) return -1;
+    uint64_t *off = sc->off, *lcp = sc->lcp;
+    off[0] = 0;
+    for (uint64_t c = 0; c < nc; c++) off[c + 1] = off[c] + p->count[job->code_lo + c];
+    if (off[nc] != m) return rv_error("buckets", "the plan does not fit its jobs");
+    atomic_fetch_add(&phase_jobs, 1);
+    uint64_t *pos = (uint64_t *)sc->it; /* in the end m positions where the items were */
+    *pos_out = pos, *lcp_out = lcp, *m_out = m;
+    if (atomic_load(&gpu_on) && gpu_seq == s) {
+        if (job_sort_gpu(s, p, job, off, nc, m, pos, lcp) == 0) return 0;
+        /* the device failed (out of its memory for this job, ...): the CPU sorts it */
+        const char *tr = getenv("REPVIEW_GPU_TRACE");
+        if (tr && *tr && *tr != '0') fprintf(stderr, "gpu bucket job failed (%s): sorted on the CPU\n", rv_last_error());
+    }
+    collect_cpu(s, p, job, nc, m, sc);
+    item_t *it = sc->it;
+    const uint64_t k = (uint64_t)p->k;
+    uint64_t t2 = now_ns();
+    /* the keys after the prefix, read ahead across the buckets (most hold a few
+     * suffixes, too few for sort_bucket to read ahead within one) */
+    for (uint64_t i = 0; i < m; i++) {
+        if (i + 16 < m) __builtin_prefetch(s->text + it[i + 16].pos + k);
+        it[i].key = key_at(s->text, s->n, it[i].pos + k);
+    }
     int rc = 0;
     for (uint64_t c = 0; rc == 0 && c < nc; c++)
-        rc = sort_bucket(s->text, s->n, it + off[c], off[c + 1] - off[c], (uint64_t)p->k);
-    uint64_t *pos = (uint64_t *)it; /* compact in place: pos[i] overwrites what it[i / 2] held */
-    for (uint64_t i = 0; rc == 0 && i < m; i++) pos[i] = it[i].pos;
+        rc = sort_bucket_keyed(s->text, s->n, it + off[c], off[c + 1] - off[c], k);
+    uint64_t t3 = now_ns();
+    rv_bucket_phase_add(RV_JOB_SORT, t3 - t2);
+    for (uint64_t i = 0; rc == 0 && i < m; i++) pos[i] = it[i].pos; /* pos[i] overwrites what it[i / 2] held */
     for (uint64_t c = 0, r = 0; rc == 0 && c < nc; c++)
         for (r = off[c]; r < off[c + 1]; r++) {
-            if (r + 8 < m) __builtin_prefetch(s->text + pos[r + 8] + p->k);
-            lcp[r] = r == 0 ? 0 : lcp_from(s->text, s->n, pos[r - 1], pos[r], r == off[c] ? 0 : (uint64_t)p->k);
+            if (r + 8 < m) __builtin_prefetch(s->text + pos[r + 8] + k);
+            lcp[r] = r == 0 ? 0 : lcp_from(s->text, s->n, pos[r - 1], pos[r], r == off[c] ? 0 : k);
         }
-    free(off);
-    if (rc < 0) { free(it), free(lcp); return -1; }
-    uint64_t *shrunk = realloc(pos, (m ? m : 1) * sizeof *pos);
-    *pos_out = shrunk ? shrunk : pos;
-    *lcp_out = lcp;
-    *m_out = m;
-    return 0;
+    rv_bucket_phase_add(RV_JOB_LCP, now_ns() - t3);
+    return rc;
+}
+
+int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j, uint64_t **pos_out,
+                       uint64_t **lcp_out, uint64_t *m_out)
+{
+    rv_bucket_scratch_t *sc = rv_bucket_scratch_new();
+    const uint64_t *pos, *lcp;
+    if (!sc) return rv_error("buckets", "out of memory");
+    int rc = rv_bucket_job_sort_in(s, p, j, sc, &pos, &lcp, m_out);
+    if (rc == 0) { /* hand the two arrays over */
+        uint64_t m = *m_out ? *m_out : 1;
+        uint64_t *shrunk = realloc(sc->it, m * sizeof *shrunk);
+        *pos_out = shrunk ? shrunk : (uint64_t *)sc->it;
+        *lcp_out = sc->lcp;
+        sc->it = NULL, sc->lcp = NULL;
+    }
+    rv_bucket_scratch_free(sc);
+    return rc;
 }

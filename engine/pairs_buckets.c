@@ -90,18 +90,21 @@ static void bucket_worker(void *ctx, uint64_t lo, uint64_t hi, int t)
     bucket_run_t *b = ctx;
     (void)lo, (void)hi;
     pf_walker_t *w = pf_walker_new(b->f, b->sinks ? &b->sinks[t] : NULL);
-    int rc = w ? 0 : rv_error("pairs", "out of memory");
+    rv_bucket_scratch_t *sc = rv_bucket_scratch_new();
+    int rc = w && sc ? 0 : rv_error("pairs", "out of memory");
     while (rc == 0 && !atomic_load(&b->failed)) {
         uint64_t job;
         int got = pf_take_job(&b->src, &b->mu, &job);
         if (got < 0) rc = -1;
         if (got <= 0) break;
-        uint64_t *pos = NULL, *lcp = NULL, m = 0;
-        rc = rv_bucket_job_sort(b->s, b->plan, job, &pos, &lcp, &m);
+        const uint64_t *pos = NULL, *lcp = NULL;
+        uint64_t m = 0;
+        rc = rv_bucket_job_sort_in(b->s, b->plan, job, sc, &pos, &lcp, &m);
+        double t0 = rv_now();
         if (rc == 0) rc = pf_walker_bucket(w, pos, lcp, m);
-        free(pos);
-        free(lcp);
+        rv_bucket_phase_add(RV_JOB_WALK, (uint64_t)((rv_now() - t0) * 1e9));
     }
+    rv_bucket_scratch_free(sc);
     if (w) atomic_fetch_add(&b->count, pf_walker_count(w));
     pf_walker_free(w);
     if (rc < 0) pf_job_failed(&b->failed, b->err, sizeof b->err, &b->mu);
@@ -153,6 +156,7 @@ static int setup(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budge
                  uint64_t n_slices, rv_bucket_plan_t *plan, uint64_t **mine, uint64_t *n_mine)
 {
     if (rv_pairs_bucket_plan(s, o, mem_budget, threads, plan) < 0) return -1;
+    if (rv_bucket_plan_make_map(plan, s, rv_bucket_map_budget(mem_budget), o->threads) < 0) return -1;
     uint64_t *order = rv_bucket_jobs_largest_first(plan);
     *mine = malloc((plan->n_jobs ? plan->n_jobs : 1) * sizeof **mine);
     *n_mine = order && *mine ? slice_jobs(plan, order, slice, n_slices, *mine) : UINT64_MAX;

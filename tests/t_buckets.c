@@ -144,6 +144,8 @@ static uint64_t code_at(const rv_seq_t *s, uint64_t i, int k, uint64_t sigma)
 /* The GPU's bucket sort (gpu.h) under the same oracles: 0 off, 1 every round on
  * the device (REPVIEW_GPU_BUCKET_LEFT=1), 2 the default hand-over to the CPU. */
 static int gpu_mode;
+static int map_wide_seen; /* maps of two bytes a position checked */
+static int map_mode; /* 1: the plan's own job map; 2: a map filled in three slices, as the ranks of a host do */
 
 static int gpu_begin(const rv_seq_t *s, const char *what)
 {
@@ -152,6 +154,41 @@ static int gpu_begin(const rv_seq_t *s, const char *what)
     int rc = rv_bucket_gpu_begin(s, 0);
     CHECK(rc == 0 && rv_bucket_gpu_on(), "%s: GPU: %s", what, rv_last_error());
     return rc == 0;
+}
+
+/* Give plan p a job map (map_mode) and check every position of it against brute
+ * force: the job holding the code of the k symbols there, or none.  A map filled
+ * in slices is returned in *slices (the caller frees it). */
+static int check_map(const rv_seq_t *s, rv_bucket_plan_t *p, int threads, void **slices, const char *what)
+{
+    int width = rv_bucket_map_width(p);
+    CHECK(width == (p->n_jobs < 255 ? 1 : p->n_jobs < 65535 ? 2 : 0), "%s: map width %d for %llu jobs", what, width,
+          (unsigned long long)p->n_jobs);
+    if (map_mode == 1) {
+        CHECK(rv_bucket_plan_make_map(p, s, UINT64_MAX, threads) == 0, "%s: make_map: %s", what, rv_last_error());
+        CHECK((p->map != NULL) == (p->n_jobs >= 2), "%s: %llu jobs and %s map", what, (unsigned long long)p->n_jobs,
+              p->map ? "a" : "no");
+    } else if (width) {
+        *slices = malloc((s->n ? s->n : 1) * (uint64_t)width);
+        uint64_t cut1 = s->n / 3, cut2 = s->n - s->n / 5; /* uneven, as ranks of different threads take */
+        CHECK(*slices && rv_bucket_map_fill(s, p, *slices, 0, cut1, threads) == 0 &&
+              rv_bucket_map_fill(s, p, *slices, cut2, s->n + 7, 1) == 0 &&
+              rv_bucket_map_fill(s, p, *slices, cut1, cut2, threads) == 0, "%s: map_fill: %s", what, rv_last_error());
+        if (!check_failed_) rv_bucket_plan_use_map(p, *slices);
+    }
+    if (check_failed_ || !p->map) return !check_failed_;
+    map_wide_seen += p->map_width == 2;
+    uint64_t sigma = p->sigma;
+    for (uint64_t i = 0; i < s->n && !check_failed_; i++) {
+        uint64_t c = code_at(s, i, p->k, sigma), want = RV_BUCKET_NO_JOB;
+        for (uint64_t j = 0; c != UINT64_MAX && j < p->n_jobs; j++)
+            if (c >= p->jobs[j].code_lo && c < p->jobs[j].code_hi) want = j;
+        uint64_t got = p->map_width == 1 ? ((const uint8_t *)p->map)[i] : ((const uint16_t *)p->map)[i];
+        if (p->map_width == 1 && got == 0xff) got = RV_BUCKET_NO_JOB;
+        CHECK(got == want, "%s: map[%llu] = %llu, want %llu", what, (unsigned long long)i, (unsigned long long)got,
+              (unsigned long long)want);
+    }
+    return !check_failed_;
 }
 
 /* Check the plan of s for min_len and job size js against brute force, then every
@@ -168,6 +205,8 @@ static int check_plan_and_sort_on(const rv_seq_t *s, uint64_t min_len, uint64_t 
           "%s: k %d sigma %llu n_codes %llu (min_len %llu)", what, p.k, (unsigned long long)p.sigma,
           (unsigned long long)p.n_codes, (unsigned long long)min_len);
     if (check_failed_) { rv_bucket_plan_free(&p); return 0; }
+    void *slices = NULL;
+    if (map_mode && !check_map(s, &p, threads, &slices, what)) { rv_bucket_plan_free(&p); return 0; }
     /* counts by brute force */
     uint64_t *want = calloc(p.n_codes, sizeof *want), valid = 0, largest = 0;
     char *seen = calloc(s->n + 1, 1);
@@ -271,6 +310,7 @@ static int check_plan_and_sort_on(const rv_seq_t *s, uint64_t min_len, uint64_t 
     free(seen);
     free(want);
     rv_bucket_plan_free(&p);
+    free(slices);
     return !check_failed_;
 }
 
@@ -307,9 +347,30 @@ static void test_sort_random(void)
             rv_seq_free(s);
             input_free(&in);
         }
-        snprintf(name, sizeof name, "buckets_sort_oracle_%s%s", kinds[kind], gpu_mode ? "_gpu" : "");
+        snprintf(name, sizeof name, "buckets_sort_oracle_%s%s%s", kinds[kind], gpu_mode ? "_gpu" : "",
+                 map_mode == 1 ? "_map" : map_mode == 2 ? "_map_slices" : "");
         case_end(name);
     }
+}
+
+/* A map of two bytes a position: more than 254 jobs (one code each). */
+static void test_map_wide(void)
+{
+    rng_t r = rng_new(1511);
+    case_begin();
+    for (int it = 0; it < 3 && !check_failed_; it++) {
+        input_t in;
+        input_random(&r, 2, 2500 + 500 * (uint64_t)it, &in); /* DNA with N */
+        rv_seq_t *s = seq_of(&in, 1);
+        CHECK(s, "seq: %s", rv_last_error());
+        char what[128];
+        snprintf(what, sizeof what, "wide map %d (%llu symbols)", it, (unsigned long long)(s ? s->n : 0));
+        if (s) check_plan_and_sort_on(s, 6, 1, 2, what);
+        rv_seq_free(s);
+        input_free(&in);
+    }
+    CHECK(map_wide_seen > 0, "no map of two bytes a position was made");
+    case_end(map_mode == 1 ? "buckets_map_wide" : "buckets_map_wide_slices");
 }
 
 /* Long equal runs (multikey quicksort on deep ties), larger buckets, min_len 0. */
@@ -345,7 +406,8 @@ static void test_sort_fixed(void)
     CHECK(s && check_plan_and_sort(s, 3, 1, 1, "ACG|NNNN min 3"), "ACG|NNNN");
     rv_seq_free(s);
     free(buf);
-    case_end(gpu_mode ? "buckets_sort_fixed_gpu" : "buckets_sort_fixed");
+    case_end(gpu_mode ? "buckets_sort_fixed_gpu" : map_mode == 1 ? "buckets_sort_fixed_map"
+             : map_mode == 2 ? "buckets_sort_fixed_map_slices" : "buckets_sort_fixed");
 }
 
 /* ---- pairs from buckets vs the index -------------------------------------------- */
@@ -781,6 +843,13 @@ int main(void)
     test_pairs_large();
     test_parts_random();
     test_parts_errors();
+    /* the same oracles with a job map (each job scanning the map, not the text) */
+    for (map_mode = 1; map_mode <= 2; map_mode++) {
+        test_sort_fixed();
+        test_sort_random();
+        test_map_wide();
+    }
+    map_mode = 0;
     /* the same oracles with the GPU sorting the jobs (skipped without one) */
     char gname[256], why[256];
     if (rv_gpu_probe(gname, sizeof gname, why, sizeof why)) {

@@ -20,6 +20,7 @@
 #ifndef REPVIEW_BUCKETS_H
 #define REPVIEW_BUCKETS_H
 
+#include <stdio.h>
 #include <stdint.h>
 #include "repview/seq.h"
 
@@ -37,6 +38,9 @@ typedef struct {
     uint64_t n_jobs;
     rv_bucket_job_t *jobs;     /* in code order (= suffix-array order) */
     uint64_t *count;           /* suffixes per code (n_codes) */
+    const void *map;           /* the job map (rv_bucket_map_fill), or NULL: not owned */
+    int map_width;             /* its bytes a position (1 or 2) */
+    void *own_map;             /* a map the plan made and frees (rv_bucket_plan_make_map) */
 } rv_bucket_plan_t;
 
 /* Plan the buckets of s for queries of minimum length min_len (k <= min_len, and
@@ -54,6 +58,26 @@ int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes);
  * a malloc()ed array of p->n_jobs, or NULL when out of memory. */
 uint64_t *rv_bucket_jobs_largest_first(const rv_bucket_plan_t *p);
 
+/* The job map: for every position of the text, the job whose buckets hold the
+ * suffix starting there (RV_BUCKET_NO_JOB where no suffix of k breaker-free symbols
+ * starts), so that a job finds its suffixes by one scan of a byte array instead of
+ * rolling the prefix code over the whole text.  rv_bucket_map_width(): the bytes a
+ * position takes for the plan's jobs (1 up to 255 jobs, 2 up to 65535, else 0:
+ * no map).  rv_bucket_map_fill() writes the positions [lo, hi) of map (whose
+ * position 0 is the text's) on `threads` threads; rv_bucket_plan_use_map() lets
+ * the plan's jobs read it (the caller keeps it alive; cutting the plan again drops
+ * it).  0, or -1 with a message. */
+#define RV_BUCKET_NO_JOB 0xffffu
+int rv_bucket_map_width(const rv_bucket_plan_t *p);
+int rv_bucket_map_fill(const rv_seq_t *s, const rv_bucket_plan_t *p, void *map, uint64_t lo, uint64_t hi,
+                       int threads);
+void rv_bucket_plan_use_map(rv_bucket_plan_t *p, const void *map);
+/* A map of the plan's own, made when it takes at most `bytes` (else none: the jobs
+ * scan the text).  0, or -1 with a message. */
+int rv_bucket_plan_make_map(rv_bucket_plan_t *p, const rv_seq_t *s, uint64_t bytes, int threads);
+/* The bytes a job map may take under a memory budget (0 = the default 1 GB): half. */
+uint64_t rv_bucket_map_budget(uint64_t mem_budget);
+
 /* Bytes a job of m suffixes needs at most (suffixes, LCPs, scratch). */
 uint64_t rv_bucket_job_bytes(uint64_t m);
 
@@ -63,6 +87,14 @@ uint64_t rv_bucket_job_bytes(uint64_t m);
 int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j, uint64_t **pos,
                        uint64_t **lcp, uint64_t *m);
 
+/* The same into buffers kept from one job to the next (a thread's own): *pos and
+ * *lcp point into sc and hold until its next job or rv_bucket_scratch_free(). */
+typedef struct rv_bucket_scratch rv_bucket_scratch_t;
+rv_bucket_scratch_t *rv_bucket_scratch_new(void);
+void rv_bucket_scratch_free(rv_bucket_scratch_t *sc);
+int rv_bucket_job_sort_in(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j, rv_bucket_scratch_t *sc,
+                          const uint64_t **pos, const uint64_t **lcp, uint64_t *m);
+
 /* From now on rv_bucket_job_sort() collects and sorts the jobs on GPU `device`
  * (gpu.h; the text of s is put on it and must stay unchanged), the CPU finishing
  * the few suffixes tied deepest; until rv_bucket_gpu_end().  0, or -1 with a message
@@ -71,5 +103,10 @@ int rv_bucket_job_sort(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j,
 int rv_bucket_gpu_begin(const rv_seq_t *s, int device);
 void rv_bucket_gpu_end(void);
 int rv_bucket_gpu_on(void); /* 1 while the GPU sorts */
+
+/* Where the CPU jobs' time went, summed over threads (diagnostics: REPVIEW_JOB_TRACE=1). */
+enum { RV_JOB_COLLECT, RV_JOB_RADIX, RV_JOB_SORT, RV_JOB_LCP, RV_JOB_WALK, RV_JOB_PHASES };
+void rv_bucket_phase_add(int phase, uint64_t ns);
+void rv_bucket_phase_report(FILE *f, const char *who);
 
 #endif

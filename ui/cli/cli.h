@@ -139,6 +139,7 @@ int cli_mpi_recv_count(int from, uint64_t *v);
  * (0 when planning failed: the others then fail too), the others receive it into
  * *plan (malloc()ed arrays: rv_bucket_plan_free).  0, or -1 with a message. */
 int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok);
+void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes, int want, int threads);
 /* Jobs whose answers go to rank 0 as files.  A worker: job(j, out, ud) for each job
  * rank 0 hands it, writing its answer to out (a temporary file sent at the end).
  * Rank 0: hand out order[0..n) to the size - 1 workers, then read(path, ud) once

@@ -53,7 +53,7 @@ static void wait_for(int source, int tag, MPI_Status *st)
  * their world ranks; the window holding the host's one copy of the text. */
 static MPI_Comm node = MPI_COMM_NULL;
 static int node_rank, node_size, *node_world;
-static MPI_Win text_win = MPI_WIN_NULL;
+static MPI_Win text_win = MPI_WIN_NULL, map_win = MPI_WIN_NULL;
 
 int cli_mpi_init(int *rank, int *size)
 {
@@ -108,6 +108,7 @@ int cli_mpi_sum_max(uint64_t mine, uint64_t *sum, uint64_t *max)
 
 void cli_mpi_finalize(void)
 {
+    if (map_win != MPI_WIN_NULL) MPI_Win_free(&map_win);
     if (text_win != MPI_WIN_NULL) MPI_Win_free(&text_win);
     if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
     free(node_world);
@@ -335,7 +336,8 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
         return 0;
     }
     if (cli_mpi_recv_bytes(0, plan, sizeof *plan) < 0) return -1;
-    plan->count = NULL, plan->jobs = NULL; /* rank 0's pointers */
+    plan->count = NULL, plan->jobs = NULL, plan->map = NULL, plan->own_map = NULL; /* rank 0's pointers */
+    plan->map_width = 0;
     if (!plan->n_codes) return rv_error("mpi", "rank 0 could not plan the buckets");
     plan->count = malloc(plan->n_codes * sizeof *plan->count);
     plan->jobs = malloc((plan->n_jobs ? plan->n_jobs : 1) * sizeof *plan->jobs);
@@ -346,6 +348,43 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
     return 0;
 }
 
+
+/* The plan's job map (buckets.h) in a window shared by the ranks of a host, when
+ * some rank reads it (`want`: this one) and it fits `bytes`: each rank of the host
+ * fills a share of the positions in proportion to its threads, then all wait for
+ * all.  Without a map (or when a rank failed to fill its share) the jobs scan the
+ * text, as before: the answer is the same.  Every rank calls it. */
+void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes, int want, int threads)
+{
+    int any = 0, width = rv_bucket_map_width(plan);
+    MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!any || !width || plan->n_jobs < 2 || s->n > bytes / (uint64_t)width) return;
+    int *weight = malloc((size_t)node_size * sizeof *weight);
+    if (!weight) return; /* cannot happen on one rank alone without the others hanging: */
+    MPI_Allgather(&threads, 1, MPI_INT, weight, 1, MPI_INT, node);
+    uint64_t total = 0, before = 0;
+    for (int r = 0; r < node_size; r++) {
+        total += (uint64_t)(weight[r] > 0 ? weight[r] : 1);
+        if (r < node_rank) before += (uint64_t)(weight[r] > 0 ? weight[r] : 1);
+    }
+    uint64_t mine = (uint64_t)(threads > 0 ? threads : 1), n = s->n;
+    free(weight);
+    uint64_t lo = (uint64_t)((unsigned __int128)n * before / total);
+    uint64_t hi = (uint64_t)((unsigned __int128)n * (before + mine) / total);
+    uint8_t *base = NULL;
+    MPI_Aint size = node_rank == 0 ? (MPI_Aint)(n * (uint64_t)width) : 0;
+    if (MPI_Win_allocate_shared(size, 1, MPI_INFO_NULL, node, &base, &map_win) != MPI_SUCCESS) return;
+    MPI_Aint wsize = 0;
+    int disp, ok, all = 0;
+    MPI_Win_shared_query(map_win, 0, &wsize, &disp, &base);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, map_win);
+    ok = (uint64_t)wsize == n * (uint64_t)width && rv_bucket_map_fill(s, plan, base, lo, hi, threads) == 0;
+    MPI_Win_sync(map_win); /* the stores are seen by the ranks past the reduction */
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node);
+    MPI_Win_sync(map_win);
+    MPI_Win_unlock_all(map_win);
+    if (all) rv_bucket_plan_use_map(plan, base);
+}
 
 /* Tests of the fault rule: REPVIEW_TEST_KILL_RANK=R kills rank R (SIGKILL, as
  * the OOM killer or a lost node would) as it starts asking for jobs (whether or
@@ -428,6 +467,7 @@ int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_count(int from, uint64_t *v) { return -1; }
 int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok) { return -1; }
+void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes, int want, int threads) {}
 int cli_mpi_next_job_of(int rank, uint64_t *job) { return -1; }
 int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud) { return -1; }
 int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,

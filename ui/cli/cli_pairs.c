@@ -396,12 +396,22 @@ static void mpi_trace(int rank, const char *what, double t0)
     if (on) fprintf(stderr, "mpi\trank %d\t%s\t%.3f\n", rank, what, rv_now() - t0);
 }
 
+/* REPVIEW_JOB_TRACE=1: where a rank's jobs spent their time. */
+static void job_trace(int rank)
+{
+    if (!getenv("REPVIEW_JOB_TRACE")) return;
+    char who[32];
+    snprintf(who, sizeof who, "rank %d", rank);
+    rv_bucket_phase_report(stderr, who);
+}
+
 static int mpi_worker(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan, int rank,
                       int size, int count, double t0)
 {
     if (count) {
         uint64_t n = 0;
         if (rv_pairs_buckets_count_dynamic(s, o, plan, cli_mpi_next_job, NULL, &n) < 0) return -1;
+        job_trace(rank);
         return cli_mpi_send_count(n);
     }
     const char *dir = getenv("TMPDIR");
@@ -410,6 +420,7 @@ static int mpi_worker(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     int rc = rv_pairs_part_write_dynamic(s, o, plan, cli_mpi_next_job, NULL, (uint64_t)rank - 1,
                                          (uint64_t)size - 1, path);
     mpi_trace(rank, "jobs and part", t0);
+    job_trace(rank);
     if (rc == 0) rc = cli_mpi_send_file(path);
     unlink(path);
     return rc;
@@ -503,6 +514,10 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     rv_bucket_plan_t plan = {0};
     if (rc == 0) rc = mpi_plan(s, o, mem_budget, (int)most, rank, size, all, &plan, t0);
     mpi_trace(rank, gpu == 1 ? "plan (GPU rank)" : "plan", t0);
+    /* the CPU workers find their jobs' suffixes in a job map of the host */
+    if (rc == 0) cli_mpi_share_map(s, &plan, rv_bucket_map_budget(mem_budget), rank > 0 && gpu != 1,
+                                   rank == 0 ? rv_default_threads() : threads);
+    mpi_trace(rank, "job map", t0);
     if (rc == 0 && rank == 0 && out && cli_out_begin(out) < 0) rc = -1;
     if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, count, c->quiet, t0)
                                 : mpi_worker(s, o, &plan, rank, size, count, t0);
@@ -674,6 +689,7 @@ int cli_pairs(int argc, char **argv)
     static char obuf[1 << 20];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     rc = run(x, x ? x->seq : s, &o, &a);
+    if (s && getenv("REPVIEW_JOB_TRACE")) rv_bucket_phase_report(stderr, "local");
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "repview: pairs: cannot write the output: %s\n", strerror(errno));
         rc = RV_EXIT_DATA;
