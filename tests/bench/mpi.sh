@@ -4,8 +4,9 @@
 # MPI_REPS runs, default 1):
 #   index+pairs  repview index (GPU when usable) then repview pairs -l 100 (the index path)
 #   threads T    repview pairs -l 100 --cpu --mem-budget 8g -t T (buckets, one process)
-#   mpi W        mpirun -np W+1 repview pairs --cpu -l 100 -o OUT (rank 0 schedules and
-#                merges, W workers with one thread each)
+#   mpi R        mpirun -np R repview pairs --cpu -l 100 -o OUT: R ranks of one thread,
+#                all working (rank 0 also schedules and merges); R = 1 is the
+#                singleton, the same bucket path in one process (--mem-budget 1g -t 1)
 # and where a GPU is usable (GPU ranks: the buckets collected and sorted on the device):
 #   gpu 1 proc   repview pairs --gpu -l 100 --mem-budget 8g -t T (one process)
 #   mpi G GPU    mpirun -np G+1 repview pairs --gpu ... (G GPU ranks of T/G threads);
@@ -13,7 +14,7 @@
 #   big          MPI_BIG=1: pairs -l 100 of MPI_BIG_SIZE (3g) in 12 records from the
 #                FASTA with every GPU as a rank (mpirun -np G+1), peak RSS per rank
 # wall_s, peak RSS of the largest process (rank), speed-up and efficiency against
-# the one-worker row (strong scaling: efficiency = t1 / (W * tW)); same = the output
+# the one-rank row (strong scaling: efficiency = t1 / (R * tR)); same = the output
 # equals the index path's, byte for byte.  Then `repview pairs --estimate` (run
 # first, MPI_SAMPLE share, default its own) against what was measured: pairs,
 # output bytes, wall and peak RSS of each mpi row, with the error in %.
@@ -23,7 +24,7 @@ set -u
 : "${REPVIEW:?run through tests/bench/run}" "${RV_BUILD:?}"
 BENCH_DIR=${BENCH_DIR:-build/benchdata}
 mkdir -p "$BENCH_DIR"
-if [ "${BENCH_QUICK:-0}" != 0 ]; then size=4m workers=${MPI_WORKERS:-"1 2"}; else size=${MPI_BENCH_SIZE:-250m} workers=${MPI_WORKERS:-"1 2 4 8 15"}; fi
+if [ "${BENCH_QUICK:-0}" != 0 ]; then size=4m workers=${MPI_RANKS:-"1 2"}; else size=${MPI_BENCH_SIZE:-250m} workers=${MPI_RANKS:-"1 2 4 8 16"}; fi
 reps=${MPI_REPS:-1} L=${MPI_L:-100}
 if ! command -v mpirun >/dev/null || ! "$REPVIEW" --version | grep -q '^mpi: yes'; then
     echo "SKIP mpi rows (no mpirun, or repview built without MPI)"; exit 0
@@ -74,10 +75,10 @@ run threads "$REPVIEW" pairs --cpu --quiet -l "$L" --mem-budget 8g -t "$(nproc)"
 row threads "threads $(nproc)"
 t1=
 for w in $workers; do
-    run "mpi$w" mpirun --oversubscribe -np $((w + 1)) "$REPVIEW" pairs --cpu --quiet -l "$L" -o "$tmp/out" "$tmp/chr.fa" || exit 1
+    run "mpi$w" mpirun --oversubscribe -np "$w" "$REPVIEW" pairs --cpu --quiet -l "$L" --mem-budget 1g -t 1 -o "$tmp/out" "$tmp/chr.fa" || exit 1
     t=$(cut -d' ' -f1 "$tmp/mpi$w" | median)
     [ -z "$t1" ] && t1=$t
-    row "mpi$w" "mpi $w workers" "$(printf '%.2f' "$(div "$t1" "$t")")" "$(printf '%.0f%%' "$(awk -v a="$t1" -v b="$t" -v w="$w" 'BEGIN { print 100 * a / (w * b) }')")"
+    row "mpi$w" "mpi $w ranks" "$(printf '%.2f' "$(div "$t1" "$t")")" "$(printf '%.0f%%' "$(awk -v a="$t1" -v b="$t" -v w="$w" 'BEGIN { print 100 * a / (w * b) }')")"
 done
 
 # the estimate against the runs: value of a quantity, of a worker row's column

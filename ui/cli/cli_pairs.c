@@ -169,8 +169,16 @@ typedef struct {
     size_t *name_len; /* strlen of each record name */
     size_t max_line;  /* bytes a line can take */
     int threads;
-    char *buf[FMT_THREADS_MAX];
-    size_t cap[FMT_THREADS_MAX];
+    /* two sets of buffers: the writer thread writes one while the next batch is
+     * merged and formatted into the other (writing to the page cache is the one
+     * serial step left when the formatting runs on every core) */
+    char *buf[2][FMT_THREADS_MAX];
+    size_t cap[2][FMT_THREADS_MAX], len[2][FMT_THREADS_MAX];
+    int nbuf[2], gen;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int started, posted, stop; /* posted: the set to write, or -1 */
 } writer_t;
 
 /* Decimal digits two at a time (half the divisions of the naive loop). */
@@ -251,13 +259,46 @@ static void *format_slice(void *arg)
     return NULL;
 }
 
-/* rv_pairs_batch_fn: format slices of the batch in threads, write them in order. */
+static void *write_loop(void *arg)
+{
+    writer_t *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (w->posted < 0 && !w->stop) pthread_cond_wait(&w->cv, &w->mu);
+        if (w->posted < 0) break;
+        int g = w->posted;
+        pthread_mutex_unlock(&w->mu);
+        for (int t = 0; t < w->nbuf[g]; t++) fwrite_unlocked(w->buf[g][t], 1, w->len[g][t], stdout);
+        pthread_mutex_lock(&w->mu);
+        w->posted = -1;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Wait until the writer thread has written what it was given. */
+static void writer_drain(writer_t *w)
+{
+    if (!w->started) return;
+    pthread_mutex_lock(&w->mu);
+    while (w->posted >= 0) pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* rv_pairs_batch_fn: format slices of the batch in threads into one set of buffers
+ * and hand it to the writer thread (which writes the sets in order). */
 static int put_batch(void *ud, const rv_pair_t *p, size_t n)
 {
     writer_t *w = ud;
+    if (!w->started) {
+        w->posted = -1;
+        if (pthread_create(&w->th, NULL, write_loop, w) != 0) return rv_error("pairs", "cannot start a thread");
+        w->started = 1;
+    }
     for (size_t done = 0; done < n;) {
         size_t m = n - done < RV_PAIRS_BATCH ? n - done : RV_PAIRS_BATCH;
-        int T = w->threads;
+        int T = w->threads, g = w->gen;
         if ((size_t)T > m / FMT_MIN_SLICE) T = m / FMT_MIN_SLICE ? (int)(m / FMT_MIN_SLICE) : 1;
         slice_t job[FMT_THREADS_MAX] = {{0}};
         pthread_t tid[FMT_THREADS_MAX];
@@ -265,13 +306,13 @@ static int put_batch(void *ud, const rv_pair_t *p, size_t n)
         for (int t = 0; t < T; t++) {
             size_t lo = m * (size_t)t / (size_t)T, hi = m * (size_t)(t + 1) / (size_t)T;
             size_t need = (hi - lo) * w->max_line;
-            if (need > w->cap[t]) {
-                char *nb = realloc(w->buf[t], need);
+            if (need > w->cap[g][t]) {
+                char *nb = realloc(w->buf[g][t], need);
                 if (!nb) return rv_error("pairs", "out of memory");
-                w->buf[t] = nb;
-                w->cap[t] = need;
+                w->buf[g][t] = nb;
+                w->cap[g][t] = need;
             }
-            job[t] = (slice_t){w, p + done + lo, hi - lo, w->buf[t], 0};
+            job[t] = (slice_t){w, p + done + lo, hi - lo, w->buf[g][t], 0};
         }
         for (int t = 1; t < T; t++) started[t] = pthread_create(&tid[t], NULL, format_slice, &job[t]) == 0;
         format_slice(&job[0]);
@@ -279,7 +320,14 @@ static int put_batch(void *ud, const rv_pair_t *p, size_t n)
             if (started[t]) pthread_join(tid[t], NULL);
             else format_slice(&job[t]);
         }
-        for (int t = 0; t < T; t++) fwrite_unlocked(job[t].buf, 1, job[t].len, stdout);
+        writer_drain(w); /* the other set is written: post this one */
+        for (int t = 0; t < T; t++) w->len[g][t] = job[t].len;
+        pthread_mutex_lock(&w->mu);
+        w->nbuf[g] = T;
+        w->posted = g;
+        pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+        w->gen = g ^ 1;
         done += m;
     }
     return 0;
@@ -289,6 +337,9 @@ static int writer_init(writer_t *w, const rv_seq_t *s, int threads)
 {
     memset(w, 0, sizeof *w);
     w->s = s;
+    w->posted = -1;
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
     w->threads = threads < 1 ? rv_default_threads() : threads;
     if (w->threads > FMT_THREADS_MAX) w->threads = FMT_THREADS_MAX;
     w->name_len = malloc((s->n_rec ? s->n_rec : 1) * sizeof *w->name_len);
@@ -302,10 +353,21 @@ static int writer_init(writer_t *w, const rv_seq_t *s, int threads)
     return 0;
 }
 
+/* Everything written (to stdout's buffer), the thread ended, the buffers freed. */
 static void writer_free(writer_t *w)
 {
+    if (w->started) {
+        pthread_mutex_lock(&w->mu);
+        w->stop = 1;
+        pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+        pthread_join(w->th, NULL); /* it writes what was posted before it ends */
+    }
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
     free(w->name_len);
-    for (int t = 0; t < FMT_THREADS_MAX; t++) free(w->buf[t]);
+    for (int g = 0; g < 2; g++)
+        for (int t = 0; t < FMT_THREADS_MAX; t++) free(w->buf[g][t]);
 }
 
 static void put_header(FILE *out)
@@ -405,38 +467,72 @@ static void job_trace(int rank)
     rv_bucket_phase_report(stderr, who);
 }
 
-static int mpi_worker(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan, int rank,
-                      int size, int count, double t0)
-{
-    if (count) {
-        uint64_t n = 0;
-        if (rv_pairs_buckets_count_dynamic(s, o, plan, cli_mpi_next_job, NULL, &n) < 0) return -1;
-        job_trace(rank);
-        return cli_mpi_send_count(n);
-    }
-    const char *dir = getenv("TMPDIR");
+/* What one rank's jobs come to: a count, or a part file at path. */
+typedef struct {
+    const rv_seq_t *s;
+    const rv_pairs_opts_t *o;
+    const rv_bucket_plan_t *plan;
+    rv_bucket_next_fn next;
+    int rank, count, rc;
+    uint64_t slice, n_slices, n;
     char path[4096];
-    snprintf(path, sizeof path, "%s/repview-part.%ld.%d", dir && *dir ? dir : "/tmp", (long)getpid(), rank);
-    int rc = rv_pairs_part_write_dynamic(s, o, plan, cli_mpi_next_job, NULL, (uint64_t)rank - 1,
-                                         (uint64_t)size - 1, path);
-    mpi_trace(rank, "jobs and part", t0);
-    job_trace(rank);
-    if (rc == 0) rc = cli_mpi_send_file(path);
-    unlink(path);
+    double t0;
+} work_t;
+
+static void *do_work(void *arg)
+{
+    work_t *w = arg;
+    if (w->count) {
+        w->rc = rv_pairs_buckets_count_dynamic(w->s, w->o, w->plan, w->next, NULL, &w->n);
+    } else {
+        const char *dir = getenv("TMPDIR");
+        snprintf(w->path, sizeof w->path, "%s/repview-part.%ld.%d", dir && *dir ? dir : "/tmp", (long)getpid(),
+                 w->rank);
+        w->rc = rv_pairs_part_write_dynamic(w->s, w->o, w->plan, w->next, NULL, w->slice, w->n_slices, w->path);
+    }
+    mpi_trace(w->rank, "jobs and part", w->t0);
+    job_trace(w->rank);
+    return NULL;
+}
+
+/* The parts are numbered 0..workers-1 over the ranks that work: every rank, or
+ * all but rank 0 (own = 0). */
+static int mpi_worker(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan, int rank,
+                      int size, int own, int count, double t0)
+{
+    work_t w = {s, o, plan, cli_mpi_next_job, rank, count, 0, (uint64_t)(rank - !own), (uint64_t)(size - !own),
+                0, "", t0};
+    do_work(&w);
+    if (w.rc < 0) return -1;
+    int rc = count ? cli_mpi_send_count(w.n) : cli_mpi_send_file(w.path);
+    if (!count) unlink(w.path);
     return rc;
 }
 
+/* Rank 0 hands out the jobs and, with own set, works on them with a thread of its
+ * own (a CPU run: next to GPU ranks it would hold up the end with a large job);
+ * then it adds the counts or merges the parts. */
 static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan, int size,
-                      int count, int quiet, double t0)
+                      int own, int count, int quiet, double t0)
 {
     uint64_t *order = rv_bucket_jobs_largest_first(plan);
     if (!order) return rv_error("pairs", "out of memory");
-    int rc = cli_mpi_serve_jobs(order, plan->n_jobs, size - 1, quiet);
+    work_t mine = {s, o, plan, cli_mpi_own_job, 0, count, 0, 0, (uint64_t)size, 0, "", t0};
+    pthread_t th;
+    cli_mpi_queue(order, plan->n_jobs);
+    if (own && pthread_create(&th, NULL, do_work, &mine) != 0) own = 0, mine.rc = rv_error("pairs", "cannot start a thread");
+    int rc = cli_mpi_serve_jobs(NULL, plan->n_jobs, size - 1, quiet);
+    if (own) pthread_join(th, NULL);
+    cli_mpi_queue(NULL, 0);
     free(order);
     mpi_trace(0, "jobs served", t0);
-    if (rc < 0) return -1;
+    if (rc == 0 && mine.rc < 0) rc = -1;
+    if (rc < 0) {
+        if (own && !count) unlink(mine.path);
+        return -1;
+    }
     if (count) {
-        uint64_t total = 0, v;
+        uint64_t total = mine.n, v;
         for (int r = 1; r < size && rc == 0; r++) rc = cli_mpi_recv_count(r, &v), total += v;
         if (rc == 0) printf("%llu\n", (unsigned long long)total);
         return rc;
@@ -444,24 +540,31 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     const char *tmpdir = getenv("TMPDIR");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/repview-merge.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(dir)) return rv_error(dir, "%s", strerror(errno));
+    if (!mkdtemp(dir)) {
+        if (own) unlink(mine.path);
+        return rv_error(dir, "%s", strerror(errno));
+    }
+    size_t n_parts = (size_t)(size - !own), k = 0;
     rv_part_t **parts = calloc((size_t)size, sizeof *parts);
+    if (!parts) rc = rv_error("pairs", "out of memory");
+    if (rc == 0 && own) rc = rv_part_open(mine.path, &parts[k++]);
+    if (own) unlink(mine.path); /* open: readable until closed */
     char path[4200];
     for (int r = 1; r < size && rc == 0; r++) {
         snprintf(path, sizeof path, "%s/part.%d", dir, r);
         rc = cli_mpi_recv_file(r, path);
-        if (rc == 0) rc = rv_part_open(path, &parts[r - 1]);
-        unlink(path); /* open: readable until closed */
+        if (rc == 0) rc = rv_part_open(path, &parts[k++]);
+        unlink(path);
     }
     mpi_trace(0, "parts received", t0);
-    if (rc == 0) rc = rv_parts_check(parts, (size_t)size - 1, s);
+    if (rc == 0) rc = rv_parts_check(parts, n_parts, s);
     writer_t w; /* the workers are done: format on every core */
     if (rc == 0 && (rc = writer_init(&w, s, 0)) == 0) {
         put_header(stdout);
-        rc = rv_parts_merge(parts, (size_t)size - 1, put_batch, &w);
+        rc = rv_parts_merge(parts, n_parts, put_batch, &w);
         writer_free(&w);
     }
-    for (int r = 0; r < size; r++) rv_part_close(parts[r]);
+    for (int r = 0; parts && r < size; r++) rv_part_close(parts[r]);
     free(parts);
     rmdir(dir);
     return rc;
@@ -506,21 +609,24 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     int threads = c->build.threads, gpu = rc == 0 ? cli_mpi_bucket_gpu(s, c, "pairs", rank) : 0;
     if (gpu < 0) rc = -1;
     if (gpu == 1) threads = cli_mpi_gpu_threads(t_given, threads);
-    /* the plan cuts about three jobs for every worker thread of the job */
-    uint64_t all = 0, most = 1;
-    if (cli_mpi_sum_max(rank == 0 ? 0 : (uint64_t)threads, &all, &most) < 0 && rc == 0) rc = -1;
+    /* rank 0 works too unless a rank has a GPU; the plan cuts about three jobs for
+     * every worker thread of the job */
+    uint64_t gpus = 0, any_gpu = 0, all = 0, most = 1;
+    if (cli_mpi_sum_max(gpu == 1, &gpus, &any_gpu) < 0 && rc == 0) rc = -1;
+    int own = any_gpu == 0;
+    if (cli_mpi_sum_max(rank == 0 && !own ? 0 : (uint64_t)threads, &all, &most) < 0 && rc == 0) rc = -1;
     o->threads = threads;
     cli_mpi_widen(threads);
     rv_bucket_plan_t plan = {0};
     if (rc == 0) rc = mpi_plan(s, o, mem_budget, (int)most, rank, size, all, &plan, t0);
     mpi_trace(rank, gpu == 1 ? "plan (GPU rank)" : "plan", t0);
     /* the CPU workers find their jobs' suffixes in a job map of the host */
-    if (rc == 0) cli_mpi_share_map(s, &plan, rv_bucket_map_budget(mem_budget), rank > 0 && gpu != 1,
+    if (rc == 0) cli_mpi_share_map(s, &plan, rv_bucket_map_budget(mem_budget), (rank > 0 || own) && gpu != 1,
                                    rank == 0 ? rv_default_threads() : threads);
     mpi_trace(rank, "job map", t0);
     if (rc == 0 && rank == 0 && out && cli_out_begin(out) < 0) rc = -1;
-    if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, count, c->quiet, t0)
-                                : mpi_worker(s, o, &plan, rank, size, count, t0);
+    if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, own, count, c->quiet, t0)
+                                : mpi_worker(s, o, &plan, rank, size, own, count, t0);
     mpi_trace(rank, "done", t0);
     if (rc < 0) { /* one line from the rank that failed, then every rank ends */
         if (!quiet_fail) fprintf(stderr, "repview: %s\n", rv_last_error());
@@ -534,6 +640,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
             code = RV_EXIT_DATA;
         }
         code = cli_out_end(out, code);
+        mpi_trace(rank, "output closed", t0);
     }
     rv_bucket_gpu_end();
     rv_bucket_plan_free(&plan);
