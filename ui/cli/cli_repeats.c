@@ -38,7 +38,9 @@ static const char wmers_usage[] =
     "  --strands both     count on both strands (DNA; tallymer with a mirrored index):\n"
     "                     occurrences become NAME:START:+ or NAME:START:- (START of\n"
     "                     the forward interval), and a w-mer and its reverse\n"
-    "                     complement have the same count\n";
+    "                     complement have the same count\n"
+    "\nOn the GPU when one is usable and the index is large (32 Mi ranks, 16 Mi with\n"
+    "positions); --gpu: at any size, --cpu: never.  The same output either way.\n";
 
 typedef struct {
     uint64_t min_len, w, min_count;
@@ -180,26 +182,30 @@ static int print_wmer(void *ud, const rv_repeat_t *r)
     return ferror_unlocked(stdout) ? rv_error("wmers", "cannot write the output: %s", strerror(errno)) : 0;
 }
 
-enum { GPU_MIN_RANKS = 4 << 20 }; /* smaller indexes do not pay for the device's start */
+/* Below these sizes the device's start (about 0.3 s on an H100) costs more than the
+ * pass it saves: at 20 M ranks the GPU took 0.43 s against 0.32 s for counts, 0.84
+ * against 0.92 s with positions (tests/bench/RESULTS.md). */
+enum { GPU_MIN_RANKS = 32 << 20, GPU_MIN_RANKS_POS = 16 << 20 };
 
 /* Whether to count on the GPU: --gpu (or REPVIEW_DEVICE=gpu), or a large index, with
  * a usable GPU and 32-bit arrays; never with --cpu (or REPVIEW_DEVICE=cpu). */
-static int wmers_on_gpu(const rv_index_t *x, const cli_common_t *c)
+static int wmers_on_gpu(const rv_index_t *x, const cli_common_t *c, int count_only)
 {
     if (cli_gpu_refused(c) || !rv_gpu_compiled() || x->wide) return 0;
-    if (x->n < GPU_MIN_RANKS && !cli_gpu_forced(c)) return 0;
+    if (x->n < (count_only ? GPU_MIN_RANKS : GPU_MIN_RANKS_POS) && !cli_gpu_forced(c)) return 0;
     char name[128], why[256];
     return rv_gpu_probe(name, sizeof name, why, sizeof why);
 }
 
 /* The w-mers through print_wmer: on the GPU when wmers_on_gpu(), on the CPU when
- * not or when the device fails before the first line (REPVIEW_GPU_TRACE says so). */
+ * not or when the device fails before the first line (REPVIEW_GPU_TRACE says so,
+ * and times the whole pass with its printing). */
 static int wmers(const rv_index_t *x, const cli_common_t *c, const rep_args_t *a, printer_t *p)
 {
     const char *tr = getenv("REPVIEW_GPU_TRACE");
     int trace = tr && *tr && *tr != '0', rc = -1;
     double t0 = rv_now();
-    if (wmers_on_gpu(x, c)) {
+    if (wmers_on_gpu(x, c, a->count_only)) {
         rc = rv_gpu_wmers_each(x, a->w, a->min_count, !a->count_only, print_wmer, p);
         if (rc < 0 && !p->lines && trace)
             fprintf(stderr, "gpu wmers failed (%s): counted on the CPU\n", rv_last_error());
