@@ -121,6 +121,46 @@ int rv_gpu_lr_all(const rv_index_t *x, uint32_t *len, uint32_t *off, uint32_t **
     return rc;
 }
 
+int rv_gpu_wmers_each(const rv_index_t *x, uint64_t w, uint64_t min_count, int with_pos, rv_repeat_fn fn,
+                      void *ud)
+{
+    if (w < 1) return rv_error("wmers", "the w-mer length must be >= 1");
+    if (min_count < 1) return rv_error("wmers", "the minimum count must be >= 1");
+    if (x->wide) return rv_error("GPU", "w-mers: 64-bit indexes are not supported");
+    rv_gpu_wmers_job_t j = {0};
+    j.n = x->n;
+    j.w = w;
+    j.min_count = min_count;
+    j.sa = x->sa;
+    j.lcp8 = x->lcp.v;
+    j.lcp_val = x->lcp.val;
+    j.n_big = x->lcp.n_big;
+    j.text = x->seq->text;
+    j.with_pos = with_pos;
+    j.trace = env_on("REPVIEW_GPU_TRACE");
+    if (rv_gpu_wmers_run(&j) < 0) return -1;
+    /* the positions of the largest w-mer, widened */
+    uint64_t most = 0;
+    for (uint64_t i = 0; with_pos && i < j.kept; i++)
+        if (j.cnt[i] > most) most = j.cnt[i];
+    uint64_t *buf = with_pos ? malloc((most ? most : 1) * sizeof *buf) : NULL;
+    int rc = with_pos && !buf ? rv_error("wmers", "out of memory") : 0;
+    const uint32_t *pos = j.pos;
+    for (uint64_t i = 0; i < j.kept && rc == 0; i++) {
+        /* fn reads each w-mer's text, at random places: ask for it ahead */
+        if (i + 16 < j.kept) __builtin_prefetch(x->seq->text + rv_sa(x, j.lb[i + 16]));
+        for (uint64_t k = 0; buf && k < j.cnt[i]; k++) buf[k] = pos[k];
+        if (buf) pos += j.cnt[i];
+        rv_repeat_t rep = {w, j.cnt[i], buf, j.lb[i]};
+        rc = fn(ud, &rep);
+    }
+    free(buf);
+    free(j.lb);
+    free(j.cnt);
+    free(j.pos);
+    return rc;
+}
+
 int rv_gpu_devices(void) { return rv_gpu_bk_devices(); }
 int rv_gpu_buckets_open(const uint8_t *text, uint64_t n, int sigma, int dev)
 {

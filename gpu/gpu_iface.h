@@ -62,6 +62,27 @@ int rv_gpu_run(rv_gpu_job_t *j);
 int rv_gpu_lr_all_run(const uint32_t *llrc, uint32_t m, uint64_t n, uint32_t *len, uint32_t *off,
                       uint32_t **starts, uint64_t *hits, double *kernel_s);
 
+/* The w-mers of an index (gpu_wmers.cu; repeats.h): 32-bit ranks (n < 2^32 - 1). */
+typedef struct {
+    /* in */
+    uint64_t n, w, min_count;
+    const uint32_t *sa;      /* n entries; read when with_pos or min_count == 1 */
+    const uint8_t *lcp8;     /* the narrow LCP's n small bytes (narrow.h) */
+    const uint32_t *lcp_val; /* its n_big values >= 255, in rank order */
+    uint64_t n_big;
+    const uint8_t *text;     /* n codes; read when min_count == 1 */
+    int with_pos, trace;     /* trace: per-step times on stderr */
+    /* out (malloc()ed, NULL on failure) */
+    uint64_t kept, total;    /* w-mers kept; their occurrences (with_pos) */
+    uint32_t *lb, *cnt;      /* kept entries each: first rank and count, in rank order */
+    uint32_t *pos;           /* with_pos: total positions, each w-mer's ascending, one
+                                w-mer after another */
+    double device_s;         /* seconds on the device (transfers to it included) */
+} rv_gpu_wmers_job_t;
+
+/* 0, or -1 with a message. */
+int rv_gpu_wmers_run(rv_gpu_wmers_job_t *j);
+
 /* Prefix buckets on the GPU (gpu_buckets.cu; buckets.h): the number of devices; the
  * text uploaded to device dev for the jobs that follow (sigma: largest code); one
  * job = codes [lo, lo + nc) of k symbols (base sigma), off[c] the first slot of code

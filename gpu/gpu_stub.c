@@ -26,6 +26,13 @@ int rv_gpu_lr_all(const rv_index_t *x, uint32_t *len, uint32_t *off, uint32_t **
     return rv_error("GPU", "this repview was built without CUDA");
 }
 
+int rv_gpu_wmers_each(const rv_index_t *x, uint64_t w, uint64_t min_count, int with_pos, rv_repeat_fn fn,
+                      void *ud)
+{
+    (void)x; (void)w; (void)min_count; (void)with_pos; (void)fn; (void)ud;
+    return rv_error("GPU", "this repview was built without CUDA");
+}
+
 int rv_gpu_devices(void) { return 0; }
 int rv_gpu_buckets_open(const uint8_t *text, uint64_t n, int sigma, int dev)
 {

@@ -2,13 +2,14 @@
  * brute-force oracles on thousands of small random inputs (DNA with N, two-letter
  * DNA, protein with X and *, text, periodic, all-same; one to three records;
  * 32- and 64-bit arrays; one to four threads over units of a few ranks; w-mers on
- * both strands too).  The oracles work on the
+ * both strands too; on the GPU when one is usable).  The oracles work on the
  * definitions (repeats.h) with string comparisons only: every distinct
  * breaker-free substring, its occurrences, its left and right contexts, and
  * containment in other maximal repeats. */
 #include "check.h"
 #include "random_seq.h"
 #include "repview/common.h"
+#include "repview/gpu.h"
 #include "repview/repeats.h"
 #include "internal.h" /* rv_repeats_each_grain */
 
@@ -336,6 +337,101 @@ static void test_stop(void)
     case_end("repeats_stop");
 }
 
+/* ---- the GPU's w-mers (gpu_wmers.cu) ---- */
+
+/* A second brute force for texts too long for oracle_wmers: every breaker-free
+ * w-mer's start sorted by its letters (then position) and grouped. */
+static const uint8_t *sort_t;
+static uint64_t sort_w;
+static int by_wmer(const void *a, const void *b)
+{
+    uint64_t u = *(const uint64_t *)a, v = *(const uint64_t *)b;
+    int c = memcmp(sort_t + u, sort_t + v, (size_t)sort_w);
+    return c ? c : u < v ? -1 : u > v;
+}
+
+static void sorted_wmers(const rv_seq_t *s, uint64_t w, uint64_t min_count, rep_list_t *out)
+{
+    uint64_t *p = malloc((s->n + 1) * sizeof *p), m = 0;
+    for (uint64_t i = 0; i < s->n; i++)
+        if (bfree(s->text, s->n, i, w)) p[m++] = i;
+    sort_t = s->text, sort_w = w;
+    if (m) qsort(p, m, sizeof *p, by_wmer);
+    for (uint64_t i = 0, j; i < m; i = j) {
+        for (j = i + 1; j < m && memcmp(s->text + p[i], s->text + p[j], w) == 0; j++) {}
+        if (j - i >= min_count) rl_add(out, w, j - i, p + i, 0);
+    }
+    free(p);
+}
+
+/* GPU against CPU (same lines, ranks included) and against a brute force. */
+static void gpu_case(const rv_index_t *x, uint64_t w, uint64_t min_count, int with_pos, const rep_list_t *want,
+                     const char *what, int kind)
+{
+    rep_list_t got = {0}, cpu = {0};
+    int rc = rv_gpu_wmers_each(x, w, min_count, with_pos, collect, &got);
+    CHECK(rc == 0, "%s w=%llu c=%llu: %s", what, (unsigned long long)w, (unsigned long long)min_count,
+          rv_last_error());
+    CHECK(rv_wmers_each(x, w, min_count, with_pos, collect, &cpu) == 0, "%s", rv_last_error());
+    compare(&got, want, what, kind, w);
+    compare(&got, &cpu, what, kind, w);
+    for (size_t i = 0; i < got.n && i < cpu.n; i++)
+        CHECK(got.v[i].rank == cpu.v[i].rank, "%s w=%llu: #%zu rank %llu, CPU %llu", what, (unsigned long long)w, i,
+              (unsigned long long)got.v[i].rank, (unsigned long long)cpu.v[i].rank);
+    CHECK(with_pos || got.n == 0 || !got.v[0].pos, "%s: positions without asking", what);
+    rl_free(&got);
+    rl_free(&cpu);
+}
+
+static void test_wmers_gpu(void)
+{
+    char name[128], why[256];
+    if (!rv_gpu_compiled() || !rv_gpu_probe(name, sizeof name, why, sizeof why)) {
+        printf("SKIP wmers_gpu: no usable GPU (%s)\n", rv_gpu_compiled() ? why : "built without CUDA");
+        return;
+    }
+    case_begin();
+    rng_t r = rng_new(3131);
+    int iters = check_iters(600);
+    for (int it = 0; it < iters && !check_failed_; it++) { /* small: the definition's oracle */
+        int kind = (int)rng_below(&r, N_KINDS), strands = it % 4 == 3 ? 2 : 1;
+        if (strands == 2 && kind_alpha[kind] != RV_ALPHA_DNA) kind = 0;
+        rv_index_t *x = index_of(random_seq(&r, kind, 70), 0, strands);
+        CHECK(x != NULL, "build: %s", rv_last_error());
+        if (!x) break;
+        uint64_t w = 1 + rng_below(&r, 8), min_count = 1 + rng_below(&r, 3);
+        rep_list_t want = {0};
+        oracle_wmers(x->seq, w, min_count, &want);
+        gpu_case(x, w, min_count, (int)rng_below(&r, 4) != 0, &want, "wmers_gpu_small", kind);
+        rl_free(&want);
+        rv_index_free(x);
+    }
+    /* longer texts: LCPs past 255 (periodic, all-same) and w on both sides of 255 */
+    static const uint64_t ws[] = {1, 2, 5, 12, 16, 100, 254, 255, 256, 257, 300, 1000};
+    for (int it = 0; it < check_iters(60) && !check_failed_; it++) {
+        int kind = (int)rng_below(&r, N_KINDS), strands = it % 3 == 2 ? 2 : 1;
+        if (strands == 2 && kind_alpha[kind] != RV_ALPHA_DNA) kind = 4;
+        rv_index_t *x = index_of(random_seq(&r, kind, 4000), 0, strands);
+        CHECK(x != NULL, "build: %s", rv_last_error());
+        if (!x) break;
+        uint64_t w = ws[rng_below(&r, sizeof ws / sizeof *ws)], min_count = 1 + rng_below(&r, 4);
+        rep_list_t want = {0};
+        sorted_wmers(x->seq, w, min_count, &want);
+        gpu_case(x, w, min_count, (int)rng_below(&r, 3) != 0, &want, "wmers_gpu_long", kind);
+        rl_free(&want);
+        rv_index_free(x);
+    }
+    /* a 64-bit index is refused before any call (the caller then counts on the CPU) */
+    rv_index_t *x = index_of(rv_seq_from_string("ACGTACGT", 8, RV_ALPHA_DNA, "w"), 1, 1);
+    int calls = 0;
+    CHECK(x && rv_gpu_wmers_each(x, 2, 1, 1, stop_at_first, &calls) == -1 && calls == 0, "64-bit index not refused");
+    rv_index_free(x);
+    x = index_of(rv_seq_from_string("AAAAAAAACAAAAAAAA", 17, RV_ALPHA_DNA, "s"), 0, 1);
+    CHECK(rv_gpu_wmers_each(x, 2, 1, 1, stop_at_first, &calls) == 7 && calls == 1, "GPU stop (%d calls)", calls);
+    rv_index_free(x);
+    case_end("wmers_gpu");
+}
+
 int main(void)
 {
     test_hand();
@@ -345,5 +441,6 @@ int main(void)
     test_wmers("wmers_both_strands_random", 2);
     test_covering();
     test_stop();
+    test_wmers_gpu();
     return check_exit();
 }

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "repview/build.h"
+#include "repview/repeats.h"
 
 /* 1 when this binary was built with CUDA. */
 int rv_gpu_compiled(void);
@@ -27,6 +28,14 @@ int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p);
  * *hits are computed (what a bedGraph needs).  0, or -1 with a message. */
 int rv_gpu_lr_all(const rv_index_t *x, uint32_t *len, uint32_t *off, uint32_t **starts,
                   uint64_t *hits, double *kernel_s);
+
+/* The w-mers of rv_wmers_each() (repeats.h), found on the GPU from x's LCP (and SA
+ * for positions or min_count 1): the same calls of fn in the same order, with the
+ * same arguments.  32-bit indexes only (!x->wide).  The device's work is all done
+ * before the first call, so -1 (with a message) means fn was never called and the
+ * caller may run rv_wmers_each() instead; otherwise 0 or fn's non-zero value. */
+int rv_gpu_wmers_each(const rv_index_t *x, uint64_t w, uint64_t min_count, int with_pos, rv_repeat_fn fn,
+                      void *ud);
 
 /* Prefix-bucket jobs on the GPU (buckets.h, gpu_buckets.cu): devices present (0
  * without CUDA); the text put on device dev for the jobs that follow; freed.  The

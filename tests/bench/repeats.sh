@@ -7,6 +7,9 @@
 #   supermax   repview repeats --supermaximal -l 20 | vmatch -supermax -l 20
 #   maximal    repview repeats -l 20 (no peer prints occurrence lists)
 #   wmers      repview wmers -w 12 --count-only | gt tallymer mkindex -mersize 12 -minocc 2
+#   wmers-gpu  with a usable GPU: repview wmers -w 12 --count-only, and with positions
+#              (wmers+pos), --gpu next to --cpu; same = the outputs are identical (cmp).
+#              BENCH_GPU_SIZE=250m adds that size for these rows alone (-w 16, -t all)
 # Columns: wall_s and rss_MB of the step (rvtime), out = what it printed (repeats:
 # lines; supermax: pairs of copies, k(k-1)/2 per repeat, to compare with vmatch's
 # lines; wmers: w-mers), same = our count equals the peer's.
@@ -29,6 +32,20 @@ step() {
         { echo "failed: $* $(head -c 200 "$tmp/err")" >&2; echo "- - -"; return; }
     awk -v n="$(awk "$count" "$tmp/out")" '{ printf "%.3f %.1f %s\n", $1, $2 / 1024, n }' "$tmp/time"
 }
+# gpu_rows SIZE W [ARGS...]: wmers --gpu and --cpu on chr.fa, side by side (step
+# names: wmers-gpu for counts, wmers+pos with positions)
+gpu_rows() {
+    local size=$1 w=$2 name=wmers+pos; shift 2
+    case " $* " in *" --count-only "*) name=wmers-gpu ;; esac
+    read -r s r ours <<<"$(step "$lines" "$REPVIEW" wmers --quiet --gpu -w "$w" "$@" chr.fa)"
+    mv "$tmp/out" "$tmp/out.gpu"
+    read -r cs cr theirs <<<"$(step "$lines" "$REPVIEW" wmers --quiet --cpu -w "$w" "$@" chr.fa)"
+    row "$size" "$name" gpu "$s" "$r" "$ours" "$(cmp -s "$tmp/out" "$tmp/out.gpu" && echo yes || echo no)"
+    row "$size" "$name" cpu "$cs" "$cr" "$theirs" -
+}
+have_gpu=0 # --gpu is an error without a usable GPU
+printf '>p\nACGTACGT\n' >"$tmp/probe.fa"
+"$REPVIEW" wmers --quiet --no-save --gpu -w 2 "$tmp/probe.fa" >/dev/null 2>&1 && have_gpu=1
 row() { printf '%-5s %-9s %-8s %8s %8s %12s %5s\n' "$@"; }
 
 echo "# one run each; $(nproc) CPUs; vmatch: $([ $have_vm = 1 ] && echo yes || echo 'not installed'); gt: $([ $have_gt = 1 ] && gt -version 2>&1 | head -1 || echo 'not installed')"
@@ -60,5 +77,18 @@ for size in $sizes; do
     else
         row "$size" wmers repview "$s" "$r" "$ours" -
     fi
+    if [ $have_gpu = 1 ]; then
+        gpu_rows "$size" 12 --count-only
+        gpu_rows "$size" 12
+    fi
     rm -f "$tmp"/vm.* "$tmp"/esa.* "$tmp/chr.fa.rvx"
 done
+if [ $have_gpu = 1 ] && [ -n "${BENCH_GPU_SIZE:-}" ]; then
+    size=$BENCH_GPU_SIZE fa="$BENCH_DIR/chr_$BENCH_GPU_SIZE.fa"
+    [ -s "$fa" ] || "$RV_BUILD/gen_chrom" --kind dna "$size" 1 >"$fa" || exit 1
+    ln -sf "$(cd "$(dirname "$fa")" && pwd)/$(basename "$fa")" "$tmp/chr.fa"
+    row "$size" index repview $(step "$lines" "$REPVIEW" index --quiet --gpu -o chr.fa.rvx chr.fa) -
+    gpu_rows "$size" 16 --min-count 2 --count-only
+    gpu_rows "$size" 16 --min-count 2
+    rm -f "$tmp/chr.fa.rvx"
+fi

@@ -54,6 +54,18 @@ family_protein >"$T/prot.fa"
 want=$(awk 'NR > 1 { s = s $0 } END { for (i = 1; i + 9 <= length(s); i++) { k = substr(s, i, 10); c[k]++; p[k] = p[k] (c[k] > 1 ? "," : "") "NC_001416.1:" i - 1 }
     for (k in c) if (c[k] >= 2) print k "\t" c[k] "\t" p[k] }' "$T/lambda.fa" | LC_ALL=C sort)
 expect_eq "wmers_vs_brute_force_lambda($(grep -c . <<<"$want"))" "$("$REPVIEW" wmers -w 10 "$T/lambda.fa" | tail -n +2)" "$want"
+# the GPU pass prints the same bytes as the CPU's (--gpu: at any size); without a
+# usable GPU --gpu is one line on stderr and exit 1
+if "$REPVIEW" wmers --quiet --gpu -w 10 "$T/lambda.fa" >"$T/wg.tsv" 2>"$T/wg.err"; then
+    for f in lambda multi; do
+        for a in "-w 10" "-w 12 --count-only --min-count 1" "-w 8 --strands both" "-w 300 --min-count 1"; do
+            "$REPVIEW" wmers --quiet --cpu $a "$T/$f.fa" >"$T/wc.tsv"
+            expect_eq "wmers_gpu_same_${f}_${a// /_}" "$("$REPVIEW" wmers --quiet --gpu $a "$T/$f.fa" | cmp - "$T/wc.tsv" && echo same)" same
+        done
+    done
+else
+    expect_eq wmers_gpu_unusable "$(wc -l <"$T/wg.err") $(grep -c '^repview: --gpu: ' "$T/wg.err")" "1 1"
+fi
 "$REPVIEW" repeats -l 10 -t 1 "$T/multi.fa" >"$T/max.tsv"
 expect_eq repeats_threads_same "$("$REPVIEW" repeats -l 10 -t 2 "$T/multi.fa" | cmp - "$T/max.tsv" && echo same)" same
 expect_eq repeats_wide_same "$(REPVIEW_FORCE_WIDE=1 "$REPVIEW" repeats -l 10 "$T/multi.fa" | cmp - "$T/max.tsv" && echo same)" same

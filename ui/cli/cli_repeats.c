@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
+#include "repview/gpu.h"
 #include "repview/repeats.h"
 #include "cli.h"
 
@@ -37,7 +38,9 @@ static const char wmers_usage[] =
     "  --strands both     count on both strands (DNA; tallymer with a mirrored index):\n"
     "                     occurrences become NAME:START:+ or NAME:START:- (START of\n"
     "                     the forward interval), and a w-mer and its reverse\n"
-    "                     complement have the same count\n";
+    "                     complement have the same count\n"
+    "\nOn the GPU when one is usable and the index is large (32 Mi ranks, 16 Mi with\n"
+    "positions); --gpu: at any size, --cpu: never.  The same output either way.\n";
 
 typedef struct {
     uint64_t min_len, w, min_count;
@@ -78,14 +81,28 @@ typedef struct {
     int both;         /* occurrences carry their strand */
     uint64_t *key;    /* both strands: 2 * forward start + minus, sorted */
     uint64_t key_cap;
+    uint64_t lines;   /* w-mers handed to print_wmer so far */
+    char letter[256]; /* the letter of each code (put_wmer) */
 } printer_t;
+
+/* Millions of lines go out through these: stdout's own buffer, without its lock
+ * (one thread writes) or printf's format parsing. */
+static void put_u64(uint64_t v)
+{
+    char b[24];
+    size_t k = sizeof b;
+    do b[--k] = (char)('0' + v % 10); while (v /= 10);
+    fwrite_unlocked(b + k, 1, sizeof b - k, stdout);
+}
 
 /* NAME:START of text position t (a copy is breaker-free: one record). */
 static void put_occ(const rv_seq_t *s, uint64_t t)
 {
     uint64_t g = rv_seq_text_to_global(s, t);
     const rv_record_t *r = &s->rec[rv_seq_record_of(s, g)];
-    fprintf(stdout, "%s:%llu", r->name, (unsigned long long)(g - r->off));
+    fputs_unlocked(r->name, stdout);
+    putc_unlocked(':', stdout);
+    put_u64(g - r->off);
 }
 
 static int print_repeat(void *ud, const rv_repeat_t *r)
@@ -108,15 +125,15 @@ static int key_cmp(const void *a, const void *b)
 
 /* The w-mer's letters; in the text alphabet a tab, newline, backslash or
  * unprintable byte is escaped (\t, \n, \\, \xHH) so that the line stays TSV. */
-static void put_wmer(const rv_seq_t *s, const uint8_t *t, uint64_t w)
+static void put_wmer(const printer_t *p, const uint8_t *t, uint64_t w)
 {
     for (uint64_t i = 0; i < w; i++) {
-        unsigned char c = (unsigned char)rv_alpha_letter(s->alpha, t[i]);
-        if (c == '\t') fputs("\\t", stdout);
+        unsigned char c = (unsigned char)p->letter[t[i]];
+        if (c >= 32 && c < 127 && c != '\\') putc_unlocked(c, stdout);
+        else if (c == '\t') fputs("\\t", stdout);
         else if (c == '\n') fputs("\\n", stdout);
         else if (c == '\\') fputs("\\\\", stdout);
-        else if (c < 32 || c >= 127) printf("\\x%02X", c);
-        else putchar(c);
+        else printf("\\x%02X", c);
     }
 }
 
@@ -146,21 +163,56 @@ static int put_stranded(printer_t *p, const rv_repeat_t *r)
 static int print_wmer(void *ud, const rv_repeat_t *r)
 {
     printer_t *p = ud;
-    put_wmer(p->s, p->s->text + rv_sa(p->x, r->rank), r->len);
-    printf("\t%llu", (unsigned long long)r->count);
+    p->lines++;
+    put_wmer(p, p->s->text + rv_sa(p->x, r->rank), r->len);
+    putc_unlocked('\t', stdout);
+    put_u64(r->count);
     if (r->pos) {
-        putchar('\t');
+        putc_unlocked('\t', stdout);
         if (p->both) {
             if (put_stranded(p, r) < 0) return -1;
         } else {
             for (uint64_t i = 0; i < r->count; i++) {
-                if (i) putchar(',');
+                if (i) putc_unlocked(',', stdout);
                 put_occ(p->s, r->pos[i]);
             }
         }
     }
-    putchar('\n');
-    return ferror(stdout) ? rv_error("wmers", "cannot write the output: %s", strerror(errno)) : 0;
+    putc_unlocked('\n', stdout);
+    return ferror_unlocked(stdout) ? rv_error("wmers", "cannot write the output: %s", strerror(errno)) : 0;
+}
+
+/* Below these sizes the device's start (about 0.3 s on an H100) costs more than the
+ * pass it saves: at 20 M ranks the GPU took 0.43 s against 0.32 s for counts, 0.84
+ * against 0.92 s with positions (tests/bench/RESULTS.md). */
+enum { GPU_MIN_RANKS = 32 << 20, GPU_MIN_RANKS_POS = 16 << 20 };
+
+/* Whether to count on the GPU: --gpu (or REPVIEW_DEVICE=gpu), or a large index, with
+ * a usable GPU and 32-bit arrays; never with --cpu (or REPVIEW_DEVICE=cpu). */
+static int wmers_on_gpu(const rv_index_t *x, const cli_common_t *c, int count_only)
+{
+    if (cli_gpu_refused(c) || !rv_gpu_compiled() || x->wide) return 0;
+    if (x->n < (count_only ? GPU_MIN_RANKS : GPU_MIN_RANKS_POS) && !cli_gpu_forced(c)) return 0;
+    char name[128], why[256];
+    return rv_gpu_probe(name, sizeof name, why, sizeof why);
+}
+
+/* The w-mers through print_wmer: on the GPU when wmers_on_gpu(), on the CPU when
+ * not or when the device fails before the first line (REPVIEW_GPU_TRACE says so,
+ * and times the whole pass with its printing). */
+static int wmers(const rv_index_t *x, const cli_common_t *c, const rep_args_t *a, printer_t *p)
+{
+    const char *tr = getenv("REPVIEW_GPU_TRACE");
+    int trace = tr && *tr && *tr != '0', rc = -1;
+    double t0 = rv_now();
+    if (wmers_on_gpu(x, c, a->count_only)) {
+        rc = rv_gpu_wmers_each(x, a->w, a->min_count, !a->count_only, print_wmer, p);
+        if (rc < 0 && !p->lines && trace)
+            fprintf(stderr, "gpu wmers failed (%s): counted on the CPU\n", rv_last_error());
+    }
+    if (rc < 0 && !p->lines) rc = rv_wmers_each(x, a->w, a->min_count, !a->count_only, print_wmer, p);
+    if (trace) fprintf(stderr, "wmers\tcounted and printed\t%.2f ms\n", (rv_now() - t0) * 1e3);
+    return rc;
 }
 
 /* Open the index, run one of the two walks, write: the exit code. */
@@ -173,14 +225,15 @@ static int run(const char *cmd, const char *file, cli_common_t *c, const rep_arg
     if (!x) return RV_EXIT_DATA;
     static char obuf[1 << 20];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    printer_t p = {x, x->seq, x->seq->strands == 2, NULL, 0};
+    printer_t p = {x, x->seq, x->seq->strands == 2, NULL, 0, 0, {0}};
+    for (int code = 0; code < 256; code++) p.letter[code] = rv_alpha_letter(x->seq->alpha, (uint8_t)code);
     int rc;
     if (strcmp(cmd, "repeats") == 0) {
         printf("#length\tcount\toccurrences\n");
         rc = rv_repeats_each(x, a->min_len, a->supermax, c->build.threads, print_repeat, &p);
     } else {
         printf(a->count_only ? "#wmer\tcount\n" : "#wmer\tcount\toccurrences\n");
-        rc = rv_wmers_each(x, a->w, a->min_count, !a->count_only, print_wmer, &p);
+        rc = wmers(x, c, a, &p);
     }
     free(p.key);
     rc = rc < 0 ? cli_data_error() : RV_EXIT_OK;
