@@ -64,7 +64,7 @@ row() { # name label
 echo "# pairs -l $L of gen_chrom $gen; $(nproc) CPUs; $(mpirun --version 2>&1 | head -1); median of $reps"
 max_w=1
 for w in $workers; do [ "$w" -gt "$max_w" ] && max_w=$w; done
-"$RVTIME" -o "$tmp/est.t" "$REPVIEW" pairs --quiet -l "$L" --estimate --workers "$max_w" \
+"$RVTIME" -o "$tmp/est.t" "$REPVIEW" pairs --quiet -l "$L" --estimate --workers "$max_w" -t 1 \
     ${MPI_SAMPLE:+--estimate-sample "$MPI_SAMPLE"} "$tmp/chr.fa" >"$tmp/est" 2>"$tmp/err" ||
     { echo "failed: --estimate $(head -c 300 "$tmp/err")" >&2; exit 1; }
 run index sh -c "'$REPVIEW' index --quiet -o '$tmp/chr.fa.rvx' '$tmp/chr.fa' && '$REPVIEW' pairs --quiet -l $L -o '$tmp/out' '$tmp/chr.fa'" || exit 1
@@ -89,6 +89,7 @@ cmp_row() { printf '%-22s %14s %14s %8s\n' "$1" "$2" "$3" "$(err "$2" "$3")"; }
 echo
 echo "# --estimate ($(cut -d' ' -f1 "$tmp/est.t") s, $(head -1 "$tmp/est" | sed 's/.*: //')) against the runs;"
 echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (the prediction is for a core per rank)"
+grep -E '^(serial|read|plan|jobs|merge|text_pass)_s' "$tmp/est" | tr '\t' ' ' | tr '\n' ';' | sed 's/^/# its model: /; s/;$/\n/'
 printf '%-22s %14s %14s %8s\n' quantity predicted measured error
 mpairs=$(($(wc -l <"$tmp/index.out") - 1)) mbytes=$(wc -c <"$tmp/index.out")
 cmp_row pairs "$(est pairs)" "$mpairs"

@@ -361,8 +361,17 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
     (void)size;
     rv_bucket_plan_t head = {0};
     if (rank == 0 && ok) head = *plan;
-    if (MPI_Bcast(&head, sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+    /* the first while rank 0 still counts on every core: waited for without spinning */
+    MPI_Request req;
+    int done = 0;
+    if (MPI_Ibcast(&head, sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
         return rv_error("mpi", "a rank stopped answering");
+    for (unsigned us = 50; ; us = us < 2000 ? us * 2 : 2000) {
+        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return rv_error("mpi", "a rank stopped answering");
+        if (done) break;
+        struct timespec ts = {0, (long)us * 1000};
+        nanosleep(&ts, NULL);
+    }
     if (rank == 0) {
         if (!ok) return -1;
     } else {
