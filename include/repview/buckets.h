@@ -54,6 +54,12 @@ int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes);
  * a malloc()ed array of p->n_jobs, or NULL when out of memory. */
 uint64_t *rv_bucket_jobs_largest_first(const rv_bucket_plan_t *p);
 
+/* A hash of the plan's k, alphabet and jobs: slices of separate processes must
+ * cut the same jobs (part.h). */
+uint64_t rv_bucket_plan_hash(const rv_bucket_plan_t *p);
+/* The jobs slice `slice` of n_slices takes (greedy largest first, part.h), in a
+ * malloc()ed array of *n, or NULL with a message when out of memory. */
+uint64_t *rv_bucket_slice_jobs(const rv_bucket_plan_t *p, uint64_t slice, uint64_t n_slices, uint64_t *n);
 /* Bytes a job of m suffixes needs at most (suffixes, LCPs, scratch). */
 uint64_t rv_bucket_job_bytes(uint64_t m);
 

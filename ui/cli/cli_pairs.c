@@ -565,7 +565,7 @@ int cli_merge(int argc, char **argv)
     if (rc == 0) rc = rv_parts_check(parts, n, NULL);
     if (rc == 0 && a.count) {
         uint64_t total = 0;
-        for (size_t k = 0; k < n; k++) total += rv_part_pairs(parts[k]);
+        for (size_t k = 0; k < n; k++) total += rv_part_items(parts[k]);
         if (!a.out || cli_out_begin(a.out) == 0) printf("%llu\n", (unsigned long long)total);
         else rc = -1;
     } else if (rc == 0) {
