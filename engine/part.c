@@ -322,7 +322,7 @@ int rv_parts_check(rv_part_t *const *parts, size_t n, const rv_seq_t *s)
             rc = rv_error("merge", "%s is slice %u of %u, %s one of %llu", p->path, p->h.slice + 1, p->h.n_slices,
                           first->path, (unsigned long long)want);
         else if (!same_run(p, first))
-            rc = rv_error("merge", "%s comes from another run than %s (input or options differ)", p->path, first->path);
+            rc = rv_error("merge", "%s comes from another run than %s (input or options differ; every slice needs the same, -t and --mem-budget too)", p->path, first->path);
         else if (p->h.slice >= want || seen[p->h.slice]++)
             rc = rv_error("merge", "slice %u of %llu given twice (%s)", p->h.slice + 1, (unsigned long long)want, p->path);
     }

@@ -392,11 +392,13 @@ static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, con
 
 /* ---- --buckets I/N: the values of a slice's jobs as a part file; merge ---------- */
 
-/* What an lr part's values and output depend on besides the text (part.h). */
+/* What an lr part's values and output depend on besides the text (part.h): the
+ * plan's cut (-t and --mem-budget shape it) must be the same in every slice; the
+ * merge needs only its k and bucket counts, which the text fixes. */
 typedef struct {
     uint64_t lo, hi;            /* REGION's text range */
-    uint64_t mem_budget, workers, plan; /* the plan's arguments and hash */
-    int32_t threads, mode;      /* the plan's threads; 0 all LRs, 1 leftmost, 2 bedgraph */
+    uint64_t k, plan;           /* the plan's prefix length and hash */
+    int64_t mode;               /* 0 all LRs, 1 leftmost, 2 bedgraph */
 } lr_part_opts_t;
 
 static int lr_part(const char *file, const char *region, cli_common_t *c, const lr_opts_t *o)
@@ -406,19 +408,18 @@ static int lr_part(const char *file, const char *region, cli_common_t *c, const 
     memset(&po, 0, sizeof po);
     int code = cli_open_text(file, region, c, "lr", &s, &po.lo, &po.hi);
     if (code != RV_EXIT_OK) return code;
-    po.threads = c->build.threads > 0 ? c->build.threads : rv_default_threads();
-    po.mem_budget = o->mem_budget, po.workers = o->n_slices * (uint64_t)po.threads;
+    const int threads = c->build.threads > 0 ? c->build.threads : rv_default_threads();
     po.mode = o->bedgraph ? 2 : o->leftmost;
     rv_bucket_plan_t plan = {0};
     uint64_t *mine = NULL, n_mine = 0;
-    int rc = rv_lr_bucket_plan(s, po.mem_budget, po.threads, po.workers, &plan);
+    int rc = rv_lr_bucket_plan(s, o->mem_budget, threads, o->n_slices * (uint64_t)threads, &plan);
     if (rc == 0 && !(mine = rv_bucket_slice_jobs(&plan, o->slice, o->n_slices, &n_mine))) rc = -1;
-    po.plan = rv_bucket_plan_hash(&plan);
+    po.k = (uint64_t)plan.k, po.plan = rv_bucket_plan_hash(&plan);
     rv_part_writer_t *w = rc == 0 ? rv_part_writer_begin(o->out, RV_PART_LR, o->slice, o->n_slices, s, &po, sizeof po)
                                   : NULL;
     if (w) {
         values_out_t vo = {rv_part_writer_file(w), (uint64_t)plan.k, 0};
-        rc = rv_lr_buckets_run(s, &plan, mine, n_mine, NULL, NULL, po.lo, po.hi, po.threads, values_put, &vo);
+        rc = rv_lr_buckets_run(s, &plan, mine, n_mine, NULL, NULL, po.lo, po.hi, threads, values_put, &vo);
         rc = rv_part_writer_end(w, vo.values, 1, rc);
     } else {
         rc = -1;
@@ -435,9 +436,9 @@ int cli_lr_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threa
     size_t bytes;
     const lr_part_opts_t *po = rv_part_opts(parts[0], &bytes);
     if (bytes != sizeof *po) return rv_error(rv_part_path(parts[0]), "an lr part of another repview version");
-    rv_bucket_plan_t plan;
-    if (rv_lr_bucket_plan(s, po->mem_budget, po->threads, po->workers, &plan) < 0) return -1;
-    int rc = rv_bucket_plan_hash(&plan) == po->plan ? 0
+    rv_bucket_plan_t plan; /* for its k and counts: any cut will do */
+    if (rv_lr_bucket_plan(s, 0, threads, 1, &plan) < 0) return -1;
+    int rc = (uint64_t)plan.k == po->k ? 0
            : rv_error("merge", "the buckets of %s are not those of its parts", rv_part_input(parts[0]));
     rv_lr_window_t *w = rc == 0 ? rv_lr_window_new(s, &plan, po->lo, po->hi, threads) : NULL;
     if (rc == 0 && !w) rc = -1;
