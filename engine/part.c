@@ -215,10 +215,11 @@ int rv_part_open(const char *path, rv_part_t **out)
     *out = NULL;
     rv_part_t *p = calloc(1, sizeof *p);
     if (!p) return rv_error(path, "out of memory");
-    if ((p->fd = open(path, O_RDONLY)) < 0) {
+    if ((p->fd = open(path, O_RDONLY | O_NONBLOCK)) < 0) { /* a FIFO must not block: it is refused */
         free(p);
         return rv_error(path, "%s", strerror(errno));
     }
+    fcntl(p->fd, F_SETFL, fcntl(p->fd, F_GETFL) & ~O_NONBLOCK);
     if (!(p->path = strdup(path))) return open_fail(p, path, "out of memory");
     struct stat st;
     part_header_t *h = &p->h;
