@@ -185,16 +185,11 @@ uint64_t rv_bucket_plan_hash(const rv_bucket_plan_t *p)
 uint64_t *rv_bucket_slice_jobs(const rv_bucket_plan_t *p, uint64_t slice, uint64_t n_slices, uint64_t *n)
 {
     uint64_t *order = rv_bucket_jobs_largest_first(p), *size = malloc((p->n_jobs ? p->n_jobs : 1) * sizeof *size);
-    uint64_t *mine = malloc((p->n_jobs ? p->n_jobs : 1) * sizeof *mine);
     for (uint64_t j = 0; size && j < p->n_jobs; j++) size[j] = p->jobs[j].suffixes + 1;
-    *n = order && size && mine ? rv_part_share(order, size, p->n_jobs, slice, n_slices, mine) : UINT64_MAX;
+    uint64_t *mine = order && size ? rv_part_share(order, size, p->n_jobs, slice, n_slices, n) : NULL;
+    if (!order || !size) rv_error("buckets", "out of memory");
     free(order);
     free(size);
-    if (*n == UINT64_MAX) {
-        free(mine);
-        rv_error("buckets", "out of memory");
-        return NULL;
-    }
     return mine;
 }
 

@@ -172,15 +172,15 @@ int rv_part_writer_end(rv_part_writer_t *w, uint64_t items, int durable, int rc)
     return rc;
 }
 
-uint64_t rv_part_share(const uint64_t *order, const uint64_t *size, uint64_t n, uint64_t slice, uint64_t n_slices,
-                       uint64_t *mine)
+uint64_t *rv_part_share(const uint64_t *order, const uint64_t *size, uint64_t n, uint64_t slice, uint64_t n_slices,
+                        uint64_t *n_mine)
 {
-    if (n_slices <= 1) {
-        memcpy(mine, order, n * sizeof *mine);
-        return n;
+    uint64_t *mine = malloc((n ? n : 1) * sizeof *mine), *load = calloc(n_slices ? n_slices : 1, sizeof *load), k = 0;
+    if (!mine || !load) {
+        free(mine), free(load);
+        rv_error("part", "out of memory");
+        return NULL;
     }
-    uint64_t *load = calloc(n_slices, sizeof *load), k = 0;
-    if (!load) return UINT64_MAX;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t best = 0;
         for (uint64_t q = 1; q < n_slices; q++)
@@ -189,7 +189,8 @@ uint64_t rv_part_share(const uint64_t *order, const uint64_t *size, uint64_t n, 
         if (best == slice) mine[k++] = order[i];
     }
     free(load);
-    return k;
+    *n_mine = k;
+    return mine;
 }
 
 /* ---- reading ---------------------------------------------------------------------- */

@@ -34,7 +34,7 @@ static void test_share(void)
     case_begin();
     for (int it = 0; it < check_iters(400) && !check_failed_; it++) {
         const uint64_t n = rng_below(&r, 40), n_slices = 1 + rng_below(&r, 12), top = 1 + rng_below(&r, 1000);
-        uint64_t size[40], order[40], mine[40], again[40], load[13] = {0}, biggest = 0;
+        uint64_t size[40], order[40], load[13] = {0}, biggest = 0;
         int seen[40] = {0};
         for (uint64_t i = 0; i < n; i++) size[i] = 1 + rng_below(&r, top), order[i] = i;
         for (uint64_t i = 1; i < n; i++) /* largest first, by insertion */
@@ -43,8 +43,10 @@ static void test_share(void)
             }
         for (uint64_t i = 0; i < n; i++) biggest = size[i] > biggest ? size[i] : biggest;
         for (uint64_t q = 0; q < n_slices && !check_failed_; q++) {
-            uint64_t m = rv_part_share(order, size, n, q, n_slices, mine), m2;
-            m2 = rv_part_share(order, size, n, q, n_slices, again);
+            uint64_t m = UINT64_MAX, m2 = UINT64_MAX;
+            uint64_t *mine = rv_part_share(order, size, n, q, n_slices, &m), *again = rv_part_share(order, size, n, q, n_slices, &m2);
+            CHECK(mine && again, "share: %s", rv_last_error());
+            if (!mine || !again) { free(mine), free(again); break; }
             CHECK(m <= n && m == m2 && !memcmp(mine, again, m * sizeof *mine), "slice %llu of %llu: not the same twice",
                   (unsigned long long)q, (unsigned long long)n_slices);
             for (uint64_t i = 0, at = 0; i < m && !check_failed_; i++) {
@@ -55,6 +57,7 @@ static void test_share(void)
                 CHECK(!seen[mine[i]]++, "item %llu in two slices", (unsigned long long)mine[i]);
                 load[q] += size[mine[i]];
             }
+            free(mine), free(again);
         }
         uint64_t lo = UINT64_MAX, hi = 0;
         for (uint64_t q = 0; q < n_slices; q++) {

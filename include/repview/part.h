@@ -35,17 +35,18 @@ typedef struct rv_part_writer rv_part_writer_t;
 rv_part_writer_t *rv_part_writer_begin(const char *path, rv_part_kind_t kind, uint64_t slice, uint64_t n_slices,
                                        const rv_seq_t *s, const void *opts, size_t opts_bytes);
 FILE *rv_part_writer_file(rv_part_writer_t *w);
-/* Finish: with rc == 0 the header (items = what the body holds) is written, the
- * file synced when `durable` and renamed into place; otherwise (or when that
- * fails) the temporary file is removed.  Frees w.  rc, or -1 with a message. */
+/* Finish: with rc == 0 the header (items = what the body holds: pairs, lengths,
+ * runs or hits) is written, the file synced when `durable` and renamed into
+ * place; otherwise (or when that fails) the temporary file is removed.  Frees w.  rc, or -1 with a message. */
 int rv_part_writer_end(rv_part_writer_t *w, uint64_t items, int durable, int rc);
 
 /* Of items 0..n-1 in `order` (largest first) with their sizes, those that slice
  * `slice` of n_slices gets from a greedy largest-first assignment (each to the
- * least loaded slice, ties to the lowest): into mine, in the order given; returns
- * their number.  The same on every machine, so that N slices share the work. */
-uint64_t rv_part_share(const uint64_t *order, const uint64_t *size, uint64_t n, uint64_t slice, uint64_t n_slices,
-                       uint64_t *mine);
+ * least loaded slice, ties to the lowest), in the order given: a malloc()ed array
+ * of *n_mine, or NULL with a message when out of memory.  The same on every
+ * machine, so that N slices share the work. */
+uint64_t *rv_part_share(const uint64_t *order, const uint64_t *size, uint64_t n, uint64_t slice, uint64_t n_slices,
+                        uint64_t *n_mine);
 
 /* ---- reading ---------------------------------------------------------------------- */
 

@@ -141,10 +141,10 @@ int cli_mpi_recv_count(int from, uint64_t *v);
 int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok);
 /* Jobs whose answers go to rank 0 as files.  A worker: job(j, out, ud) for each job
  * rank 0 hands it, writing its answer to out (a temporary file sent at the end).
- * Rank 0: hand out order[0..n) to the size - 1 workers, then read(path, ud) once
- * for each worker's file.  0, or -1 with a message. */
+ * Rank 0: hand out order[0..n) to the size - 1 workers, then read(f, ud) once
+ * for each worker's file (open for reading).  0, or -1 with a message. */
 typedef int (*cli_mpi_job_fn)(uint64_t job, FILE *out, void *ud);
-typedef int (*cli_mpi_read_fn)(const char *path, void *ud);
+typedef int (*cli_mpi_read_fn)(FILE *f, void *ud);
 /* A command started by mpirun: MPI, rank 0 alone speaking (the others quiet),
  * one thread a rank unless -t, and *s = the sequence of FILE (NULL with the
  * message set: a failure every rank meets).  0, or -1 when MPI did not start. */

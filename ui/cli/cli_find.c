@@ -189,13 +189,14 @@ typedef struct {
     const rv_find_text_t *f;
     uint64_t n, size; /* text length, symbols a range */
     int threads;
+    uint64_t hits;    /* written so far */
 } scan_t;
 
 /* A worker's answer for range j: j, count, then per hit the position delta,
  * pattern, mismatches and strand (0 '+', 1 '-') as varints. */
 static int scan_job(uint64_t j, FILE *out, void *ud)
 {
-    const scan_t *w = ud;
+    scan_t *w = ud;
     uint64_t lo = j * w->size < w->n ? j * w->size : w->n, hi = lo + w->size < w->n ? lo + w->size : w->n;
     rv_hit_t *h;
     int64_t m = rv_find_text_range(w->f, lo, hi, w->threads, &h);
@@ -208,6 +209,7 @@ static int scan_job(uint64_t j, FILE *out, void *ud)
         cli_varint_put(out, h[k].mism);
         cli_varint_put(out, h[k].strand == '-');
     }
+    w->hits += (uint64_t)m;
     free(h);
     return 0;
 }
@@ -218,8 +220,9 @@ typedef struct {
 } ranges_t;
 
 /* The hits of one worker's file (or part's body) into their ranges. */
-static int read_hits(FILE *f, ranges_t *r)
+static int read_hits(FILE *f, void *ud)
 {
+    ranges_t *r = ud;
     uint64_t j, m, d, pat, mism, st;
     int rc = 0, got, bad = 0;
     while (rc == 0 && !bad && (got = cli_varint_get(f, &j)) == 1) {
@@ -238,14 +241,6 @@ static int read_hits(FILE *f, ranges_t *r)
     return bad ? rv_error("find", "a worker's hits do not read back") : rc;
 }
 
-static int read_hits_file(const char *path, void *ud)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return rv_error(path, "%s", strerror(errno));
-    int rc = read_hits(f, ud);
-    fclose(f);
-    return rc;
-}
 
 /* Every range's hits came: all printed in order, header first.  0, or -1 with a
  * message when a range is missing. */
@@ -264,7 +259,7 @@ static int mpi_master(const rv_seq_t *s, const pattern_set_t *ps, uint64_t n_ran
     uint64_t *order = malloc(n_ranges * sizeof *order);
     int rc = r.hits && r.n && order ? 0 : rv_error("find", "out of memory");
     for (uint64_t j = 0; rc == 0 && j < n_ranges; j++) order[j] = j; /* ranges are alike: in order */
-    if (rc == 0) rc = cli_mpi_collect(order, n_ranges, size, quiet, "find", read_hits_file, &r);
+    if (rc == 0) rc = cli_mpi_collect(order, n_ranges, size, quiet, "find", read_hits, &r);
     if (rc == 0) rc = print_ranges(s, ps, &r);
     for (uint64_t j = 0; r.hits && j < n_ranges; j++) free(r.hits[j]);
     free(r.hits), free(r.n), free(order);
@@ -302,7 +297,7 @@ static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts
     if (range < RANGE_MIN) range = RANGE_MIN;
     const uint64_t n_ranges = n ? (n + range - 1) / range : 1;
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
-    scan_t w = {f, n, range, c->build.threads};
+    scan_t w = {f, n, range, c->build.threads, 0};
     int rc = rank == 0 ? mpi_master(s, &ps, n_ranges, size, c->quiet) : cli_mpi_work(rank, "find", scan_job, &w);
     code = cli_mpi_end(rank, rc, "find", o->out);
     rv_find_text_free(f);
@@ -348,8 +343,9 @@ static int find_part(const rv_seq_t *s, const pattern_set_t *ps, const find_opts
     rv_part_writer_t *w = f ? rv_part_writer_begin(o->out, RV_PART_FIND, o->slice, o->n_slices, s, opts, bytes) : NULL;
     int rc = w ? 0 : opts ? -1 : rv_error("find", "out of memory");
     if (w) {
-        scan_t sc = {f, s->n, (s->n + o->n_slices - 1) / o->n_slices, threads};
-        rc = rv_part_writer_end(w, 1, 1, scan_job(o->slice, rv_part_writer_file(w), &sc));
+        scan_t sc = {f, s->n, (s->n + o->n_slices - 1) / o->n_slices, threads, 0};
+        rc = scan_job(o->slice, rv_part_writer_file(w), &sc);
+        rc = rv_part_writer_end(w, sc.hits, 1, rc);
     }
     rv_find_text_free(f);
     free(opts);

@@ -39,7 +39,6 @@ static const char usage[] =
     "Parts of other runs, a missing or repeated slice, or a part cut short or\n"
     "altered are refused before anything is written.\n\n"
     "  --count            pairs parts: print the number of pairs\n"
-    "  -t, --threads N    threads (default: all)\n"
     "  -o, --output OUT   write to OUT (a temporary name, renamed when complete)\n";
 
 enum { OPT_COUNT = 1 };

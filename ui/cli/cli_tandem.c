@@ -129,6 +129,7 @@ typedef struct {
     const rv_tandem_filter_t *f;
     uint64_t lo, hi;
     int threads;
+    uint64_t runs;    /* written so far */
 } worker_t;
 
 static void put_runs(FILE *out, uint64_t tag, const rv_run_t *v, uint64_t m)
@@ -144,7 +145,7 @@ static void put_runs(FILE *out, uint64_t tag, const rv_run_t *v, uint64_t m)
 
 static int work_job(uint64_t j, FILE *out, void *ud)
 {
-    const worker_t *w = ud;
+    worker_t *w = ud;
     rv_run_t *v;
     uint64_t m;
     if (j < w->n_jobs) {
@@ -160,6 +161,7 @@ static int work_job(uint64_t j, FILE *out, void *ud)
             put_runs(out, 2 * job + 1, v + a, b - a);
         }
     }
+    w->runs += m;
     free(v);
     return 0;
 }
@@ -176,8 +178,9 @@ typedef struct {
 } slots_t;
 
 /* The runs of one worker's file (or part's body) into their jobs' slots. */
-static int read_runs(FILE *f, slots_t *sl)
+static int read_runs(FILE *f, void *ud)
 {
+    slots_t *sl = ud;
     uint64_t tag, m, d, len, p;
     int rc = 0, got, bad = 0;
     while (rc == 0 && !bad && (got = cli_varint_get(f, &tag)) == 1) {
@@ -201,14 +204,6 @@ static int read_runs(FILE *f, slots_t *sl)
     return bad ? rv_error("tandem", "a worker's runs do not read back") : rc;
 }
 
-static int read_runs_file(const char *path, void *ud)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return rv_error(path, "%s", strerror(errno));
-    int rc = read_runs(f, ud);
-    fclose(f);
-    return rc;
-}
 
 static int by_start_period(const void *a, const void *b)
 {
@@ -233,6 +228,17 @@ static int print_slots(const rv_seq_t *s, const slots_t *sl)
     return 0;
 }
 
+/* order[0..n_jobs): the jobs largest first (by the text they read; ties in text
+ * order). */
+static void largest_first(const rv_runs_job_t *jobs, uint64_t n_jobs, uint64_t *order)
+{
+    for (uint64_t a = 0; a < n_jobs; a++) { /* by insertion (stable) */
+        uint64_t b = a, sz = jobs[a].w1 - jobs[a].w0;
+        for (; b > 0 && jobs[order[b - 1]].w1 - jobs[order[b - 1]].w0 < sz; b--) order[b] = order[b - 1];
+        order[b] = a;
+    }
+}
+
 static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, uint64_t n_long, const rv_runs_job_t *jobs, int size,
                       int quiet)
 {
@@ -241,13 +247,8 @@ static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, uint64_t n_long, const
     slots_t sl = {calloc(n_jobs ? n_jobs : 1, sizeof *sl.slot), n_jobs};
     if (!order || !sl.slot) { free(order), free(sl.slot); return rv_error("tandem", "out of memory"); }
     for (uint64_t j = 0; j < n_long; j++) order[j] = n_jobs + j; /* the buckets' slices first: the largest */
-    for (uint64_t j = 0; j < n_jobs; j++) order[n_long + j] = j;
-    for (uint64_t a = n_long + 1; a < n_all; a++) { /* then largest first, by insertion (stable) */
-        uint64_t x = order[a], b = a, sz = jobs[x].w1 - jobs[x].w0;
-        for (; b > n_long && jobs[order[b - 1]].w1 - jobs[order[b - 1]].w0 < sz; b--) order[b] = order[b - 1];
-        order[b] = x;
-    }
-    int rc = cli_mpi_collect(order, n_all, size, quiet, "tandem", read_runs_file, &sl);
+    largest_first(jobs, n_jobs, order + n_long);                  /* then the others */
+    int rc = cli_mpi_collect(order, n_all, size, quiet, "tandem", read_runs, &sl);
     if (rc == 0) rc = print_slots(s, &sl);
     for (uint64_t j = 0; j < n_jobs; j++) free(sl.slot[j].v);
     free(sl.slot);
@@ -276,7 +277,7 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
     uint64_t n_long = 0; /* slices of the runs of long period, when a segment was cut */
     for (uint64_t j = 0; j < n_jobs && !n_long; j++) n_long = jobs[j].max_period ? (uint64_t)size - 1 : 0;
-    worker_t w = {s, jobs, n_jobs, n_long, o->mem_budget, &o->f, lo, hi, c->build.threads};
+    worker_t w = {s, jobs, n_jobs, n_long, o->mem_budget, &o->f, lo, hi, c->build.threads, 0};
     /* GPU ranks sort the buckets of the runs of long period */
     if (rank > 0 && n_long && cli_mpi_bucket_gpu(s, c, "tandem", rank) < 0) rc = -1;
     else rc = rank == 0 ? mpi_master(s, n_jobs, n_long, jobs, size, c->quiet) : cli_mpi_work(rank, "tandem", work_job, &w);
@@ -305,24 +306,12 @@ static uint64_t *slice_jobs(const rv_runs_job_t *jobs, uint64_t n_jobs, uint64_t
                             uint64_t *n)
 {
     uint64_t *order = malloc((n_jobs ? n_jobs : 1) * sizeof *order), *size = malloc((n_jobs ? n_jobs : 1) * sizeof *size);
-    uint64_t *mine = malloc((n_jobs ? n_jobs : 1) * sizeof *mine);
-    *n = UINT64_MAX;
-    if (order && size && mine) {
-        for (uint64_t a = 0; a < n_jobs; a++) { /* largest first, by insertion (stable) */
-            uint64_t b = a;
-            size[a] = jobs[a].w1 - jobs[a].w0;
-            for (; b > 0 && size[order[b - 1]] < size[a]; b--) order[b] = order[b - 1];
-            order[b] = a;
-        }
-        *n = rv_part_share(order, size, n_jobs, slice, n_slices, mine);
-    }
+    for (uint64_t j = 0; size && j < n_jobs; j++) size[j] = jobs[j].w1 - jobs[j].w0;
+    if (order) largest_first(jobs, n_jobs, order);
+    uint64_t *mine = order && size ? rv_part_share(order, size, n_jobs, slice, n_slices, n) : NULL;
+    if (!order || !size) rv_error("tandem", "out of memory");
     free(order);
     free(size);
-    if (*n == UINT64_MAX) {
-        free(mine);
-        rv_error("tandem", "out of memory");
-        return NULL;
-    }
     return mine;
 }
 
@@ -344,11 +333,11 @@ static int tandem_part(const char *file, const char *region, cli_common_t *c, co
     rv_part_writer_t *w = mine ? rv_part_writer_begin(o->out, RV_PART_TANDEM, o->slice, o->n_slices, s, &po, sizeof po)
                                : NULL;
     if (w) {
-        worker_t wk = {s, jobs, po.n_jobs, cut ? o->n_slices : 0, o->mem_budget, &o->f, po.lo, po.hi, c->build.threads};
+        worker_t wk = {s, jobs, po.n_jobs, cut ? o->n_slices : 0, o->mem_budget, &o->f, po.lo, po.hi, c->build.threads, 0};
         FILE *out = rv_part_writer_file(w);
         for (uint64_t k = 0; rc == 0 && k < n_mine; k++) rc = work_job(mine[k], out, &wk);
         if (rc == 0 && cut) rc = work_job(po.n_jobs + o->slice, out, &wk); /* this slice's runs of long period */
-        rc = rv_part_writer_end(w, n_mine, 1, rc);
+        rc = rv_part_writer_end(w, wk.runs, 1, rc);
     } else {
         rc = -1;
     }
