@@ -193,11 +193,11 @@ int cli_lce(int argc, char **argv);
 int cli_lr(int argc, char **argv);
 int cli_pairs(int argc, char **argv);
 int cli_merge(int argc, char **argv);
-/* --buckets I/N (cli_merge.c): slice I - 1 of N, or an exit-2 message (-1).  And
- * its company: RV_EXIT_OK when n_slices is 0 or with -o PART outside mpirun, else
- * the usage error's exit code. */
+/* --buckets I/N (cli_text.c): slice I - 1 of N, or an exit-2 message (-1).  And
+ * its company: RV_EXIT_OK when n_slices is 0 or with -o PART outside mpirun
+ * (ranks: cli_mpi_ranks()), else the usage error's exit code. */
 int cli_parse_buckets(const char *cmd, const char *arg, uint64_t *slice, uint64_t *n_slices);
-int cli_buckets_usage(const char *cmd, uint64_t n_slices, const char *out);
+int cli_buckets_usage(const char *cmd, uint64_t n_slices, const char *out, int ranks);
 /* `repview merge` of a checked set of parts of each command (part.h), s their
  * input: the command's output on stdout, header included.  0, or -1 with a
  * message. */

@@ -405,7 +405,7 @@ int cli_find(int argc, char **argv)
     if (i + 1 == argc && !o.file) return cli_usage_error("find", "no pattern (give PATTERN... or -f PATTERNS.fa)");
     for (int j = i + 1; j < argc; j++)
         if (!*argv[j]) return cli_usage_error("find", "empty pattern");
-    if ((code = cli_buckets_usage("find", o.n_slices, o.out)) != RV_EXIT_OK) return code;
+    if ((code = cli_buckets_usage("find", o.n_slices, o.out, cli_mpi_ranks())) != RV_EXIT_OK) return code;
     if (cli_mpi_ranks() > 1) return cli_find_mpi(argc, argv, i, &c, &o);
     rv_index_t *x = NULL;
     rv_seq_t *text = NULL;

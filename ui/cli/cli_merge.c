@@ -1,6 +1,6 @@
 /* cli_merge.c — `repview merge`: the part files of `pairs|lr|tandem|find
  * --buckets I/N` (part.h) joined into the output of the command run in one
- * process; and the --buckets I/N option those commands share. */
+ * process. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,26 +8,6 @@
 #include "repview/common.h"
 #include "repview/part.h"
 #include "cli.h"
-
-int cli_parse_buckets(const char *cmd, const char *arg, uint64_t *slice, uint64_t *n_slices)
-{
-    unsigned long long i, n;
-    char extra;
-    if (sscanf(arg, "%llu/%llu%c", &i, &n, &extra) != 2 || n < 1 || i < 1 || i > n || n > 1000000) {
-        cli_usage_error(cmd, "bad --buckets '%s' (I/N with 1 <= I <= N)", arg);
-        return -1;
-    }
-    *slice = i - 1, *n_slices = n;
-    return 0;
-}
-
-int cli_buckets_usage(const char *cmd, uint64_t n_slices, const char *out)
-{
-    if (!n_slices) return RV_EXIT_OK;
-    if (!out) return cli_usage_error(cmd, "--buckets I/N needs -o PART");
-    if (cli_mpi_ranks() > 1) return cli_usage_error(cmd, "--buckets is for separate processes, not under mpirun");
-    return RV_EXIT_OK;
-}
 
 static const char usage[] =
     "Usage: repview merge [--count] [-o OUT] [OPTIONS] PART...\n\n"

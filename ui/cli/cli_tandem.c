@@ -413,7 +413,7 @@ int cli_tandem(int argc, char **argv)
     if (argc - i < 1 || argc - i > 2) return cli_usage_error("tandem", "expected FILE [REGION]");
     if (o.f.max_period < o.f.min_period) return cli_usage_error("tandem", "--max-period is below --min-period");
     const char *region = argc - i == 2 ? argv[i + 1] : NULL;
-    if ((code = cli_buckets_usage("tandem", o.n_slices, o.out)) != RV_EXIT_OK) return code;
+    if ((code = cli_buckets_usage("tandem", o.n_slices, o.out, cli_mpi_ranks())) != RV_EXIT_OK) return code;
     if (o.n_slices && o.timing) return cli_usage_error("tandem", "--timing is not for --buckets");
     if (o.n_slices) return tandem_part(argv[i], region, &c, &o);
     if (cli_mpi_ranks() > 1) return cli_tandem_mpi(argv[i], region, &c, &o);
