@@ -15,9 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 #include "repview/buckets.h"
 #include "repview/common.h"
 #include "repview/gpu.h"
+#include "repview/part.h"
 #include "internal.h"
 
 enum { MAX_CODES_LOG2 = 22, SMALL_SORT = 16 };
@@ -251,6 +253,23 @@ uint64_t *rv_bucket_jobs_largest_first(const rv_bucket_plan_t *p)
     for (uint64_t j = 0; j < p->n_jobs; j++) idx[j] = o[j].idx;
     free(o);
     return idx;
+}
+
+uint64_t rv_bucket_plan_hash(const rv_bucket_plan_t *p)
+{
+    const uint64_t head[3] = {(uint64_t)p->k, p->sigma, p->n_jobs};
+    return XXH3_64bits_withSeed(p->jobs, p->n_jobs * sizeof *p->jobs, XXH3_64bits(head, sizeof head));
+}
+
+uint64_t *rv_bucket_slice_jobs(const rv_bucket_plan_t *p, uint64_t slice, uint64_t n_slices, uint64_t *n)
+{
+    uint64_t *order = rv_bucket_jobs_largest_first(p), *size = malloc((p->n_jobs ? p->n_jobs : 1) * sizeof *size);
+    for (uint64_t j = 0; size && j < p->n_jobs; j++) size[j] = p->jobs[j].suffixes + 1;
+    uint64_t *mine = order && size ? rv_part_share(order, size, p->n_jobs, slice, n_slices, n) : NULL;
+    if (!order || !size) rv_error("buckets", "out of memory");
+    free(order);
+    free(size);
+    return mine;
 }
 
 uint64_t rv_bucket_job_bytes(uint64_t m)

@@ -22,7 +22,8 @@
  * BEDPE line lengths of the pairs collected.  With sample 1 every block runs and
  * the pair count is exact.
  *
- * Wall time under `mpirun -np W+1` is a simulation of rank 0 handing out the jobs
+ * Wall time for W workers (`mpirun -np W` of a CPU run, whose rank 0 works too) is
+ * a simulation of rank 0 handing out the jobs
  * of the plan cut for W workers, largest first, to the worker that is free first:
  * a job costs one text pass plus the estimated work of its codes and the sorting
  * and writing of its pairs; around it come the serial parts (start, read, plan,
@@ -416,7 +417,7 @@ static void extrapolate(const rv_bucket_plan_t *p, const block_t *b, uint64_t nb
     }
 }
 
-/* The plan q cut as `mpirun -np W+1` cuts it: a copy of its jobs, spread. */
+/* The plan q cut as mpirun with W workers cuts it: a copy of its jobs, spread. */
 static int plan_for(const rv_bucket_plan_t *p, uint64_t slots, rv_bucket_plan_t *q)
 {
     *q = *p;

@@ -48,7 +48,7 @@ static rv_seq_t *random_seq(rng_t *r, int kind, size_t max_len)
 }
 
 /* The index path's answer to compare with: s indexed on the CPU (takes s). */
-static rv_index_t *cpu_index(rv_seq_t *s, int threads, int with_llr)
+static inline rv_index_t *cpu_index(rv_seq_t *s, int threads, int with_llr)
 {
     rv_build_opts_t o;
     rv_build_opts_init(&o);

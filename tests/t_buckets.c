@@ -690,7 +690,7 @@ static void test_parts_random(void)
                     CHECK(sl == which[i] && ns == n, "%s: part says slice %llu of %llu", what,
                           (unsigned long long)sl, (unsigned long long)ns);
                     CHECK(!strcmp(rv_part_input(parts[i]), "-"), "%s: input '%s'", what, rv_part_input(parts[i]));
-                    total += rv_part_pairs(parts[i]);
+                    total += rv_part_items(parts[i]);
                 }
                 CHECK(total == ref.n, "%s: parts hold %llu pairs, want %zu", what, (unsigned long long)total, ref.n);
                 CHECK(rv_parts_check(parts, n, s) == 0, "%s: check: %s", what, rv_last_error());

@@ -5,7 +5,9 @@
  *     all-same; one to three records) with every prefix length k from 1 to 6 and
  *     the default plan, job sizes from one suffix up, 1 and 3 threads, jobs fed in
  *     reverse order one by one (as ranks send them), windows: the whole text,
- *     random intervals, empty ones, one position;
+ *     random intervals, empty ones, one position; and the jobs shared by 2 to 7
+ *     slices (rv_bucket_slice_jobs: each job in exactly one slice), each slice's
+ *     values added to one window, as `lr --buckets I/N` and `repview merge` do;
  *   - long repeats (L >= 255 escapes, values before the window that reach it);
  *   - both strands and an empty text. */
 #include <string.h>
@@ -68,9 +70,31 @@ typedef struct {
     uint64_t js;      /* job size (suffixes) */
     int threads, reverse, leftmost;
     uint64_t lo, hi;
+    uint64_t slices;  /* > 1: the jobs of each of that many slices in turn */
 } run_opts_t;
 
 static int add_values(void *ud, const rv_lr_t *v, uint64_t n) { return rv_lr_window_add(ud, v, n); }
+
+/* The jobs of every slice of r->slices in turn into w; each job must be in one. */
+static int run_slices(const rv_seq_t *s, const rv_bucket_plan_t *plan, const run_opts_t *r, rv_lr_window_t *w)
+{
+    char *seen = calloc(plan->n_jobs + 1, 1);
+    int rc = seen ? 0 : rv_error("test", "out of memory");
+    for (uint64_t q = r->slices; rc == 0 && q-- > 0;) { /* last slice first: any order */
+        uint64_t m, *mine = rv_bucket_slice_jobs(plan, q, r->slices, &m);
+        if (!mine) rc = -1;
+        for (uint64_t i = 0; rc == 0 && i < m; i++)
+            if (mine[i] >= plan->n_jobs || seen[mine[i]]++)
+                rc = rv_error("test", "slice %llu of %llu: job %llu given twice", (unsigned long long)q + 1,
+                              (unsigned long long)r->slices, (unsigned long long)mine[i]);
+        if (rc == 0) rc = rv_lr_buckets_run(s, plan, mine, m, NULL, NULL, r->lo, r->hi, r->threads, add_values, w);
+        free(mine);
+    }
+    for (uint64_t j = 0; rc == 0 && j < plan->n_jobs; j++)
+        if (!seen[j]) rc = rv_error("test", "job %llu in no slice of %llu", (unsigned long long)j, (unsigned long long)r->slices);
+    free(seen);
+    return rc;
+}
 
 static int bucket_hits(const rv_seq_t *s, const run_opts_t *r, hits_t *out)
 {
@@ -95,6 +119,8 @@ static int bucket_hits(const rv_seq_t *s, const run_opts_t *r, hits_t *out)
             if (rc == 0) rc = rv_lr_window_add(w, v, n);
             free(v);
         }
+    } else if (rc == 0 && r->slices > 1) {
+        rc = run_slices(s, &plan, r, w);
     } else if (rc == 0) {
         uint64_t *order = rv_bucket_jobs_largest_first(&plan);
         rc = rv_lr_buckets_run(s, &plan, order, plan.n_jobs, NULL, NULL, r->lo, r->hi, r->threads, add_values, w);
@@ -124,11 +150,13 @@ static void check_run(const rv_seq_t *s, const rv_index_t *x, const run_opts_t *
     int rc = bucket_hits(s, r, &got);
     char why[256] = "", text[128];
     describe(s, text, sizeof text);
-    CHECK(rc == 0, "%s k %d js %llu t %d rev %d [%llu,%llu): %s (text %s)", what, r->k, (unsigned long long)r->js,
-          r->threads, r->reverse, (unsigned long long)r->lo, (unsigned long long)r->hi, rv_last_error(), text);
-    CHECK(rc != 0 || same_hits(&got, &want, why, sizeof why), "%s k %d js %llu t %d rev %d left %d [%llu,%llu): %s (text %s)",
-          what, r->k, (unsigned long long)r->js, r->threads, r->reverse, r->leftmost, (unsigned long long)r->lo,
-          (unsigned long long)r->hi, why, text);
+    CHECK(rc == 0, "%s k %d js %llu t %d rev %d slices %llu [%llu,%llu): %s (text %s)", what, r->k,
+          (unsigned long long)r->js, r->threads, r->reverse, (unsigned long long)r->slices, (unsigned long long)r->lo,
+          (unsigned long long)r->hi, rv_last_error(), text);
+    CHECK(rc != 0 || same_hits(&got, &want, why, sizeof why),
+          "%s k %d js %llu t %d rev %d left %d slices %llu [%llu,%llu): %s (text %s)", what, r->k,
+          (unsigned long long)r->js, r->threads, r->reverse, r->leftmost, (unsigned long long)r->slices,
+          (unsigned long long)r->lo, (unsigned long long)r->hi, why, text);
     free(want.h);
     free(got.h);
 }
@@ -146,8 +174,11 @@ static void test_random(void)
             if (!x) continue;
             for (int k = 0; k <= 6 && !check_failed_; k++) {
                 run_opts_t o = {k, 1 + rng_below(&r, 3) * rng_below(&r, 20), 1 + 2 * (int)rng_below(&r, 2),
-                                (int)rng_below(&r, 2), (int)rng_below(&r, 2), 0, s->n};
+                                (int)rng_below(&r, 2), (int)rng_below(&r, 2), 0, s->n, 0};
                 check_run(s, x, &o, kinds[kind]);
+                o.reverse = 0, o.slices = 2 + rng_below(&r, 6); /* shared by slices */
+                check_run(s, x, &o, kinds[kind]);
+                o.slices = 0;
                 uint64_t a = rng_below(&r, s->n + 1), b = rng_below(&r, s->n + 1);
                 o.lo = a < b ? a : b, o.hi = a < b ? b : a; /* a random window, maybe empty */
                 check_run(s, x, &o, kinds[kind]);
@@ -181,7 +212,7 @@ static void test_long(void)
     for (size_t i = 0; x && i < sizeof windows / sizeof *windows; i++) {
         for (int k = 0; k <= 4; k += 2) {
             run_opts_t o = {k, 1 + 500 * (uint64_t)(k == 4), 2, k == 2, (int)i & 1, windows[i][0],
-                            windows[i][1] ? windows[i][1] : s->n};
+                            windows[i][1] ? windows[i][1] : s->n, k == 4 ? 3 : 0};
             check_run(s, x, &o, "long");
         }
     }

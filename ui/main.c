@@ -21,7 +21,7 @@ static const command_t commands[] = {
     {"pairs", cli_pairs, "maximal repeated pairs (BEDPE)"},
     {"repeats", cli_repeats, "maximal or supermaximal repeats, each with its occurrences"},
     {"wmers", cli_wmers, "w-mers occurring at least C times, with counts and positions"},
-    {"merge", cli_merge, "join the part files of 'pairs --buckets I/N'"},
+    {"merge", cli_merge, "join the part files of 'pairs|lr|tandem|find --buckets I/N'"},
     {"tandem", cli_tandem, "tandem repeats (runs)"},
     {"find", cli_find, "pattern matches on both strands"},
     {"overlap", cli_overlap, "longest prefix of each query found in FILE"},

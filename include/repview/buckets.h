@@ -78,6 +78,13 @@ int rv_bucket_plan_make_map(rv_bucket_plan_t *p, const rv_seq_t *s, uint64_t byt
 /* The bytes a job map may take under a memory budget (0 = the default 1 GB): half. */
 uint64_t rv_bucket_map_budget(uint64_t mem_budget);
 
+/* A hash of the plan's k, alphabet and jobs: slices of separate processes must
+ * cut the same jobs (part.h). */
+uint64_t rv_bucket_plan_hash(const rv_bucket_plan_t *p);
+/* The jobs slice `slice` of n_slices takes (greedy largest first, part.h), in a
+ * malloc()ed array of *n, or NULL with a message when out of memory. */
+uint64_t *rv_bucket_slice_jobs(const rv_bucket_plan_t *p, uint64_t slice, uint64_t n_slices, uint64_t *n);
+
 /* Bytes a job of m suffixes needs at most (suffixes, LCPs, scratch). */
 uint64_t rv_bucket_job_bytes(uint64_t m);
 

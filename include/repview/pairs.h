@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include "repview/index.h"
 #include "repview/buckets.h"
+#include "repview/part.h"
 
 typedef struct {
     uint64_t p1, p2; /* text positions, p1 < p2 (p1 <= p2 when inverted) */
@@ -164,8 +165,8 @@ int rv_pairs_buckets_each_batch(const rv_seq_t *s, const rv_pairs_opts_t *o, uin
 int rv_pairs_buckets_count(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
                            uint64_t n_slices, uint64_t *count);
 
-/* A part file: the pairs of one slice as one sorted run, with the input's path and
- * fingerprint and the options (written to PATH.tmp.PID and renamed into place, so
+/* A part file (part.h): the pairs of one slice as one sorted run, with the
+ * options and the plan's hash (written to PATH.tmp.PID and renamed into place, so
  * a part that exists is complete).  0, or -1 with a message. */
 int rv_pairs_part_write(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
                         uint64_t n_slices, const char *path);
@@ -180,24 +181,15 @@ int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers);
 /* A source of job indexes (a master rank): 1 with *job set, 0 when none is left,
  * -1 on error (message set).  Called by one thread at a time. */
 typedef int (*rv_bucket_next_fn)(void *ctx, uint64_t *job);
-/* The part of the jobs `next` hands out (slice/n_slices name it in the trailer). */
+/* The part of the jobs `next` hands out (slice/n_slices name it in the header). */
 int rv_pairs_part_write_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan,
                                 rv_bucket_next_fn next, void *nctx, uint64_t slice, uint64_t n_slices,
                                 const char *path);
 int rv_pairs_buckets_count_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan,
                                    rv_bucket_next_fn next, void *nctx, uint64_t *count);
 
-typedef struct rv_part rv_part_t;
-/* Open a part file (checks its trailer).  0, or -1 with a message. */
-int rv_part_open(const char *path, rv_part_t **out);
-const char *rv_part_input(const rv_part_t *p); /* the input path it was made from */
-uint64_t rv_part_pairs(const rv_part_t *p);
-void rv_part_slice(const rv_part_t *p, uint64_t *slice, uint64_t *n_slices);
-void rv_part_close(rv_part_t *p);
-/* All n slices of one run, each once, same input and options, and (s non-NULL)
- * made from this very input.  0, or -1 with a message. */
-int rv_parts_check(rv_part_t *const *parts, size_t n, const rv_seq_t *s);
-/* Every pair of the parts in (p1, p2) order, in batches, as rv_pairs_each_batch(). */
+/* Every pair of the parts (part.h, checked by rv_parts_check) in (p1, p2) order, in
+ * batches, as rv_pairs_each_batch(). */
 int rv_parts_merge(rv_part_t *const *parts, size_t n, rv_pairs_batch_fn fn, void *ud);
 
 /* ---- estimate before running (issue 15; RACE's cost model, seeds/002 §5.3) -----

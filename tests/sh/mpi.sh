@@ -2,7 +2,8 @@
 # 15: prefix buckets, jobs of segments and pieces, a scan): the --mem-budget
 # path, `pairs --buckets I/N -o PART` + `repview merge` and `mpirun -np N` all give
 # the default (index) output byte for byte, in their output modes and filters;
-# exit codes, atomic -o, one error line, a rank that dies.  The first part needs
+# exit codes, atomic -o, one error line, a rank that dies (the parts of lr, tandem
+# and find: parts.sh).  The first part needs
 # no MPI; the mpirun part is skipped (a note on stderr, no PASS) when mpirun is
 # missing or repview was built without MPI.
 source "$RV_TOP/tests/lib.sh"

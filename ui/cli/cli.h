@@ -146,10 +146,10 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok);
 void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes, int want, int threads);
 /* Jobs whose answers go to rank 0 as files.  A worker: job(j, out, ud) for each job
  * rank 0 hands it, writing its answer to out (a temporary file sent at the end).
- * Rank 0: hand out order[0..n) to the size - 1 workers, then read(path, ud) once
- * for each worker's file.  0, or -1 with a message. */
+ * Rank 0: hand out order[0..n) to the size - 1 workers, then read(f, ud) once
+ * for each worker's file (open for reading).  0, or -1 with a message. */
 typedef int (*cli_mpi_job_fn)(uint64_t job, FILE *out, void *ud);
-typedef int (*cli_mpi_read_fn)(const char *path, void *ud);
+typedef int (*cli_mpi_read_fn)(FILE *f, void *ud);
 /* A command started by mpirun: MPI, rank 0 alone speaking (the others quiet),
  * one thread a rank unless -t, and *s = the sequence of FILE (NULL with the
  * message set: a failure every rank meets).  0, or -1 when MPI did not start. */
@@ -198,6 +198,18 @@ int cli_lce(int argc, char **argv);
 int cli_lr(int argc, char **argv);
 int cli_pairs(int argc, char **argv);
 int cli_merge(int argc, char **argv);
+/* --buckets I/N (cli_text.c): slice I - 1 of N, or an exit-2 message (-1).  And
+ * its company: RV_EXIT_OK when n_slices is 0 or with -o PART outside mpirun
+ * (ranks: cli_mpi_ranks()), else the usage error's exit code. */
+int cli_parse_buckets(const char *cmd, const char *arg, uint64_t *slice, uint64_t *n_slices);
+int cli_buckets_usage(const char *cmd, uint64_t n_slices, const char *out, int ranks);
+/* `repview merge` of a checked set of parts of each command (part.h), s their
+ * input: the command's output on stdout, header included.  0, or -1 with a
+ * message. */
+int cli_pairs_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threads);
+int cli_lr_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threads);
+int cli_tandem_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s);
+int cli_find_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s);
 /* `pairs --estimate` on the loaded text (cli_estimate.c): an exit code. */
 int cli_pairs_estimate(const char *file, const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo);
 int cli_tandem(int argc, char **argv);

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <xxhash.h>
 #include "repview/common.h"
 #include "repview/find.h"
+#include "repview/part.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -31,6 +33,8 @@ static const char usage[] =
     "only where the first symbols of the text fit its prefix within K mismatches):\n"
     "  --mem-budget SIZE  use the scan (the memory is the text's, the patterns' and\n"
     "                     the hits'; at least 1m)\n"
+    "  --buckets I/N      only slice I of N (1-based) of the text, written as a part\n"
+    "                     file to -o PART; 'repview merge PART...' joins all N\n"
     "  mpirun -np N repview find ...  rank 0 hands out ranges of the text, ranks\n"
     "                     1..N-1 scan them, rank 0 writes: the same output\n";
 
@@ -41,9 +45,10 @@ typedef struct {
     const char *file;
     uint64_t mem_budget; /* 0: none given */
     const char *out;
+    uint64_t slice, n_slices; /* --buckets I/N (n_slices 0: none) */
 } find_opts_t;
 
-enum { OPT_STRAND = 1, OPT_MEM_BUDGET };
+enum { OPT_STRAND = 1, OPT_MEM_BUDGET, OPT_BUCKETS };
 
 static int on_opt(int opt, const char *arg, void *ud)
 {
@@ -59,6 +64,7 @@ static int on_opt(int opt, const char *arg, void *ud)
         return -1;
     case 'f': o->file = arg; return 0;
     case 'o': o->out = arg; return 0;
+    case OPT_BUCKETS: return cli_parse_buckets("find", arg, &o->slice, &o->n_slices);
     case OPT_MEM_BUDGET:
         if (front_parse_count(arg, &o->mem_budget) == 0 && o->mem_budget >= 1000000) return 0;
         cli_usage_error("find", "bad --mem-budget '%s' (a size of at least 1m)", arg);
@@ -67,14 +73,19 @@ static int on_opt(int opt, const char *arg, void *ud)
     return -1;
 }
 
-/* The patterns with their names (as typed, or record names from -f). */
+/* The patterns with their names (as typed, or record names from -f), their
+ * lengths, and a hash of their sequences in order (what a part's hits depend on). */
 typedef struct {
-    rv_pattern_t **pat;
+    rv_pattern_t **pat; /* NULL entries in a set read back from a part */
     char **name;
+    uint64_t *len;
     size_t n, cap;
+    uint64_t hash;
 } pattern_set_t;
 
-static int set_add(pattern_set_t *ps, rv_pattern_t *p, const char *name)
+/* Pattern p (may be NULL) named `name` of length len; seq: its sequence for the
+ * hash (NULL: none). */
+static int set_add(pattern_set_t *ps, rv_pattern_t *p, const char *name, uint64_t len, const char *seq)
 {
     if (ps->n == ps->cap) {
         size_t cap = ps->cap ? ps->cap * 2 : 16;
@@ -82,9 +93,13 @@ static int set_add(pattern_set_t *ps, rv_pattern_t *p, const char *name)
         if (a) ps->pat = a;
         char **b = realloc(ps->name, cap * sizeof *b);
         if (b) ps->name = b;
-        if (!a || !b) return rv_error("find", "out of memory");
+        uint64_t *l = realloc(ps->len, cap * sizeof *l);
+        if (l) ps->len = l;
+        if (!a || !b || !l) return rv_error("find", "out of memory");
         ps->cap = cap;
     }
+    if (seq) ps->hash = XXH3_64bits_withSeed(seq, (size_t)len, ps->hash + 1);
+    ps->len[ps->n] = len;
     ps->name[ps->n] = strdup(name);
     ps->pat[ps->n++] = p;
     return ps->name[ps->n - 1] ? 0 : rv_error("find", "out of memory");
@@ -98,6 +113,7 @@ static void set_free(pattern_set_t *ps)
     }
     free(ps->pat);
     free(ps->name);
+    free(ps->len);
 }
 
 /* A pattern for the index x, or for the text of s when x is NULL. */
@@ -118,7 +134,7 @@ static int read_pattern_file(const rv_index_t *x, const rv_seq_t *s, const find_
     while ((rc = rv_reads_next(r, &name, &seq, &len)) > 0) {
         rv_pattern_t *p = compile(x, s, seq, len, o);
         if (!p) { rc = rv_error(o->file, "record '%s': %s", name, rv_last_error()); break; }
-        if (set_add(ps, p, name) < 0) { rv_find_free(p); rc = -1; break; }
+        if (set_add(ps, p, name, rv_find_length(p), seq) < 0) { rv_find_free(p); rc = -1; break; }
     }
     rv_reads_close(r);
     return rc;
@@ -135,7 +151,7 @@ static void print_hits(const rv_seq_t *s, const pattern_set_t *ps, const rv_hit_
 {
     for (int64_t i = 0; i < n; i++) {
         const uint64_t g = rv_seq_text_to_global(s, h[i].pos);
-        const uint64_t m = rv_find_length(ps->pat[h[i].pattern]);
+        const uint64_t m = ps->len[h[i].pattern];
         const rv_record_t *rec = &s->rec[rv_seq_record_of(s, g)];
         printf("%s\t%llu\t%llu\t%s\t%u\t%c\t", rec->name, (unsigned long long)(g - rec->off),
                (unsigned long long)(g - rec->off + m), ps->name[h[i].pattern], (unsigned)h[i].mism,
@@ -159,7 +175,7 @@ static int load_patterns(const rv_index_t *x, const rv_seq_t *s, int argc, char 
     for (int j = first; j < argc; j++) {
         rv_pattern_t *p = compile(x, s, argv[j], strlen(argv[j]), o);
         if (!p) return cli_usage_error("find", "%s", rv_last_error());
-        if (set_add(ps, p, argv[j]) < 0) { rv_find_free(p); return cli_data_error(); }
+        if (set_add(ps, p, argv[j], rv_find_length(p), argv[j]) < 0) { rv_find_free(p); return cli_data_error(); }
     }
     if (o->file && read_pattern_file(x, s, o, ps) < 0) return cli_data_error();
     return RV_EXIT_OK;
@@ -173,14 +189,15 @@ typedef struct {
     const rv_find_text_t *f;
     uint64_t n, size; /* text length, symbols a range */
     int threads;
+    uint64_t hits;    /* written so far */
 } scan_t;
 
 /* A worker's answer for range j: j, count, then per hit the position delta,
  * pattern, mismatches and strand (0 '+', 1 '-') as varints. */
 static int scan_job(uint64_t j, FILE *out, void *ud)
 {
-    const scan_t *w = ud;
-    uint64_t lo = j * w->size, hi = lo + w->size < w->n ? lo + w->size : w->n;
+    scan_t *w = ud;
+    uint64_t lo = j * w->size < w->n ? j * w->size : w->n, hi = lo + w->size < w->n ? lo + w->size : w->n;
     rv_hit_t *h;
     int64_t m = rv_find_text_range(w->f, lo, hi, w->threads, &h);
     if (m < 0) return -1;
@@ -192,20 +209,20 @@ static int scan_job(uint64_t j, FILE *out, void *ud)
         cli_varint_put(out, h[k].mism);
         cli_varint_put(out, h[k].strand == '-');
     }
+    w->hits += (uint64_t)m;
     free(h);
     return 0;
 }
 
 typedef struct {
     rv_hit_t **hits;
-    uint64_t *n, n_ranges;
+    uint64_t *n, n_ranges, n_patterns;
 } ranges_t;
 
-static int read_hits(const char *path, void *ud)
+/* The hits of one worker's file (or part's body) into their ranges. */
+static int read_hits(FILE *f, void *ud)
 {
     ranges_t *r = ud;
-    FILE *f = fopen(path, "rb");
-    if (!f) return rv_error(path, "%s", strerror(errno));
     uint64_t j, m, d, pat, mism, st;
     int rc = 0, got, bad = 0;
     while (rc == 0 && !bad && (got = cli_varint_get(f, &j)) == 1) {
@@ -214,30 +231,36 @@ static int read_hits(const char *path, void *ud)
         r->n[j] = m;
         for (uint64_t k = 0, at = 0; !bad && k < m; k++) {
             if (cli_varint_get(f, &d) != 1 || cli_varint_get(f, &pat) != 1 || cli_varint_get(f, &mism) != 1 ||
-                cli_varint_get(f, &st) != 1)
+                cli_varint_get(f, &st) != 1 || pat >= r->n_patterns)
                 bad = 1;
             at += d;
             r->hits[j][k] = (rv_hit_t){at, (uint32_t)pat, (uint16_t)mism, st ? '-' : '+'};
         }
     }
     if (rc == 0 && !bad && got < 0) bad = 1;
-    fclose(f);
     return bad ? rv_error("find", "a worker's hits do not read back") : rc;
+}
+
+
+/* Every range's hits came: all printed in order, header first.  0, or -1 with a
+ * message when a range is missing. */
+static int print_ranges(const rv_seq_t *s, const pattern_set_t *ps, const ranges_t *r)
+{
+    for (uint64_t j = 0; j < r->n_ranges; j++)
+        if (!r->hits[j]) return rv_error("find", "range %llu came back from no rank", (unsigned long long)j + 1);
+    put_header();
+    for (uint64_t j = 0; j < r->n_ranges; j++) print_hits(s, ps, r->hits[j], (int64_t)r->n[j]);
+    return 0;
 }
 
 static int mpi_master(const rv_seq_t *s, const pattern_set_t *ps, uint64_t n_ranges, int size, int quiet)
 {
-    ranges_t r = {calloc(n_ranges, sizeof *r.hits), calloc(n_ranges, sizeof *r.n), n_ranges};
+    ranges_t r = {calloc(n_ranges, sizeof *r.hits), calloc(n_ranges, sizeof *r.n), n_ranges, ps->n};
     uint64_t *order = malloc(n_ranges * sizeof *order);
     int rc = r.hits && r.n && order ? 0 : rv_error("find", "out of memory");
     for (uint64_t j = 0; rc == 0 && j < n_ranges; j++) order[j] = j; /* ranges are alike: in order */
     if (rc == 0) rc = cli_mpi_collect(order, n_ranges, size, quiet, "find", read_hits, &r);
-    for (uint64_t j = 0; rc == 0 && j < n_ranges; j++)
-        if (!r.hits[j]) rc = rv_error("find", "range %llu came back from no rank", (unsigned long long)j + 1);
-    if (rc == 0) {
-        put_header();
-        for (uint64_t j = 0; j < n_ranges; j++) print_hits(s, ps, r.hits[j], (int64_t)r.n[j]);
-    }
+    if (rc == 0) rc = print_ranges(s, ps, &r);
     for (uint64_t j = 0; r.hits && j < n_ranges; j++) free(r.hits[j]);
     free(r.hits), free(r.n), free(order);
     return rc;
@@ -274,7 +297,7 @@ static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts
     if (range < RANGE_MIN) range = RANGE_MIN;
     const uint64_t n_ranges = n ? (n + range - 1) / range : 1;
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
-    scan_t w = {f, n, range, c->build.threads};
+    scan_t w = {f, n, range, c->build.threads, 0};
     int rc = rank == 0 ? mpi_master(s, &ps, n_ranges, size, c->quiet) : cli_mpi_work(rank, "find", scan_job, &w);
     code = cli_mpi_end(rank, rc, "find", o->out);
     rv_find_text_free(f);
@@ -284,14 +307,95 @@ static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts
     return code;
 }
 
+/* ---- --buckets I/N: the hits of a slice of the text as a part file; merge ------- */
+
+/* What a find part's hits and output depend on besides the text (part.h); the
+ * patterns' names follow, each as its length (uint64_t), name length (uint64_t)
+ * and bytes. */
+typedef struct {
+    uint64_t k, n_patterns, hash; /* mismatches; the patterns' sequences hashed */
+    int64_t strand;
+} find_part_opts_t;
+
+/* The options of ps as a part's: a malloc()ed buffer of *bytes, NULL when out of memory. */
+static unsigned char *part_opts(const find_opts_t *o, const pattern_set_t *ps, size_t *bytes)
+{
+    size_t b = sizeof(find_part_opts_t);
+    for (size_t i = 0; i < ps->n; i++) b += 16 + strlen(ps->name[i]);
+    unsigned char *buf = calloc(b, 1), *at = buf + sizeof(find_part_opts_t);
+    if (!buf) return NULL;
+    find_part_opts_t h = {o->k, ps->n, ps->hash, (int64_t)o->strand};
+    memcpy(buf, &h, sizeof h);
+    for (size_t i = 0; i < ps->n; i++) {
+        const uint64_t nl = strlen(ps->name[i]);
+        memcpy(at, &ps->len[i], 8), memcpy(at + 8, &nl, 8), memcpy(at + 16, ps->name[i], nl);
+        at += 16 + nl;
+    }
+    *bytes = b;
+    return buf;
+}
+
+static int find_part(const rv_seq_t *s, const pattern_set_t *ps, const find_opts_t *o, int threads)
+{
+    size_t bytes;
+    unsigned char *opts = part_opts(o, ps, &bytes);
+    rv_find_text_t *f = opts ? rv_find_text_new(s, ps->pat, ps->n) : NULL;
+    rv_part_writer_t *w = f ? rv_part_writer_begin(o->out, RV_PART_FIND, o->slice, o->n_slices, s, opts, bytes) : NULL;
+    int rc = w ? 0 : opts ? -1 : rv_error("find", "out of memory");
+    if (w) {
+        scan_t sc = {f, s->n, (s->n + o->n_slices - 1) / o->n_slices, threads, 0};
+        rc = scan_job(o->slice, rv_part_writer_file(w), &sc);
+        rc = rv_part_writer_end(w, sc.hits, 1, rc);
+    }
+    rv_find_text_free(f);
+    free(opts);
+    return rc;
+}
+
+int cli_find_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s)
+{
+    size_t bytes;
+    const unsigned char *opts = rv_part_opts(parts[0], &bytes), *end = opts + bytes;
+    find_part_opts_t h;
+    pattern_set_t ps = {0};
+    int rc = 0;
+    if (bytes < sizeof h) rc = -1;
+    else memcpy(&h, opts, sizeof h), opts += sizeof h;
+    for (uint64_t i = 0; rc == 0 && i < h.n_patterns; i++) { /* the names and lengths back */
+        uint64_t len, nl;
+        if ((size_t)(end - opts) < 16) { rc = -1; break; }
+        memcpy(&len, opts, 8), memcpy(&nl, opts + 8, 8), opts += 16;
+        char *name = (size_t)(end - opts) >= nl ? strndup((const char *)opts, (size_t)nl) : NULL;
+        if (!name || set_add(&ps, NULL, name, len, NULL) < 0) rc = -1;
+        free(name);
+        opts += nl;
+    }
+    if (rc < 0 || opts != end) {
+        set_free(&ps);
+        return rv_error(rv_part_path(parts[0]), "a find part of another repview version");
+    }
+    ranges_t r = {calloc(n, sizeof *r.hits), calloc(n, sizeof *r.n), n, ps.n};
+    if (!r.hits || !r.n) rc = rv_error("merge", "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        FILE *f = rv_part_body(parts[i]);
+        rc = f ? read_hits(f, &r) : -1;
+    }
+    if (rc == 0) rc = print_ranges(s, &ps, &r);
+    for (uint64_t j = 0; r.hits && j < n; j++) free(r.hits[j]);
+    free(r.hits), free(r.n);
+    set_free(&ps);
+    return rc;
+}
+
 int cli_find(int argc, char **argv)
 {
     static const struct option own[] = {{"strand", required_argument, NULL, OPT_STRAND},
                                         {"file", required_argument, NULL, 'f'},
                                         {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
+                                        {"buckets", required_argument, NULL, OPT_BUCKETS},
                                         {"output", required_argument, NULL, 'o'},
                                         {0, 0, 0, 0}};
-    find_opts_t o = {RV_STRAND_BOTH, 0, 0, NULL, 0, NULL};
+    find_opts_t o = {RV_STRAND_BOTH, 0, 0, NULL, 0, NULL, 0, 0};
     cli_common_t c;
     int code;
     int i = cli_parse(argc, argv, "find", "k:f:o:", own, usage, on_opt, &o, &c, &code);
@@ -301,10 +405,11 @@ int cli_find(int argc, char **argv)
     if (i + 1 == argc && !o.file) return cli_usage_error("find", "no pattern (give PATTERN... or -f PATTERNS.fa)");
     for (int j = i + 1; j < argc; j++)
         if (!*argv[j]) return cli_usage_error("find", "empty pattern");
+    if ((code = cli_buckets_usage("find", o.n_slices, o.out, cli_mpi_ranks())) != RV_EXIT_OK) return code;
     if (cli_mpi_ranks() > 1) return cli_find_mpi(argc, argv, i, &c, &o);
     rv_index_t *x = NULL;
     rv_seq_t *text = NULL;
-    if (o.mem_budget) {
+    if (o.mem_budget || o.n_slices) {
         if (!(text = cli_load_text(argv[i], &c))) return cli_data_error();
     } else {
         c.build.with_llr = 0;
@@ -314,6 +419,10 @@ int cli_find(int argc, char **argv)
     pattern_set_t ps = {0};
     int rc = load_patterns(x, s, argc, argv, i + 1, &o, argv[i], &ps);
     if (rc != RV_EXIT_OK) goto out;
+    if (o.n_slices) { /* a part file, for `repview merge` */
+        rc = find_part(s, &ps, &o, c.build.threads) < 0 ? cli_data_error() : RV_EXIT_OK;
+        goto out;
+    }
     rv_hit_t *hits = NULL;
     int64_t n = -1;
     if (x) {

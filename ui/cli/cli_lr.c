@@ -12,6 +12,7 @@
 #include "repview/index.h"
 #include "repview/lr.h"
 #include "repview/lr_buckets.h"
+#include "repview/part.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -37,14 +38,18 @@ static const char usage[] =
     "  --mem-budget SIZE  memory for the buckets' work (per rank under mpirun;\n"
     "                     k/m/g suffixes; default 1g under mpirun); the positions\n"
     "                     of REGION (all) take one more byte each\n"
+    "  --buckets I/N      only slice I of N (1-based) of the jobs, written as a part\n"
+    "                     file to -o PART; 'repview merge PART...' joins all N\n"
+    "                     (every slice with the same options, -t and --mem-budget)\n"
     "  mpirun -np N repview lr ...  rank 0 hands out jobs largest first, ranks\n"
     "                     1..N-1 work, rank 0 writes: the same output\n";
 
-enum { OPT_LEFTMOST = 1, OPT_BEDGRAPH, OPT_MEM_BUDGET };
+enum { OPT_LEFTMOST = 1, OPT_BEDGRAPH, OPT_MEM_BUDGET, OPT_BUCKETS };
 
 typedef struct {
     int leftmost, bedgraph;
     uint64_t mem_budget; /* 0: none given */
+    uint64_t slice, n_slices; /* --buckets I/N (n_slices 0: none) */
     const char *out;
 } lr_opts_t;
 
@@ -54,6 +59,7 @@ static int on_opt(int opt, const char *arg, void *ud)
     if (opt == OPT_LEFTMOST) o->leftmost = 1;
     else if (opt == OPT_BEDGRAPH) o->bedgraph = 1;
     else if (opt == 'o') o->out = arg;
+    else if (opt == OPT_BUCKETS) return cli_parse_buckets("lr", arg, &o->slice, &o->n_slices);
     else if (opt == OPT_MEM_BUDGET) {
         if (front_parse_count(arg, &o->mem_budget) < 0 || o->mem_budget < 1000000) {
             cli_usage_error("lr", "bad --mem-budget '%s' (a size of at least 1m)", arg);
@@ -264,12 +270,13 @@ static int writer_close(writer_t *w, int rc)
  * as varints) that it sends to rank 0 at the end. */
 typedef struct {
     FILE *f;
-    uint64_t k;
+    uint64_t k, values;
 } values_out_t;
 
 static int values_put(void *ud, const rv_lr_t *v, uint64_t n)
 {
     values_out_t *o = ud;
+    o->values += n;
     cli_varint_put(o->f, n);
     for (uint64_t i = 0, prev = 0; i < n; prev = v[i++].start) {
         cli_varint_put(o->f, v[i].start - prev);
@@ -278,11 +285,9 @@ static int values_put(void *ud, const rv_lr_t *v, uint64_t n)
     return ferror(o->f) ? rv_error("lr", "cannot write a transfer file: %s", strerror(errno)) : 0;
 }
 
-/* Rank 0: the values of one worker's file into the window. */
-static int values_read(const char *path, rv_lr_window_t *w, uint64_t k)
+/* The values of one worker's file (or part's body) into the window. */
+static int values_read(FILE *f, rv_lr_window_t *w, uint64_t k)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return rv_error(path, "%s", strerror(errno));
     rv_lr_t buf[4096];
     uint64_t n, d, l;
     int rc = 0, got;
@@ -295,8 +300,17 @@ static int values_read(const char *path, rv_lr_window_t *w, uint64_t k)
         }
     }
     if (rc == 0 && got < 0) rc = rv_error("lr", "a worker's values are cut short");
-    fclose(f);
     return rc;
+}
+
+/* Every value in w: the LRs of its window printed, header first.  0, or -1 with a
+ * message. */
+static int window_print(rv_lr_window_t *w, const rv_seq_t *s, int leftmost, int bedgraph)
+{
+    writer_t *wr = writer_open(s, NULL, bedgraph);
+    if (!wr) return -1;
+    rv_lr_scan_opts_t so = {RV_LR_SWEEP, leftmost || bedgraph, 0};
+    return writer_close(wr, rv_lr_window_scan(w, &so, emit, wr));
 }
 
 static int next_job(void *ctx, uint64_t *job) { return cli_mpi_next_job_of(*(const int *)ctx, job); }
@@ -307,7 +321,7 @@ static int mpi_worker(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t 
     char path[4096], tag[16];
     snprintf(tag, sizeof tag, "%d", rank);
     cli_mpi_temp_path(path, sizeof path, "lr", tag);
-    values_out_t o = {fopen(path, "wb"), (uint64_t)plan->k};
+    values_out_t o = {fopen(path, "wb"), (uint64_t)plan->k, 0};
     if (!o.f) return rv_error(path, "cannot create: %s", strerror(errno));
     int rc = rv_lr_buckets_run(s, plan, NULL, 0, next_job, &rank, lo, hi, threads, values_put, &o);
     if (fclose(o.f) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
@@ -329,13 +343,13 @@ static int mpi_master(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t 
     cli_mpi_temp_path(path, sizeof path, "lr", "in");
     for (int r = 1; r < size && rc == 0; r++) {
         rc = cli_mpi_recv_file(r, path);
-        if (rc == 0) rc = values_read(path, w, (uint64_t)plan->k);
+        FILE *f = rc == 0 ? fopen(path, "rb") : NULL;
+        if (rc == 0 && !f) rc = rv_error(path, "%s", strerror(errno));
+        if (rc == 0) rc = values_read(f, w, (uint64_t)plan->k);
+        if (f) fclose(f);
         unlink(path);
     }
-    writer_t *wr = rc == 0 ? writer_open(s, NULL, o->bedgraph) : NULL;
-    if (rc == 0 && !wr) rc = -1;
-    rv_lr_scan_opts_t so = {RV_LR_SWEEP, o->leftmost || o->bedgraph, 0};
-    if (rc == 0) rc = writer_close(wr, rv_lr_window_scan(w, &so, emit, wr));
+    if (rc == 0) rc = window_print(w, s, o->leftmost, o->bedgraph);
     rv_lr_window_free(w);
     return rc;
 }
@@ -376,6 +390,68 @@ static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, con
     return code;
 }
 
+/* ---- --buckets I/N: the values of a slice's jobs as a part file; merge ---------- */
+
+/* What an lr part's values and output depend on besides the text (part.h): the
+ * plan's cut (-t and --mem-budget shape it) must be the same in every slice; the
+ * merge needs only its k and bucket counts, which the text fixes. */
+typedef struct {
+    uint64_t lo, hi;            /* REGION's text range */
+    uint64_t k, plan;           /* the plan's prefix length and hash */
+    int64_t mode;               /* 0 all LRs, 1 leftmost, 2 bedgraph */
+} lr_part_opts_t;
+
+static int lr_part(const char *file, const char *region, cli_common_t *c, const lr_opts_t *o)
+{
+    rv_seq_t *s;
+    lr_part_opts_t po;
+    memset(&po, 0, sizeof po);
+    int code = cli_open_text(file, region, c, "lr", &s, &po.lo, &po.hi);
+    if (code != RV_EXIT_OK) return code;
+    const int threads = c->build.threads > 0 ? c->build.threads : rv_default_threads();
+    po.mode = o->bedgraph ? 2 : o->leftmost;
+    rv_bucket_plan_t plan = {0};
+    uint64_t *mine = NULL, n_mine = 0;
+    int rc = rv_lr_bucket_plan(s, o->mem_budget, threads, o->n_slices * (uint64_t)threads, &plan);
+    if (rc == 0 && !(mine = rv_bucket_slice_jobs(&plan, o->slice, o->n_slices, &n_mine))) rc = -1;
+    po.k = (uint64_t)plan.k, po.plan = rv_bucket_plan_hash(&plan);
+    rv_part_writer_t *w = rc == 0 ? rv_part_writer_begin(o->out, RV_PART_LR, o->slice, o->n_slices, s, &po, sizeof po)
+                                  : NULL;
+    if (w) {
+        values_out_t vo = {rv_part_writer_file(w), (uint64_t)plan.k, 0};
+        rc = rv_lr_buckets_run(s, &plan, mine, n_mine, NULL, NULL, po.lo, po.hi, threads, values_put, &vo);
+        rc = rv_part_writer_end(w, vo.values, 1, rc);
+    } else {
+        rc = -1;
+    }
+    free(mine);
+    rv_bucket_plan_free(&plan);
+    rv_bucket_gpu_end();
+    rv_seq_free(s);
+    return rc < 0 ? cli_data_error() : RV_EXIT_OK;
+}
+
+int cli_lr_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threads)
+{
+    size_t bytes;
+    const lr_part_opts_t *po = rv_part_opts(parts[0], &bytes);
+    if (bytes != sizeof *po) return rv_error(rv_part_path(parts[0]), "an lr part of another repview version");
+    rv_bucket_plan_t plan; /* for its k and counts: any cut will do */
+    if (rv_lr_bucket_plan(s, 0, threads, 1, &plan) < 0) return -1;
+    int rc = (uint64_t)plan.k == po->k ? 0
+           : rv_error("merge", "the buckets of %s are not those of its parts", rv_part_input(parts[0]));
+    rv_lr_window_t *w = rc == 0 ? rv_lr_window_new(s, &plan, po->lo, po->hi, threads) : NULL;
+    if (rc == 0 && !w) rc = -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        FILE *f = rv_part_body(parts[i]);
+        rc = f ? values_read(f, w, (uint64_t)plan.k) : -1;
+    }
+    if (rc == 0) rc = window_print(w, s, po->mode == 1, po->mode == 2);
+    rv_lr_window_free(w);
+    rv_bucket_plan_free(&plan);
+    return rc;
+}
+
 /* ---- the command ---------------------------------------------------------------- */
 
 /* LRs of REGION from prefix buckets of the text (--mem-budget, no index). */
@@ -403,6 +479,7 @@ int cli_lr(int argc, char **argv)
     static const struct option own[] = {{"leftmost", no_argument, NULL, OPT_LEFTMOST},
                                         {"bedgraph", no_argument, NULL, OPT_BEDGRAPH},
                                         {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
+                                        {"buckets", required_argument, NULL, OPT_BUCKETS},
                                         {"output", required_argument, NULL, 'o'},
                                         {0, 0, 0, 0}};
     lr_opts_t o = {0};
@@ -417,8 +494,10 @@ int cli_lr(int argc, char **argv)
     if (c.strands == -1) return cli_usage_error("lr", "--strands must be both or +");
     const char *region = argc - i == 2 ? argv[i + 1] : NULL;
     int ranks = cli_mpi_ranks();
-    if ((o.mem_budget || ranks > 1) && c.strands == 2)
-        return cli_usage_error("lr", "--strands both needs the index (no --mem-budget or mpirun)");
+    if ((o.mem_budget || o.n_slices || ranks > 1) && c.strands == 2)
+        return cli_usage_error("lr", "--strands both needs the index (no --mem-budget, --buckets or mpirun)");
+    if ((code = cli_buckets_usage("lr", o.n_slices, o.out, cli_mpi_ranks())) != RV_EXIT_OK) return code;
+    if (o.n_slices) return lr_part(argv[i], region, &c, &o);
     if (ranks > 1) return cli_lr_mpi(argv[i], region, &c, &o);
     if (o.mem_budget) return lr_buckets(argv[i], region, &c, &o);
     c.build.strands = c.strands == 2 ? 2 : 1; /* a both-strand FILE.rvx answers + too */

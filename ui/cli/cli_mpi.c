@@ -480,7 +480,10 @@ int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cons
     cli_mpi_temp_path(path, sizeof path, what, "in");
     for (int r = 1; r < size && rc == 0; r++) {
         rc = cli_mpi_recv_file(r, path);
-        if (rc == 0) rc = read(path, ud);
+        FILE *f = rc == 0 ? fopen(path, "rb") : NULL;
+        if (rc == 0 && !f) rc = rv_error(path, "%s", strerror(errno));
+        if (rc == 0) rc = read(f, ud);
+        if (f) fclose(f);
         unlink(path);
     }
     return rc;

@@ -116,16 +116,7 @@ static int on_opt(int opt, const char *arg, void *ud)
             return -1;
         }
         return 0;
-    case OPT_BUCKETS: {
-        unsigned long long i, n;
-        char extra;
-        if (sscanf(arg, "%llu/%llu%c", &i, &n, &extra) != 2 || n < 1 || i < 1 || i > n || n > 1000000) {
-            cli_usage_error("pairs", "bad --buckets '%s' (I/N with 1 <= I <= N)", arg);
-            return -1;
-        }
-        a->slice = i - 1, a->n_slices = n;
-        return 0;
-    }
+    case OPT_BUCKETS: return cli_parse_buckets("pairs", arg, &a->slice, &a->n_slices);
     case OPT_ESTIMATE: a->estimate = 1; return 0;
     case OPT_SAMPLE: {
         char *end;
@@ -558,12 +549,7 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     }
     mpi_trace(0, "parts received", t0);
     if (rc == 0) rc = rv_parts_check(parts, n_parts, s);
-    writer_t w; /* the workers are done: format on every core */
-    if (rc == 0 && (rc = writer_init(&w, s, 0)) == 0) {
-        put_header(stdout);
-        rc = rv_parts_merge(parts, n_parts, put_batch, &w);
-        writer_free(&w);
-    }
+    if (rc == 0) rc = cli_pairs_merge(parts, n_parts, s, 0); /* the workers are done: every core */
     for (int r = 0; parts && r < size; r++) rv_part_close(parts[r]);
     free(parts);
     rmdir(dir);
@@ -649,70 +635,16 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     return code;
 }
 
-/* `repview merge PART...`: the parts of `pairs --buckets I/N` joined. */
-static const char merge_usage[] =
-    "Usage: repview merge [--count] [-o OUT] [OPTIONS] PART...\n\n"
-    "Join the part files written by 'repview pairs --buckets I/N -o PART' (one for\n"
-    "each I of the same N, same input and options, in any order) into the output\n"
-    "'repview pairs' gives: BEDPE in (first copy, second copy) order, or with\n"
-    "--count the number of pairs.  The input named in the parts is read again for\n"
-    "record names and must be unchanged.\n\n"
-    "  --count            print the number of pairs\n"
-    "  -o, --output OUT   write to OUT (a temporary name, renamed when complete)\n";
-
-static int merge_opt(int opt, const char *arg, void *ud)
+int cli_pairs_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threads)
 {
-    pairs_args_t *a = ud;
-    if (opt == OPT_COUNT) { a->count = 1; return 0; }
-    if (opt == 'o') { a->out = arg; return 0; }
-    return -1;
-}
-
-int cli_merge(int argc, char **argv)
-{
-    static const struct option own[] = {{"count", no_argument, NULL, OPT_COUNT},
-                                        {"output", required_argument, NULL, 'o'},
-                                        {0, 0, 0, 0}};
-    pairs_args_t a = {0};
-    cli_common_t c;
-    int code;
-    int i = cli_parse(argc, argv, "merge", "o:", own, merge_usage, merge_opt, &a, &c, &code);
-    if (i < 0) return code;
-    if (argc - i < 1) return cli_usage_error("merge", "expected PART files");
-    size_t n = (size_t)(argc - i);
-    rv_part_t **parts = calloc(n, sizeof *parts);
-    int rc = parts ? 0 : rv_error("merge", "out of memory");
-    for (size_t k = 0; rc == 0 && k < n; k++) rc = rv_part_open(argv[i + (int)k], &parts[k]);
-    rv_seq_t *s = NULL;
-    if (rc == 0) rc = rv_parts_check(parts, n, NULL);
-    if (rc == 0 && a.count) {
-        uint64_t total = 0;
-        for (size_t k = 0; k < n; k++) total += rv_part_pairs(parts[k]);
-        if (!a.out || cli_out_begin(a.out) == 0) printf("%llu\n", (unsigned long long)total);
-        else rc = -1;
-    } else if (rc == 0) {
-        s = rv_seq_load_threads(rv_part_input(parts[0]), c.alpha, c.build.threads);
-        if (!s || rv_parts_check(parts, n, s) < 0) rc = -1;
-        if (rc == 0 && a.out && cli_out_begin(a.out) < 0) rc = -1;
-        writer_t w;
-        if (rc == 0 && (rc = writer_init(&w, s, c.build.threads)) == 0) {
-            static char obuf[1 << 20];
-            setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-            put_header(stdout);
-            rc = rv_parts_merge(parts, n, put_batch, &w);
-            writer_free(&w);
-        }
+    writer_t w;
+    int rc = writer_init(&w, s, threads);
+    if (rc == 0) {
+        put_header(stdout);
+        rc = rv_parts_merge(parts, n, put_batch, &w);
     }
-    code = rc < 0 ? cli_data_error() : RV_EXIT_OK;
-    if (code == RV_EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "repview: merge: cannot write the output: %s\n", strerror(errno));
-        code = RV_EXIT_DATA;
-    }
-    code = cli_out_end(a.out, code);
-    for (size_t k = 0; parts && k < n; k++) rv_part_close(parts[k]);
-    free(parts);
-    rv_seq_free(s);
-    return code;
+    writer_free(&w);
+    return rc;
 }
 
 int cli_pairs(int argc, char **argv)
@@ -747,8 +679,7 @@ int cli_pairs(int argc, char **argv)
         return cli_usage_error("pairs", "--estimate prints its own table: not with --buckets, -o, --count, --covering or under mpirun");
     int buckets = a.n_slices || a.mem_budget || ranks > 1 || a.estimate;
     if (buckets && a.covering) return cli_usage_error("pairs", "--covering needs the index (no --buckets, --mem-budget or mpirun)");
-    if (a.n_slices && !a.out) return cli_usage_error("pairs", "--buckets I/N needs -o PART");
-    if (a.n_slices && ranks > 1) return cli_usage_error("pairs", "--buckets is for separate processes, not under mpirun");
+    if ((code = cli_buckets_usage("pairs", a.n_slices, a.out, ranks)) != RV_EXIT_OK) return code;
     rv_pairs_opts_t o;
     rv_pairs_opts_init(&o, a.min_len);
     o.use_min_gap = a.use_min_gap, o.min_gap = a.min_gap;

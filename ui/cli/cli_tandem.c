@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
+#include "repview/part.h"
 #include "repview/tandem.h"
 #include "cli.h"
 
@@ -33,15 +34,19 @@ static const char usage[] =
     "prefix buckets):\n"
     "  --mem-budget SIZE  memory for one job (per rank under mpirun; k/m/g suffixes;\n"
     "                     default 1g under mpirun)\n"
+    "  --buckets I/N      only slice I of N (1-based) of the jobs, written as a part\n"
+    "                     file to -o PART; 'repview merge PART...' joins all N\n"
+    "                     (every slice with the same options, -t and --mem-budget)\n"
     "  mpirun -np N repview tandem ...  rank 0 hands out jobs largest first, ranks\n"
     "                     1..N-1 work, rank 0 writes: the same output\n";
 
-enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN, OPT_TIMING, OPT_MEM_BUDGET };
+enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN, OPT_TIMING, OPT_MEM_BUDGET, OPT_BUCKETS };
 
 typedef struct {
     rv_tandem_filter_t f;
     int timing;
     uint64_t mem_budget; /* 0: none given */
+    uint64_t slice, n_slices; /* --buckets I/N (n_slices 0: none) */
     const char *out;
 } tandem_opts_t;
 
@@ -62,6 +67,7 @@ static int on_opt(int opt, const char *arg, void *ud)
     uint64_t v = 0;
     if (opt == OPT_TIMING) { o->timing = 1; return 0; }
     if (opt == 'o') { o->out = arg; return 0; }
+    if (opt == OPT_BUCKETS) return cli_parse_buckets("tandem", arg, &o->slice, &o->n_slices);
     if (opt == OPT_MEM_BUDGET) {
         if (front_parse_count(arg, &o->mem_budget) == 0 && o->mem_budget >= 1000000) return 0;
         cli_usage_error("tandem", "bad --mem-budget '%s' (a size of at least 1m)", arg);
@@ -123,6 +129,7 @@ typedef struct {
     const rv_tandem_filter_t *f;
     uint64_t lo, hi;
     int threads;
+    uint64_t runs;    /* written so far */
 } worker_t;
 
 static void put_runs(FILE *out, uint64_t tag, const rv_run_t *v, uint64_t m)
@@ -138,7 +145,7 @@ static void put_runs(FILE *out, uint64_t tag, const rv_run_t *v, uint64_t m)
 
 static int work_job(uint64_t j, FILE *out, void *ud)
 {
-    const worker_t *w = ud;
+    worker_t *w = ud;
     rv_run_t *v;
     uint64_t m;
     if (j < w->n_jobs) {
@@ -154,6 +161,7 @@ static int work_job(uint64_t j, FILE *out, void *ud)
             put_runs(out, 2 * job + 1, v + a, b - a);
         }
     }
+    w->runs += m;
     free(v);
     return 0;
 }
@@ -169,12 +177,10 @@ typedef struct {
     uint64_t n_jobs;
 } slots_t;
 
-/* Rank 0: the runs of one worker's file into their jobs' slots. */
-static int read_runs(const char *path, void *ud)
+/* The runs of one worker's file (or part's body) into their jobs' slots. */
+static int read_runs(FILE *f, void *ud)
 {
     slots_t *sl = ud;
-    FILE *f = fopen(path, "rb");
-    if (!f) return rv_error(path, "%s", strerror(errno));
     uint64_t tag, m, d, len, p;
     int rc = 0, got, bad = 0;
     while (rc == 0 && !bad && (got = cli_varint_get(f, &tag)) == 1) {
@@ -195,15 +201,42 @@ static int read_runs(const char *path, void *ud)
         }
     }
     if (rc == 0 && !bad && got < 0) bad = 1;
-    fclose(f);
     return bad ? rv_error("tandem", "a worker's runs do not read back") : rc;
 }
+
 
 static int by_start_period(const void *a, const void *b)
 {
     const rv_run_t *x = a, *y = b;
     if (x->start != y->start) return x->start < y->start ? -1 : 1;
     return x->period < y->period ? -1 : x->period > y->period;
+}
+
+/* Every job's runs came: all printed in order, header first.  0, or -1 with a
+ * message when a job is missing. */
+static int print_slots(const rv_seq_t *s, const slots_t *sl)
+{
+    for (uint64_t j = 0; j < sl->n_jobs; j++)
+        if (!sl->slot[j].back) return rv_error("tandem", "job %llu came back from no rank", (unsigned long long)j + 1);
+    print_ctx_t pc = {s, stdout};
+    put_header();
+    for (uint64_t j = 0; j < sl->n_jobs; j++) {
+        job_runs_t *js = &sl->slot[j];
+        if (js->merge) qsort(js->v, js->n, sizeof *js->v, by_start_period);
+        for (uint64_t k = 0; k < js->n; k++) print_run(&pc, &js->v[k]);
+    }
+    return 0;
+}
+
+/* order[0..n_jobs): the jobs largest first (by the text they read; ties in text
+ * order). */
+static void largest_first(const rv_runs_job_t *jobs, uint64_t n_jobs, uint64_t *order)
+{
+    for (uint64_t a = 0; a < n_jobs; a++) { /* by insertion (stable) */
+        uint64_t b = a, sz = jobs[a].w1 - jobs[a].w0;
+        for (; b > 0 && jobs[order[b - 1]].w1 - jobs[order[b - 1]].w0 < sz; b--) order[b] = order[b - 1];
+        order[b] = a;
+    }
 }
 
 static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, uint64_t n_long, const rv_runs_job_t *jobs, int size,
@@ -214,23 +247,9 @@ static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, uint64_t n_long, const
     slots_t sl = {calloc(n_jobs ? n_jobs : 1, sizeof *sl.slot), n_jobs};
     if (!order || !sl.slot) { free(order), free(sl.slot); return rv_error("tandem", "out of memory"); }
     for (uint64_t j = 0; j < n_long; j++) order[j] = n_jobs + j; /* the buckets' slices first: the largest */
-    for (uint64_t j = 0; j < n_jobs; j++) order[n_long + j] = j;
-    for (uint64_t a = n_long + 1; a < n_all; a++) { /* then largest first, by insertion (stable) */
-        uint64_t x = order[a], b = a, sz = jobs[x].w1 - jobs[x].w0;
-        for (; b > n_long && jobs[order[b - 1]].w1 - jobs[order[b - 1]].w0 < sz; b--) order[b] = order[b - 1];
-        order[b] = x;
-    }
+    largest_first(jobs, n_jobs, order + n_long);                  /* then the others */
     int rc = cli_mpi_collect(order, n_all, size, quiet, "tandem", read_runs, &sl);
-    for (uint64_t j = 0; rc == 0 && j < n_jobs; j++)
-        if (!sl.slot[j].back) rc = rv_error("tandem", "job %llu came back from no rank", (unsigned long long)j + 1);
-    if (rc == 0) {
-        print_ctx_t pc = {s, stdout};
-        put_header();
-        for (uint64_t j = 0; j < n_jobs; j++) {
-            if (sl.slot[j].merge) qsort(sl.slot[j].v, sl.slot[j].n, sizeof *sl.slot[j].v, by_start_period);
-            for (uint64_t k = 0; k < sl.slot[j].n; k++) print_run(&pc, &sl.slot[j].v[k]);
-        }
-    }
+    if (rc == 0) rc = print_slots(s, &sl);
     for (uint64_t j = 0; j < n_jobs; j++) free(sl.slot[j].v);
     free(sl.slot);
     free(order);
@@ -258,7 +277,7 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
     uint64_t n_long = 0; /* slices of the runs of long period, when a segment was cut */
     for (uint64_t j = 0; j < n_jobs && !n_long; j++) n_long = jobs[j].max_period ? (uint64_t)size - 1 : 0;
-    worker_t w = {s, jobs, n_jobs, n_long, o->mem_budget, &o->f, lo, hi, c->build.threads};
+    worker_t w = {s, jobs, n_jobs, n_long, o->mem_budget, &o->f, lo, hi, c->build.threads, 0};
     /* GPU ranks sort the buckets of the runs of long period */
     if (rank > 0 && n_long && cli_mpi_bucket_gpu(s, c, "tandem", rank) < 0) rc = -1;
     else rc = rank == 0 ? mpi_master(s, n_jobs, n_long, jobs, size, c->quiet) : cli_mpi_work(rank, "tandem", work_job, &w);
@@ -268,6 +287,82 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
     rv_seq_free(s);
     cli_mpi_finalize();
     return code;
+}
+
+/* ---- --buckets I/N: the runs of a slice's jobs as a part file; merge ------------- */
+
+/* What a tandem part's runs depend on besides the text (part.h). */
+typedef struct {
+    uint64_t lo, hi, mem_budget, n_jobs;
+    uint64_t min_period, max_period, min_len;
+    double min_copies;
+    int64_t threads; /* the buckets' threads when a segment was cut (they cut the long runs' jobs), else 0 */
+} tandem_part_opts_t;
+
+/* The ordinary jobs of slice `slice` of n_slices, largest first; each slice also
+ * takes its own slice of the runs of long period (when a segment was cut).  A
+ * malloc()ed array of *n, NULL with a message. */
+static uint64_t *slice_jobs(const rv_runs_job_t *jobs, uint64_t n_jobs, uint64_t slice, uint64_t n_slices,
+                            uint64_t *n)
+{
+    uint64_t *order = malloc((n_jobs ? n_jobs : 1) * sizeof *order), *size = malloc((n_jobs ? n_jobs : 1) * sizeof *size);
+    for (uint64_t j = 0; size && j < n_jobs; j++) size[j] = jobs[j].w1 - jobs[j].w0;
+    if (order) largest_first(jobs, n_jobs, order);
+    uint64_t *mine = order && size ? rv_part_share(order, size, n_jobs, slice, n_slices, n) : NULL;
+    if (!order || !size) rv_error("tandem", "out of memory");
+    free(order);
+    free(size);
+    return mine;
+}
+
+static int tandem_part(const char *file, const char *region, cli_common_t *c, const tandem_opts_t *o)
+{
+    rv_seq_t *s;
+    tandem_part_opts_t po;
+    memset(&po, 0, sizeof po);
+    int code = cli_open_text(file, region, c, "tandem", &s, &po.lo, &po.hi);
+    if (code != RV_EXIT_OK) return code;
+    po.mem_budget = o->mem_budget;
+    po.min_period = o->f.min_period, po.max_period = o->f.max_period, po.min_len = o->f.min_len;
+    po.min_copies = o->f.min_copies;
+    rv_runs_job_t *jobs = rv_runs_jobs(s, po.lo, po.hi, rv_runs_job_symbols(o->mem_budget), &po.n_jobs);
+    int rc = !jobs && po.n_jobs ? -1 : 0, cut = 0;
+    for (uint64_t j = 0; j < po.n_jobs; j++) cut |= jobs[j].max_period != 0;
+    if (cut) po.threads = c->build.threads > 0 ? c->build.threads : rv_default_threads();
+    uint64_t n_mine = 0, *mine = rc == 0 ? slice_jobs(jobs, po.n_jobs, o->slice, o->n_slices, &n_mine) : NULL;
+    rv_part_writer_t *w = mine ? rv_part_writer_begin(o->out, RV_PART_TANDEM, o->slice, o->n_slices, s, &po, sizeof po)
+                               : NULL;
+    if (w) {
+        worker_t wk = {s, jobs, po.n_jobs, cut ? o->n_slices : 0, o->mem_budget, &o->f, po.lo, po.hi, c->build.threads, 0};
+        FILE *out = rv_part_writer_file(w);
+        for (uint64_t k = 0; rc == 0 && k < n_mine; k++) rc = work_job(mine[k], out, &wk);
+        if (rc == 0 && cut) rc = work_job(po.n_jobs + o->slice, out, &wk); /* this slice's runs of long period */
+        rc = rv_part_writer_end(w, wk.runs, 1, rc);
+    } else {
+        rc = -1;
+    }
+    free(mine);
+    free(jobs);
+    rv_bucket_gpu_end();
+    rv_seq_free(s);
+    return rc < 0 ? cli_data_error() : RV_EXIT_OK;
+}
+
+int cli_tandem_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s)
+{
+    size_t bytes;
+    const tandem_part_opts_t *po = rv_part_opts(parts[0], &bytes);
+    if (bytes != sizeof *po) return rv_error(rv_part_path(parts[0]), "a tandem part of another repview version");
+    slots_t sl = {calloc(po->n_jobs ? po->n_jobs : 1, sizeof *sl.slot), po->n_jobs};
+    int rc = sl.slot ? 0 : rv_error("merge", "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        FILE *f = rv_part_body(parts[i]);
+        rc = f ? read_runs(f, &sl) : -1;
+    }
+    if (rc == 0) rc = print_slots(s, &sl);
+    for (uint64_t j = 0; sl.slot && j < sl.n_jobs; j++) free(sl.slot[j].v);
+    free(sl.slot);
+    return rc;
 }
 
 /* ---- the command ---------------------------------------------------------------- */
@@ -305,6 +400,7 @@ int cli_tandem(int argc, char **argv)
                                         {"min-len", required_argument, NULL, OPT_MIN_LEN},
                                         {"timing", no_argument, NULL, OPT_TIMING},
                                         {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
+                                        {"buckets", required_argument, NULL, OPT_BUCKETS},
                                         {"output", required_argument, NULL, 'o'},
                                         {0, 0, 0, 0}};
     tandem_opts_t o = {.timing = 0};
@@ -317,6 +413,9 @@ int cli_tandem(int argc, char **argv)
     if (argc - i < 1 || argc - i > 2) return cli_usage_error("tandem", "expected FILE [REGION]");
     if (o.f.max_period < o.f.min_period) return cli_usage_error("tandem", "--max-period is below --min-period");
     const char *region = argc - i == 2 ? argv[i + 1] : NULL;
+    if ((code = cli_buckets_usage("tandem", o.n_slices, o.out, cli_mpi_ranks())) != RV_EXIT_OK) return code;
+    if (o.n_slices && o.timing) return cli_usage_error("tandem", "--timing is not for --buckets");
+    if (o.n_slices) return tandem_part(argv[i], region, &c, &o);
     if (cli_mpi_ranks() > 1) return cli_tandem_mpi(argv[i], region, &c, &o);
     if (o.mem_budget) return tandem_local(argv[i], region, &c, &o);
     c.build.with_llr = 0;

@@ -1,7 +1,8 @@
 /* cli_text.c — what the commands' paths without an index share (issue 15):
- * reading the sequence alone, a REGION as a range of text positions, and the
- * final flush of standard output. */
+ * reading the sequence alone, a REGION as a range of text positions, the final
+ * flush of standard output, and the --buckets I/N option. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "repview/buckets.h"
@@ -47,6 +48,26 @@ int cli_flush_output(const char *cmd, int rc)
     if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
     fprintf(stderr, "repview: %s: write error: %s\n", cmd, strerror(errno));
     return RV_EXIT_DATA;
+}
+
+int cli_parse_buckets(const char *cmd, const char *arg, uint64_t *slice, uint64_t *n_slices)
+{
+    unsigned long long i, n;
+    char extra;
+    if (sscanf(arg, "%llu/%llu%c", &i, &n, &extra) != 2 || n < 1 || i < 1 || i > n || n > 1000000) {
+        cli_usage_error(cmd, "bad --buckets '%s' (I/N with 1 <= I <= N)", arg);
+        return -1;
+    }
+    *slice = i - 1, *n_slices = n;
+    return 0;
+}
+
+int cli_buckets_usage(const char *cmd, uint64_t n_slices, const char *out, int ranks)
+{
+    if (!n_slices) return RV_EXIT_OK;
+    if (!out) return cli_usage_error(cmd, "--buckets I/N needs -o PART");
+    if (ranks > 1) return cli_usage_error(cmd, "--buckets is for separate processes, not under mpirun");
+    return RV_EXIT_OK;
 }
 
 /* ---- the bucket jobs on a GPU (buckets.h, gpu_buckets.cu) --------------------------- */
