@@ -415,6 +415,11 @@ int rv_lr_buckets_scan(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t mem
     int threads = o->threads > 0 ? o->threads : rv_default_threads();
     rv_bucket_plan_t plan;
     if (rv_lr_bucket_plan(s, mem_budget, threads, (uint64_t)threads, &plan) < 0) return -1;
+    /* the jobs find their suffixes in a job map when it fits (buckets.h) */
+    if (rv_bucket_plan_make_map(&plan, s, rv_bucket_map_budget(mem_budget), threads) < 0) {
+        rv_bucket_plan_free(&plan);
+        return -1;
+    }
     rv_lr_window_t *w = rv_lr_window_new(s, &plan, lo, hi, threads);
     uint64_t *order = w ? rv_bucket_jobs_largest_first(&plan) : NULL;
     int rc = !w ? -1 : !order ? rv_error("lr", "out of memory") : 0;
