@@ -1,0 +1,77 @@
+/* fm.h — many DNA patterns at once through an FM-index (issue 17; Wang, Baxter &
+ * Owens, seeds/004), on the GPU or in CPU threads.
+ *
+ * The BWT and its occurrence table are derived from an index's text and SA (on
+ * the device when the GPU runs it).  A pattern of plain bases (A C G T, U = T)
+ * with k <= RV_FM_MAX_K mismatches is cut into k + 1 pieces; a match leaves one
+ * piece intact (pigeonhole), so each piece is searched exactly by backward search
+ * and each of its occurrences is checked against the text at the pattern's
+ * alignment — accepted only through the first piece that is exact there, so no
+ * match is counted twice.  The answer is the one of rv_find_count() and
+ * rv_find_many() (find.h) for the same pattern: same hits, same mismatches.
+ *
+ * Patterns this search does not take (IUPAC codes, too short or too long, k too
+ * large) and patterns with a piece of more than `cap` occurrences are left to the
+ * caller (`left[i]` = 1), who searches them with find.h.
+ *
+ *     rv_fm_t *f = rv_fm_open(x, RV_BACKEND_AUTO, threads);
+ *     rv_fm_search(f, &batch, RV_STRAND_BOTH, 2, first, counts, NULL, left);
+ *     rv_fm_close(f);
+ */
+#ifndef REPVIEW_FM_H
+#define REPVIEW_FM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "repview/build.h"
+#include "repview/find.h"
+#include "repview/index.h"
+
+/* Patterns of one batch: pattern i is code[off[i], off[i + 1]) (codes 1..4 of the
+ * DNA alphabet; rv_fm_encode()). */
+typedef struct {
+    size_t n;
+    const uint8_t *code;
+    const uint64_t *off;
+} rv_fm_batch_t;
+
+typedef struct rv_fm rv_fm_t;
+
+/* 1 when x can have an FM-index: DNA, 32-bit arrays, n < 2^32 - 256. */
+int rv_fm_usable(const rv_index_t *x);
+
+/* The codes of pat[0, len) into out (len bytes) when every letter is a plain base
+ * (A C G T U, any case): 1; 0 otherwise (out undefined). */
+int rv_fm_encode(const char *pat, size_t len, uint8_t *out);
+
+/* 1 when a pattern of length m with k mismatches is one rv_fm_search() takes. */
+int rv_fm_takes(size_t m, unsigned k);
+
+/* The FM-index of x (x must outlive it): on the GPU for RV_BACKEND_GPU, on the GPU
+ * when one is usable for RV_BACKEND_AUTO, else on the CPU with threads (0 = all).
+ * NULL with a message (RV_BACKEND_GPU without a usable GPU or room on it; x not
+ * rv_fm_usable()). */
+rv_fm_t *rv_fm_open(const rv_index_t *x, rv_backend_t backend, int threads);
+void rv_fm_close(rv_fm_t *f);
+
+/* "GPU <name>" or "CPU, N threads"; seconds the table took to build. */
+const char *rv_fm_backend(const rv_fm_t *f);
+double rv_fm_build_seconds(const rv_fm_t *f);
+
+/* Default of `cap`: a pattern with a piece of more occurrences is left. */
+#define RV_FM_CAP 4096
+
+/* Search the batch b with k mismatches on strand: pattern i is numbered first + i
+ * in the hits.  count (b->n entries, or NULL) receives the number of hits of each
+ * pattern (a position matched on both strands counts twice, as rv_find_count());
+ * hits (or NULL) receives every hit, unsorted, in a malloc()ed *hits of *n_hits;
+ * left[i] = 1 marks the patterns not searched (their count 0, no hits).  0, or -1
+ * with a message. */
+int rv_fm_search(rv_fm_t *f, const rv_fm_batch_t *b, rv_strand_t strand, unsigned k, uint32_t first,
+                 uint32_t cap, uint64_t *count, rv_hit_t **hits, uint64_t *n_hits, uint8_t *left);
+
+/* The SA interval [*lo, *hi) of the suffixes starting with code[0, m) (m >= 1),
+ * by backward search on the CPU table (tests). */
+void rv_fm_range(const rv_fm_t *f, const uint8_t *code, size_t m, uint64_t *lo, uint64_t *hi);
+
+#endif
