@@ -30,18 +30,20 @@ int rv_fm_usable(const rv_index_t *x)
     return x->seq->alpha == RV_ALPHA_DNA && !x->wide && x->n > 0 && x->n < UINT32_MAX - 256;
 }
 
+/* Byte -> DNA code 1..4 for A C G T U (any case), else 0: a table, as a switch
+ * mispredicts on every random base. */
+static const uint8_t base_code[256] = {
+    ['A'] = 1, ['C'] = 2, ['G'] = 3, ['T'] = 4, ['U'] = 4, ['a'] = 1, ['c'] = 2, ['g'] = 3, ['t'] = 4, ['u'] = 4};
+
 int rv_fm_encode(const char *pat, size_t len, uint8_t *out)
 {
+    unsigned bad = 0;
     for (size_t i = 0; i < len; i++) {
-        switch (pat[i]) {
-        case 'A': case 'a': out[i] = 1; break;
-        case 'C': case 'c': out[i] = 2; break;
-        case 'G': case 'g': out[i] = 3; break;
-        case 'T': case 't': case 'U': case 'u': out[i] = 4; break;
-        default: return 0;
-        }
+        const uint8_t c = base_code[(unsigned char)pat[i]];
+        out[i] = c;
+        bad |= c == 0;
     }
-    return 1;
+    return !bad;
 }
 
 int rv_fm_takes(size_t m, unsigned k)
@@ -177,11 +179,19 @@ void rv_fm_close(rv_fm_t *f)
 }
 
 const char *rv_fm_backend(const rv_fm_t *f) { return f->backend; }
+
+uint32_t rv_fm_cap(const rv_fm_t *f)
+{
+    const char *e = getenv("REPVIEW_FM_CAP");
+    if (e && *e) return (uint32_t)strtoul(e, NULL, 10);
+    return f->gpu ? RV_FM_CAP_GPU : RV_FM_CAP;
+}
 double rv_fm_build_seconds(const rv_fm_t *f) { return f->build_s; }
 
 void rv_fm_range(const rv_fm_t *f, const uint8_t *code, size_t m, uint64_t *lo, uint64_t *hi)
 {
-    rv_fm_backward(f->blk, &f->cn, code, (uint32_t)m, 0, lo, hi);
+    uint32_t depth;
+    rv_fm_backward(f->blk, &f->cn, code, (uint32_t)m, 0, 0, lo, hi, &depth);
 }
 
 /* ---- the search on the CPU --------------------------------------------------- */
@@ -224,16 +234,18 @@ static int search_one(search_t *c, size_t i, hit_vec_t *v)
     const uint32_t m = (uint32_t)(c->b->off[i + 1] - c->b->off[i]);
     const unsigned k = c->k;
     uint64_t lo[2][RV_FM_MAX_K + 1], hi[2][RV_FM_MAX_K + 1];
+    uint32_t shift[2][RV_FM_MAX_K + 1]; /* pattern start = suffix start - shift */
     for (int s = 0; s < 2; s++)
         for (unsigned j = 0; j <= k; j++) {
-            lo[s][j] = hi[s][j] = 0;
+            lo[s][j] = hi[s][j] = shift[s][j] = 0;
             if (!(c->strands >> s & 1)) continue;
-            uint32_t off, len;
+            uint32_t off, len, depth;
             rv_fm_piece(m, k, j, &off, &len);
             /* piece j of the reverse complement = reverse complement of a piece of the
              * pattern read from the other end: search the rc pattern's own cut */
             const uint8_t *src = s ? code + (m - off - len) : code + off;
-            rv_fm_backward(f->blk, &f->cn, src, len, s, &lo[s][j], &hi[s][j]);
+            rv_fm_backward(f->blk, &f->cn, src, len, s, RV_FM_STOP, &lo[s][j], &hi[s][j], &depth);
+            shift[s][j] = off + len - depth;
             if (hi[s][j] - lo[s][j] > c->cap) {
                 c->left[i] = 1;
                 if (c->count) c->count[i] = 0;
@@ -244,13 +256,11 @@ static int search_one(search_t *c, size_t i, hit_vec_t *v)
     const uint8_t *text = f->x->seq->text;
     const uint32_t *sa = f->x->sa;
     for (int s = 0; s < 2; s++)
-        for (unsigned j = 0; j <= k; j++) {
-            uint32_t off, len;
-            rv_fm_piece(m, k, j, &off, &len);
+        for (unsigned j = 0; j <= k; j++)
             for (uint64_t r = lo[s][j]; r < hi[s][j]; r++) {
                 const uint64_t p = sa[r];
-                if (p < off) continue;
-                const uint64_t t = p - off;
+                if (p < shift[s][j]) continue;
+                const uint64_t t = p - shift[s][j];
                 if (t >= f->fwd || t + m > f->x->n) continue;
                 const int mm = rv_fm_verify(text, t, code, m, s, k, j);
                 if (mm < 0) continue;
@@ -258,7 +268,6 @@ static int search_one(search_t *c, size_t i, hit_vec_t *v)
                 if (v && vec_push(v, (rv_hit_t){t, c->first + (uint32_t)i, (uint16_t)mm, s ? '-' : '+'}) < 0)
                     return -1;
             }
-        }
     c->left[i] = 0;
     if (c->count) c->count[i] = hits;
     return 0;

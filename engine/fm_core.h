@@ -27,12 +27,21 @@ static __host__ __device__ __forceinline__ int rv_fm_popc64(uint64_t v)
 }
 #else
 #define RV_FM_FN static inline
-#define RV_FM_POPC(v) __builtin_popcountll(v)
+#define RV_FM_POPC(v) rv_fm_popc64(v)
+/* Without -mpopcnt __builtin_popcountll is a library call; this is inline. */
+static inline int rv_fm_popc64(uint64_t v)
+{
+    v -= v >> 1 & 0x5555555555555555ull;
+    v = (v & 0x3333333333333333ull) + (v >> 2 & 0x3333333333333333ull);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)(v * 0x0101010101010101ull >> 56);
+}
 #endif
 
 #define RV_FM_BLOCK 128 /* ranks per block */
 #define RV_FM_MAX_K 3   /* mismatches the pigeonhole search takes (k + 1 pieces) */
 #define RV_FM_MAX_LEN 1000 /* longest pattern it takes */
+#define RV_FM_STOP 4    /* a piece's search stops at this many candidates */
 
 typedef struct {
     uint32_t cnt[4]; /* A C G T in BWT[0, block start) */
@@ -76,23 +85,30 @@ typedef struct {
     uint64_t lf[5];
 } rv_fm_counts_t;
 
-/* The SA interval [*lo, *hi) of the suffixes that start with code[0, m) (codes
- * 1..4, m >= 1), read through `at(i)` = code[i]; stops early when it empties. */
+/* Backward search of code[0, m) (codes 1..4, m >= 1; rc: of its reverse
+ * complement, code 5 - c read backwards): the SA interval [*lo, *hi) of the
+ * suffixes that start with its last *depth symbols.  It stops early, once the
+ * interval holds at most `stop` suffixes (stop = 0: only when it empties), since
+ * checking that few candidates against the text is cheaper than the LF steps
+ * left; *depth = m when it ran to the end. */
 RV_FM_FN void rv_fm_backward(const rv_fm_block_t *blk, const rv_fm_counts_t *cn, const uint8_t *code, uint32_t m,
-                             int rc, uint64_t *lo_out, uint64_t *hi_out)
+                             int rc, uint64_t stop, uint64_t *lo_out, uint64_t *hi_out, uint32_t *depth)
 {
-    /* rc: search the reverse complement of code[0, m) (code 5 - c, read backwards) */
 #define RV_FM_AT(i) (rc ? (uint8_t)(5 - code[m - 1 - (i)]) : code[i])
     unsigned c = RV_FM_AT(m - 1);
     uint64_t lo = cn->first[c], hi = cn->first[c + 1];
-    for (uint32_t i = m - 1; i-- > 0 && lo < hi;) {
-        c = RV_FM_AT(i);
+    uint32_t i = m - 1;
+    while (i > 0 && hi - lo > stop) {
+        c = RV_FM_AT(i - 1);
         lo = cn->lf[c] + rv_fm_occ(blk, c, lo);
         hi = cn->lf[c] + rv_fm_occ(blk, c, hi);
+        i--;
+        if (hi <= lo) { hi = lo; break; }
     }
 #undef RV_FM_AT
     *lo_out = lo;
-    *hi_out = lo < hi ? hi : lo;
+    *hi_out = hi;
+    *depth = m - i;
 }
 
 /* Piece j of k + 1 of a pattern of length m: [off, off + len) (find_filter.c cuts
@@ -105,7 +121,8 @@ RV_FM_FN void rv_fm_piece(uint32_t m, unsigned k, unsigned j, uint32_t *off, uin
 
 /* Candidate at text position t for a pattern found through its piece j: the
  * mismatches (Hamming, breakers never match) when the pattern matches there with
- * at most k and no piece before j matches exactly (that piece reports it), else -1.
+ * at most k, piece j exactly (its search may have stopped early) and no piece
+ * before j exactly (that piece reports it); else -1.
  * code: the pattern's codes (reverse complement when rc), t + m <= n checked by the
  * caller. */
 RV_FM_FN int rv_fm_verify(const uint8_t *text, uint64_t t, const uint8_t *code, uint32_t m, int rc, unsigned k,
@@ -116,7 +133,7 @@ RV_FM_FN int rv_fm_verify(const uint8_t *text, uint64_t t, const uint8_t *code, 
     unsigned clean = 1; /* piece `piece` has no mismatch so far */
     for (uint32_t i = 0; i < m; i++) {
         if (i == next_cut) {
-            if (clean && piece < j) return -1; /* an earlier piece is exact here */
+            if (clean ? piece < j : piece == j) return -1; /* an earlier piece reports it */
             piece++;
             clean = 1;
             next_cut = (uint32_t)((uint64_t)(piece + 1) * m / (k + 1));
@@ -129,7 +146,7 @@ RV_FM_FN int rv_fm_verify(const uint8_t *text, uint64_t t, const uint8_t *code, 
             clean = 0;
         }
     }
-    if (clean && piece < j) return -1;
+    if (clean ? piece < j : piece == j) return -1;
     return (int)mm;
 }
 

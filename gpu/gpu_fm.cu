@@ -32,6 +32,7 @@ struct rv_gpu_fm {
     uint32_t *off;
     size_t code_cap, pat_cap;
     uint64_t *lo;      /* per item: SA interval start */
+    uint32_t *shift;   /* per item: pattern start = suffix start - shift */
     uint64_t *width;   /* per item: width (0 when not searched) */
     uint64_t *start;   /* exclusive scan of width */
     uint32_t *count;   /* per pattern */
@@ -141,6 +142,7 @@ extern "C" void rv_gpu_fm_close(rv_gpu_fm_t *g)
     cudaFree(g->code);
     cudaFree(g->off);
     cudaFree(g->lo);
+    cudaFree(g->shift);
     cudaFree(g->width);
     cudaFree(g->start);
     cudaFree(g->count);
@@ -175,7 +177,7 @@ extern "C" rv_gpu_fm_t *rv_gpu_fm_open(const uint8_t *text, const uint32_t *sa, 
 /* Pattern i: the SA interval of every piece on every strand asked for. */
 __global__ void k_fm_pieces(const rv_fm_block_t *blk, rv_fm_counts_t cn, const uint8_t *code, const uint32_t *off,
                             uint32_t np, int strands, unsigned k, uint32_t cap, uint64_t *lo_out, uint64_t *width,
-                            uint8_t *left)
+                            uint32_t *shift, uint8_t *left)
 {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= np) return;
@@ -187,12 +189,13 @@ __global__ void k_fm_pieces(const rv_fm_block_t *blk, rv_fm_counts_t cn, const u
         for (unsigned j = 0; j <= k; j++) {
             const uint64_t it = (uint64_t)i * items + s * (k + 1) + j;
             uint64_t lo = 0, hi = 0;
+            uint32_t o = 0, len = 0, depth = 0;
             if (strands >> s & 1) {
-                uint32_t o, len;
                 rv_fm_piece(m, k, j, &o, &len);
-                rv_fm_backward(blk, &cn, s ? p + (m - o - len) : p + o, len, s, &lo, &hi);
+                rv_fm_backward(blk, &cn, s ? p + (m - o - len) : p + o, len, s, RV_FM_STOP, &lo, &hi, &depth);
             }
             lo_out[it] = lo;
+            shift[it] = o + len - depth;
             width[it] = hi - lo;
             wide |= hi - lo > cap;
         }
@@ -204,7 +207,7 @@ __global__ void k_fm_pieces(const rv_fm_block_t *blk, rv_fm_counts_t cn, const u
 /* Candidates [c0, c0 + nc) of the batch: verify each, count and write the hits. */
 __global__ void k_fm_verify(const uint8_t *text, const uint32_t *sa, uint64_t n, uint64_t fwd, const uint8_t *code,
                             const uint32_t *off, uint64_t n_items, unsigned k, uint32_t first, const uint64_t *lo,
-                            const uint64_t *start, uint64_t c0, uint64_t nc, uint32_t *count, rv_gpu_hit_t *hits,
+                            const uint32_t *shift, const uint64_t *start, uint64_t c0, uint64_t nc, uint32_t *count, rv_gpu_hit_t *hits,
                             unsigned long long *n_hits)
 {
     const uint64_t g = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
@@ -220,11 +223,9 @@ __global__ void k_fm_verify(const uint8_t *text, const uint32_t *sa, uint64_t n,
     const int s = (int)(a % items) / (int)(k + 1);
     const unsigned j = (unsigned)(a % items) % (k + 1);
     const uint32_t m = off[i + 1] - off[i];
-    uint32_t o, len;
-    rv_fm_piece(m, k, j, &o, &len);
     const uint64_t p = sa[lo[a] + (cand - start[a])];
-    if (p < o) return;
-    const uint64_t t = p - o;
+    if (p < shift[a]) return;
+    const uint64_t t = p - shift[a];
     if (t >= fwd || t + m > n) return;
     const int mm = rv_fm_verify(text, t, code + off[i], m, s, k, j);
     if (mm < 0) return;
@@ -240,12 +241,14 @@ static int reserve_patterns(rv_gpu_fm_t *g, size_t np)
 {
     if (g->pat_cap >= np + 1) return 0;
     cudaFree(g->off), cudaFree(g->lo), cudaFree(g->width), cudaFree(g->start), cudaFree(g->count), cudaFree(g->left);
-    g->off = g->count = NULL, g->lo = g->width = g->start = NULL, g->left = NULL;
+    cudaFree(g->shift);
+    g->off = g->count = g->shift = NULL, g->lo = g->width = g->start = NULL, g->left = NULL;
     g->pat_cap = 0;
     const size_t it = (np + 1) * PIECES;
     GK(cudaMalloc(&g->off, (np + 1) * 4));
     GK(cudaMalloc(&g->lo, it * 8));
     GK(cudaMalloc(&g->width, it * 8));
+    GK(cudaMalloc(&g->shift, it * 4));
     GK(cudaMalloc(&g->start, it * 8));
     GK(cudaMalloc(&g->count, (np + 1) * 4));
     GK(cudaMalloc(&g->left, np + 1));
@@ -267,7 +270,7 @@ static int pieces(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size
     free(off32);
     GK(e);
     k_fm_pieces<<<GRID(np), 256>>>(g->blk, g->cn, g->code, g->off, (uint32_t)np, strands, k, cap, g->lo, g->width,
-                                   g->left);
+                                   g->shift, g->left);
     GK_LAUNCH();
     size_t tb = 0;
     GK(cub::DeviceScan::ExclusiveSum(NULL, tb, g->width, g->start, (int64_t)items));
@@ -298,7 +301,7 @@ static int search(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size
         const uint64_t nc = total - c0 < CHUNK ? total - c0 : CHUNK;
         if (hits) GK(cudaMemset(g->n_hits, 0, sizeof *g->n_hits));
         k_fm_verify<<<GRID(nc), 256>>>(g->text, g->sa, g->n, g->fwd, g->code, g->off, items, k, first, g->lo,
-                                       g->start, c0, nc, count ? g->count : NULL, hits ? g->hits : NULL, g->n_hits);
+                                       g->shift, g->start, c0, nc, count ? g->count : NULL, hits ? g->hits : NULL, g->n_hits);
         GK_LAUNCH();
         if (hits) {
             unsigned long long got = 0;

@@ -58,8 +58,14 @@ void rv_fm_close(rv_fm_t *f);
 const char *rv_fm_backend(const rv_fm_t *f);
 double rv_fm_build_seconds(const rv_fm_t *f);
 
-/* Default of `cap`: a pattern with a piece of more occurrences is left. */
+/* Default of `cap`: a pattern with a piece of more occurrences is left (on the
+ * CPU, where the SA search counts such patterns faster; the GPU checks up to
+ * RV_FM_CAP_GPU candidates a piece). */
 #define RV_FM_CAP 4096
+#define RV_FM_CAP_GPU (1u << 16)
+/* The cap for f: RV_FM_CAP or RV_FM_CAP_GPU, or REPVIEW_FM_CAP from the
+ * environment (benchmarks). */
+uint32_t rv_fm_cap(const rv_fm_t *f);
 
 /* Search the batch b with k mismatches on strand: pattern i is numbered first + i
  * in the hits.  count (b->n entries, or NULL) receives the number of hits of each
@@ -73,5 +79,24 @@ int rv_fm_search(rv_fm_t *f, const rv_fm_batch_t *b, rv_strand_t strand, unsigne
 /* The SA interval [*lo, *hi) of the suffixes starting with code[0, m) (m >= 1),
  * by backward search on the CPU table (tests). */
 void rv_fm_range(const rv_fm_t *f, const uint8_t *code, size_t m, uint64_t *lo, uint64_t *hi);
+
+/* ---- a batch of patterns as letters (find_batch.c) --------------------------- */
+
+/* What a batch took where (added to by each call). */
+typedef struct {
+    uint64_t n_fm, n_sa; /* patterns searched through the FM-index, through find.h */
+    double fm_s, sa_s;   /* seconds of each */
+} rv_find_batch_stats_t;
+
+/* Counts and/or hits of n patterns pats[i][0, lens[i]) (letters as typed) with k
+ * mismatches on strand, numbered first + i in the hits: those rv_fm_takes() and
+ * rv_fm_encode() accepts through fm (NULL: none), the others and those fm leaves
+ * through find.h's SA search in threads (0 = all).  count (n entries, or NULL);
+ * hits (or NULL): a malloc()ed, unsorted *hits of *n_hits.  st (or NULL) is added
+ * to.  0, or -1 with a message; *bad = the first pattern that does not compile
+ * (find.h's message), else SIZE_MAX. */
+int rv_find_batch(const rv_index_t *x, rv_fm_t *fm, const char *const *pats, const size_t *lens, size_t n,
+                  rv_strand_t strand, unsigned k, int threads, uint32_t first, uint64_t *count, rv_hit_t **hits,
+                  uint64_t *n_hits, size_t *bad, rv_find_batch_stats_t *st);
 
 #endif
