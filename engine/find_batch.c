@@ -75,28 +75,64 @@ static int sa_pass(sa_pass_t *c, size_t m, int threads, uint32_t first, rv_hit_t
     return rc;
 }
 
-/* The plain-base patterns of the batch through fm: *fm_n of them listed in fm_idx
- * are searched; those it leaves are appended to sa_idx. */
+typedef struct {
+    const char *const *pats;
+    const size_t *lens;
+    const uint64_t *at; /* where pattern i's codes go (UINT64_MAX: not a candidate) */
+    uint8_t *code, *ok;
+} encode_t;
+
+static void encode_range(void *arg, uint64_t lo, uint64_t hi, int t)
+{
+    (void)t;
+    encode_t *e = arg;
+    for (uint64_t i = lo; i < hi; i++)
+        e->ok[i] = e->at[i] != UINT64_MAX && rv_fm_encode(e->pats[i], e->lens[i], e->code + e->at[i]);
+}
+
+/* The codes of the patterns fm takes, packed (in threads: a batch holds ~10^8
+ * letters), their batch indexes in fm_idx; the others listed in sa_idx. */
+static size_t encode_batch(const char *const *pats, const size_t *lens, size_t n, unsigned k, int threads,
+                           uint8_t *code, uint64_t *at, uint8_t *ok, uint64_t *off, size_t *fm_idx, size_t *sa_idx,
+                           size_t *n_sa)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        at[i] = rv_fm_takes(lens[i], k) ? bytes : UINT64_MAX;
+        if (at[i] != UINT64_MAX) bytes += lens[i];
+    }
+    encode_t e = {pats, lens, at, code, ok};
+    rv_parallel_for(threads, n, encode_range, &e);
+    size_t nf = 0;
+    off[0] = 0;
+    for (size_t i = 0; i < n; i++) { /* close the gaps of the patterns that are not plain bases */
+        if (!ok[i]) {
+            sa_idx[(*n_sa)++] = i;
+            continue;
+        }
+        if (at[i] != off[nf]) memmove(code + off[nf], code + at[i], lens[i]);
+        fm_idx[nf] = i;
+        off[nf + 1] = off[nf] + lens[i];
+        nf++;
+    }
+    return nf;
+}
+
+/* The plain-base patterns of the batch through fm; those it does not take or
+ * leaves are appended to sa_idx. */
 static int fm_pass(rv_fm_t *fm, const char *const *pats, const size_t *lens, size_t n, rv_strand_t strand,
-                   unsigned k, uint32_t first, uint64_t *count, rv_hit_t **hits, uint64_t *n_hits, size_t *sa_idx,
-                   size_t *n_sa, rv_find_batch_stats_t *st)
+                   unsigned k, int threads, uint32_t first, uint64_t *count, rv_hit_t **hits, uint64_t *n_hits,
+                   size_t *sa_idx, size_t *n_sa, rv_find_batch_stats_t *st)
 {
     uint64_t bytes = 0;
     for (size_t i = 0; i < n; i++) bytes += lens[i];
-    uint8_t *code = malloc(bytes + 1), *left = malloc(n + 1);
-    uint64_t *off = malloc((n + 1) * sizeof *off), *cnt = count ? malloc((n + 1) * sizeof *cnt) : NULL;
+    uint8_t *code = malloc(bytes + 1), *left = malloc(n + 1), *ok = malloc(n + 1);
+    uint64_t *off = malloc((n + 1) * sizeof *off), *at = malloc((n + 1) * sizeof *at);
+    uint64_t *cnt = count ? malloc((n + 1) * sizeof *cnt) : NULL;
     size_t *fm_idx = malloc((n + 1) * sizeof *fm_idx), nf = 0;
-    int rc = code && left && off && fm_idx && (cnt || !count) ? 0 : rv_error("find", "out of memory");
-    off[0] = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        if (rv_fm_takes(lens[i], k) && rv_fm_encode(pats[i], lens[i], code + off[nf])) {
-            fm_idx[nf] = i;
-            off[nf + 1] = off[nf] + lens[i];
-            nf++;
-        } else {
-            sa_idx[(*n_sa)++] = i;
-        }
-    }
+    int rc = code && left && ok && off && at && fm_idx && (cnt || !count) ? 0 : rv_error("find", "out of memory");
+    if (rc == 0) nf = encode_batch(pats, lens, n, k, threads, code, at, ok, off, fm_idx, sa_idx, n_sa);
+    free(at), free(ok);
     rv_hit_t *h = NULL;
     uint64_t nh = 0;
     const double t0 = rv_now();
@@ -135,7 +171,7 @@ int rv_find_batch(const rv_index_t *x, rv_fm_t *fm, const char *const *pats, con
     if (!sa_idx) return rv_error("find", "out of memory");
     int rc = 0;
     if (fm) {
-        rc = fm_pass(fm, pats, lens, n, strand, k, first, count, hits, n_hits, sa_idx, &n_sa, st);
+        rc = fm_pass(fm, pats, lens, n, strand, k, threads, first, count, hits, n_hits, sa_idx, &n_sa, st);
     } else {
         for (size_t i = 0; i < n; i++) sa_idx[n_sa++] = i;
     }

@@ -233,36 +233,30 @@ static int search_one(search_t *c, size_t i, hit_vec_t *v)
     const uint8_t *code = c->b->code + c->b->off[i];
     const uint32_t m = (uint32_t)(c->b->off[i + 1] - c->b->off[i]);
     const unsigned k = c->k;
-    uint64_t lo[2][RV_FM_MAX_K + 1], hi[2][RV_FM_MAX_K + 1];
-    uint32_t shift[2][RV_FM_MAX_K + 1]; /* pattern start = suffix start - shift */
+    uint64_t lo[2][RV_FM_MAX_PARTS], width[2][RV_FM_MAX_PARTS];
+    uint32_t shift[2][RV_FM_MAX_PARTS]; /* pattern start = suffix start - shift */
+    unsigned used[2] = {0, 0};
+    const unsigned parts = rv_fm_parts(m, k);
+    int wide = 0;
     for (int s = 0; s < 2; s++)
-        for (unsigned j = 0; j <= k; j++) {
-            lo[s][j] = hi[s][j] = shift[s][j] = 0;
-            if (!(c->strands >> s & 1)) continue;
-            uint32_t off, len, depth;
-            rv_fm_piece(m, k, j, &off, &len);
-            /* piece j of the reverse complement = reverse complement of a piece of the
-             * pattern read from the other end: search the rc pattern's own cut */
-            const uint8_t *src = s ? code + (m - off - len) : code + off;
-            rv_fm_backward(f->blk, &f->cn, src, len, s, RV_FM_STOP, &lo[s][j], &hi[s][j], &depth);
-            shift[s][j] = off + len - depth;
-            if (hi[s][j] - lo[s][j] > c->cap) {
-                c->left[i] = 1;
-                if (c->count) c->count[i] = 0;
-                return 0;
-            }
-        }
+        if (c->strands >> s & 1)
+            used[s] = rv_fm_plan(f->blk, &f->cn, code, m, s, k, c->cap, lo[s], width[s], shift[s], &wide);
+    if (wide) {
+        c->left[i] = 1;
+        if (c->count) c->count[i] = 0;
+        return 0;
+    }
     uint64_t hits = 0;
     const uint8_t *text = f->x->seq->text;
     const uint32_t *sa = f->x->sa;
     for (int s = 0; s < 2; s++)
-        for (unsigned j = 0; j <= k; j++)
-            for (uint64_t r = lo[s][j]; r < hi[s][j]; r++) {
+        for (unsigned j = 0; j < parts; j++)
+            for (uint64_t r = lo[s][j]; used[s] >> j & 1 && r < lo[s][j] + width[s][j]; r++) {
                 const uint64_t p = sa[r];
                 if (p < shift[s][j]) continue;
                 const uint64_t t = p - shift[s][j];
                 if (t >= f->fwd || t + m > f->x->n) continue;
-                const int mm = rv_fm_verify(text, t, code, m, s, k, j);
+                const int mm = rv_fm_verify(text, t, code, m, s, k, parts, used[s], j);
                 if (mm < 0) continue;
                 hits++;
                 if (v && vec_push(v, (rv_hit_t){t, c->first + (uint32_t)i, (uint16_t)mm, s ? '-' : '+'}) < 0)

@@ -39,7 +39,9 @@ static inline int rv_fm_popc64(uint64_t v)
 #endif
 
 #define RV_FM_BLOCK 128 /* ranks per block */
-#define RV_FM_MAX_K 3   /* mismatches the pigeonhole search takes (k + 1 pieces) */
+#define RV_FM_MAX_K 3   /* mismatches the pigeonhole search takes */
+#define RV_FM_EXTRA 2   /* pieces cut beyond k + 1 (rv_fm_parts) */
+#define RV_FM_MAX_PARTS (RV_FM_MAX_K + 1 + RV_FM_EXTRA)
 #define RV_FM_MAX_LEN 1000 /* longest pattern it takes */
 #define RV_FM_STOP 4    /* a piece's search stops at this many candidates */
 
@@ -111,32 +113,76 @@ RV_FM_FN void rv_fm_backward(const rv_fm_block_t *blk, const rv_fm_counts_t *cn,
     *depth = m - i;
 }
 
-/* Piece j of k + 1 of a pattern of length m: [off, off + len) (find_filter.c cuts
- * the same way). */
-RV_FM_FN void rv_fm_piece(uint32_t m, unsigned k, unsigned j, uint32_t *off, uint32_t *len)
+/* Pieces a pattern of length m with k mismatches is cut into.  A match leaves at
+ * least parts - k pieces intact, so the candidates of any k + 1 of them find it:
+ * cut k + 1 + RV_FM_EXTRA pieces (when they are at least 8 long) and skip the
+ * RV_FM_EXTRA most frequent ones — a read that runs into a microsatellite or a
+ * satellite then still has pieces with few occurrences. */
+RV_FM_FN unsigned rv_fm_parts(uint32_t m, unsigned k)
 {
-    *off = (uint32_t)((uint64_t)j * m / (k + 1));
-    *len = (uint32_t)((uint64_t)(j + 1) * m / (k + 1)) - *off;
+    const unsigned p = k + 1 + RV_FM_EXTRA;
+    return k > 0 && m >= 8 * p ? p : k + 1;
+}
+
+/* Piece j of `parts`: [off, off + len) (find_filter.c cuts the same way). */
+RV_FM_FN void rv_fm_piece(uint32_t m, unsigned parts, unsigned j, uint32_t *off, uint32_t *len)
+{
+    *off = (uint32_t)((uint64_t)j * m / parts);
+    *len = (uint32_t)((uint64_t)(j + 1) * m / parts) - *off;
+}
+
+/* The pieces of one strand of code[0, m) (rc: its reverse complement): for each
+ * piece j, the SA interval [lo[j], lo[j] + width[j]) whose suffixes start at
+ * pattern position + shift[j] (rv_fm_backward, stopped early).  Returns the mask
+ * of the k + 1 pieces whose candidates are checked (the others' width set to 0);
+ * *wide is set when one of them has more than cap. */
+RV_FM_FN unsigned rv_fm_plan(const rv_fm_block_t *blk, const rv_fm_counts_t *cn, const uint8_t *code, uint32_t m,
+                             int rc, unsigned k, uint64_t cap, uint64_t *lo, uint64_t *width, uint32_t *shift,
+                             int *wide)
+{
+    const unsigned parts = rv_fm_parts(m, k);
+    for (unsigned j = 0; j < parts; j++) {
+        uint32_t off, len, depth;
+        uint64_t hi;
+        rv_fm_piece(m, parts, j, &off, &len);
+        /* piece j of the reverse complement is the reverse complement of the
+         * letters code[m - off - len, m - off) */
+        rv_fm_backward(blk, cn, rc ? code + (m - off - len) : code + off, len, rc, RV_FM_STOP, &lo[j], &hi, &depth);
+        width[j] = hi - lo[j];
+        shift[j] = off + len - depth;
+    }
+    unsigned used = (1u << parts) - 1;
+    for (unsigned e = parts - (k + 1); e > 0; e--) { /* drop the widest (the last of equals) */
+        unsigned worst = 0;
+        uint64_t most = 0;
+        for (unsigned j = 0; j < parts; j++)
+            if (used >> j & 1 && width[j] >= most) most = width[j], worst = j;
+        used &= ~(1u << worst);
+        width[worst] = 0;
+    }
+    for (unsigned j = 0; j < parts; j++)
+        if (width[j] > cap) *wide = 1;
+    return used;
 }
 
 /* Candidate at text position t for a pattern found through its piece j: the
  * mismatches (Hamming, breakers never match) when the pattern matches there with
- * at most k, piece j exactly (its search may have stopped early) and no piece
- * before j exactly (that piece reports it); else -1.
- * code: the pattern's codes (reverse complement when rc), t + m <= n checked by the
+ * at most k, piece j exactly (its search may have stopped early) and no used
+ * piece before j exactly (that piece reports it); else -1.  code: the pattern's
+ * codes (rc: compared as its reverse complement); t + m <= n checked by the
  * caller. */
 RV_FM_FN int rv_fm_verify(const uint8_t *text, uint64_t t, const uint8_t *code, uint32_t m, int rc, unsigned k,
-                          unsigned j)
+                          unsigned parts, unsigned used, unsigned j)
 {
     unsigned mm = 0, piece = 0;
-    uint32_t next_cut = (uint32_t)((uint64_t)m / (k + 1)); /* end of piece 0 */
+    uint32_t next_cut = (uint32_t)((uint64_t)m / parts); /* end of piece 0 */
     unsigned clean = 1; /* piece `piece` has no mismatch so far */
     for (uint32_t i = 0; i < m; i++) {
         if (i == next_cut) {
-            if (clean ? piece < j : piece == j) return -1; /* an earlier piece reports it */
+            if (used >> piece & 1 && (clean ? piece < j : piece == j)) return -1;
             piece++;
             clean = 1;
-            next_cut = (uint32_t)((uint64_t)(piece + 1) * m / (k + 1));
+            next_cut = (uint32_t)((uint64_t)(piece + 1) * m / parts);
         }
         const uint8_t c = text[t + i];
         if (c == 0) return -1;
@@ -146,7 +192,7 @@ RV_FM_FN int rv_fm_verify(const uint8_t *text, uint64_t t, const uint8_t *code, 
             clean = 0;
         }
     }
-    if (clean ? piece < j : piece == j) return -1;
+    if (used >> piece & 1 && (clean ? piece < j : piece == j)) return -1;
     return (int)mm;
 }
 

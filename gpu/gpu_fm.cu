@@ -3,7 +3,7 @@
  * patterns (Wang, Baxter & Owens, seeds/004; the steps themselves are fm_core.h,
  * shared with the CPU).
  *
- * A batch runs in three launches: one thread per pattern searches its k + 1 pieces
+ * A batch runs in three launches: one thread per pattern searches its pieces
  * on each strand backwards (one 64-byte block read per LF step) and writes each
  * piece's SA interval; a scan of the interval widths numbers the candidates; one
  * thread per candidate reads its text position from the SA (kept whole on the
@@ -18,7 +18,7 @@
 #include "../engine/fm_core.h"
 
 #define GRID(n) ((unsigned)(((n) + 255) / 256))
-#define PIECES (2 * (RV_FM_MAX_K + 1)) /* items a pattern may have */
+#define PIECES (2 * RV_FM_MAX_PARTS) /* items of a pattern: strand s, piece j at s * MAX_PARTS + j */
 #define CHUNK (1u << 26)               /* candidates a verify launch takes at most */
 
 struct rv_gpu_fm {
@@ -37,6 +37,7 @@ struct rv_gpu_fm {
     uint64_t *start;   /* exclusive scan of width */
     uint32_t *count;   /* per pattern */
     uint8_t *left;
+    uint8_t *used;     /* per pattern and strand: mask of the pieces checked (rv_fm_plan) */
     rv_gpu_hit_t *hits; /* one verify launch's hits */
     size_t hit_bytes;
     unsigned long long *n_hits;
@@ -147,6 +148,7 @@ extern "C" void rv_gpu_fm_close(rv_gpu_fm_t *g)
     cudaFree(g->start);
     cudaFree(g->count);
     cudaFree(g->left);
+    cudaFree(g->used);
     cudaFree(g->hits);
     cudaFree(g->n_hits);
     cudaFree(g->temp);
@@ -176,38 +178,33 @@ extern "C" rv_gpu_fm_t *rv_gpu_fm_open(const uint8_t *text, const uint32_t *sa, 
 
 /* Pattern i: the SA interval of every piece on every strand asked for. */
 __global__ void k_fm_pieces(const rv_fm_block_t *blk, rv_fm_counts_t cn, const uint8_t *code, const uint32_t *off,
-                            uint32_t np, int strands, unsigned k, uint32_t cap, uint64_t *lo_out, uint64_t *width,
-                            uint32_t *shift, uint8_t *left)
+                            uint32_t np, int strands, unsigned k, uint32_t cap, uint64_t *lo, uint64_t *width,
+                            uint32_t *shift, uint8_t *used, uint8_t *left)
 {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= np) return;
     const uint8_t *p = code + off[i];
     const uint32_t m = off[i + 1] - off[i];
-    const unsigned items = 2 * (k + 1);
     int wide = 0;
-    for (int s = 0; s < 2; s++)
-        for (unsigned j = 0; j <= k; j++) {
-            const uint64_t it = (uint64_t)i * items + s * (k + 1) + j;
-            uint64_t lo = 0, hi = 0;
-            uint32_t o = 0, len = 0, depth = 0;
-            if (strands >> s & 1) {
-                rv_fm_piece(m, k, j, &o, &len);
-                rv_fm_backward(blk, &cn, s ? p + (m - o - len) : p + o, len, s, RV_FM_STOP, &lo, &hi, &depth);
-            }
-            lo_out[it] = lo;
-            shift[it] = o + len - depth;
-            width[it] = hi - lo;
-            wide |= hi - lo > cap;
-        }
+    for (int s = 0; s < 2; s++) {
+        const uint64_t it = (uint64_t)i * PIECES + s * RV_FM_MAX_PARTS;
+        uint64_t l[RV_FM_MAX_PARTS], w[RV_FM_MAX_PARTS];
+        uint32_t sh[RV_FM_MAX_PARTS];
+        unsigned u = 0;
+        for (unsigned j = 0; j < RV_FM_MAX_PARTS; j++) w[j] = l[j] = sh[j] = 0;
+        if (strands >> s & 1) u = rv_fm_plan(blk, &cn, p, m, s, k, cap, l, w, sh, &wide);
+        used[2 * (uint64_t)i + s] = (uint8_t)u;
+        for (unsigned j = 0; j < RV_FM_MAX_PARTS; j++) lo[it + j] = l[j], width[it + j] = w[j], shift[it + j] = sh[j];
+    }
     left[i] = (uint8_t)wide;
     if (wide)
-        for (unsigned t = 0; t < items; t++) width[(uint64_t)i * items + t] = 0;
+        for (unsigned t = 0; t < PIECES; t++) width[(uint64_t)i * PIECES + t] = 0;
 }
 
 /* Candidates [c0, c0 + nc) of the batch: verify each, count and write the hits. */
 __global__ void k_fm_verify(const uint8_t *text, const uint32_t *sa, uint64_t n, uint64_t fwd, const uint8_t *code,
                             const uint32_t *off, uint64_t n_items, unsigned k, uint32_t first, const uint64_t *lo,
-                            const uint32_t *shift, const uint64_t *start, uint64_t c0, uint64_t nc, uint32_t *count, rv_gpu_hit_t *hits,
+                            const uint32_t *shift, const uint8_t *used, const uint64_t *start, uint64_t c0, uint64_t nc, uint32_t *count, rv_gpu_hit_t *hits,
                             unsigned long long *n_hits)
 {
     const uint64_t g = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
@@ -218,16 +215,15 @@ __global__ void k_fm_verify(const uint8_t *text, const uint32_t *sa, uint64_t n,
         const uint64_t mid = (a + b) / 2;
         if (start[mid] <= cand) a = mid; else b = mid;
     }
-    const unsigned items = 2 * (k + 1);
-    const uint32_t i = (uint32_t)(a / items);
-    const int s = (int)(a % items) / (int)(k + 1);
-    const unsigned j = (unsigned)(a % items) % (k + 1);
+    const uint32_t i = (uint32_t)(a / PIECES);
+    const int s = (int)(a % PIECES) / RV_FM_MAX_PARTS;
+    const unsigned j = (unsigned)(a % PIECES) % RV_FM_MAX_PARTS;
     const uint32_t m = off[i + 1] - off[i];
     const uint64_t p = sa[lo[a] + (cand - start[a])];
     if (p < shift[a]) return;
     const uint64_t t = p - shift[a];
     if (t >= fwd || t + m > n) return;
-    const int mm = rv_fm_verify(text, t, code + off[i], m, s, k, j);
+    const int mm = rv_fm_verify(text, t, code + off[i], m, s, k, rv_fm_parts(m, k), used[2 * (uint64_t)i + s], j);
     if (mm < 0) return;
     if (count) atomicAdd(&count[i], 1u);
     if (hits) {
@@ -241,8 +237,8 @@ static int reserve_patterns(rv_gpu_fm_t *g, size_t np)
 {
     if (g->pat_cap >= np + 1) return 0;
     cudaFree(g->off), cudaFree(g->lo), cudaFree(g->width), cudaFree(g->start), cudaFree(g->count), cudaFree(g->left);
-    cudaFree(g->shift);
-    g->off = g->count = g->shift = NULL, g->lo = g->width = g->start = NULL, g->left = NULL;
+    cudaFree(g->shift), cudaFree(g->used);
+    g->off = g->count = g->shift = NULL, g->lo = g->width = g->start = NULL, g->left = g->used = NULL;
     g->pat_cap = 0;
     const size_t it = (np + 1) * PIECES;
     GK(cudaMalloc(&g->off, (np + 1) * 4));
@@ -252,6 +248,7 @@ static int reserve_patterns(rv_gpu_fm_t *g, size_t np)
     GK(cudaMalloc(&g->start, it * 8));
     GK(cudaMalloc(&g->count, (np + 1) * 4));
     GK(cudaMalloc(&g->left, np + 1));
+    GK(cudaMalloc(&g->used, 2 * (np + 1)));
     g->pat_cap = np + 1;
     return 0;
 }
@@ -260,7 +257,7 @@ static int reserve_patterns(rv_gpu_fm_t *g, size_t np)
 static int pieces(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size_t np, int strands, unsigned k,
                   uint32_t cap, uint64_t *total)
 {
-    const uint64_t bytes = off[np] - off[0], items = (uint64_t)np * 2 * (k + 1);
+    const uint64_t bytes = off[np] - off[0], items = (uint64_t)np * PIECES;
     if (reserve_patterns(g, np) < 0 || grow((void **)&g->code, &g->code_cap, bytes + 1) < 0) return -1;
     uint32_t *off32 = (uint32_t *)malloc((np + 1) * 4);
     if (!off32) return rv_error("GPU", "out of host memory");
@@ -270,7 +267,7 @@ static int pieces(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size
     free(off32);
     GK(e);
     k_fm_pieces<<<GRID(np), 256>>>(g->blk, g->cn, g->code, g->off, (uint32_t)np, strands, k, cap, g->lo, g->width,
-                                   g->shift, g->left);
+                                   g->shift, g->used, g->left);
     GK_LAUNCH();
     size_t tb = 0;
     GK(cub::DeviceScan::ExclusiveSum(NULL, tb, g->width, g->start, (int64_t)items));
@@ -289,7 +286,7 @@ static int search(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size
 {
     uint64_t total = 0;
     if (pieces(g, code, off, np, strands, k, cap, &total) < 0) return -1;
-    const uint64_t items = (uint64_t)np * 2 * (k + 1);
+    const uint64_t items = (uint64_t)np * PIECES;
     if (count) GK(cudaMemset(g->count, 0, np * 4));
     if (hits) {
         const size_t want = (total < CHUNK ? total : CHUNK) + 1;
@@ -301,7 +298,7 @@ static int search(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size
         const uint64_t nc = total - c0 < CHUNK ? total - c0 : CHUNK;
         if (hits) GK(cudaMemset(g->n_hits, 0, sizeof *g->n_hits));
         k_fm_verify<<<GRID(nc), 256>>>(g->text, g->sa, g->n, g->fwd, g->code, g->off, items, k, first, g->lo,
-                                       g->shift, g->start, c0, nc, count ? g->count : NULL, hits ? g->hits : NULL, g->n_hits);
+                                       g->shift, g->used, g->start, c0, nc, count ? g->count : NULL, hits ? g->hits : NULL, g->n_hits);
         GK_LAUNCH();
         if (hits) {
             unsigned long long got = 0;

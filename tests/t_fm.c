@@ -136,7 +136,7 @@ typedef struct {
     size_t n;
     uint8_t *code;
     uint64_t *off;
-    char (*text)[64];
+    char (*text)[80];
 } batch_t;
 
 /* The FM answer of a batch: counts, left marks, hits sorted by (pattern, pos). */
@@ -173,13 +173,13 @@ static void check_batch(rng_t *g, const rv_index_t *x, rv_fm_t *cpu, rv_fm_t *gp
     const int strands = 1 + (int)rng_below(g, 3);
     const uint32_t cap = rng_below(g, 3) == 0 ? 1 + (uint32_t)rng_below(g, 4) : RV_FM_CAP;
     batch_t b = {0};
-    b.code = malloc(64 * 64);
+    b.code = malloc(64 * 80);
     b.off = calloc(65, sizeof *b.off);
     b.text = malloc(64 * sizeof *b.text);
-    char pat[64];
+    char pat[80];
     size_t iupac = 0;
     for (int tries = 0; b.n < 64 && tries < 200; tries++) {
-        size_t m = random_pattern(g, s, pat, 40);
+        size_t m = random_pattern(g, s, pat, 72);
         if (!rv_fm_takes(m, k)) continue;
         if (!rv_fm_encode(pat, m, b.code + b.off[b.n])) { /* find.h's business */
             iupac++;
