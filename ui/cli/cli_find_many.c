@@ -86,6 +86,7 @@ static void batch_free(batch_t *b)
 typedef struct {
     rv_reads_t *r;
     batch_t *b;
+    size_t most;     /* patterns a batch takes */
     int rc;          /* 1 more to come, 0 end of file, -1 error (msg) */
     char msg[512];
     double secs;     /* time it took */
@@ -100,7 +101,7 @@ static void *read_batch(void *arg)
     const char *name, *seq;
     size_t len;
     int rc = 1;
-    while (b->n < BATCH_PATTERNS && b->used < BATCH_BYTES && (rc = rv_reads_next(rd->r, &name, &seq, &len)) > 0)
+    while (b->n < rd->most && b->used < BATCH_BYTES && (rc = rv_reads_next(rd->r, &name, &seq, &len)) > 0)
         if (batch_add(b, name, seq, len) < 0) rc = -1;
     if (rc < 0) snprintf(rd->msg, sizeof rd->msg, "%s", rv_last_error());
     batch_seal(b);
@@ -225,14 +226,16 @@ static int stream_file(stream_t *w)
     rv_reads_t *r = rv_reads_open(w->q->file);
     if (!r) return -1;
     batch_t b[2] = {{0}, {0}};
-    reader_t rd = {r, &b[0], 0, "", 0};
+    const char *env = getenv("REPVIEW_FIND_BATCH"); /* tests: many small batches */
+    const size_t most = env && atol(env) > 0 ? (size_t)atol(env) : BATCH_PATTERNS;
+    reader_t rd = {r, &b[0], most, 0, "", 0};
     read_batch(&rd);
     w->read_s += rd.secs;
     int rc = rd.rc, cur = 0;
     while (rc >= 0) {
         const int more = rc > 0;
         pthread_t tid;
-        reader_t next = {r, &b[1 - cur], 0, "", 0};
+        reader_t next = {r, &b[1 - cur], most, 0, "", 0};
         const int threaded = more && pthread_create(&tid, NULL, read_batch, &next) == 0;
         rc = search_batch(w, &b[cur], w->q->file);
         const double t0 = rv_now();
