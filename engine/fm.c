@@ -30,10 +30,19 @@ int rv_fm_usable(const rv_index_t *x)
     return x->seq->alpha == RV_ALPHA_DNA && !x->wide && x->n > 0 && x->n < UINT32_MAX - 256;
 }
 
-/* Byte -> DNA code 1..4 for A C G T U (any case), else 0: a table, as a switch
- * mispredicts on every random base. */
+/* Byte -> pattern code (fm_core.h): 1..4 for A C G T U, RV_FM_SET | set for the
+ * IUPAC codes, any case; 0 for the rest.  A table: a switch mispredicts on every
+ * random base. */
+#define SET(a, c, g, t) (RV_FM_SET | (a) | (c) << 1 | (g) << 2 | (t) << 3)
 static const uint8_t base_code[256] = {
-    ['A'] = 1, ['C'] = 2, ['G'] = 3, ['T'] = 4, ['U'] = 4, ['a'] = 1, ['c'] = 2, ['g'] = 3, ['t'] = 4, ['u'] = 4};
+    ['A'] = 1, ['C'] = 2, ['G'] = 3, ['T'] = 4, ['U'] = 4, ['a'] = 1, ['c'] = 2, ['g'] = 3, ['t'] = 4, ['u'] = 4,
+    ['R'] = SET(1, 0, 1, 0), ['Y'] = SET(0, 1, 0, 1), ['S'] = SET(0, 1, 1, 0), ['W'] = SET(1, 0, 0, 1),
+    ['K'] = SET(0, 0, 1, 1), ['M'] = SET(1, 1, 0, 0), ['B'] = SET(0, 1, 1, 1), ['D'] = SET(1, 0, 1, 1),
+    ['H'] = SET(1, 1, 0, 1), ['V'] = SET(1, 1, 1, 0), ['N'] = SET(1, 1, 1, 1),
+    ['r'] = SET(1, 0, 1, 0), ['y'] = SET(0, 1, 0, 1), ['s'] = SET(0, 1, 1, 0), ['w'] = SET(1, 0, 0, 1),
+    ['k'] = SET(0, 0, 1, 1), ['m'] = SET(1, 1, 0, 0), ['b'] = SET(0, 1, 1, 1), ['d'] = SET(1, 0, 1, 1),
+    ['h'] = SET(1, 1, 0, 1), ['v'] = SET(1, 1, 1, 0), ['n'] = SET(1, 1, 1, 1)};
+#undef SET
 
 int rv_fm_encode(const char *pat, size_t len, uint8_t *out)
 {

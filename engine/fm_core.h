@@ -51,6 +51,24 @@ typedef struct {
     uint64_t brk[2]; /* bit: breaker or text start (bwt holds an A there) */
 } rv_fm_block_t;
 
+/* Pattern codes: 1..4 a base (A C G T), 0x10 | set an IUPAC code (set bits:
+ * 1 A, 2 C, 4 G, 8 T).  Pieces with a set are not searched (rv_fm_plan); the
+ * verification compares sets. */
+#define RV_FM_SET 0x10
+
+/* The complement of a pattern code (A <-> T, C <-> G; sets likewise). */
+RV_FM_FN uint8_t rv_fm_comp(uint8_t c)
+{
+    if (!(c & RV_FM_SET)) return (uint8_t)(5 - c);
+    return (uint8_t)(RV_FM_SET | (c & 1) << 3 | (c & 2) << 1 | (c & 4) >> 1 | (c & 8) >> 3);
+}
+
+/* Does pattern code p match text code c (1..4)? */
+RV_FM_FN int rv_fm_match(uint8_t p, uint8_t c)
+{
+    return p & RV_FM_SET ? p >> (c - 1) & 1 : p == c;
+}
+
 /* Occurrences of DNA code c (1..4) in BWT[0, i). */
 RV_FM_FN uint32_t rv_fm_occ(const rv_fm_block_t *blk, unsigned c, uint64_t i)
 {
@@ -135,7 +153,7 @@ RV_FM_FN void rv_fm_piece(uint32_t m, unsigned parts, unsigned j, uint32_t *off,
  * piece j, the SA interval [lo[j], lo[j] + width[j]) whose suffixes start at
  * pattern position + shift[j] (rv_fm_backward, stopped early).  Returns the mask
  * of the k + 1 pieces whose candidates are checked (the others' width set to 0);
- * *wide is set when one of them has more than cap. */
+ * *wide is set when one of them has more than cap or an IUPAC code. */
 RV_FM_FN unsigned rv_fm_plan(const rv_fm_block_t *blk, const rv_fm_counts_t *cn, const uint8_t *code, uint32_t m,
                              int rc, unsigned k, uint64_t cap, uint64_t *lo, uint64_t *width, uint32_t *shift,
                              int *wide)
@@ -147,7 +165,14 @@ RV_FM_FN unsigned rv_fm_plan(const rv_fm_block_t *blk, const rv_fm_counts_t *cn,
         rv_fm_piece(m, parts, j, &off, &len);
         /* piece j of the reverse complement is the reverse complement of the
          * letters code[m - off - len, m - off) */
-        rv_fm_backward(blk, cn, rc ? code + (m - off - len) : code + off, len, rc, RV_FM_STOP, &lo[j], &hi, &depth);
+        const uint8_t *src = rc ? code + (m - off - len) : code + off;
+        unsigned sets = 0;
+        for (uint32_t i = 0; i < len; i++) sets |= src[i] & RV_FM_SET;
+        if (sets) { /* not searchable: the widest of all, skipped first */
+            lo[j] = 0, width[j] = UINT64_MAX, shift[j] = 0;
+            continue;
+        }
+        rv_fm_backward(blk, cn, src, len, rc, RV_FM_STOP, &lo[j], &hi, &depth);
         width[j] = hi - lo[j];
         shift[j] = off + len - depth;
     }
@@ -186,8 +211,8 @@ RV_FM_FN int rv_fm_verify(const uint8_t *text, uint64_t t, const uint8_t *code, 
         }
         const uint8_t c = text[t + i];
         if (c == 0) return -1;
-        const uint8_t p = rc ? (uint8_t)(5 - code[m - 1 - i]) : code[i];
-        if (c != p) {
+        const uint8_t p = rc ? rv_fm_comp(code[m - 1 - i]) : code[i];
+        if (!rv_fm_match(p, c)) {
             if (++mm > k) return -1;
             clean = 0;
         }

@@ -2,17 +2,20 @@
  * Owens, seeds/004), on the GPU or in CPU threads.
  *
  * The BWT and its occurrence table are derived from an index's text and SA (on
- * the device when the GPU runs it).  A pattern of plain bases (A C G T, U = T)
- * with k <= RV_FM_MAX_K mismatches is cut into k + 1 pieces; a match leaves one
- * piece intact (pigeonhole), so each piece is searched exactly by backward search
- * and each of its occurrences is checked against the text at the pattern's
- * alignment — accepted only through the first piece that is exact there, so no
- * match is counted twice.  The answer is the one of rv_find_count() and
+ * the device when the GPU runs it).  A DNA pattern with k <= 3 mismatches is cut
+ * into k + 1 pieces (k + 3 when it is long enough, the two most frequent then
+ * skipped); a match leaves one of the pieces searched intact (pigeonhole), so
+ * each is searched exactly by backward search and each of its occurrences is
+ * checked against the text at the pattern's alignment — accepted only through the
+ * first searched piece that is exact there, so no match is counted twice.  Pieces
+ * with IUPAC codes are not searched (they count as the most frequent); the check
+ * compares the codes' sets.  The answer is the one of rv_find_count() and
  * rv_find_many() (find.h) for the same pattern: same hits, same mismatches.
  *
- * Patterns this search does not take (IUPAC codes, too short or too long, k too
- * large) and patterns with a piece of more than `cap` occurrences are left to the
- * caller (`left[i]` = 1), who searches them with find.h.
+ * Patterns this search does not take (too short or too long, k too large) are
+ * for find.h; patterns with a searched piece of more than `cap` occurrences or
+ * with IUPAC codes in it are left to the caller (`left[i]` = 1), who searches them
+ * with find.h.
  *
  *     rv_fm_t *f = rv_fm_open(x, RV_BACKEND_AUTO, threads);
  *     rv_fm_search(f, &batch, RV_STRAND_BOTH, 2, first, counts, NULL, left);
@@ -40,8 +43,9 @@ typedef struct rv_fm rv_fm_t;
 /* 1 when x can have an FM-index: DNA, 32-bit arrays, n < 2^32 - 256. */
 int rv_fm_usable(const rv_index_t *x);
 
-/* The codes of pat[0, len) into out (len bytes) when every letter is a plain base
- * (A C G T U, any case): 1; 0 otherwise (out undefined). */
+/* The codes of pat[0, len) into out (len bytes) when every letter is a base or an
+ * IUPAC code (A C G T U R Y S W K M B D H V N, any case): 1; 0 otherwise (out
+ * undefined).  Bases are 1..4; a code stands for its set of bases (fm_core.h). */
 int rv_fm_encode(const char *pat, size_t len, uint8_t *out);
 
 /* 1 when a pattern of length m with k mismatches is one rv_fm_search() takes. */
