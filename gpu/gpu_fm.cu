@@ -291,9 +291,8 @@ static int search(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size
     if (hits) {
         const size_t want = (total < CHUNK ? total : CHUNK) + 1;
         if (grow((void **)&g->hits, &g->hit_bytes, want * sizeof *g->hits) < 0) return -1;
-        if (!(*hits = (rv_gpu_hit_t *)malloc((total ? total : 1) * sizeof **hits)))
-            return rv_error("GPU", "out of host memory (%llu candidates)", (unsigned long long)total);
     }
+    if (hits && !(*hits = (rv_gpu_hit_t *)malloc(sizeof **hits))) return rv_error("GPU", "out of host memory");
     for (uint64_t c0 = 0; c0 < total; c0 += CHUNK) {
         const uint64_t nc = total - c0 < CHUNK ? total - c0 : CHUNK;
         if (hits) GK(cudaMemset(g->n_hits, 0, sizeof *g->n_hits));
@@ -303,6 +302,10 @@ static int search(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size
         if (hits) {
             unsigned long long got = 0;
             GK(cudaMemcpy(&got, g->n_hits, sizeof got, cudaMemcpyDeviceToHost));
+            /* hits are far fewer than candidates (a wide piece): grow by what came */
+            rv_gpu_hit_t *more = (rv_gpu_hit_t *)realloc(*hits, (*n_hits + got + 1) * sizeof **hits);
+            if (!more) return rv_error("GPU", "out of host memory (%llu hits)", (unsigned long long)(*n_hits + got));
+            *hits = more;
             GK(cudaMemcpy(*hits + *n_hits, g->hits, got * sizeof **hits, cudaMemcpyDeviceToHost));
             *n_hits += got;
         }

@@ -66,7 +66,7 @@ double rv_fm_build_seconds(const rv_fm_t *f);
  * CPU, where the SA search counts such patterns faster; the GPU checks up to
  * RV_FM_CAP_GPU candidates a piece). */
 #define RV_FM_CAP 4096
-#define RV_FM_CAP_GPU (1u << 16)
+#define RV_FM_CAP_GPU (1u << 20)
 /* The cap for f: RV_FM_CAP or RV_FM_CAP_GPU, or REPVIEW_FM_CAP from the
  * environment (benchmarks). */
 uint32_t rv_fm_cap(const rv_fm_t *f);
