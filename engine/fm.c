@@ -76,20 +76,9 @@ static void fill_blocks(void *arg, uint64_t lo, uint64_t hi, int t)
     (void)t;
     table_t *c = arg;
     for (uint64_t b = lo; b < hi; b++) {
-        rv_fm_block_t *k = &c->blk[b];
-        memset(k, 0, sizeof *k);
-        uint64_t cnt[4] = {0};
-        for (unsigned i = 0; i < RV_FM_BLOCK && b * RV_FM_BLOCK + i < c->n; i++) {
-            const uint32_t s = c->sa[b * RV_FM_BLOCK + i];
-            const uint8_t sym = s ? c->text[s - 1] : 0;
-            if (sym >= 1 && sym <= 4) {
-                k->bwt[i / 32] |= (uint64_t)(sym - 1) << (2 * (i % 32));
-                cnt[sym - 1]++;
-            } else {
-                k->brk[i / 64] |= 1ull << (i % 64);
-            }
-        }
-        memcpy(c->local[b], cnt, sizeof cnt);
+        uint32_t cnt[4];
+        rv_fm_fill_block(&c->blk[b], c->text, c->sa, c->n, b, cnt);
+        for (int j = 0; j < 4; j++) c->local[b][j] = cnt[j];
     }
 }
 

@@ -96,6 +96,26 @@ RV_FM_FN uint32_t rv_fm_occ(const rv_fm_block_t *blk, unsigned c, uint64_t i)
     return occ;
 }
 
+/* Block b of the table of text[0, n) with SA sa, but for its counts: the BWT
+ * symbols, the breaker bits, and in cnt the A, C, G, T inside the block. */
+RV_FM_FN void rv_fm_fill_block(rv_fm_block_t *k, const uint8_t *text, const uint32_t *sa, uint64_t n, uint64_t b,
+                               uint32_t cnt[4])
+{
+    for (int c = 0; c < 4; c++) cnt[c] = k->cnt[c] = 0;
+    for (int w = 0; w < 4; w++) k->bwt[w] = 0;
+    k->brk[0] = k->brk[1] = 0;
+    for (unsigned i = 0; i < RV_FM_BLOCK && b * RV_FM_BLOCK + i < n; i++) {
+        const uint32_t s = sa[b * RV_FM_BLOCK + i];
+        const uint8_t sym = s ? text[s - 1] : 0;
+        if (sym >= 1 && sym <= 4) {
+            k->bwt[i / 32] |= (uint64_t)(sym - 1) << (2 * (i % 32));
+            cnt[sym - 1]++;
+        } else {
+            k->brk[i / 64] |= 1ull << (i % 64);
+        }
+    }
+}
+
 /* The counts an LF step adds: first[c] = rank of the first suffix that starts
  * with code c (c = 1..4, first[5] = n); lf[c] = first[c] + 1 when the text ends
  * with c (that suffix, a single symbol, sorts before every other c-suffix and has

@@ -53,20 +53,8 @@ __global__ void k_fm_blocks(const uint8_t *text, const uint32_t *sa, uint64_t n,
     const uint64_t b = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
     if (b >= nb) return;
     rv_fm_block_t k;
-    memset(&k, 0, sizeof k);
-    uint32_t cnt[4] = {0, 0, 0, 0};
-    for (unsigned i = 0; i < RV_FM_BLOCK; i++) {
-        const uint64_t r = b * RV_FM_BLOCK + i;
-        if (r >= n) break;
-        const uint32_t s = sa[r];
-        const uint8_t sym = s ? text[s - 1] : 0;
-        if (sym >= 1 && sym <= 4) {
-            k.bwt[i / 32] |= (uint64_t)(sym - 1) << (2 * (i % 32));
-            cnt[sym - 1]++;
-        } else {
-            k.brk[i / 64] |= 1ull << (i % 64);
-        }
-    }
+    uint32_t cnt[4];
+    rv_fm_fill_block(&k, text, sa, n, b, cnt);
     blk[b] = k;
     for (int c = 0; c < 4; c++) local[c * nb + b] = cnt[c];
 }

@@ -11,6 +11,7 @@
 #include "repview/fm.h"
 #include "repview/gpu.h"
 #include "find_internal.h"
+#include "hitvec.h"
 #include "fm_core.h" /* RV_FM_MAX_K, RV_FM_MAX_LEN */
 
 enum { K_DNA, K_AC, K_PERIODIC, K_SAME, N_KINDS };
@@ -64,19 +65,6 @@ static int base_of(char c)
     return c == 'A' ? 1 : c == 'C' ? 2 : c == 'G' ? 3 : c == 'T' ? 4 : 0;
 }
 
-typedef struct {
-    rv_hit_t *h;
-    size_t n, cap;
-} hitvec_t;
-
-static void push(hitvec_t *v, rv_hit_t h)
-{
-    if (v->n == v->cap) {
-        v->cap = v->cap ? v->cap * 2 : 64;
-        v->h = realloc(v->h, v->cap * sizeof *v->h);
-    }
-    v->h[v->n++] = h;
-}
 
 /* Does pattern letter p match the base b (1..4)?  IUPAC sets spelled out. */
 static int letter_has(char p, int b)
