@@ -286,7 +286,7 @@ static int search_cpu(rv_fm_t *f, const rv_fm_batch_t *b, int strands, unsigned 
         *hits = malloc((total ? total : 1) * sizeof **hits);
         if (!*hits) rc = rv_error("FM-index", "out of memory (%llu hits)", (unsigned long long)total);
         for (int t = 0; rc == 0 && t < threads; t++) {
-            memcpy(*hits + *n_hits, c.vec[t].h, c.vec[t].n * sizeof **hits);
+            if (c.vec[t].n) memcpy(*hits + *n_hits, c.vec[t].h, c.vec[t].n * sizeof **hits);
             *n_hits += c.vec[t].n;
         }
     }

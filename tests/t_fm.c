@@ -36,7 +36,7 @@ static void random_record(rng_t *g, int kind, char *buf, size_t len)
 
 static rv_index_t *random_index(rng_t *g, int kind, int strands)
 {
-    char *seqs[3], names[3][8];
+    char *seqs[3], names[3][16];
     const char *nm[3];
     int n_rec = 1 + (int)rng_below(g, 3);
     for (int r = 0; r < n_rec; r++) {

@@ -54,17 +54,21 @@ static int batch_room(batch_t *b, size_t n, size_t bytes)
     return 0;
 }
 
+/* Add a pattern; seq NULL keeps only its name and length (the BED6+ output's
+ * list of every pattern). */
 static int batch_add(batch_t *b, const char *name, const char *seq, size_t len)
 {
     const size_t nl = strlen(name);
-    if (batch_room(b, b->n + 1, nl + len + 2) < 0) return -1;
+    if (batch_room(b, b->n + 1, nl + 1 + (seq ? len + 1 : 0)) < 0) return -1;
     b->name_at[b->n] = b->used;
     memcpy(b->arena + b->used, name, nl + 1);
     b->used += nl + 1;
     b->seq_at[b->n] = b->used;
-    memcpy(b->arena + b->used, seq, len);
-    b->arena[b->used + len] = 0;
-    b->used += len + 1;
+    if (seq) {
+        memcpy(b->arena + b->used, seq, len);
+        b->arena[b->used + len] = 0;
+        b->used += len + 1;
+    }
     b->len[b->n++] = len;
     return 0;
 }
@@ -207,12 +211,12 @@ static int search_batch(stream_t *w, batch_t *b, const char *ctx)
         rv_hit_t *all = realloc(w->hits, (w->n_hits + nh + 1) * sizeof *all);
         if (!all) rc = rv_error("find", "out of memory");
         else {
-            memcpy(all + w->n_hits, h, nh * sizeof *h);
+            if (nh) memcpy(all + w->n_hits, h, nh * sizeof *h);
             w->hits = all;
             w->n_hits += nh;
         }
         for (size_t i = 0; rc == 0 && i < b->n; i++)
-            rc = batch_add(&w->all, batch_name(b, i), "", b->len[i]);
+            rc = batch_add(&w->all, batch_name(b, i), NULL, b->len[i]);
     }
     free(h);
     w->done += b->n;
