@@ -62,7 +62,7 @@ UI_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(wildcard ui/*.c ui/cli/*.c ui/explor
 LIB        := $(BUILD)/librepview.a
 TEST_SRC   := $(wildcard tests/t_*.c)
 TEST_BIN   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
-TOOL_BIN   := $(BUILD)/gen_chrom $(BUILD)/rvtime
+TOOL_BIN   := $(BUILD)/gen_chrom $(BUILD)/rvtime $(BUILD)/sim_reads
 
 .PHONY: all deps run test check asan bench install clean nocuda fuzz
 all: repview $(TEST_BIN) $(TOOL_BIN)
@@ -85,7 +85,7 @@ $(BUILD)/%.o: %.c $(wildcard include/repview/*.h) $(wildcard engine/*.h) $(wildc
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DRV_HAVE_CUDA=$(HAVE_CUDA) -DRV_HAVE_MPI=$(HAVE_MPI) -c -o $@ $<
 
-$(BUILD)/gpu/%.o: gpu/%.cu $(wildcard include/repview/*.h) $(wildcard gpu/*.cuh) $(wildcard gpu/*.h)
+$(BUILD)/gpu/%.o: gpu/%.cu $(wildcard include/repview/*.h) $(wildcard gpu/*.cuh) $(wildcard gpu/*.h) engine/fm_core.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
 
@@ -96,6 +96,10 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 $(BUILD)/gen_chrom: samples/gen_chrom.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDSAN) -lm
+
+$(BUILD)/sim_reads: tests/bench/sim_reads.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDSAN)
 
 $(BUILD)/rvtime: tests/bench/rvtime.c
 	@mkdir -p $(dir $@)

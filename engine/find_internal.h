@@ -92,7 +92,5 @@ typedef struct {
  * out; returns how many. */
 int64_t rv_hits_first(const rv_hit_src_t *src, uint64_t from, rv_hit_t *out, size_t max);
 
-/* Sort hits by (pos, strand, pattern).  0 or -1 (memory). */
-int rv_hits_sort(rv_hit_t *h, uint64_t n);
 
 #endif

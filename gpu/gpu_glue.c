@@ -1,5 +1,6 @@
 /* gpu_glue.c — gpu.h for a build with CUDA: hands the index, progress and cancellation
  * to the CUDA side (gpu_host.cu) through gpu_iface.h. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "repview/common.h"
@@ -172,4 +173,26 @@ int rv_gpu_buckets_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const ui
                        uint64_t *n_groups)
 {
     return rv_gpu_bk_job(sigma, k, lo, nc, off, m, min_left, pos, lcp, depth, groups, n_groups);
+}
+
+_Static_assert(sizeof(rv_gpu_hit_t) == sizeof(rv_hit_t) && offsetof(rv_gpu_hit_t, pattern) == offsetof(rv_hit_t, pattern) &&
+                   offsetof(rv_gpu_hit_t, mism) == offsetof(rv_hit_t, mism) &&
+                   offsetof(rv_gpu_hit_t, strand) == offsetof(rv_hit_t, strand),
+               "the GPU writes rv_hit_t");
+
+rv_gpu_fm_t *rv_gpu_fm_new(const rv_index_t *x, double *build_s)
+{
+    if (x->wide) {
+        rv_error("GPU", "FM-index: 64-bit indexes are not supported");
+        return NULL;
+    }
+    return rv_gpu_fm_open(x->seq->text, x->sa, x->n, rv_seq_fwd_len(x->seq), build_s);
+}
+
+void rv_gpu_fm_free(rv_gpu_fm_t *g) { rv_gpu_fm_close(g); }
+
+int rv_gpu_fm_batch(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size_t np, int strands, unsigned k,
+                    uint32_t first, uint32_t cap, uint64_t *count, rv_hit_t **hits, uint64_t *n_hits, uint8_t *left)
+{
+    return rv_gpu_fm_search(g, code, off, np, strands, k, first, cap, count, (rv_gpu_hit_t **)hits, n_hits, left);
 }

@@ -99,6 +99,26 @@ int rv_gpu_bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_
                   uint64_t min_left, uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups,
                   uint64_t *n_groups);
 
+/* FM-index on the device (gpu_fm.cu; fm.h): built from the text (n codes) and its
+ * 32-bit SA, both uploaded and kept for the searches; fwd = positions that may
+ * start a hit (the forward strand of an index of both strands, else n).  NULL
+ * with a message (no room: the caller searches on the CPU). */
+typedef struct rv_gpu_fm rv_gpu_fm_t;
+typedef struct { /* the layout of rv_hit_t (find.h) */
+    uint64_t pos;
+    uint32_t pattern;
+    uint16_t mism;
+    char strand;
+} rv_gpu_hit_t;
+rv_gpu_fm_t *rv_gpu_fm_open(const uint8_t *text, const uint32_t *sa, uint64_t n, uint64_t fwd, double *build_s);
+void rv_gpu_fm_close(rv_gpu_fm_t *g);
+/* One batch (fm.h rv_fm_search): np patterns, pattern i = code[off[i], off[i+1]),
+ * every one rv_fm_takes(); strands bit 1 '+', bit 2 '-'.  count (np, or NULL),
+ * hits (malloc()ed, or NULL), left (np).  0 or -1 with a message. */
+int rv_gpu_fm_search(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size_t np, int strands, unsigned k,
+                     uint32_t first, uint32_t cap, uint64_t *count, rv_gpu_hit_t **hits, uint64_t *n_hits,
+                     uint8_t *left);
+
 #ifdef __cplusplus
 }
 #endif

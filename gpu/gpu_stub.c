@@ -50,3 +50,18 @@ int rv_gpu_buckets_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const ui
     *n_groups = 0;
     return rv_error("GPU", "this repview was built without CUDA");
 }
+
+rv_gpu_fm_t *rv_gpu_fm_new(const rv_index_t *x, double *build_s)
+{
+    (void)x; (void)build_s;
+    rv_error("GPU", "this repview was built without CUDA");
+    return NULL;
+}
+void rv_gpu_fm_free(rv_gpu_fm_t *g) { (void)g; }
+int rv_gpu_fm_batch(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size_t np, int strands, unsigned k,
+                    uint32_t first, uint32_t cap, uint64_t *count, rv_hit_t **hits, uint64_t *n_hits, uint8_t *left)
+{
+    (void)g; (void)code; (void)off; (void)np; (void)strands; (void)k; (void)first; (void)cap; (void)count;
+    (void)hits; (void)n_hits; (void)left;
+    return rv_error("GPU", "this repview was built without CUDA");
+}

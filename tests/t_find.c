@@ -7,6 +7,7 @@
 #include "repview/build.h"
 #include "repview/find.h"
 #include "find_internal.h"
+#include "hitvec.h"
 
 /* ---- the naive side: works on the raw records, never on the index -------- */
 
@@ -44,19 +45,6 @@ static int letter_matches(rv_alpha_t a, char p, char t)
     return p == t;
 }
 
-typedef struct {
-    rv_hit_t *h;
-    size_t n, cap;
-} hitvec_t;
-
-static void push(hitvec_t *v, rv_hit_t h)
-{
-    if (v->n == v->cap) {
-        v->cap = v->cap ? v->cap * 2 : 64;
-        v->h = realloc(v->h, v->cap * sizeof *v->h);
-    }
-    v->h[v->n++] = h;
-}
 
 /* Mismatches of pat at raw[g, g+m) on strand s (-1: a breaker inside). */
 static int naive_at(const rv_seq_t *s, const char *pat, size_t m, uint64_t g, char strand)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "repview/build.h"
 #include "repview/repeats.h"
+#include "repview/find.h"
 
 /* 1 when this binary was built with CUDA. */
 int rv_gpu_compiled(void);
@@ -46,5 +47,15 @@ void rv_gpu_buckets_close(void);
 int rv_gpu_buckets_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off, uint64_t m,
                        uint64_t min_left, uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups,
                        uint64_t *n_groups);
+
+/* FM-index on the device (fm.h; gpu_fm.cu): the table built from x's text and SA
+ * (both kept on the device); *build_s = seconds with the uploads.  NULL with a
+ * message (no room, or built without CUDA).  One batch: fm.h rv_fm_search() for
+ * np patterns that rv_fm_takes(), strands = rv_strand_t. */
+typedef struct rv_gpu_fm rv_gpu_fm_t;
+rv_gpu_fm_t *rv_gpu_fm_new(const rv_index_t *x, double *build_s);
+void rv_gpu_fm_free(rv_gpu_fm_t *g);
+int rv_gpu_fm_batch(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size_t np, int strands, unsigned k,
+                    uint32_t first, uint32_t cap, uint64_t *count, rv_hit_t **hits, uint64_t *n_hits, uint8_t *left);
 
 #endif

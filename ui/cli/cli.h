@@ -8,6 +8,7 @@
 #include "repview/build.h"
 #include "../front.h"
 #include "repview/buckets.h"
+#include "repview/find.h"
 #include "repview/index.h"
 #include "repview/pairs.h"
 
@@ -97,6 +98,26 @@ int cli_out_end(const char *out, int rc);
  * end of the file, -1 when it ends inside one. */
 void cli_varint_put(FILE *f, uint64_t v);
 int cli_varint_get(FILE *f, uint64_t *v);
+
+/* ---- find over an index (cli_find_many.c) ---- */
+enum { CLI_SEARCH_AUTO = 0, CLI_SEARCH_SA, CLI_SEARCH_FM }; /* --search */
+typedef struct {
+    rv_strand_t strand;
+    unsigned k;
+    int count;          /* --count: one line per pattern */
+    int search;         /* CLI_SEARCH_* */
+    char *const *pats;  /* the command line's patterns (compiled once already) */
+    int n_pats;
+    const char *file;   /* -f, or NULL */
+} cli_find_req_t;
+/* Answer q over x: the header and the lines on standard output (counts batch by
+ * batch; hits once all are found).  RV_EXIT_OK, or RV_EXIT_DATA with the message
+ * set (not printed). */
+int cli_find_stream(const rv_index_t *x, const cli_find_req_t *q, const cli_common_t *c);
+/* The header line of find's output (count: --count's) on a buffered stdout. */
+void cli_find_put_header(int count);
+/* BED6+ lines of n sorted hits; pattern i is called name[i] and has length len[i]. */
+void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t *len, const rv_hit_t *h, int64_t n);
 
 /* ---- MPI (cli_mpi.c; Open MPI when built with it) ---- */
 /* Ranks of the job this process belongs to, from the launcher's environment (1

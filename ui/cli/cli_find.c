@@ -24,7 +24,15 @@ static const char usage[] =
     "  --strand S   both, + or - (default: both for DNA, + otherwise); '-' hits are\n"
     "               matches of the reverse complement, on forward coordinates\n"
     "  -k K         allow up to K mismatches (Hamming; default 0)\n"
-    "  -f FILE      patterns from a FASTA/FASTQ file (plain or gzip)\n\n"
+    "  -f FILE      patterns from a FASTA/FASTQ file (plain or gzip), read in batches\n"
+    "  --count      one line per pattern instead: 'pattern count' (hits on both\n"
+    "               strands; a position matched on both counts twice), patterns in\n"
+    "               the order given (command line, then the file)\n"
+    "  --search S   auto, sa or fm: how the patterns are searched (default auto:\n"
+    "               fm from 20000 patterns, or with --gpu).  fm: DNA patterns with\n"
+    "               K <= 3 go through an FM-index built from the suffix array — on\n"
+    "               the GPU when one is usable, else in CPU threads — and those it\n"
+    "               leaves through the suffix array (sa); the same output\n\n"
     "Patterns are case-insensitive; for DNA the IUPAC codes R Y S W K M B D H V N match\n"
     "their sets of bases (U = T); for protein X matches any residue.  Breakers (N runs,\n"
     "other non-ACGT bytes, record ends) never match.\n\n"
@@ -46,9 +54,11 @@ typedef struct {
     uint64_t mem_budget; /* 0: none given */
     const char *out;
     uint64_t slice, n_slices; /* --buckets I/N (n_slices 0: none) */
+    int count;           /* --count */
+    int search;          /* --search: CLI_SEARCH_* */
 } find_opts_t;
 
-enum { OPT_STRAND = 1, OPT_MEM_BUDGET, OPT_BUCKETS };
+enum { OPT_STRAND = 1, OPT_MEM_BUDGET, OPT_BUCKETS, OPT_COUNT, OPT_SEARCH };
 
 static int on_opt(int opt, const char *arg, void *ud)
 {
@@ -63,6 +73,16 @@ static int on_opt(int opt, const char *arg, void *ud)
         cli_usage_error("find", "bad -k '%s' (mismatches, 0 to 65535)", arg);
         return -1;
     case 'f': o->file = arg; return 0;
+    case OPT_COUNT: o->count = 1; return 0;
+    case OPT_SEARCH:
+        if (strcmp(arg, "auto") == 0) o->search = CLI_SEARCH_AUTO;
+        else if (strcmp(arg, "sa") == 0) o->search = CLI_SEARCH_SA;
+        else if (strcmp(arg, "fm") == 0) o->search = CLI_SEARCH_FM;
+        else {
+            cli_usage_error("find", "bad --search '%s' (auto, sa or fm)", arg);
+            return -1;
+        }
+        return 0;
     case 'o': o->out = arg; return 0;
     case OPT_BUCKETS: return cli_parse_buckets("find", arg, &o->slice, &o->n_slices);
     case OPT_MEM_BUDGET:
@@ -140,25 +160,23 @@ static int read_pattern_file(const rv_index_t *x, const rv_seq_t *s, const find_
     return rc;
 }
 
-static void put_header(void)
+/* The output of n sorted hits of the patterns ps: BED6+, or --count's lines. */
+static int put_answer(const rv_seq_t *s, const pattern_set_t *ps, const rv_hit_t *h, int64_t n, int count)
 {
-    static char buf[1 << 20];
-    setvbuf(stdout, buf, _IOFBF, sizeof buf);
-    printf("#chrom\tstart\tend\tpattern\tmismatches\tstrand\tmatched\n");
-}
-
-static void print_hits(const rv_seq_t *s, const pattern_set_t *ps, const rv_hit_t *h, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++) {
-        const uint64_t g = rv_seq_text_to_global(s, h[i].pos);
-        const uint64_t m = ps->len[h[i].pattern];
-        const rv_record_t *rec = &s->rec[rv_seq_record_of(s, g)];
-        printf("%s\t%llu\t%llu\t%s\t%u\t%c\t", rec->name, (unsigned long long)(g - rec->off),
-               (unsigned long long)(g - rec->off + m), ps->name[h[i].pattern], (unsigned)h[i].mism,
-               h[i].strand);
-        fwrite(s->raw + g, 1, m, stdout);
-        putchar('\n');
+    const char **name = malloc((ps->n + 1) * sizeof *name);
+    size_t *len = malloc((ps->n + 1) * sizeof *len);
+    uint64_t *cnt = count ? calloc(ps->n + 1, sizeof *cnt) : NULL;
+    if (!name || !len || (count && !cnt)) {
+        free(name), free(len), free(cnt);
+        return rv_error("find", "out of memory");
     }
+    for (size_t i = 0; i < ps->n; i++) name[i] = ps->name[i], len[i] = (size_t)ps->len[i];
+    cli_find_put_header(count);
+    for (int64_t i = 0; count && i < n; i++) cnt[h[i].pattern]++;
+    for (size_t i = 0; count && i < ps->n; i++) printf("%s\t%llu\n", name[i], (unsigned long long)cnt[i]);
+    if (!count) cli_find_put_hits(s, name, len, h, n);
+    free(name), free(len), free(cnt);
+    return 0;
 }
 
 /* The patterns of the command line and of -f for x (or s); the strand mode set
@@ -242,25 +260,30 @@ static int read_hits(FILE *f, void *ud)
 }
 
 
-/* Every range's hits came: all printed in order, header first.  0, or -1 with a
+/* Every range's hits came: all printed in order (put_answer).  0, or -1 with a
  * message when a range is missing. */
-static int print_ranges(const rv_seq_t *s, const pattern_set_t *ps, const ranges_t *r)
+static int print_ranges(const rv_seq_t *s, const pattern_set_t *ps, const ranges_t *r, int count)
 {
     for (uint64_t j = 0; j < r->n_ranges; j++)
         if (!r->hits[j]) return rv_error("find", "range %llu came back from no rank", (unsigned long long)j + 1);
-    put_header();
-    for (uint64_t j = 0; j < r->n_ranges; j++) print_hits(s, ps, r->hits[j], (int64_t)r->n[j]);
-    return 0;
+    rv_hit_t *all = NULL;
+    uint64_t total = 0;
+    for (uint64_t j = 0; j < r->n_ranges; j++) total += r->n[j];
+    if (!(all = malloc((total + 1) * sizeof *all))) return rv_error("find", "out of memory");
+    for (uint64_t j = 0, at = 0; j < r->n_ranges; at += r->n[j], j++) memcpy(all + at, r->hits[j], r->n[j] * sizeof *all);
+    int rc = put_answer(s, ps, all, (int64_t)total, count);
+    free(all);
+    return rc;
 }
 
-static int mpi_master(const rv_seq_t *s, const pattern_set_t *ps, uint64_t n_ranges, int size, int quiet)
+static int mpi_master(const rv_seq_t *s, const pattern_set_t *ps, uint64_t n_ranges, int size, int quiet, int count)
 {
     ranges_t r = {calloc(n_ranges, sizeof *r.hits), calloc(n_ranges, sizeof *r.n), n_ranges, ps->n};
     uint64_t *order = malloc(n_ranges * sizeof *order);
     int rc = r.hits && r.n && order ? 0 : rv_error("find", "out of memory");
     for (uint64_t j = 0; rc == 0 && j < n_ranges; j++) order[j] = j; /* ranges are alike: in order */
     if (rc == 0) rc = cli_mpi_collect(order, n_ranges, size, quiet, "find", read_hits, &r);
-    if (rc == 0) rc = print_ranges(s, ps, &r);
+    if (rc == 0) rc = print_ranges(s, ps, &r, count);
     for (uint64_t j = 0; r.hits && j < n_ranges; j++) free(r.hits[j]);
     free(r.hits), free(r.n), free(order);
     return rc;
@@ -298,7 +321,7 @@ static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts
     const uint64_t n_ranges = n ? (n + range - 1) / range : 1;
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
     scan_t w = {f, n, range, c->build.threads, 0};
-    int rc = rank == 0 ? mpi_master(s, &ps, n_ranges, size, c->quiet) : cli_mpi_work(rank, "find", scan_job, &w);
+    int rc = rank == 0 ? mpi_master(s, &ps, n_ranges, size, c->quiet, o->count) : cli_mpi_work(rank, "find", scan_job, &w);
     code = cli_mpi_end(rank, rc, "find", o->out);
     rv_find_text_free(f);
     set_free(&ps);
@@ -380,7 +403,7 @@ int cli_find_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s)
         FILE *f = rv_part_body(parts[i]);
         rc = f ? read_hits(f, &r) : -1;
     }
-    if (rc == 0) rc = print_ranges(s, &ps, &r);
+    if (rc == 0) rc = print_ranges(s, &ps, &r, 0);
     for (uint64_t j = 0; r.hits && j < n; j++) free(r.hits[j]);
     free(r.hits), free(r.n);
     set_free(&ps);
@@ -394,8 +417,10 @@ int cli_find(int argc, char **argv)
                                         {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
                                         {"buckets", required_argument, NULL, OPT_BUCKETS},
                                         {"output", required_argument, NULL, 'o'},
+                                        {"count", no_argument, NULL, OPT_COUNT},
+                                        {"search", required_argument, NULL, OPT_SEARCH},
                                         {0, 0, 0, 0}};
-    find_opts_t o = {RV_STRAND_BOTH, 0, 0, NULL, 0, NULL, 0, 0};
+    find_opts_t o = {RV_STRAND_BOTH, 0, 0, NULL, 0, NULL, 0, 0, 0, CLI_SEARCH_AUTO};
     cli_common_t c;
     int code;
     int i = cli_parse(argc, argv, "find", "k:f:o:", own, usage, on_opt, &o, &c, &code);
@@ -417,31 +442,35 @@ int cli_find(int argc, char **argv)
     }
     const rv_seq_t *s = x ? x->seq : text;
     pattern_set_t ps = {0};
+    /* over an index only the command line's patterns are compiled here (a bad one
+     * is a usage error); the file's are streamed */
+    const char *file = o.file;
+    if (x) o.file = NULL;
     int rc = load_patterns(x, s, argc, argv, i + 1, &o, argv[i], &ps);
+    o.file = file;
     if (rc != RV_EXIT_OK) goto out;
     if (o.n_slices) { /* a part file, for `repview merge` */
         rc = find_part(s, &ps, &o, c.build.threads) < 0 ? cli_data_error() : RV_EXIT_OK;
         goto out;
     }
-    rv_hit_t *hits = NULL;
-    int64_t n = -1;
-    if (x) {
-        n = rv_find_many(x, ps.pat, ps.n, c.build.threads, &hits);
-    } else {
-        rv_find_text_t *f = rv_find_text_new(s, ps.pat, ps.n);
-        if (f) n = rv_find_text_range(f, 0, s->n, c.build.threads, &hits);
-        rv_find_text_free(f);
-    }
-    if (n < 0) { rc = cli_data_error(); goto out; }
     if (o.out && cli_out_begin(o.out) < 0) {
-        free(hits);
         rc = RV_EXIT_DATA;
         goto out;
     }
-    put_header();
-    print_hits(s, &ps, hits, n);
-    free(hits);
-    rc = cli_out_end(o.out, cli_flush_output("find", RV_EXIT_OK));
+    if (x) {
+        cli_find_req_t q = {o.strand, (unsigned)o.k, o.count, o.search, argv + i + 1, argc - i - 1, o.file};
+        rc = cli_find_stream(x, &q, &c);
+        if (rc != RV_EXIT_OK) cli_data_error();
+    } else {
+        rv_hit_t *hits = NULL;
+        int64_t n = -1;
+        rv_find_text_t *f = rv_find_text_new(s, ps.pat, ps.n);
+        if (f) n = rv_find_text_range(f, 0, s->n, c.build.threads, &hits);
+        rv_find_text_free(f);
+        rc = n < 0 || put_answer(s, &ps, hits, n, o.count) < 0 ? cli_data_error() : RV_EXIT_OK;
+        free(hits);
+    }
+    rc = cli_out_end(o.out, rc == RV_EXIT_OK ? cli_flush_output("find", RV_EXIT_OK) : rc);
 out:
     set_free(&ps);
     rv_seq_free(text);
