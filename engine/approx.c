@@ -24,6 +24,7 @@ enum {
     APX_HASH_BITS = 16,
     APX_HITS = 3,       /* hits in a row at one distance d that make a seed, + d / 32 */
     APX_GAP = 24,       /* the most symbols between two of them, + d / 4 */
+    APX_RETRY = 8,      /* periods after a failed try before the next at that distance */
     APX_PIECE = 1 << 20 /* symbols in a piece */
 };
 
@@ -218,10 +219,14 @@ static int try_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t sta
     int got;
     uint64_t tried;
     if (grow_seed(x, t, pc, s0, e0, d, &loc, &plen, &got, &tried) < 0) return -1;
-    if (!got) { /* no new try at this distance over the stretch just read */
-        if (d <= x->dmax) {
-            if (t->dstamp[d] != stamp) t->dstamp[d] = stamp, t->hcnt[d] = 0, t->hlast[d] = 0, t->cover[d] = 0;
-            if (t->cover[d] < tried) t->cover[d] = tried;
+    if (!got) { /* no new try at this distance over the stretch just read
+                 * and, from period 128 on, APX_RETRY periods more (diverged arrays
+                 * such as satellites give hits all along, and a try costs ~ d^2) */
+        const uint64_t until = tried + (d >= 128 ? APX_RETRY * d : 0);
+        const uint64_t off = d >= 128; /* there the distances one off too */
+        for (uint64_t q = d - off; q <= d + off && q <= x->dmax; q++) {
+            if (t->dstamp[q] != stamp) t->dstamp[q] = stamp, t->hcnt[q] = 0, t->hlast[q] = 0, t->cover[q] = 0;
+            if (t->cover[q] < until) t->cover[q] = until;
         }
         return 0;
     }

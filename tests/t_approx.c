@@ -11,7 +11,8 @@
  * motif, the loci come sorted; every exact run of period <= max_period with
  * match * length >= min_score lies inside a locus; every planted repeat (3..8
  * copies, up to 15% substitutions and indels) that scores 2 min_score against its
- * motif, also without its first copy, is overlapped for at least half its length;
+ * motif, also without its first copy, is covered by loci for at least half its
+ * length;
  * 1..3 threads and pieces of any size give loci with the same properties, and the
  * same loci for the same pieces.
  */
@@ -210,11 +211,11 @@ static void check_loci(const rv_seq_t *s, const rv_approx_set_t *a, const rv_app
             rest = v > rest ? v : rest;
         }
         if (rest < 2 * o->min_score) continue;
-        uint64_t best = 0;
-        for (uint64_t j = 0; j < a->n; j++) {
-            const uint64_t lo = a->v[j].start > (uint64_t)t0 ? a->v[j].start : (uint64_t)t0;
-            const uint64_t hi = a->v[j].end < t0 + len ? a->v[j].end : t0 + len;
-            if (hi > lo && hi - lo > best) best = hi - lo;
+        uint64_t best = 0; /* symbols of the plant that loci cover */
+        for (uint64_t i = (uint64_t)t0; i < t0 + len; i++) {
+            int in = 0;
+            for (uint64_t j = 0; j < a->n && !in; j++) in = a->v[j].start <= i && i < a->v[j].end;
+            best += (uint64_t)in;
         }
         if (2 * best < len && getenv("APX_TEST_DEBUG")) {
             fprintf(stderr, "motif %.*s min %lld maxp %llu\n", (int)pl[k].p, (const char *)pl[k].motif, (long long)o->min_score, (unsigned long long)o->max_period);
