@@ -141,10 +141,10 @@ static int accept(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t 
     }
     if (sc < o->min_score || b - a <= p || p > o->max_period) return 0;
     /* a motif taken from the text matches its own first copy: the others must
-     * score half the threshold against it too.  An alignment splits where the
-     * first p symbols end, the first part scoring match * p at most, so this holds
-     * for an exact run of length L >= 2p, match * L >= min_score */
-    if (2 * apx_score_only(&t->w, txt + a + p, b - a - p, M, p, 1, o) < o->min_score) return 0;
+     * score a quarter of the threshold against it too.  An alignment splits where
+     * the first p symbols end, the first part scoring match * p at most, so this
+     * holds for an exact run of length L >= 2p, match * L >= min_score */
+    if (4 * apx_score_only(&t->w, txt + a + p, b - a - p, M, p, 1, o) < o->min_score) return 0;
     rv_approx_cell_t best;
     if (apx_score(&t->w, txt + a, b - a, M, p, 0, o, &best) < 0) return -1;
     if (best.s < o->min_score) return 0;

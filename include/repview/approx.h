@@ -18,7 +18,8 @@
  * distance", TCS 2003).  A seed of period d is extended left and right by the
  * wraparound alignment with an X-drop, its motif replaced by the majority of the
  * aligned copies (consensus) when that scores better, and kept when it scores at
- * least min_score.  Every exact run of period <= max_period whose length L has
+ * least min_score and the copies after the first score min_score / 4 against the
+ * motif (any phase: a motif read from the text always matches its first copy).  Every exact run of period <= max_period whose length L has
  * match * L >= min_score lies inside a reported locus.
  *
  * Coordinates are text positions (rv_seq_t.text), as in tandem.h.
