@@ -40,38 +40,6 @@ void rv_approx_free(rv_approx_set_t *a)
     *a = (rv_approx_set_t){0};
 }
 
-int apx_reserve(apx_work_t *w, uint64_t p)
-{
-    if (p <= w->row_cap) return 0;
-    rv_approx_cell_t *r = realloc(w->row, 2 * p * sizeof *r);
-    if (r) w->row = r;
-    int64_t *q = r ? realloc(w->srow, 2 * p * sizeof *q) : NULL;
-    if (!q) return rv_error("approx", "out of memory");
-    w->srow = q, w->row_cap = p;
-    return 0;
-}
-
-int apx_reserve_trace(apx_work_t *w, uint64_t tb, uint64_t votes)
-{
-    if (tb > w->tb_cap) {
-        uint8_t *q = realloc(w->tb, tb);
-        if (!q) return rv_error("approx", "out of memory");
-        w->tb = q, w->tb_cap = tb;
-    }
-    if (votes > w->votes_cap) {
-        uint32_t *q = realloc(w->votes, votes * sizeof *q);
-        if (!q) return rv_error("approx", "out of memory");
-        w->votes = q, w->votes_cap = votes;
-    }
-    return 0;
-}
-
-void apx_work_free(apx_work_t *w)
-{
-    free(w->row), free(w->srow), free(w->tb), free(w->votes);
-    *w = (apx_work_t){0};
-}
-
 /* Seeds reach a tenth past max_period: insertions in the copies of a repeat of
  * period max_period part them by more (its consensus then has max_period). */
 static uint64_t apx_max_distance(const rv_approx_opts_t *o) { return o->max_period + o->max_period / 10 + 1; }

@@ -20,6 +20,38 @@
 #include "repview/common.h"
 #include "approx_internal.h"
 
+int apx_reserve(apx_work_t *w, uint64_t p)
+{
+    if (p <= w->row_cap) return 0;
+    rv_approx_cell_t *r = realloc(w->row, 2 * p * sizeof *r);
+    if (r) w->row = r;
+    int64_t *q = r ? realloc(w->srow, 2 * p * sizeof *q) : NULL;
+    if (!q) return rv_error("approx", "out of memory");
+    w->srow = q, w->row_cap = p;
+    return 0;
+}
+
+int apx_reserve_trace(apx_work_t *w, uint64_t tb, uint64_t votes)
+{
+    if (tb > w->tb_cap) {
+        uint8_t *q = realloc(w->tb, tb);
+        if (!q) return rv_error("approx", "out of memory");
+        w->tb = q, w->tb_cap = tb;
+    }
+    if (votes > w->votes_cap) {
+        uint32_t *q = realloc(w->votes, votes * sizeof *q);
+        if (!q) return rv_error("approx", "out of memory");
+        w->votes = q, w->votes_cap = votes;
+    }
+    return 0;
+}
+
+void apx_work_free(apx_work_t *w)
+{
+    free(w->row), free(w->srow), free(w->tb), free(w->votes);
+    *w = (apx_work_t){0};
+}
+
 enum { OP_DIAG = 0, OP_INS = 1, OP_DEL = 2 };
 
 static inline int better(const rv_approx_cell_t *a, const rv_approx_cell_t *b) { return a->s > b->s; }
