@@ -5,6 +5,9 @@
 #   rvx t=N     FILE.rvx present (index saved beforehand): open + all runs + output
 #   mem t=2     no index file: SA/ISA/LCP built in memory first, then the runs
 #   trf         trf FILE 2 7 7 80 10 50 500 -h -ngs (its default-like parameters)
+#   apx mem     tandem --approx -t 2, no index file (exact-run seeds from an index
+#               built in memory); apx rvx: with FILE.rvx.  Loci = lines; then the
+#               recall of TRF's loci (period <= 500, score >= 50) and the count ratio
 # Columns: runs_s = seconds computing every run (`--timing`), wall = whole command,
 # rss_MB = peak memory, loci = lines printed (repview: default filter, >= 10 bp),
 # Mruns/s = all runs / runs_s ("stored": the runs come from FILE.rvx, which
@@ -79,6 +82,29 @@ for len in $sizes; do
         awk '/^[0-9]/ && $3 <= 6 && $6 >= 95 { print $1 - 1, $2 }' "$tmp/trf.txt" | sort -n -k1,1 >"$tmp/trf_sel.txt"
         read -r hit tot < <(overlap_hits "$tmp/all.txt" "$tmp/trf_sel.txt")
         echo "# $len: $hit of $tot TRF loci (period <= 6, >= 95% identity) overlap an exact run (>= 10 bp)"
+        # approximate repeats (issue 17): `tandem --approx` beside TRF, both from the
+        # FASTA alone (no index file: the exact-run seeds come from an index built
+        # in memory), and with FILE.rvx; TRF loci of period <= 500, score >= 50
+        # found = one locus of ours overlaps at least half of it
+        rm -f "$tmp/c.fa.rvx"
+        read -r aw ar < <(timed "$tmp/apx.txt" "$REPVIEW" tandem --approx --no-save --cpu -t 2 "$tmp/c.fa")
+        "$REPVIEW" index --quiet --cpu "$tmp/c.fa" || exit 1
+        read -r bw br < <(timed "$tmp/apx_rvx.txt" "$REPVIEW" tandem --approx --cpu -t 2 "$tmp/c.fa")
+        awk '/^[0-9]/ && $3 <= 500 && $8 >= 50 { print $1 - 1, $2 }' "$tmp/trf.txt" >"$tmp/trf50.txt"
+        read -r hit tot < <(awk 'NR == FNR { if (FNR > 1) { s[++n] = $2; e[n] = $3 } next }
+            { t++; lo = 1; hi = n  # the last locus of ours starting before the TRF locus ends
+              while (lo < hi) { m = int((lo + hi + 1) / 2); if (s[m] < $2) lo = m; else hi = m - 1 }
+              for (i = lo; i >= 1 && i > lo - 64; i--) { a = s[i] > $1 ? s[i] : $1; b = e[i] < $2 ? e[i] : $2
+                  if (2 * (b - a) >= $2 - $1) { c++; break } } }
+            END { print c + 0, t + 0 }' "$tmp/apx.txt" "$tmp/trf50.txt")
+        na=$(($(wc -l <"$tmp/apx.txt") - 1))
+        printf '%-9s %-8s %7s %7.2f %7s %9s %8s %6s\n' "$len" "apx mem" - "$aw" "$ar" "$na" - \
+            "$(echo "scale=1; $trf_wall / $aw" | bc)"
+        printf '%-9s %-8s %7s %7.2f %7s %9s %8s %6s\n' "$len" "apx rvx" - "$bw" "$br" \
+            "$(($(wc -l <"$tmp/apx_rvx.txt") - 1))" - "$(echo "scale=1; $trf_wall / $bw" | bc)"
+        echo "# $len: --approx finds $hit of $tot TRF loci (period <= 500, score >= 50; $(awk -v h="$hit" -v t="$tot" \
+            'BEGIN { printf "%.1f%%", t ? 100 * h / t : 0 }')) with $na loci ($(awk -v n="$na" -v t="$tot" \
+            'BEGIN { printf "%.2f", t ? n / t : 0 }')x TRF's)"
     else
         echo "# trf not installed: no comparison"
     fi

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "repview/approx.h"
 #include "repview/common.h"
 #include "repview/part.h"
 #include "repview/tandem.h"
@@ -25,10 +26,22 @@ static const char usage[] =
     "  --min-copies C   at least C copies, C may be fractional (default 2)\n"
     "  --min-len L      at least L symbols long (default 10)\n"
     "  --timing         print on stderr (TSV): seconds to open the index, seconds to\n"
-    "                   compute the runs, and the number of runs (all, unfiltered)\n"
+    "                   compute the runs, and the number of runs (all, unfiltered);\n"
+    "                   with --approx also seconds for the loci and their number\n"
     "  --cpu | --gpu    force a backend     -t, --threads N   CPU threads\n"
     "  --alphabet A     dna|protein|text    --quiet           no progress\n"
     "  -o, --output OUT write to OUT (a temporary name, renamed when complete)\n\n"
+    "Approximate tandem repeats (TRF-like; not under mpirun):\n"
+    "  --approx         print loci with mismatches and indels instead: seeds (exact\n"
+    "                   runs, repeated k-mers) extended by wraparound alignment to a\n"
+    "                   motif (match +2, mismatch -7, indel -7), motif = consensus\n"
+    "                   of the copies.  Output:\n"
+    "  chrom start end period copies identity score motif\n"
+    "                   period = motif length, copies = (end-start)/period,\n"
+    "                   identity = % of alignment columns that match, 1 decimal\n"
+    "  --min-score S    smallest alignment score to print (default 50)\n"
+    "                   with --approx --max-period defaults to 500 (at most 100000)\n"
+    "                   and --min-copies to 1.8\n\n"
     "Scale-out (no index of the whole text: jobs of segments between breakers, each\n"
     "indexed on its own; a longer segment in pieces, its runs of long period from\n"
     "prefix buckets):\n"
@@ -40,13 +53,17 @@ static const char usage[] =
     "  mpirun -np N repview tandem ...  rank 0 hands out jobs largest first, ranks\n"
     "                     1..N-1 work, rank 0 writes: the same output\n";
 
-enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN, OPT_TIMING, OPT_MEM_BUDGET, OPT_BUCKETS };
+enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN, OPT_TIMING, OPT_MEM_BUDGET, OPT_BUCKETS,
+       OPT_APPROX, OPT_MIN_SCORE };
 
 typedef struct {
     rv_tandem_filter_t f;
     int timing;
+    int approx, set_max_period, set_min_copies;
+    uint64_t min_score;
     uint64_t mem_budget; /* 0: none given */
     uint64_t slice, n_slices; /* --buckets I/N (n_slices 0: none) */
+    rv_approx_opts_t *ao;
     const char *out;
 } tandem_opts_t;
 
@@ -66,6 +83,12 @@ static int on_opt(int opt, const char *arg, void *ud)
     rv_tandem_filter_t *f = &o->f;
     uint64_t v = 0;
     if (opt == OPT_TIMING) { o->timing = 1; return 0; }
+    if (opt == OPT_APPROX) { o->approx = 1; return 0; }
+    if (opt == OPT_MIN_SCORE) {
+        if (front_parse_count(arg, &o->min_score) == 0 && o->min_score <= (1ull << 40)) return 0;
+        cli_usage_error("tandem", "bad --min-score '%s'", arg);
+        return -1;
+    }
     if (opt == 'o') { o->out = arg; return 0; }
     if (opt == OPT_BUCKETS) return cli_parse_buckets("tandem", arg, &o->slice, &o->n_slices);
     if (opt == OPT_MEM_BUDGET) {
@@ -74,7 +97,7 @@ static int on_opt(int opt, const char *arg, void *ud)
         return -1;
     }
     if (opt == OPT_MIN_COPIES) {
-        if (parse_copies(arg, &f->min_copies) == 0) return 0;
+        if (parse_copies(arg, &f->min_copies) == 0) { o->set_min_copies = 1; return 0; }
         cli_usage_error("tandem", "bad --min-copies '%s'", arg);
         return -1;
     }
@@ -84,7 +107,7 @@ static int on_opt(int opt, const char *arg, void *ud)
         return -1;
     }
     if (opt == OPT_MIN_PERIOD) f->min_period = v;
-    else if (opt == OPT_MAX_PERIOD) f->max_period = v;
+    else if (opt == OPT_MAX_PERIOD) f->max_period = v, o->set_max_period = 1;
     else f->min_len = v;
     return 0;
 }
@@ -369,6 +392,62 @@ int cli_tandem_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s)
 
 static int print_local(void *ud, const rv_run_t *run) { return print_run(ud, run); }
 
+/* ---- --approx ------------------------------------------------------------------- */
+
+typedef struct {
+    rv_run_t *v;
+    uint64_t n, cap;
+    const rv_approx_opts_t *ao;
+} seeds_t;
+
+/* an exact run that can seed a locus: short enough a period, long enough to score */
+static int add_seed(void *ud, const rv_run_t *run)
+{
+    seeds_t *z = ud;
+    if (run->period > z->ao->max_period || (run->end - run->start) * (uint64_t)z->ao->match < (uint64_t)z->ao->min_score)
+        return 0;
+    if (z->n == z->cap) {
+        uint64_t cap = z->cap ? 2 * z->cap : 1024;
+        rv_run_t *v = realloc(z->v, cap * sizeof *v);
+        if (!v) return -1;
+        z->v = v, z->cap = cap;
+    }
+    z->v[z->n++] = *run;
+    return 0;
+}
+
+/* The loci from the seeds, printed as `chrom start end period copies identity score
+ * motif`, those passing the period, copies and length filters. */
+static int print_approx(const rv_seq_t *s, uint64_t lo, uint64_t hi, const seeds_t *z, const cli_common_t *c,
+                        const tandem_opts_t *o)
+{
+    rv_approx_set_t a;
+    double t0 = rv_now();
+    if (rv_approx_find(s, lo, hi, z->v, z->n, z->ao, c->build.threads, &a) < 0) return cli_data_error();
+    if (o->timing) fprintf(stderr, "approx\t%.3f\nloci\t%llu\n", rv_now() - t0, (unsigned long long)a.n);
+    int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
+    if (rc == RV_EXIT_OK) {
+        static char obuf[1 << 20];
+        setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+        printf("#chrom\tstart\tend\tperiod\tcopies\tidentity\tscore\tmotif\n");
+        for (uint64_t k = 0; k < a.n; k++) {
+            const rv_approx_t *l = &a.v[k];
+            const rv_run_t run = {l->start, l->end, l->period};
+            if (!rv_run_passes(&o->f, &run)) continue;
+            const uint64_t g = rv_seq_text_to_global(s, l->start);
+            const rv_record_t *rec = &s->rec[rv_seq_record_of(s, g)];
+            printf("%s\t%llu\t%llu\t%llu\t%.2f\t%.1f\t%lld\t", rec->name, (unsigned long long)(g - rec->off),
+                   (unsigned long long)(g - rec->off + (l->end - l->start)), (unsigned long long)l->period,
+                   rv_run_copies(&run), rv_approx_identity(l), (long long)l->score);
+            for (uint64_t j = 0; j < l->period; j++) putchar(rv_alpha_letter(s->alpha, a.motifs[l->motif + j]));
+            putchar('\n');
+        }
+        rc = cli_flush_output("tandem", rc);
+    }
+    rv_approx_free(&a);
+    return cli_out_end(o->out, rc);
+}
+
 /* Runs of REGION job by job from the text (--mem-budget, no index). */
 static int tandem_local(const char *file, const char *region, cli_common_t *c, const tandem_opts_t *o)
 {
@@ -376,6 +455,19 @@ static int tandem_local(const char *file, const char *region, cli_common_t *c, c
     uint64_t lo, hi;
     int code = cli_open_text(file, region, c, "tandem", &s, &lo, &hi);
     if (code != RV_EXIT_OK) return code;
+    if (o->approx) {
+        seeds_t z = {NULL, 0, 0, o->ao};
+        rv_tandem_filter_t all;
+        rv_tandem_filter_init(&all);
+        all.min_copies = 2, all.min_len = 1;
+        int rc = rv_runs_each_local(s, lo, hi, o->mem_budget, c->build.threads, &all, add_seed, &z) < 0
+                     ? cli_data_error()
+                     : print_approx(s, lo, hi, &z, c, o);
+        free(z.v);
+        rv_bucket_gpu_end();
+        rv_seq_free(s);
+        return rc;
+    }
     int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
     if (rc == RV_EXIT_OK) {
         put_header();
@@ -401,9 +493,13 @@ int cli_tandem(int argc, char **argv)
                                         {"timing", no_argument, NULL, OPT_TIMING},
                                         {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
                                         {"buckets", required_argument, NULL, OPT_BUCKETS},
+                                        {"approx", no_argument, NULL, OPT_APPROX},
+                                        {"min-score", required_argument, NULL, OPT_MIN_SCORE},
                                         {"output", required_argument, NULL, 'o'},
                                         {0, 0, 0, 0}};
-    tandem_opts_t o = {.timing = 0};
+    rv_approx_opts_t ao;
+    rv_approx_opts_init(&ao);
+    tandem_opts_t o = {.timing = 0, .min_score = (uint64_t)ao.min_score, .ao = &ao};
     rv_tandem_filter_init(&o.f);
     cli_common_t c;
     int code;
@@ -413,7 +509,18 @@ int cli_tandem(int argc, char **argv)
     if (argc - i < 1 || argc - i > 2) return cli_usage_error("tandem", "expected FILE [REGION]");
     if (o.f.max_period < o.f.min_period) return cli_usage_error("tandem", "--max-period is below --min-period");
     const char *region = argc - i == 2 ? argv[i + 1] : NULL;
+    if (o.approx) {
+        if (!o.set_max_period) o.f.max_period = ao.max_period;
+        if (o.f.max_period > 100000) return cli_usage_error("tandem", "--max-period above 100000 with --approx");
+        if (o.f.max_period < o.f.min_period) return cli_usage_error("tandem", "--max-period is below --min-period");
+        if (!o.set_min_copies) o.f.min_copies = 1.8;
+        ao.max_period = o.f.max_period, ao.min_score = (int64_t)o.min_score;
+        if (cli_mpi_ranks() > 1) return cli_usage_error("tandem", "--approx does not run under mpirun");
+    } else if (o.min_score != (uint64_t)ao.min_score) {
+        return cli_usage_error("tandem", "--min-score needs --approx");
+    }
     if ((code = cli_buckets_usage("tandem", o.n_slices, o.out, cli_mpi_ranks())) != RV_EXIT_OK) return code;
+    if (o.n_slices && o.approx) return cli_usage_error("tandem", "--approx is not for --buckets");
     if (o.n_slices && o.timing) return cli_usage_error("tandem", "--timing is not for --buckets");
     if (o.n_slices) return tandem_part(argv[i], region, &c, &o);
     if (cli_mpi_ranks() > 1) return cli_tandem_mpi(argv[i], region, &c, &o);
@@ -439,6 +546,19 @@ int cli_tandem(int argc, char **argv)
     if (o.timing)
         fprintf(stderr, "open\t%.3f\nruns\t%.3f\ncount\t%llu\n", t1 - t0, rv_now() - t1,
                 (unsigned long long)r.n);
+    if (o.approx) {
+        seeds_t z = {NULL, 0, 0, &ao};
+        int rc = RV_EXIT_OK;
+        for (uint64_t k = 0; k < r.n && rc == RV_EXIT_OK; k++) {
+            rv_run_t run = rv_runs_at(&r, k);
+            if (run.start >= rv_seq_fwd_len(s)) break; /* the reverse strand's runs */
+            if (add_seed(&z, &run) < 0) rc = (rv_error("tandem", "out of memory"), cli_data_error());
+        }
+        if (rc == RV_EXIT_OK) rc = print_approx(s, lo, hi, &z, &c, &o);
+        free(z.v);
+        cli_close_index(x, &c);
+        return rc;
+    }
     if (o.out && cli_out_begin(o.out) < 0) {
         cli_close_index(x, &c);
         return RV_EXIT_DATA;

@@ -1,0 +1,85 @@
+/* approx.h — approximate tandem repeats (`repview tandem --approx`, issue 17).
+ *
+ * An approximate tandem repeat (a locus) is a breaker-free text interval [start, end)
+ * of one segment with a motif C of length p (the period): its score is that of the
+ * best alignment of text[start, end) against a prefix of C C C ... (any length,
+ * starting with C[0]) with match +match, mismatch -mismatch, a gap symbol
+ * -indel.  This is the wraparound alignment model of Fischetti et al.,
+ * "Identifying periodic occurrences of a template with applications to protein
+ * structure" (Inf. Proc. Letters 1993), that Benson's Tandem Repeats Finder
+ * (Nucleic Acids Res. 1999) scores its repeats with; the default weights are the
+ * ones TRF recommends (2, 7, 7).
+ *
+ * Loci are found from seeds: the exact runs (tandem.h) long enough to score
+ * min_score on their own, and pairs of equal k-mers at a distance d <= max_period
+ * that repeat along the text (several at the same distance close together, the
+ * k-mer distance idea of Benson 1999 in a simple form, cf. also the k-mismatch
+ * runs of Kolpakov & Kucherov, "Finding approximate repetitions under Hamming
+ * distance", TCS 2003).  A seed of period d is extended left and right by the
+ * wraparound alignment with an X-drop, its motif replaced by the majority of the
+ * aligned copies (consensus) when that scores better, and kept when it scores at
+ * least min_score and the copies after the first score min_score / 4 against the
+ * motif (any phase: a motif read from the text always matches its first copy).  Every exact run of period <= max_period whose length L has
+ * match * L >= min_score lies inside a reported locus.
+ *
+ * Coordinates are text positions (rv_seq_t.text), as in tandem.h.
+ */
+#ifndef REPVIEW_APPROX_H
+#define REPVIEW_APPROX_H
+
+#include <stdint.h>
+#include "repview/seq.h"
+#include "repview/tandem.h"
+
+typedef struct {
+    uint64_t max_period; /* largest seed distance, default 500 */
+    int64_t min_score;   /* default 50 */
+    int match, mismatch, indel; /* +2, and the penalties 7 and 7 (positive) */
+} rv_approx_opts_t;
+
+typedef struct {
+    uint64_t start, end; /* text positions, half-open, inside one segment */
+    uint64_t period;     /* length of the motif */
+    int64_t score;       /* the alignment score defined above */
+    uint64_t matches, mismatches, indels; /* of that alignment: score = match*matches
+                                           * - mismatch*mismatches - indel*indels */
+    uint64_t motif;      /* offset of the motif (codes) in rv_approx_set_t.motifs */
+} rv_approx_t;
+
+typedef struct {
+    rv_approx_t *v;  /* sorted by (start, period, end) */
+    uint64_t n;
+    uint8_t *motifs; /* the motifs' codes, one after the other */
+} rv_approx_set_t;
+
+/* TRF's recommended weights, min_score 50, max_period 500. */
+void rv_approx_opts_init(rv_approx_opts_t *o);
+
+/* The loci of s that overlap text [lo, hi) (found in the segments overlapping it),
+ * from the k-mer seeds and the exact runs seeds[0..n_seeds) (any runs; those of
+ * period > max_period or too short to score are skipped), with `threads` threads
+ * (0 = all).  Fills *out (free with rv_approx_free).  0, or -1 with a message. */
+int rv_approx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds, uint64_t n_seeds,
+                   const rv_approx_opts_t *o, int threads, rv_approx_set_t *out);
+void rv_approx_free(rv_approx_set_t *a);
+
+/* percent identity of a locus: 100 * matches / (matches + mismatches + indels) */
+static inline double rv_approx_identity(const rv_approx_t *a)
+{
+    uint64_t cols = a->matches + a->mismatches + a->indels;
+    return cols ? 100.0 * (double)a->matches / (double)cols : 0.0;
+}
+
+/* ---- the alignment (approx_align.c), for the engine and its tests ---------- */
+
+typedef struct {
+    int64_t s;          /* score */
+    uint64_t m, x, g;   /* matches, mismatches, gap symbols of the alignment */
+} rv_approx_cell_t;
+
+/* The best alignment of t[0, len) against a prefix of motif[0,p)^infinity starting
+ * at motif[0] (any end): *best.  O(len * p) time, O(p) memory.  0, or -1 (memory). */
+int rv_approx_score(const uint8_t *t, uint64_t len, const uint8_t *motif, uint64_t p, const rv_approx_opts_t *o,
+                    rv_approx_cell_t *best);
+
+#endif

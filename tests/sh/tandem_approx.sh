@@ -1,0 +1,79 @@
+# tandem_approx.sh — `repview tandem --approx`: output format and the definitions
+# each line must meet, breakers, usage errors, threads, the index file, stdin and
+# --mem-budget giving the same loci, and (when trf is installed) TRF's loci found
+# (issue 17: recall >= 95% of TRF's loci of period <= 500 and score >= 50, with no
+# more than twice as many loci).
+source "$RV_TOP/tests/lib.sh"
+
+H=$'#chrom\tstart\tend\tperiod\tcopies\tidentity\tscore\tmotif'
+
+# an approximate (CA)n with one substitution, cut by an N run; an approximate
+# 14-mer array with an insertion and a substitution; a record too short for any
+printf '>c1\nGGTTGACCTAGCACACACACACACGCACACACACACACACANNNNNCACACACACACACACACACACATTGAGCGT\n' >"$T/a.fa"
+printf '>c2\nTTGCAGGATCCATGCAAGCTTGACCATGCAAGCTTGACCATGCAAGCTTTGACCATGCAAGCTTGACCATGCTAGCTTGACGGTATTCG\n>c3\nACGT\n' >>"$T/a.fa"
+out=$($REPVIEW tandem --approx "$T/a.fa")
+expect_eq approx_header "$(head -1 <<<"$out")" "$H"
+# c1: (CA)n holds GCACACACACACAC twice, an exact run of period 14 and score 56
+expect_eq approx_loci "$(awk 'NR > 1 { print $1, $2, $3, $4, $8 }' <<<"$out" | tr '\n' ' ')" \
+    "c1 10 38 14 GCACACACACACAC c1 11 41 2 CA c2 9 81 14 CCATGCAAGCTTGA "
+# no locus holds the N run (c1 positions 41..45)
+expect_eq approx_no_breaker "$(awk 'NR > 1 && $1 == "c1" && $2 < 46 && $3 > 41' <<<"$out")" ""
+
+# every line: copies = (end - start) / period, a motif of `period` letters, identity
+# in [0, 100], score >= the minimum, start < end within the record
+check_lines() { # FILE MIN_SCORE: the first bad line, or nothing
+    awk -v min="$2" 'NR > 1 { L = $3 - $2
+        if ($2 < 0 || L <= 0 || sprintf("%.2f", L / $4) != $5 || length($8) != $4 || $8 !~ /^[ACGT]+$/ ||
+            $6 < 0 || $6 > 100 || $7 < min || $4 > 500) { print; exit } }' "$1"
+}
+
+L="$RV_TOP/samples/lambda.fa.gz"
+zcat "$L" >"$T/lambda.fa"
+"$RV_BUILD/gen_chrom" --kind dna 2m 3 >"$T/g.fa"
+$REPVIEW tandem --approx --no-save -t 1 "$T/g.fa" >"$T/g1.tsv"
+expect_eq approx_lines "$(check_lines "$T/g1.tsv" 50)" ""
+expect_eq approx_threads "$($REPVIEW tandem --approx --no-save -t 2 "$T/g.fa" | cmp - "$T/g1.tsv" && echo same)" same
+expect_eq approx_mem_budget "$($REPVIEW tandem --approx --mem-budget 1m -t 2 "$T/g.fa" | cmp - "$T/g1.tsv" && echo same)" same
+$REPVIEW index --quiet "$T/g.fa" 2>/dev/null
+expect_eq approx_from_rvx "$($REPVIEW tandem --approx "$T/g.fa" | cmp - "$T/g1.tsv" && echo same)" same
+expect_eq approx_stdin "$($REPVIEW tandem --approx - <"$T/g.fa" | cmp - "$T/g1.tsv" && echo same)" same
+# a region: the loci that overlap it, as in the whole answer
+expect_eq approx_region "$($REPVIEW tandem --approx "$T/g.fa" chrSyn:500001-900000)" \
+    "$(awk -v lo=500000 -v hi=900000 'NR == 1 || ($2 < hi && $3 > lo)' "$T/g1.tsv")"
+# filters: a larger minimum score, a smaller largest period
+$REPVIEW tandem --approx --min-score 80 --max-period 20 "$T/g.fa" >"$T/g80.tsv"
+expect_eq approx_filters "$(awk 'NR > 1 && ($7 < 80 || $4 > 20)' "$T/g80.tsv")" ""
+
+# usage errors: one line, exit 2
+for args in "--min-score 20" "--approx --min-score x" "--approx --max-period 200000" \
+            "--approx --min-period 9 --max-period 3"; do
+    # shellcheck disable=SC2086
+    $REPVIEW tandem $args "$T/a.fa" >/dev/null 2>"$T/err"; rc=$?
+    expect_eq "approx_usage ($args)" "$rc $(wc -l <"$T/err" | tr -d ' ') $(head -c 15 "$T/err")" "2 1 repview: tandem"
+done
+
+# TRF (Benson 1999) on the same inputs: trf FILE 2 7 7 80 10 MIN 500 -h -ngs.  A TRF
+# locus (1-based start) is found when one locus of ours overlaps at least half of
+# it; ours must find 95% of TRF's and print at most twice as many (measured on
+# gen_chrom 2m 3: 1134 of 1178, 1123 of ours).  lambda has no TRF locus of score
+# 50 (ours: at most 2 then); at 30 TRF has 6 and ours finds 4 (not tested).
+if command -v trf >/dev/null 2>&1; then
+    # found OURS TRF: "found total" for TRF's intervals
+    found() { awk 'NR == FNR { if (NR > 1) { s[++n] = $2; e[n] = $3 } next }
+        { t++; for (i = 1; i <= n; i++) { lo = s[i] > $1 ? s[i] : $1; hi = e[i] < $2 ? e[i] : $2
+              if (2 * (hi - lo) >= $2 - $1) { c++; break } } }
+        END { print c + 0, t + 0 }' "$1" "$2"; }
+    for t in "g.fa 50" "lambda.fa 50"; do
+        read -r f min <<<"$t"
+        ( cd "$T" && trf "$f" 2 7 7 80 10 "$min" 500 -h -ngs >"$f.trf" 2>/dev/null )
+        awk -v min="$min" '/^[0-9]/ && $3 <= 500 && $8 >= min { print $1 - 1 "\t" $2 }' "$T/$f.trf" >"$T/$f.trf.tsv"
+        $REPVIEW tandem --approx --min-score "$min" "$T/$f" >"$T/$f.ours"
+        expect_eq "approx_lines_$f" "$(check_lines "$T/$f.ours" "$min")" ""
+        read -r hit tot < <(found "$T/$f.ours" "$T/$f.trf.tsv")
+        n=$(($(wc -l <"$T/$f.ours") - 1))
+        if [ $((hit * 100)) -ge $((tot * 95)) ] && [ "$n" -le $((2 * (tot > 0 ? tot : 1))) ]; then
+            ok "approx_trf_$f (found $hit of $tot TRF loci, $n of ours)"
+        else bad "approx_trf_$f" "found $hit of $tot TRF loci with $n of ours"; fi
+    done
+fi
+rm -rf "$T"

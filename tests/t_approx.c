@@ -1,0 +1,301 @@
+/* t_approx.c — approximate tandem repeats (approx.h) against the definitions.
+ *
+ * The alignment score of the engine against a plain quadratic DP of text against
+ * the motif written out (global on the text, any end in the motif), with the
+ * counts it prints consistent with the score.  Then rv_approx_find on small random
+ * texts (DNA with N, two-letter DNA, protein, text, periodic, all-same; one to
+ * three records) with planted approximate repeats (substitutions and indels),
+ * seeded with every exact run computed by brute force: every locus lies in one
+ * segment, its score and counts are those of the plain DP against its motif and
+ * reach min_score, the copies after the first reach min_score / 4 against the
+ * motif, the loci come sorted; every exact run of period <= max_period with
+ * match * length >= min_score lies inside a locus; every planted repeat (3..8
+ * copies, up to 15% substitutions and indels) that scores 2 min_score against its
+ * motif, also without its first copy, is covered by loci for at least half its
+ * length;
+ * 1..3 threads and pieces of any size give loci with the same properties, and the
+ * same loci for the same pieces.
+ */
+#include "check.h"
+#include "repview/approx.h"
+#include "repview/common.h"
+#include "repview/seq.h"
+#include "approx_internal.h"
+
+enum { MAXL = 700 };
+
+/* ---- brute force ------------------------------------------------------------ */
+
+/* best score of u[0, L) against a prefix of C^inf (any length), starting at
+ * C[rot]: a plain DP over the motif written out to 3L + p symbols (an optimal
+ * alignment has fewer than 1.3 L deletions: each costs indel, and the text alone
+ * bounds the gain) */
+static int64_t brute_score(const uint8_t *u, uint64_t L, const uint8_t *C, uint64_t p, uint64_t rot,
+                           const rv_approx_opts_t *o)
+{
+    const uint64_t W = 3 * L + p;
+    static int64_t prev[3 * MAXL + 512], cur[3 * MAXL + 512];
+    for (uint64_t j = 0; j <= W; j++) prev[j] = -(int64_t)o->indel * (int64_t)j;
+    for (uint64_t i = 1; i <= L; i++) {
+        cur[0] = -(int64_t)o->indel * (int64_t)i;
+        for (uint64_t j = 1; j <= W; j++) {
+            const int64_t s = u[i - 1] == C[(rot + j - 1) % p] ? o->match : -(int64_t)o->mismatch;
+            int64_t v = prev[j - 1] + s;
+            if (prev[j] - o->indel > v) v = prev[j] - o->indel;
+            if (cur[j - 1] - o->indel > v) v = cur[j - 1] - o->indel;
+            cur[j] = v;
+        }
+        memcpy(prev, cur, (W + 1) * sizeof *prev);
+    }
+    int64_t best = prev[0];
+    for (uint64_t j = 1; j <= W; j++) best = prev[j] > best ? prev[j] : best;
+    return best;
+}
+
+/* the runs of u[0, n) (breakers: code 0) by their definition, sorted by start */
+static uint64_t brute_runs(const uint8_t *u, uint64_t n, rv_run_t *out, uint64_t cap)
+{
+    uint64_t m = 0;
+    for (uint64_t i = 0; i < n; i++)
+        for (uint64_t p = 1; i + 2 * p <= n; p++) {
+            if (i > 0 && u[i - 1] && u[i - 1] == u[i - 1 + p]) continue; /* extends left */
+            uint64_t e = i;
+            while (e + p < n && u[e] && u[e] == u[e + p]) e++;
+            e += p; /* [i, e) has period p */
+            int bad = e - i < 2 * p;
+            for (uint64_t k = i; k < e && !bad; k++) bad = !u[k];
+            for (uint64_t q = 1; q < p && !bad; q++) { /* p is the smallest period */
+                uint64_t k = i;
+                while (k + q < e && u[k] == u[k + q]) k++;
+                bad = k + q >= e;
+            }
+            if (!bad && m < cap) out[m++] = (rv_run_t){i, e, p};
+        }
+    return m;
+}
+
+/* ---- the alignment alone ------------------------------------------------------ */
+
+static void test_score(void)
+{
+    case_begin();
+    rng_t r = rng_new(17);
+    rv_approx_opts_t o;
+    rv_approx_opts_init(&o);
+    for (int it = 0; it < check_iters(3000); it++) {
+        uint8_t u[120], C[40];
+        const uint64_t sig = 1 + rng_below(&r, 6), p = 1 + rng_below(&r, 12), L = rng_below(&r, 60);
+        for (uint64_t c = 0; c < p; c++) C[c] = (uint8_t)(1 + rng_below(&r, sig));
+        for (uint64_t i = 0; i < L; i++) /* the motif's copies, mutated, or noise */
+            u[i] = it % 3 == 0 ? (uint8_t)(1 + rng_below(&r, sig))
+                               : rng_below(&r, 6) ? C[(i + it) % p] : (uint8_t)(1 + rng_below(&r, sig));
+        if (it % 2) o.match = 1 + (int)rng_below(&r, 3), o.mismatch = 1 + (int)rng_below(&r, 8),
+                    o.indel = 1 + (int)rng_below(&r, 8);
+        else rv_approx_opts_init(&o);
+        rv_approx_cell_t c;
+        CHECK(rv_approx_score(u, L, C, p, &o, &c) == 0, "score failed");
+        const int64_t want = brute_score(u, L, C, p, 0, &o);
+        CHECK(c.s == want, "it %d L %llu p %llu: score %lld, brute %lld", it, (unsigned long long)L,
+              (unsigned long long)p, (long long)c.s, (long long)want);
+        CHECK(c.s == o.match * (int64_t)c.m - o.mismatch * (int64_t)c.x - o.indel * (int64_t)c.g,
+              "it %d: counts do not give the score", it);
+        CHECK(c.m + c.x <= L && L - c.m - c.x <= c.g, "it %d: counts do not fit the text", it);
+    }
+    case_end("approx_score_brute");
+}
+
+/* ---- loci --------------------------------------------------------------------- */
+
+typedef struct { uint64_t start, end, p; uint8_t motif[64]; } plant_t;
+
+/* A record of `kind` (as random_seq.h's kinds) with approximate repeats planted
+ * (kinds 0-3): a motif of 1..40 letters, 3..8 copies, a substitution or indel every
+ * ~3/rate symbols (rate 20..59).  Plants are given in global coordinates. */
+static size_t make_record(rng_t *r, int kind, char *buf, size_t len, size_t goff, plant_t *pl, int *npl)
+{
+    static const char *const letters[] = {"ACGT", "AC", "ACDEFGHIKLMNPQRSTVWY", "abcdefghij"};
+    size_t n = 0, period = 1 + rng_below(r, 6);
+    while (n < len) {
+        if (kind < 4 && rng_below(r, 3) == 0 && *npl < 8) { /* a planted repeat */
+            const char *al = letters[kind];
+            const size_t sig = strlen(al), p = 1 + rng_below(r, 40), copies = 3 + rng_below(r, 6);
+            char motif[64];
+            for (size_t c = 0; c < p; c++) motif[c] = al[rng_below(r, sig)];
+            const size_t s0 = n, rate = 20 + rng_below(r, 40);
+            for (size_t k = 0; k < p * copies && n < len; k++) {
+                char ch = motif[k % p];
+                const uint64_t e = rng_below(r, rate);
+                if (e == 0) ch = al[rng_below(r, sig)];               /* substitution */
+                else if (e == 1) continue;                             /* deletion */
+                else if (e == 2 && n + 1 < len) buf[n++] = al[rng_below(r, sig)]; /* insertion */
+                buf[n++] = ch;
+            }
+            pl[*npl] = (plant_t){goff + s0, goff + n, p, {0}};
+            for (size_t c = 0; c < p; c++) pl[*npl].motif[c] = (uint8_t)motif[c];
+            (*npl)++;
+            continue;
+        }
+        switch (kind) { /* background */
+        case 0: buf[n] = rng_below(r, 15) == 0 ? 'N' : "ACGT"[rng_below(r, 4)]; break;
+        case 1: buf[n] = rng_below(r, 25) == 0 ? 'N' : "AC"[rng_below(r, 2)]; break;
+        case 2: buf[n] = "ACDEFGHIKLMNPQRSTVWYX"[rng_below(r, 21)]; break;
+        case 3: buf[n] = "abcdefghij "[rng_below(r, 11)]; break;
+        case 4: buf[n] = n < period ? "ACGT"[rng_below(r, 4)] : buf[n - period];
+                if (rng_below(r, 40) == 0) buf[n] = rng_below(r, 2) ? 'N' : 'G';
+                break;
+        default: buf[n] = 'A'; break;
+        }
+        n++;
+    }
+    buf[n] = 0;
+    return n;
+}
+
+static const rv_alpha_t alpha_of[6] = {RV_ALPHA_DNA, RV_ALPHA_DNA, RV_ALPHA_PROTEIN, RV_ALPHA_TEXT, RV_ALPHA_DNA,
+                                       RV_ALPHA_DNA};
+
+/* every property of the header comment for one set of loci */
+static void check_loci(const rv_seq_t *s, const rv_approx_set_t *a, const rv_approx_opts_t *o, const rv_run_t *runs,
+                       uint64_t n_runs, const plant_t *pl, int npl, const char *what)
+{
+    const uint8_t *u = s->text;
+    for (uint64_t k = 0; k < a->n && !check_failed_; k++) {
+        const rv_approx_t *l = &a->v[k];
+        const uint8_t *C = a->motifs + l->motif;
+        CHECK(l->start < l->end && l->end <= s->n && l->period >= 1 && l->period <= o->max_period,
+              "%s: locus %llu bad bounds", what, (unsigned long long)k);
+        if (check_failed_) break;
+        for (uint64_t i = l->start; i < l->end; i++) CHECK(u[i] != RV_BREAK, "%s: a breaker inside a locus", what);
+        for (uint64_t c = 0; c < l->period; c++) CHECK(C[c] >= 1 && C[c] <= s->sigma, "%s: motif code", what);
+        if (k) {
+            const rv_approx_t *q = &a->v[k - 1];
+            CHECK(q->start < l->start || (q->start == l->start && q->period <= l->period), "%s: order", what);
+        }
+        const int64_t want = brute_score(u + l->start, l->end - l->start, C, l->period, 0, o);
+        CHECK(l->score == want && l->score >= o->min_score, "%s: locus [%llu,%llu) p %llu score %lld, brute %lld",
+              what, (unsigned long long)l->start, (unsigned long long)l->end, (unsigned long long)l->period,
+              (long long)l->score, (long long)want);
+        CHECK(l->score == o->match * (int64_t)l->matches - o->mismatch * (int64_t)l->mismatches -
+                              o->indel * (int64_t)l->indels,
+              "%s: counts do not give the score", what);
+        int64_t rest = INT64_MIN;
+        for (uint64_t rot = 0; rot < l->period && l->end - l->start > l->period; rot++) {
+            const int64_t v = brute_score(u + l->start + l->period, l->end - l->start - l->period, C, l->period, rot, o);
+            rest = v > rest ? v : rest;
+        }
+        CHECK(4 * rest >= o->min_score, "%s: the copies after the first score %lld", what, (long long)rest);
+        const double id = rv_approx_identity(l);
+        CHECK(id >= 0 && id <= 100, "%s: identity %f", what, id);
+    }
+    for (uint64_t k = 0; k < n_runs && !check_failed_; k++) { /* exact runs that score enough alone */
+        const rv_run_t *e = &runs[k];
+        if (e->period > o->max_period || (int64_t)(e->end - e->start) * o->match < o->min_score) continue;
+        int in = 0;
+        for (uint64_t j = 0; j < a->n && !in; j++) in = a->v[j].start <= e->start && e->end <= a->v[j].end;
+        CHECK(in, "%s: exact run [%llu,%llu) p %llu in no locus", what, (unsigned long long)e->start,
+              (unsigned long long)e->end, (unsigned long long)e->period);
+    }
+    for (int k = 0; k < npl && !check_failed_; k++) { /* strong planted repeats */
+        const int64_t t0 = rv_seq_global_to_text(s, pl[k].start);
+        uint8_t codes[64];
+        for (uint64_t c = 0; c < pl[k].p; c++) codes[c] = rv_alpha_code(s->alpha, pl[k].motif[c]);
+        int clean = t0 >= 0 && pl[k].p <= o->max_period;
+        for (uint64_t c = 0; c < pl[k].p && clean; c++) clean = codes[c] != RV_BREAK;
+        for (uint64_t g = pl[k].start; g < pl[k].end && clean; g++) clean = rv_seq_global_to_text(s, g) == t0 + (int64_t)(g - pl[k].start);
+        if (!clean) continue;
+        const uint64_t len = pl[k].end - pl[k].start;
+        if (len <= 2 * pl[k].p || brute_score(u + t0, len, codes, pl[k].p, 0, o) < 2 * o->min_score) continue;
+        int64_t rest = INT64_MIN; /* the copies after the first too */
+        for (uint64_t rot = 0; rot < pl[k].p; rot++) {
+            const int64_t v = brute_score(u + t0 + pl[k].p, len - pl[k].p, codes, pl[k].p, rot, o);
+            rest = v > rest ? v : rest;
+        }
+        if (rest < 2 * o->min_score) continue;
+        uint64_t best = 0; /* symbols of the plant that loci cover */
+        for (uint64_t i = (uint64_t)t0; i < t0 + len; i++) {
+            int in = 0;
+            for (uint64_t j = 0; j < a->n && !in; j++) in = a->v[j].start <= i && i < a->v[j].end;
+            best += (uint64_t)in;
+        }
+        if (2 * best < len && getenv("APX_TEST_DEBUG")) {
+            fprintf(stderr, "motif %.*s min %lld maxp %llu\n", (int)pl[k].p, (const char *)pl[k].motif, (long long)o->min_score, (unsigned long long)o->max_period);
+            for (uint64_t i = 0; i < len; i++) fputc(rv_alpha_letter(s->alpha, u[t0 + i]), stderr);
+            fputc('\n', stderr);
+            for (uint64_t j = 0; j < a->n; j++) fprintf(stderr, "locus %llu %llu p %llu s %lld\n", (unsigned long long)a->v[j].start, (unsigned long long)a->v[j].end, (unsigned long long)a->v[j].period, (long long)a->v[j].score);
+        }
+        CHECK(2 * best >= len, "%s: planted repeat [%lld,+%llu) p %llu: overlap %llu", what, (long long)t0,
+              (unsigned long long)len, (unsigned long long)pl[k].p, (unsigned long long)best);
+    }
+}
+
+static int same_loci(const rv_approx_set_t *a, const rv_approx_set_t *b)
+{
+    if (a->n != b->n) return 0;
+    for (uint64_t k = 0; k < a->n; k++) {
+        const rv_approx_t *x = &a->v[k], *y = &b->v[k];
+        if (x->start != y->start || x->end != y->end || x->period != y->period || x->score != y->score ||
+            memcmp(a->motifs + x->motif, b->motifs + y->motif, x->period))
+            return 0;
+    }
+    return 1;
+}
+
+static void test_random(void)
+{
+    static const char *const kinds[] = {"dnaN", "dnaAC", "protein", "text", "periodic", "same"};
+    rng_t r = rng_new(29);
+    static rv_run_t runs[MAXL * 40];
+    for (int kind = 0; kind < 6; kind++) {
+        case_begin();
+        char name[64];
+        snprintf(name, sizeof name, "approx_random_%s", kinds[kind]);
+        for (int it = 0; it < check_iters(60) && !check_failed_; it++) {
+            static char bufs[3][MAXL + 64];
+            plant_t pl[8];
+            int npl = 0;
+            const int nrec = 1 + (int)rng_below(&r, 3);
+            const char *names[3] = {"r1", "r2", "r3"}, *seqs[3];
+            size_t goff = 0;
+            for (int i = 0; i < nrec; i++) {
+                goff += make_record(&r, kind, bufs[i], 1 + rng_below(&r, MAXL / (size_t)nrec), goff, pl, &npl);
+                seqs[i] = bufs[i];
+            }
+            rv_seq_t *s = rv_seq_from_records(names, seqs, nrec, alpha_of[kind]);
+            CHECK(s != NULL, "sequence");
+            if (!s) break;
+            rv_approx_opts_t o;
+            rv_approx_opts_init(&o);
+            o.max_period = it % 4 == 0 ? 500 : 1 + rng_below(&r, 60);
+            if (it % 3 == 1) o.min_score = 20 + (int64_t)rng_below(&r, 60);
+            const uint64_t n_runs = brute_runs(s->text, s->n, runs, sizeof runs / sizeof *runs);
+            const uint64_t pieces[] = {0, 1 + rng_below(&r, 200)};
+            for (int pk = 0; pk < 2 && !check_failed_; pk++) {
+                rv_approx_set_t first = {0};
+                for (int th = 1; th <= 3 && !check_failed_; th++) {
+                    rv_approx_set_t a;
+                    CHECK(apx_find(s, 0, s->n, runs, n_runs, &o, th, pieces[pk], &a) == 0, "find: %s",
+                          rv_last_error());
+                    char what[96];
+                    snprintf(what, sizeof what, "it %d t %d piece %llu", it, th, (unsigned long long)pieces[pk]);
+                    check_loci(s, &a, &o, runs, n_runs, pl, npl, what);
+                    if (th == 1) {
+                        first = a;
+                        continue;
+                    }
+                    CHECK(same_loci(&first, &a), "%s: not the loci of 1 thread", what);
+                    rv_approx_free(&a);
+                }
+                rv_approx_free(&first);
+            }
+            rv_seq_free(s);
+        }
+        case_end(name);
+    }
+}
+
+int main(void)
+{
+    test_score();
+    test_random();
+    return check_exit();
+}
