@@ -84,6 +84,7 @@ rv_reads_t *rv_reads_open_block(const char *path, size_t block)
     if (!r->ctx) { rv_error(path, "out of memory"); rv_reads_close(r); return NULL; }
     r->fd = open_plain(path);
     if (r->fd >= 0) {
+        (void)posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);  /* a hint: larger read-ahead */
         r->cap = block ? block : 1;
         r->buf = malloc(r->cap + 1);
         if (!r->buf) { rv_error(path, "out of memory"); rv_reads_close(r); return NULL; }
@@ -175,6 +176,7 @@ static int seq_lines(const rv_reads_t *r, size_t *q, int *c, rec_t *rec, char *d
 /* Append qual bytes to r->qual (grown as needed).  0 or -1. */
 static int qual_put(rv_reads_t *r, size_t at, const char *s, size_t k)
 {
+    if (k == 0) return 0;
     if (at + k > r->qual_cap) {
         size_t cap = r->qual_cap ? r->qual_cap : 256;
         while (cap < at + k) cap *= 2;
