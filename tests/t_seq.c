@@ -15,29 +15,10 @@
 #include <htslib/hts_log.h>
 #include <unistd.h>
 #include "check.h"
+#include "text_buf.h"
 #include "repview/common.h"
 #include "repview/seq.h"
 #include "seq_internal.h"
-
-typedef struct {
-    char *s;
-    size_t len, cap;
-} buf_t;
-
-static void put(buf_t *b, const char *s, size_t l)
-{
-    if (b->len + l + 1 > b->cap) {
-        b->cap = (b->len + l + 1) * 2;
-        b->s = realloc(b->s, b->cap);
-    }
-    memcpy(b->s + b->len, s, l);
-    b->len += l;
-    b->s[b->len] = 0;
-}
-static void putc_(buf_t *b, char c) { put(b, &c, 1); }
-static void puts_(buf_t *b, const char *s) { put(b, s, strlen(s)); }
-
-static char pick(rng_t *r, const char *set) { return set[rng_below(r, strlen(set))]; }
 
 /* One symbol of a record of shape `shape`. */
 static char symbol(rng_t *r, int shape, size_t i, const char *unit, size_t period)

@@ -1,0 +1,224 @@
+/* t_reads.c — the block reader of reads.c against htslib's kseq (the oracle, built
+ * here with KSEQ_INIT over BGZF as reads.c used to read every file).
+ *
+ * Random inputs of several shapes: FASTA and FASTQ records, one-line and
+ * multi-line, LF and CRLF line ends, names with comments (space, tab, CR, VT),
+ * empty lines, empty sequences and quality strings, '>' '@' '+' inside quality and
+ * at the start of sequence lines, truncated or too long quality, text before the
+ * first header, a missing final newline, empty and header-only files, and plain
+ * random bytes over the parser's special characters.  Each file is read through
+ * blocks of 1-64 bytes (so block cuts fall at every offset of records, between CR
+ * and LF) and through the default block; records (name, sequence, length), their
+ * count and the error message must be what kseq gives.  Then a gzip and a bgzip copy
+ * go through rv_reads_open (the kseq path) and must agree too. */
+#include <htslib/bgzf.h>
+#include <htslib/kseq.h>
+#include <unistd.h>
+#include "check.h"
+#include "text_buf.h"
+#include "repview/common.h"
+#include "reads_internal.h"
+
+KSEQ_INIT(BGZF *, bgzf_read)
+
+static void put_eol(rng_t *r, buf_t *b, int crlf)
+{
+    puts_(b, crlf || rng_below(r, 20) == 0 ? "\r\n" : "\n");
+}
+
+/* One record: a header, sequence lines, and for FASTQ a '+' line and quality. */
+static void put_record(rng_t *r, buf_t *b, int fastq, int crlf, const char *alpha)
+{
+    putc_(b, fastq ? '@' : '>');
+    const size_t nl = rng_below(r, 8);
+    for (size_t i = 0; i < nl; i++) putc_(b, pick(r, "abcXYZ019_.:|"));
+    if (rng_below(r, 3) == 0) {  /* a comment */
+        putc_(b, pick(r, " \t\v\f\r"));
+        const size_t k = rng_below(r, 6);
+        for (size_t i = 0; i < k; i++) putc_(b, pick(r, "ab =\t>@+\r"));
+    }
+    put_eol(r, b, crlf);
+    const size_t lines = rng_below(r, 5) == 0 ? 0 : 1 + rng_below(r, 4);
+    size_t seqlen = 0;
+    for (size_t i = 0; i < lines; i++) {
+        if (rng_below(r, 10) == 0) put_eol(r, b, crlf);  /* an empty line */
+        const size_t w = rng_below(r, 14);
+        for (size_t j = 0; j < w; j++) putc_(b, j == 0 && rng_below(r, 30) == 0 ? pick(r, ">@+") : pick(r, alpha));
+        if (rng_below(r, 40) == 0) putc_(b, '\r');
+        seqlen += w;
+        put_eol(r, b, crlf);
+    }
+    if (!fastq) return;
+    putc_(b, '+');
+    if (rng_below(r, 4) == 0) puts_(b, "name x");
+    put_eol(r, b, crlf);
+    size_t q = seqlen;
+    if (rng_below(r, 8) == 0) q = rng_below(r, seqlen + 3);  /* short or long quality */
+    const size_t qlines = q && rng_below(r, 4) == 0 ? 2 : 1;
+    for (size_t i = 0; i < qlines; i++) {
+        const size_t w = i + 1 < qlines ? rng_below(r, q + 1) : q;
+        for (size_t j = 0; j < w; j++) putc_(b, pick(r, "!#I5>@+~"));
+        q -= w;
+        if (rng_below(r, 40) == 0) putc_(b, '\r');
+        put_eol(r, b, crlf);
+    }
+}
+
+/* A random input of one of several shapes. */
+static void make_input(rng_t *r, buf_t *b)
+{
+    b->len = 0;
+    put(b, "", 0);
+    const unsigned shape = (unsigned)rng_below(r, 10);
+    if (shape == 0) {  /* random bytes over the special characters */
+        const size_t n = rng_below(r, 120);
+        for (size_t i = 0; i < n; i++) putc_(b, pick(r, "AC>@+\n\n\r \tI"));
+        return;
+    }
+    static const char *alphas[] = {"ACGT", "ACGTN", "acgtnRY", "ARNDCQEGHILKMFPSTWYV", "A", "hello world."};
+    const char *alpha = alphas[rng_below(r, 6)];
+    const int fastq = shape <= 5 ? 1 : shape <= 8 ? 0 : (int)rng_below(r, 2);
+    const int crlf = rng_below(r, 4) == 0;
+    if (rng_below(r, 10) == 0) puts_(b, rng_below(r, 2) ? "junk line\n" : "\n\n");
+    const size_t n = rng_below(r, 12);
+    for (size_t i = 0; i < n; i++) put_record(r, b, shape == 9 ? (int)rng_below(r, 2) : fastq, crlf, alpha);
+    if (b->len && rng_below(r, 5) == 0) b->len -= 1 + rng_below(r, b->len < 8 ? b->len : 8);  /* cut the end */
+    b->s[b->len] = 0;
+}
+
+static void write_file(const char *path, const buf_t *b, const char *mode)
+{
+    BGZF *f = bgzf_open(path, mode);
+    if (f) {
+        if (b->len && bgzf_write(f, b->s, b->len) < 0) CHECK(0, "cannot write %s", path);
+        if (bgzf_close(f) < 0) CHECK(0, "cannot close %s", path);
+    }
+}
+
+/* kseq's reading of PATH: records as "name\tseq\n" lines, then the message
+ * rv_reads_next gives (or "" at a clean end). */
+static void oracle(const char *path, buf_t *out, char *msg, size_t msg_size)
+{
+    out->len = 0;
+    put(out, "", 0);
+    BGZF *f = bgzf_open(path, "r");
+    kseq_t *ks = kseq_init(f);
+    unsigned long long n = 0;
+    int l;
+    while ((l = kseq_read(ks)) >= 0) {
+        puts_(out, ks->name.s);
+        putc_(out, '\t');
+        put(out, ks->seq.s, ks->seq.l);
+        putc_(out, '\n');
+        n++;
+    }
+    if (l == -1) snprintf(msg, msg_size, "%s", n ? "" : "no FASTA or FASTQ records");
+    else snprintf(msg, msg_size, "record %llu: %s", n + 1,
+                  l == -2 ? "quality and sequence lengths differ (truncated FASTQ?)"
+                          : "truncated or corrupt input");
+    kseq_destroy(ks);
+    bgzf_close(f);
+}
+
+/* rv_reads' reading, in the same form; 0 or -1 when it could not open. */
+static int ours(const char *path, size_t block, buf_t *out, char *msg, size_t msg_size)
+{
+    out->len = 0;
+    put(out, "", 0);
+    rv_reads_t *rd = block ? rv_reads_open_block(path, block) : rv_reads_open(path);
+    if (!rd) return -1;
+    const char *name, *seq;
+    size_t len;
+    int rc;
+    while ((rc = rv_reads_next(rd, &name, &seq, &len)) > 0) {
+        puts_(out, name);
+        putc_(out, '\t');
+        put(out, seq, len);
+        putc_(out, '\n');
+        if (strlen(seq) != len) rc = -2;  /* not NUL-terminated where it ends */
+    }
+    msg[0] = 0;
+    if (rc == -2) snprintf(msg, msg_size, "bad termination");
+    else if (rc < 0) {  /* drop the "path: " prefix */
+        const char *e = rv_last_error(), *c = strstr(e, ": ");
+        snprintf(msg, msg_size, "%s", c ? c + 2 : e);
+    }
+    rv_reads_close(rd);
+    return 0;
+}
+
+static int same(const char *path, size_t block, const buf_t *want, const char *want_msg, buf_t *got)
+{
+    char msg[512];
+    if (ours(path, block, got, msg, sizeof msg) < 0) {
+        CHECK(0, "open failed: %s", rv_last_error());
+        return 0;
+    }
+    CHECK(got->len == want->len && memcmp(got->s, want->s, want->len) == 0,
+          "block %zu: records differ:\nkseq:\n%s\nours:\n%s", block, want->s, got->s);
+    CHECK(strcmp(msg, want_msg) == 0, "block %zu: message '%s', kseq '%s'", block, msg, want_msg);
+    return !check_failed_;
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/t_reads.XXXXXX";
+    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+    char plain[64], gz[64], bgz[64];
+    snprintf(plain, sizeof plain, "%s/in.fq", dir);
+    snprintf(gz, sizeof gz, "%s/in.fq.gz", dir);
+    snprintf(bgz, sizeof bgz, "%s/in.fq.bgz", dir);
+    rng_t r = rng_new(20261124);
+    buf_t in = {0}, want = {0}, got = {0};
+    char want_msg[512];
+
+    case_begin();  /* fixed files: empty, header only, one record each way */
+    static const char *fixed[] = {"", "\n", ">", "@", ">a", ">a\n", "@r\nAC\n+\nII", "@r\nAC\n+",
+                                  "@r\nAC\n+\nI\n", "@r\n+", "@r\n\n+\r", ">\n+\n", "@r\n\n+\n\n@s\nA\n+\nI\n", ">a b\r\nAC\r\nGT\r\n>b",
+                                  "x\n>a\n\r\n\r\nA\r\r\n", "@a\nACGT\n+\nII\r\nII\r\n@b\n"};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed && !check_failed_; i++) {
+        in.len = 0;
+        puts_(&in, fixed[i]);
+        write_file(plain, &in, "wu");
+        oracle(plain, &want, want_msg, sizeof want_msg);
+        for (size_t block = 1; block <= 16 && same(plain, block, &want, want_msg, &got); block++) {}
+        same(plain, 0, &want, want_msg, &got);
+    }
+    case_end("reads_fixed_files");
+
+    case_begin();  /* random files, small blocks */
+    const int iters = check_iters(4000);
+    for (int it = 0; it < iters && !check_failed_; it++) {
+        make_input(&r, &in);
+        write_file(plain, &in, "wu");
+        oracle(plain, &want, want_msg, sizeof want_msg);
+        const size_t blocks[] = {1 + rng_below(&r, 8), 1 + rng_below(&r, 64), 0};
+        for (size_t k = 0; k < 3; k++)
+            if (!same(plain, blocks[k], &want, want_msg, &got)) {
+                fprintf(stderr, "input %d:\n%s\n", it, in.s);
+                break;
+            }
+    }
+    case_end("reads_random_vs_kseq");
+
+    case_begin();  /* gzip and bgzip copies go through kseq and agree */
+    for (int it = 0; it < check_iters(100) && !check_failed_; it++) {
+        make_input(&r, &in);
+        write_file(plain, &in, "wu");
+        oracle(plain, &want, want_msg, sizeof want_msg);
+        write_file(gz, &in, "wg");
+        write_file(bgz, &in, "w");
+        same(gz, 0, &want, want_msg, &got);
+        same(bgz, 0, &want, want_msg, &got);
+    }
+    case_end("reads_compressed_same");
+
+    case_begin();  /* a file that cannot be opened */
+    CHECK(rv_reads_open("/nonexistent/reads.fq") == NULL, "opened a missing file");
+    CHECK(strstr(rv_last_error(), "cannot open") != NULL, "message '%s'", rv_last_error());
+    case_end("reads_missing_file");
+
+    unlink(plain), unlink(gz), unlink(bgz), rmdir(dir);
+    free(in.s), free(want.s), free(got.s);
+    return check_exit();
+}
