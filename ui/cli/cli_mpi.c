@@ -410,7 +410,10 @@ void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes
     MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (!any || !width || plan->n_jobs < 2 || s->n > bytes / (uint64_t)width) return;
     int *weight = malloc((size_t)node_size * sizeof *weight);
-    if (!weight) return; /* cannot happen on one rank alone without the others hanging: */
+    if (!weight) { /* the others wait in the gather: end the job rather than hang it */
+        fprintf(stderr, "repview: mpi: out of memory\n");
+        cli_mpi_abort(RV_EXIT_DATA);
+    }
     MPI_Allgather(&threads, 1, MPI_INT, weight, 1, MPI_INT, node);
     uint64_t total = 0, before = 0;
     for (int r = 0; r < node_size; r++) {
