@@ -357,7 +357,7 @@ static int merge(list_t *out, uint64_t n_pieces, uint64_t lo, uint64_t hi, rv_ap
     n = mn = 0;
     for (uint64_t j = 0; j < n_pieces; j++) {
         for (uint64_t i = 0; i < out[j].n; i++) v[n] = out[j].v[i], v[n++].motif += mn;
-        memcpy(mot + mn, out[j].mot, out[j].mn);
+        if (out[j].mn) memcpy(mot + mn, out[j].mot, out[j].mn);
         mn += out[j].mn;
     }
     qsort(v, n, sizeof *v, by_span);
