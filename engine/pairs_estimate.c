@@ -39,6 +39,7 @@
 #include "repview/buckets.h"
 #include "repview/common.h"
 #include "repview/pairs.h"
+#include "internal.h"
 #include "pairs_internal.h"
 
 enum { BLOCKS = 192, MIN_SAMPLE = 12, MORE_ROUNDS = 1, SINK_PAIRS = 1 << 21, HEADER_BYTES = 70 /* the BEDPE header line */,
@@ -65,6 +66,7 @@ typedef struct {
     uint64_t pairs;
 } block_t;
 
+/* One thread's tools for running blocks. */
 typedef struct {
     const rv_seq_t *s;
     const rv_bucket_plan_t *plan;
@@ -72,6 +74,8 @@ typedef struct {
     const size_t *name_len; /* of each record */
     double pass_sum;        /* seconds of the text passes timed apart ... */
     int passes;             /* ... and their number */
+    uint64_t ran;           /* blocks run by this thread */
+    int rc;
     pf_sink_t sink;         /* the pairs of one block */
     pf_walker_t *walker;
 } sampler_t;
@@ -360,17 +364,71 @@ typedef struct {
     double pairs, bytes, work_s;
 } totals_t;
 
-/* Run the chosen blocks, one after the other on this thread (two threads on the
- * cores of a machine slow each other down, and a time stands for a worker that has
- * its core), a text pass timed before every third one. */
-static int run_sample(sampler_t *r, block_t *b, const uint64_t *todo, uint64_t n_todo)
+/* Threads that run the sample: every core, as many as the largest block's job
+ * leaves room for in a quarter of the host's memory (each runs one block at a time). */
+static int sample_threads(const block_t *b, uint64_t nb)
 {
-    int rc = 0;
-    for (uint64_t i = 0; rc == 0 && i < n_todo; i++) {
-        if (i % 3 == 0) time_passes(r, 1);
-        rc = run_block(r, &b[todo[i]]);
+    uint64_t largest = 1;
+    for (uint64_t i = 0; i < nb; i++) if (b[i].suffixes > largest) largest = b[i].suffixes;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    const uint64_t room = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 4 : 1ull << 32;
+    const uint64_t fit = room / (rv_bucket_job_bytes(largest) + (uint64_t)SINK_PAIRS * 2 * sizeof(rv_pair_t));
+    int t = rv_default_threads();
+    if ((uint64_t)t > fit) t = fit ? (int)fit : 1;
+    return t;
+}
+
+typedef struct {
+    uint64_t suffixes, idx;
+} by_size_t;
+
+static int by_size_desc(const void *x, const void *y)
+{
+    const by_size_t *a = x, *b = y;
+    if (a->suffixes != b->suffixes) return a->suffixes > b->suffixes ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* todo in the order the threads take it: largest block first. */
+static void order_largest_first(const block_t *b, uint64_t *todo, uint64_t n)
+{
+    by_size_t *o = malloc((n ? n : 1) * sizeof *o);
+    if (!o) return; /* the order only evens out the threads' ends */
+    for (uint64_t i = 0; i < n; i++) o[i] = (by_size_t){b[todo[i]].suffixes, todo[i]};
+    qsort(o, n, sizeof *o, by_size_desc);
+    for (uint64_t i = 0; i < n; i++) todo[i] = o[i].idx;
+    free(o);
+}
+
+/* Run the chosen blocks on the samplers' threads, each block on one thread and
+ * timed by that thread's CPU time (the jobs' phases cost the same CPU time with 15
+ * workers on a 16-core host as with one: RESULTS.md), a text pass timed before
+ * every third block of a thread. */
+typedef struct {
+    sampler_t *r;
+    block_t *b;
+    const uint64_t *todo;
+} sample_run_t;
+
+static void run_some(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    sample_run_t *x = ctx;
+    sampler_t *r = &x->r[t];
+    for (uint64_t i = lo; r->rc == 0 && i < hi; i++) {
+        if (r->ran++ % 3 == 0) time_passes(r, 1);
+        r->rc = run_block(r, &x->b[x->todo[i]]);
     }
-    return rc;
+}
+
+static int run_sample(sampler_t *r, int threads, block_t *b, const uint64_t *todo, uint64_t n_todo)
+{
+    sample_run_t x = {r, b, todo};
+    if ((uint64_t)threads > n_todo) threads = n_todo ? (int)n_todo : 1;
+    /* largest first (the blocks alone lead todo): the long ones do not come last */
+    rv_parallel_dynamic(threads, n_todo, 1, run_some, &x);
+    for (int t = 0; t < threads; t++)
+        if (r[t].rc < 0) return -1;
+    return 0;
 }
 
 /* Totals and each code's share (cum_s, cum_p: prefix sums over the codes).  A
@@ -427,6 +485,15 @@ static int plan_for(const rv_bucket_plan_t *p, uint64_t slots, rv_bucket_plan_t 
     return rv_pairs_bucket_spread(q, slots);
 }
 
+/* A job's pass over the text as the run of plan q makes it: a vector scan of the
+ * job map for the job's number where the run makes a one-byte map (setup() in
+ * pairs_buckets.c, cli_mpi_share_map), else the rolling prefix code over the text. */
+static int uses_map(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv_estimate_opts_t *eo)
+{
+    const int width = rv_bucket_map_width(q);
+    return width == 1 && q->n_jobs >= 2 && s->n <= rv_bucket_map_budget(eo->mem_budget);
+}
+
 static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo,
                    const rv_bucket_plan_t *plan, const double *cum_s, const double *cum_p, double scan_s,
                    uint64_t base, rv_estimate_t *e)
@@ -438,19 +505,23 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
     if (!e->rows) return rv_error("estimate", "out of memory");
     /* one process, one thread: the plan's jobs in turn, then the merge on one core */
     double most;
-    double one = makespan(plan, cum_s, cum_p, scan_s, 1, &most);
+    double one = makespan(plan, cum_s, cum_p, uses_map(s, plan, eo) ? e->map_pass_s : scan_s, 1, &most);
     if (one < 0) return rv_error("estimate", "out of memory");
-    e->jobs_s = one;
+    e->jobs_s = one + (uses_map(s, plan, eo) ? scan_s : 0); /* the map filled on one thread */
     e->merge_s = e->pairs * MASTER_PAIR_S + e->out_bytes * FORMAT_BYTE_S; /* on one core */
     e->serial_s = e->read_s + e->plan_s + e->jobs_s + e->merge_s;
     for (int w = 1; w <= eo->workers; w++) {
         rv_bucket_plan_t q;
-        if (plan_for(plan, (uint64_t)w * (uint64_t)threads, &q) < 0) return -1;
-        double span = makespan(&q, cum_s, cum_p, scan_s, (uint64_t)w * (uint64_t)threads, &most);
+        const uint64_t slots = (uint64_t)w * (uint64_t)threads;
+        if (plan_for(plan, slots, &q) < 0) return -1;
+        const int map = uses_map(s, &q, eo);
+        double span = makespan(&q, cum_s, cum_p, map ? e->map_pass_s : scan_s, slots, &most);
+        /* the map is filled by the ranks of the host in shares */
+        const double fill = map ? scan_s / (double)(slots < (uint64_t)cores ? slots : (uint64_t)cores) : 0;
         rv_estimate_row_t *r = &e->rows[w - 1];
         r->workers = w;
         r->wall_s = MPI_START_S + MPI_RANK_S * w + e->read_s + e->plan_s +
-                    PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) * w + span + merge_s;
+                    PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) * w + fill + span + merge_s;
         r->peak_bytes = rank_peak(&q, o, base, threads, most);
         free(q.jobs);
         if (span < 0) return rv_error("estimate", "out of memory");
@@ -459,6 +530,22 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
     }
     e->n_rows = eo->workers;
     return 0;
+}
+
+/* CPU seconds of one vector scan over n bytes, as a job's scan of a one-byte job
+ * map costs (the text stands in for the map: 0xff is no symbol code). */
+static const void *volatile map_probe; /* keeps the scan */
+
+static double time_map_pass(const rv_seq_t *s)
+{
+    double best = 1e30;
+    for (int i = 0; i < 3; i++) {
+        const double t0 = thread_cpu_s();
+        map_probe = memchr(s->text, 0xff, s->n);
+        const double t = thread_cpu_s() - t0;
+        if (t < best) best = t;
+    }
+    return best;
 }
 
 int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo, rv_estimate_t *e)
@@ -497,23 +584,31 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         if (got == UINT64_MAX) rc = rv_error("estimate", "out of memory");
         n_todo += rc == 0 ? got : 0;
     }
-    sampler_t r = {.s = s, .plan = &plan, .f = &f};
+    int T = b ? sample_threads(b, e->blocks) : 1;
+    sampler_t *r = calloc((size_t)T, sizeof *r);
     size_t *name_len = malloc((s->n_rec ? s->n_rec : 1) * sizeof *name_len);
-    pf_sink_init(&r.sink, SINK_PAIRS, s->n);
-    r.sink.with_len = f.both;
-    r.walker = pf_walker_new(&f, &r.sink);
-    r.name_len = name_len;
-    if (rc == 0 && (!name_len || !r.walker)) rc = rv_error("estimate", "out of memory");
+    if (rc == 0 && (!r || !name_len)) rc = rv_error("estimate", "out of memory");
     for (uint64_t i = 0; rc == 0 && i < s->n_rec; i++) name_len[i] = strlen(s->rec[i].name);
-    if (rc == 0) time_passes(&r, 2);
+    for (int t = 0; rc == 0 && t < T; t++) {
+        r[t] = (sampler_t){.s = s, .plan = &plan, .f = &f, .name_len = name_len};
+        pf_sink_init(&r[t].sink, SINK_PAIRS, s->n);
+        r[t].sink.with_len = f.both;
+        if (!(r[t].walker = pf_walker_new(&f, &r[t].sink))) rc = rv_error("estimate", "out of memory");
+    }
+    if (rc == 0) time_passes(&r[0], 2);
+    e->map_pass_s = rc == 0 ? time_map_pass(s) : 0;
     totals_t tot;
     double scan_s = 0;
     while (rc == 0) {
-        rc = run_sample(&r, b, todo, n_todo);
+        order_largest_first(b, todo, n_todo);
+        rc = run_sample(r, T, b, todo, n_todo);
         if (rc < 0) break;
         e->blocks_run += n_todo;
         e->rounds++;
-        scan_s = r.passes ? r.pass_sum / r.passes : 0;
+        double pass_sum = 0;
+        int passes = 0;
+        for (int t = 0; t < T; t++) pass_sum += r[t].pass_sum, passes += r[t].passes;
+        scan_s = passes ? pass_sum / passes : 0;
         extrapolate(&plan, b, e->blocks, div_of, scan_s, cum_s, cum_p, &tot, &e->pairs_se);
         uint64_t ord_run = 0;
         for (uint64_t i = 0; i < e->blocks; i++) ord_run += b[i].run && !b[i].alone;
@@ -521,8 +616,11 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         if (e->exact || e->rounds > MORE_ROUNDS || !(e->pairs_se > SE_MORE * tot.pairs)) break;
         if ((n_todo = sample_more(b, e->blocks, want, &x, todo)) == UINT64_MAX) rc = rv_error("estimate", "out of memory");
     }
-    pf_walker_free(r.walker);
-    pf_sink_free(&r.sink);
+    for (int t = 0; r && t < T; t++) {
+        pf_walker_free(r[t].walker);
+        pf_sink_free(&r[t].sink);
+    }
+    free(r);
     free(name_len);
     if (rc == 0) {
         uint64_t counted = 0;

@@ -222,6 +222,7 @@ typedef struct {
     double out_bytes;          /* BEDPE output, header included */
     double read_s, plan_s, jobs_s, merge_s, serial_s; /* one process, one thread */
     double scan_s;             /* one text pass (each job makes one) */
+    double map_pass_s;         /* one scan of a one-byte job map (a job's pass where the run has one) */
     uint64_t buckets, blocks, blocks_run;
     int rounds;                /* of sampling: a second when the first left the pairs unsure */
     double share_run;          /* share of the blocks' mass run */

@@ -89,7 +89,7 @@ cmp_row() { printf '%-22s %14s %14s %8s\n' "$1" "$2" "$3" "$(err "$2" "$3")"; }
 echo
 echo "# --estimate ($(cut -d' ' -f1 "$tmp/est.t") s, $(head -1 "$tmp/est" | sed 's/.*: //')) against the runs;"
 echo "# load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (the prediction is for a core per rank)"
-grep -E '^(serial|read|plan|jobs|merge|text_pass)_s' "$tmp/est" | tr '\t' ' ' | tr '\n' ';' | sed 's/^/# its model: /; s/;$/\n/'
+grep -E '^(serial|read|plan|jobs|merge|text_pass|map_pass)_s' "$tmp/est" | tr '\t' ' ' | tr '\n' ';' | sed 's/^/# its model: /; s/;$/\n/'
 printf '%-22s %14s %14s %8s\n' quantity predicted measured error
 mpairs=$(($(wc -l <"$tmp/index.out") - 1)) mbytes=$(wc -c <"$tmp/index.out")
 cmp_row pairs "$(est pairs)" "$mpairs"

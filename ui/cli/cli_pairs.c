@@ -692,7 +692,8 @@ int cli_pairs(int argc, char **argv)
     double t_read = rv_now();
     if (buckets) {
         if (!(s = load_text(argv[i], &c))) return RV_EXIT_DATA;
-        if (cli_bucket_gpu(s, &c, "pairs", 0, 0) < 0) {
+        /* the estimate is of CPU ranks: its sample runs on the CPU */
+        if (!a.estimate && cli_bucket_gpu(s, &c, "pairs", 0, 0) < 0) {
             rv_seq_free(s);
             return cli_data_error();
         }
