@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "repview/approx.h"
+#include "repview/kmruns.h"
 #include "repview/common.h"
 #include "repview/part.h"
 #include "repview/tandem.h"
@@ -42,6 +43,15 @@ static const char usage[] =
     "  --min-score S    smallest alignment score to print (default 50)\n"
     "                   with --approx --max-period defaults to 500 (at most 100000)\n"
     "                   and --min-copies to 1.8\n\n"
+    "k-mismatch runs (Hamming distance, after Kolpakov & Kucherov; not under mpirun):\n"
+    "  --mismatches K   print maximal intervals [start, end) with end - start >= 2p\n"
+    "                   and at most K positions i with text[i] != text[i+p] (i, i+p\n"
+    "                   inside), not inside such a run of a period dividing p.\n"
+    "                   Output:\n"
+    "  chrom start end period copies mismatches motif\n"
+    "                   motif = the most frequent symbol of each column; with\n"
+    "                   --mismatches --max-period defaults to 500 (at most 100000)\n"
+    "                   and --min-len to 10(K+1)\n\n"
     "Scale-out (no index of the whole text: jobs of segments between breakers, each\n"
     "indexed on its own; a longer segment in pieces, its runs of long period from\n"
     "prefix buckets):\n"
@@ -54,12 +64,13 @@ static const char usage[] =
     "                     1..N-1 work, rank 0 writes: the same output\n";
 
 enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN, OPT_TIMING, OPT_MEM_BUDGET, OPT_BUCKETS,
-       OPT_APPROX, OPT_MIN_SCORE };
+       OPT_APPROX, OPT_MIN_SCORE, OPT_MISMATCHES };
 
 typedef struct {
     rv_tandem_filter_t f;
     int timing;
-    int approx, set_max_period, set_min_copies;
+    int approx, set_max_period, set_min_copies, set_min_len;
+    int64_t mismatches; /* --mismatches K, -1: none */
     uint64_t min_score;
     uint64_t mem_budget; /* 0: none given */
     uint64_t slice, n_slices; /* --buckets I/N (n_slices 0: none) */
@@ -84,6 +95,12 @@ static int on_opt(int opt, const char *arg, void *ud)
     uint64_t v = 0;
     if (opt == OPT_TIMING) { o->timing = 1; return 0; }
     if (opt == OPT_APPROX) { o->approx = 1; return 0; }
+    if (opt == OPT_MISMATCHES) {
+        uint64_t k;
+        if (front_parse_count(arg, &k) == 0 && k <= 1000) { o->mismatches = (int64_t)k; return 0; }
+        cli_usage_error("tandem", "bad --mismatches '%s' (0 to 1000)", arg);
+        return -1;
+    }
     if (opt == OPT_MIN_SCORE) {
         if (front_parse_count(arg, &o->min_score) == 0 && o->min_score <= (1ull << 40)) return 0;
         cli_usage_error("tandem", "bad --min-score '%s'", arg);
@@ -108,7 +125,7 @@ static int on_opt(int opt, const char *arg, void *ud)
     }
     if (opt == OPT_MIN_PERIOD) f->min_period = v;
     else if (opt == OPT_MAX_PERIOD) f->max_period = v, o->set_max_period = 1;
-    else f->min_len = v;
+    else f->min_len = v, o->set_min_len = 1;
     return 0;
 }
 
@@ -416,6 +433,16 @@ static int add_seed(void *ud, const rv_run_t *run)
     return 0;
 }
 
+/* A locus's first five columns, `chrom start end period copies\t`, to stdout. */
+static void put_locus(const rv_seq_t *s, uint64_t start, uint64_t end, uint64_t period)
+{
+    const rv_run_t run = {start, end, period};
+    const uint64_t g = rv_seq_text_to_global(s, start);
+    const rv_record_t *rec = &s->rec[rv_seq_record_of(s, g)];
+    printf("%s\t%llu\t%llu\t%llu\t%.2f\t", rec->name, (unsigned long long)(g - rec->off),
+           (unsigned long long)(g - rec->off + (end - start)), (unsigned long long)period, rv_run_copies(&run));
+}
+
 /* The loci from the seeds, printed as `chrom start end period copies identity score
  * motif`, those passing the period, copies and length filters. */
 static int print_approx(const rv_seq_t *s, uint64_t lo, uint64_t hi, const seeds_t *z, const cli_common_t *c,
@@ -434,17 +461,55 @@ static int print_approx(const rv_seq_t *s, uint64_t lo, uint64_t hi, const seeds
             const rv_approx_t *l = &a.v[k];
             const rv_run_t run = {l->start, l->end, l->period};
             if (!rv_run_passes(&o->f, &run)) continue;
-            const uint64_t g = rv_seq_text_to_global(s, l->start);
-            const rv_record_t *rec = &s->rec[rv_seq_record_of(s, g)];
-            printf("%s\t%llu\t%llu\t%llu\t%.2f\t%.1f\t%lld\t", rec->name, (unsigned long long)(g - rec->off),
-                   (unsigned long long)(g - rec->off + (l->end - l->start)), (unsigned long long)l->period,
-                   rv_run_copies(&run), rv_approx_identity(l), (long long)l->score);
+            put_locus(s, l->start, l->end, l->period);
+            printf("%.1f\t%lld\t", rv_approx_identity(l), (long long)l->score);
             for (uint64_t j = 0; j < l->period; j++) putchar(rv_alpha_letter(s->alpha, a.motifs[l->motif + j]));
             putchar('\n');
         }
         rc = cli_flush_output("tandem", rc);
     }
     rv_approx_free(&a);
+    return cli_out_end(o->out, rc);
+}
+
+/* ---- --mismatches ---------------------------------------------------------------- */
+
+/* The k-mismatch runs of FILE's text (no index needed) overlapping REGION. */
+static int tandem_kmruns(const char *file, const char *region, const cli_common_t *c, const tandem_opts_t *o)
+{
+    rv_seq_t *s = cli_load_text(file, c);
+    if (!s) return cli_data_error();
+    uint64_t lo, hi;
+    if (cli_text_range(s, region, &lo, &hi) < 0) {
+        rv_seq_free(s);
+        return cli_arg_error();
+    }
+    const rv_kmruns_opts_t ko = {(uint64_t)o->mismatches, o->f.min_period, o->f.max_period, o->f.min_len,
+                                 o->f.min_copies};
+    rv_kmrun_set_t a;
+    const double t0 = rv_now();
+    if (rv_kmruns_find(s, lo, hi, &ko, c->build.threads, &a) < 0) {
+        rv_seq_free(s);
+        return cli_data_error();
+    }
+    if (o->timing) fprintf(stderr, "kmruns\t%.3f\nruns\t%llu\n", rv_now() - t0, (unsigned long long)a.n);
+    int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
+    if (rc == RV_EXIT_OK) {
+        static char obuf[1 << 20];
+        setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+        printf("#chrom\tstart\tend\tperiod\tcopies\tmismatches\tmotif\n");
+        for (uint64_t k = 0; k < a.n; k++) {
+            const rv_kmrun_t *l = &a.v[k];
+            put_locus(s, l->start, l->end, l->period);
+            printf("%llu\t", (unsigned long long)l->mismatches);
+            for (uint64_t j = 0; j < l->period; j++)
+                putchar(toupper((unsigned char)rv_alpha_letter(s->alpha, a.motifs[l->motif + j])));
+            putchar('\n');
+        }
+        rc = cli_flush_output("tandem", rc);
+    }
+    rv_kmruns_free(&a);
+    rv_seq_free(s);
     return cli_out_end(o->out, rc);
 }
 
@@ -495,11 +560,12 @@ int cli_tandem(int argc, char **argv)
                                         {"buckets", required_argument, NULL, OPT_BUCKETS},
                                         {"approx", no_argument, NULL, OPT_APPROX},
                                         {"min-score", required_argument, NULL, OPT_MIN_SCORE},
+                                        {"mismatches", required_argument, NULL, OPT_MISMATCHES},
                                         {"output", required_argument, NULL, 'o'},
                                         {0, 0, 0, 0}};
     rv_approx_opts_t ao;
     rv_approx_opts_init(&ao);
-    tandem_opts_t o = {.timing = 0, .min_score = (uint64_t)ao.min_score, .ao = &ao};
+    tandem_opts_t o = {.timing = 0, .min_score = (uint64_t)ao.min_score, .ao = &ao, .mismatches = -1};
     rv_tandem_filter_init(&o.f);
     cli_common_t c;
     int code;
@@ -518,6 +584,16 @@ int cli_tandem(int argc, char **argv)
         if (cli_mpi_ranks() > 1) return cli_usage_error("tandem", "--approx does not run under mpirun");
     } else if (o.min_score != (uint64_t)ao.min_score) {
         return cli_usage_error("tandem", "--min-score needs --approx");
+    }
+    if (o.mismatches >= 0) {
+        if (o.approx) return cli_usage_error("tandem", "--mismatches and --approx exclude each other");
+        if (!o.set_max_period) o.f.max_period = 500;
+        if (o.f.max_period > 100000) return cli_usage_error("tandem", "--max-period above 100000 with --mismatches");
+        if (o.f.max_period < o.f.min_period) return cli_usage_error("tandem", "--max-period is below --min-period");
+        if (!o.set_min_len) o.f.min_len = 10 * ((uint64_t)o.mismatches + 1);
+        if (cli_mpi_ranks() > 1) return cli_usage_error("tandem", "--mismatches does not run under mpirun");
+        if (o.n_slices || o.mem_budget) return cli_usage_error("tandem", "--mismatches is not for --buckets or --mem-budget");
+        return tandem_kmruns(argv[i], region, &c, &o);
     }
     if ((code = cli_buckets_usage("tandem", o.n_slices, o.out, cli_mpi_ranks())) != RV_EXIT_OK) return code;
     if (o.n_slices && o.approx) return cli_usage_error("tandem", "--approx is not for --buckets");
