@@ -86,3 +86,20 @@ got=$($R lce - chrSyn:1000 chrSyn:2000000 <ref.fa 2>err.txt); rc=$?
 expect_exit index_from_fifo_exit 0 $REPVIEW index --quiet -o fifo.rvx pipe.fa < /dev/null &
 sleep 0.2; cat ref.fa >pipe.fa; wait
 [ -s fifo.rvx ] && ok index_from_fifo || bad index_from_fifo "no fifo.rvx"
+
+# kill -9 while `-o OUT` is being written: neither OUT nor a temporary appears (the
+# output has no name until it is complete); a whole run gives what stdout gets, and
+# so does the named-temporary fallback
+$R pairs -l 40 --no-save ref.fa >pairs_want.bed 2>/dev/null
+for d in 0.2 0.8 1.5; do
+    rm -f out.bed*
+    $REPVIEW pairs -l 40 --no-save -o out.bed ref.fa 2>/dev/null & pid=$!
+    sleep "$d"; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+    left=$(ls out.bed* 2>/dev/null)
+    if [ -z "$left" ] || { [ "$left" = out.bed ] && cmp -s out.bed pairs_want.bed; }; then ok "kill9_output_after_${d}s"
+    else bad "kill9_output_after_${d}s" "left: $left"; fi
+done
+$R pairs -l 40 --no-save -o out.bed ref.fa 2>/dev/null
+cmp -s out.bed pairs_want.bed && [ "$(ls out.bed*)" = out.bed ] && ok output_whole || bad output_whole "differs from stdout"
+REPVIEW_OUT_NAMED=1 $R pairs -l 40 --no-save -o named.bed ref.fa 2>/dev/null
+cmp -s named.bed pairs_want.bed && [ "$(ls named.bed*)" = named.bed ] && ok output_named_fallback || bad output_named_fallback "differs"

@@ -1,9 +1,12 @@
 /* cli_output.c — -o OUT for the commands that take it: the output goes to a
- * temporary name and is renamed into place once complete (a device or FIFO is
- * written directly: renaming over /dev/null would replace it); and the varints of
- * the files that MPI workers send to rank 0. */
+ * file without a name (or a temporary name) and is given OUT once complete (a
+ * device or FIFO is written directly: renaming over /dev/null would replace it);
+ * and the varints of the files that MPI workers send to rank 0. */
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,16 +14,40 @@
 #include "repview/common.h"
 #include "cli.h"
 
-/* -o OUT: standard output goes to OUT.tmp.PID, renamed to OUT once complete; a
- * signal that ends the process first (Ctrl-C, mpirun ending the job because a rank
- * died) removes the temporary file. */
+/* -o OUT: standard output goes to a file with no name yet in OUT's directory
+ * (O_TMPFILE), linked as OUT.tmp.PID and renamed to OUT once complete, so that a
+ * process killed at any time before (SIGKILL too: mpirun ending the job because a
+ * rank died) leaves nothing.  Where the file system has no O_TMPFILE the file is
+ * OUT.tmp.PID from the start, and a signal that ends the process (Ctrl-C, SIGTERM)
+ * removes it. */
 static char *out_tmp;
+static int out_named; /* out_tmp exists (the fallback) */
 static void out_drop(int sig)
 {
-    if (out_tmp) unlink(out_tmp);
+    if (out_tmp && out_named) unlink(out_tmp);
     signal(sig, SIG_DFL);
     raise(sig);
 }
+
+/* A file with no name in the directory of out, as standard output: 0 or -1. */
+static int out_unnamed(const char *out)
+{
+#ifdef O_TMPFILE
+    char *copy = strdup(out);
+    if (!copy) return -1;
+    const int fd = open(dirname(copy), O_TMPFILE | O_WRONLY, 0666);
+    free(copy);
+    if (fd < 0) return -1;
+    fflush(stdout);
+    if (dup2(fd, STDOUT_FILENO) < 0) { close(fd); return -1; }
+    close(fd);
+    return 0;
+#else
+    (void)out;
+    return -1;
+#endif
+}
+
 int cli_out_begin(const char *out)
 {
     struct stat st;
@@ -33,6 +60,8 @@ int cli_out_begin(const char *out)
     out_tmp = malloc(l);
     if (!out_tmp) return -1;
     snprintf(out_tmp, l, "%s.tmp.%ld", out, (long)getpid());
+    if (getenv("REPVIEW_OUT_NAMED") == NULL && out_unnamed(out) == 0) return 0; /* tests: the fallback */
+    out_named = 1;
     signal(SIGINT, out_drop);
     signal(SIGTERM, out_drop);
     signal(SIGHUP, out_drop);
@@ -42,16 +71,29 @@ int cli_out_begin(const char *out)
     }
     return 0;
 }
+
+/* The unnamed file linked as out_tmp: 0 or -1. */
+static int out_link(void)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(stdout));
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, out_tmp, AT_SYMLINK_FOLLOW) != 0) return -1;
+    out_named = 1;
+    return 0;
+}
+
 int cli_out_end(const char *out, int rc)
 {
     if (!out_tmp) return rc;
-    if (rc == RV_EXIT_OK && (fflush(stdout) != 0 || fsync(fileno(stdout)) != 0 || rename(out_tmp, out) != 0)) {
+    if (rc == RV_EXIT_OK && (fflush(stdout) != 0 || fsync(fileno(stdout)) != 0 || (!out_named && out_link() != 0) ||
+                             rename(out_tmp, out) != 0)) {
         fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
         rc = RV_EXIT_DATA;
     }
-    if (rc != RV_EXIT_OK) unlink(out_tmp);
+    if (rc != RV_EXIT_OK && out_named) unlink(out_tmp);
     free(out_tmp);
     out_tmp = NULL;
+    out_named = 0;
     return rc;
 }
 
