@@ -8,6 +8,8 @@
  *    several times faster than kseq, which copies every line byte by byte into its
  *    strings and reads through 16 KiB buffers;
  *  - stdin, pipes and gzip/bgzip files go through htslib's kseq over BGZF.
+ * rv_reads_batch runs the block parser in threads over the mapped file (see
+ * "batches" below); on other inputs it copies what rv_reads_next gives.
  *
  * The block parser implements kseq_read()'s state machine exactly (htslib kseq.h):
  * skip to a '>' or '@'; the name runs to the first isspace() byte, the rest of the
@@ -51,7 +53,7 @@ struct rv_reads {
     uint64_t n;
     /* rv_reads_batch on a plain file: the whole file mapped (map_tried once) */
     const char *map;
-    size_t map_size;
+    size_t map_size, map_kept;  /* the pages below map_kept were given back */
     int map_tried;
     size_t min_chunk;           /* bytes of input a thread gets at least */
     int any_guess;              /* tests: chunks start at any '>' or '@' byte */
@@ -646,35 +648,60 @@ static int mapped(rv_reads_t *r)
     return r->map != NULL;
 }
 
-/* The batch on the map. */
+/* Unmap the pages below `below` (they come back from the page cache if read
+ * again), so that the file read does not count in the resident set. */
+static void release_map(rv_reads_t *r, size_t below)
+{
+    const long page = sysconf(_SC_PAGESIZE);
+    below -= page > 0 ? below % (size_t)page : below;
+    if (below <= r->map_kept) return;
+    (void)madvise((char *)r->map + r->map_kept, below - r->map_kept, MADV_DONTNEED);
+    r->map_kept = below;
+}
+
+/* Input bytes that `more` records likely take, a little over (the records seen so
+ * far, this batch's `in` bytes and `recs` records included, give the average): the
+ * threads of a round parse all of their chunks, so a region much longer than the
+ * records the batch takes would be parsed for nothing.  Before any record, 4 chunks. */
+static size_t region_for(const rv_reads_t *r, size_t more, size_t in, size_t recs)
+{
+    const uint64_t n = r->seen_recs + recs, avg = n ? (r->seen_in + in) / n + 1 : 0;
+    if (n == 0) return 4 * r->min_chunk;
+    if (more >= SIZE_MAX / 4 / avg) return SIZE_MAX / 2;
+    return more * avg + more * avg / 32 + r->min_chunk / 4;
+}
+
+/* The batch on the map: rounds over [S, E), E growing up to S + bytes while the
+ * records are fewer than `most`. */
 static int batch_mapped(rv_reads_t *r, size_t most, size_t bytes, int threads, rv_read_batch_t *b,
                         batch_mem_t *m)
 {
     size_t pos = r->base + r->pos, count = 0;
-    int last = r->last_char, how = 0;
+    int last = r->last_char, how = 1;
     rv_reads_t st = map_view(r, pos, last);
     if (!header_below(&st, r->map_size)) return no_record(r, -1);
     pos = st.pos;
     last = st.last_char;
-    const size_t S = pos - 1;
-    size_t region = bytes ? bytes : 1;
-    if (r->seen_recs) {  /* not much more than `most` records' worth: threads stop at most each */
-        const uint64_t avg = r->seen_in / r->seen_recs + 1;
-        if (most < (SIZE_MAX - 4096) / 2 / avg && most * avg + most * avg / 4 + 4096 < region)
-            region = most * avg + most * avg / 4 + 4096;
-    }
-    const size_t E = region < r->map_size - S ? S + region : r->map_size;
+    const size_t S = pos - 1, left = r->map_size - S, E_max = S + (bytes && bytes < left ? bytes : bytes ? left : 1);
+    size_t E = S;
     for (size_t i = 0; i < m->n_chunk; i++) m->chunk[i].used = m->chunk[i].n = 0;
     m->n_seg = 0;
-    while (how == 0) {  /* a round from the state (pos, last) */
+    for (;;) {  /* a round from the state (pos, last) */
         st = map_view(r, pos, last);
-        if (!header_below(&st, E)) break;
+        if (!header_below(&st, E)) {
+            if (E == E_max) break;
+            const size_t more = region_for(r, most - count, pos - S, count);
+            E = more < E_max - E ? E + more : E_max;
+            continue;
+        }
         const size_t k = plan_round(r, m, st.pos - 1, E, threads, most - count);
         if (k == 0) { how = NO_MEMORY; break; }
         round_t w = {r, m->chunk};
         (void)rv_parallel_for((int)k, k, round_run, &w);  /* -1: it ran serially */
         how = stitch(m, k, most, &count, &pos, &last);
+        if (how < 0 || count == most) break;
     }
+    release_map(r, pos);
     r->base = pos;  /* rv_reads_next goes on from here */
     r->pos = r->end = 0;
     r->eof = 0;

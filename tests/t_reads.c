@@ -233,8 +233,54 @@ static int same(const char *path, size_t block, const buf_t *want, const char *w
     return !check_failed_;
 }
 
-int main(void)
+/* `t_reads --bench FILE [MOST [BYTES [THREADS]]]` (not a test): seconds to read FILE
+ * with rv_reads_next (bare, then each record copied into an arena as the find
+ * command's batches did), and with rv_reads_batch of at most MOST records (default
+ * 2^20) and BYTES (default 256 MiB) on 1, 2 and all threads (or only on THREADS). */
+static int bench(const char *path, size_t most, size_t bytes, int only)
 {
+    buf_t arena = {0};
+    for (int way = -2; way <= 2; way++) {  /* -2 bare, -1 copied, then 1, 2, all threads */
+        const int threads = way == 0 ? 1 : way == 1 ? 2 : way == 2 ? rv_default_threads() : 1;
+        if ((way == 2 && threads <= 2) || (only && (way < 0 || threads != only))) continue;
+        rv_reads_t *rd = rv_reads_open(path);
+        if (!rd) { fprintf(stderr, "%s\n", rv_last_error()); return 1; }
+        rv_read_batch_t b = {0};
+        const char *name, *seq;
+        size_t len, n = 0, sum = 0, batches = 0;
+        int rc;
+        const double t0 = rv_now();
+        if (way < 0) {
+            while ((rc = rv_reads_next(rd, &name, &seq, &len)) > 0) {
+                if (way == -1) {
+                    if (n % most == 0) arena.len = 0, batches++;
+                    puts_(&arena, name), putc_(&arena, 0), put(&arena, seq, len), putc_(&arena, 0);
+                }
+                n++, sum += len;
+            }
+        } else {
+            while ((rc = rv_reads_batch(rd, most, bytes, threads, &b)) > 0) {
+                n += b.n, batches++;
+                for (size_t i = 0; i < b.n; i++) sum += b.len[i];
+            }
+        }
+        const double t = rv_now() - t0;
+        if (rc < 0) { fprintf(stderr, "%s\n", rv_last_error()); return 1; }
+        static const char *what[] = {"rv_reads_next, bare", "rv_reads_next + copy", "rv_reads_batch"};
+        printf("%-22s threads %2d  %8.3f s  %zu records  %zu bases  %zu batches\n", what[way < 0 ? way + 2 : 2],
+               threads, t, n, sum, batches);
+        rv_read_batch_free(&b);
+        rv_reads_close(rd);
+    }
+    free(arena.s);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && strcmp(argv[1], "--bench") == 0)
+        return bench(argv[2], argc > 3 ? (size_t)atoll(argv[3]) : 1u << 20, argc > 4 ? (size_t)atoll(argv[4]) : 256u << 20,
+                     argc > 5 ? atoi(argv[5]) : 0);
     char dir[] = "/tmp/t_reads.XXXXXX";
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     char plain[64], gz[64], bgz[64];
