@@ -384,7 +384,7 @@ typedef struct {
     int exact;           /* STOP_LIMIT: the next header byte is limit itself */
 } chunk_t;
 
-typedef struct { size_t chunk, lo, n; } seg_t;  /* records [lo, lo + n) of a chunk */
+typedef struct { size_t chunk, lo, n, at; } seg_t;  /* records [lo, lo + n) of a chunk, batch's from at */
 
 typedef struct {
     chunk_t *chunk;
@@ -570,7 +570,8 @@ static size_t plan_round(const rv_reads_t *r, batch_mem_t *m, size_t S, size_t E
 static int add_seg(batch_mem_t *m, size_t chunk, size_t lo, size_t n)
 {
     if (rv_grow((void **)&m->seg, &m->seg_cap, m->n_seg + 1, sizeof *m->seg) < 0) return -1;
-    m->seg[m->n_seg++] = (seg_t){chunk, lo, n};
+    m->seg[m->n_seg] = (seg_t){chunk, lo, n, m->n_seg ? m->seg[m->n_seg - 1].at + m->seg[m->n_seg - 1].n : 0};
+    m->n_seg++;
     return 0;
 }
 
@@ -604,8 +605,29 @@ static int stitch(batch_mem_t *m, size_t k, size_t most, size_t *count, size_t *
     return how;
 }
 
-/* The batch's arrays from its segments. 0 or -1. */
-static int batch_fill(rv_read_batch_t *b, batch_mem_t *m, size_t count)
+typedef struct {
+    rv_read_batch_t *b;
+    const batch_mem_t *m;
+} fill_t;
+
+static void fill_run(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    const fill_t *f = ctx;
+    for (uint64_t s = lo; s < hi; s++) {
+        const seg_t *g = &f->m->seg[s];
+        const chunk_t *c = &f->m->chunk[g->chunk];
+        for (size_t j = 0; j < g->n; j++) {
+            const brec_t *x = &c->rec[g->lo + j];
+            f->b->name[g->at + j] = c->arena + x->off;
+            f->b->name_len[g->at + j] = x->name_len;
+            f->b->seq[g->at + j] = c->arena + x->off + x->name_len + 1;
+            f->b->len[g->at + j] = x->len;
+        }
+    }
+}
+
+/* The batch's arrays from its segments, in threads. 0 or -1. */
+static int batch_fill(rv_read_batch_t *b, batch_mem_t *m, size_t count, int threads)
 {
     if (count > m->cap) {
         size_t cap = m->cap ? m->cap : 256;
@@ -619,17 +641,8 @@ static int batch_fill(rv_read_batch_t *b, batch_mem_t *m, size_t count)
         b->len = l;
         m->cap = cap;
     }
-    size_t k = 0;
-    for (size_t s = 0; s < m->n_seg; s++) {
-        const chunk_t *c = &m->chunk[m->seg[s].chunk];
-        for (size_t j = m->seg[s].lo; j < m->seg[s].lo + m->seg[s].n; j++, k++) {
-            const brec_t *x = &c->rec[j];
-            b->name[k] = c->arena + x->off;
-            b->name_len[k] = x->name_len;
-            b->seq[k] = c->arena + x->off + x->name_len + 1;
-            b->len[k] = x->len;
-        }
-    }
+    fill_t f = {b, m};
+    (void)rv_parallel_for(count < 4096 ? 1 : threads, m->n_seg, fill_run, &f);  /* -1: it ran serially */
     b->n = count;
     return 0;
 }
@@ -709,7 +722,7 @@ static int batch_mapped(rv_reads_t *r, size_t most, size_t bytes, int threads, r
     r->seen_in += pos - S;
     r->seen_recs += count;
     if (count == 0) return how == NO_MEMORY ? rv_error(r->ctx, "out of memory") : no_record(r, how);
-    if (batch_fill(b, m, count) < 0) return rv_error(r->ctx, "out of memory");
+    if (batch_fill(b, m, count, threads) < 0) return rv_error(r->ctx, "out of memory");
     r->n += count;
     return 1;
 }
@@ -742,7 +755,7 @@ static int batch_sequential(rv_reads_t *r, size_t most, size_t bytes, rv_read_ba
         if (c->n == 0) return rc;
     }
     m->n_seg = 0;
-    if (add_seg(m, 0, 0, c->n) < 0 || batch_fill(b, m, c->n) < 0) return rv_error(r->ctx, "out of memory");
+    if (add_seg(m, 0, 0, c->n) < 0 || batch_fill(b, m, c->n, 1) < 0) return rv_error(r->ctx, "out of memory");
     return 1;
 }
 
