@@ -35,8 +35,8 @@
 KSEQ_INIT(BGZF *, bgzf_read)
 
 enum { BLOCK_DEFAULT = 16 << 20 };
-enum { NEED_MORE = 2 };
-enum { MIN_CHUNK = 256 << 10 };  /* a batch thread's input, at least */  /* parse status: the record runs past the block */
+enum { NEED_MORE = 2 };  /* parse status: the record runs past the block */
+enum { MIN_CHUNK = 256 << 10 };  /* a batch thread's input, at least */
 
 struct rv_reads {
     BGZF *fp;        /* kseq path */
@@ -395,7 +395,8 @@ typedef struct {
     size_t cap;          /* of the batch's arrays */
 } batch_mem_t;
 
-/* Room for a record of name_len + seq_room bytes in c.  0 or -1. */
+/* Room in c for one more record of `room` bytes (name and sequence, their NULs
+ * aside).  0 or -1. */
 static int chunk_reserve(chunk_t *c, size_t room)
 {
     return rv_grow((void **)&c->arena, &c->arena_cap, c->used + room + 2, 1) < 0 ||
@@ -695,7 +696,7 @@ static int batch_mapped(rv_reads_t *r, size_t most, size_t bytes, int threads, r
     if (!header_below(&st, r->map_size)) return no_record(r, -1);
     pos = st.pos;
     last = st.last_char;
-    const size_t S = pos - 1, left = r->map_size - S, E_max = S + (bytes && bytes < left ? bytes : bytes ? left : 1);
+    const size_t S = pos - 1, want = bytes ? bytes : 1, E_max = want < r->map_size - S ? S + want : r->map_size;
     size_t E = S;
     for (size_t i = 0; i < m->n_chunk; i++) m->chunk[i].used = m->chunk[i].n = 0;
     m->n_seg = 0;
@@ -732,8 +733,10 @@ static int batch_mapped(rv_reads_t *r, size_t most, size_t bytes, int threads, r
 static int batch_sequential(rv_reads_t *r, size_t most, size_t bytes, rv_read_batch_t *b, batch_mem_t *m)
 {
     if (r->pending < 1) return r->pending < 0 ? rv_error(NULL, "%s", r->pending_msg) : 0;
-    if (!m->n_chunk && !(m->chunk = calloc(1, sizeof *m->chunk))) return rv_error(r->ctx, "out of memory");
-    m->n_chunk += !m->n_chunk;
+    if (!m->n_chunk) {
+        if (!(m->chunk = calloc(1, sizeof *m->chunk))) return rv_error(r->ctx, "out of memory");
+        m->n_chunk = 1;
+    }
     chunk_t *c = m->chunk;
     c->used = c->n = 0;
     size_t in = 0;

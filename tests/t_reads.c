@@ -9,8 +9,11 @@
  * random bytes over the parser's special characters.  Each file is read through
  * blocks of 1-64 bytes (so block cuts fall at every offset of records, between CR
  * and LF) and through the default block; records (name, sequence, length), their
- * count and the error message must be what kseq gives.  Then a gzip and a bgzip copy
- * go through rv_reads_open (the kseq path) and must agree too. */
+ * count and the error message must be what kseq gives.  So must rv_reads_batch's
+ * batches (on 1, 2, 3 and 8 threads, of 1, 2, 7 or any number of records and 1-300
+ * bytes, cut into chunks of a byte or more that start at likely or at arbitrary
+ * header bytes, alone or mixed with rv_reads_next calls).  Then a gzip and a bgzip
+ * copy go through rv_reads_open (the kseq path) and must agree too, in batches too. */
 #include <htslib/bgzf.h>
 #include <htslib/kseq.h>
 #include <unistd.h>
@@ -155,9 +158,9 @@ static int ours(const char *path, size_t block, buf_t *out, char *msg, size_t ms
 /* Reading PATH with rv_reads_batch (or, when mix, batches and rv_reads_next calls
  * at random) in the same form as ours(): batches of at most `most` records and a
  * random 1-300 bytes, on `threads` threads, chunks as small as one byte starting at
- * likely headers or (at random) at any '>' or '@'.  Each
- * batch is checked (at least one record, at most `most`, name_len and len as strlen
- * gives) and so is the answer after the last one: another batch repeats it. */
+ * likely headers or (at random) at any '>' or '@'.  Each batch is checked (at least
+ * one record, at most `most`, name_len and len as strlen gives) and so is the
+ * answer after the last one: another batch repeats it. */
 static int ours_batch(rng_t *rg, const char *path, size_t most, int threads, int mix, buf_t *out, char *msg,
                       size_t msg_size)
 {
