@@ -9,8 +9,11 @@
  * random bytes over the parser's special characters.  Each file is read through
  * blocks of 1-64 bytes (so block cuts fall at every offset of records, between CR
  * and LF) and through the default block; records (name, sequence, length), their
- * count and the error message must be what kseq gives.  Then a gzip and a bgzip copy
- * go through rv_reads_open (the kseq path) and must agree too. */
+ * count and the error message must be what kseq gives.  So must rv_reads_batch's
+ * batches (on 1, 2, 3 and 8 threads, of 1, 2, 7 or any number of records and 1-300
+ * bytes, cut into chunks of a byte or more that start at likely or at arbitrary
+ * header bytes, alone or mixed with rv_reads_next calls).  Then a gzip and a bgzip
+ * copy go through rv_reads_open (the kseq path) and must agree too, in batches too. */
 #include <htslib/bgzf.h>
 #include <htslib/kseq.h>
 #include <unistd.h>
@@ -88,6 +91,11 @@ static void make_input(rng_t *r, buf_t *b)
 
 static void write_file(const char *path, const buf_t *b, const char *mode)
 {
+    if (strcmp(mode, "wu") == 0) {  /* stdio: htslib syncs the files it closes */
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(b->s, 1, b->len, f) != b->len || fclose(f) != 0) CHECK(0, "cannot write %s", path);
+        return;
+    }
     BGZF *f = bgzf_open(path, mode);
     if (f) {
         if (b->len && bgzf_write(f, b->s, b->len) < 0) CHECK(0, "cannot write %s", path);
@@ -147,6 +155,74 @@ static int ours(const char *path, size_t block, buf_t *out, char *msg, size_t ms
     return 0;
 }
 
+/* Reading PATH with rv_reads_batch (or, when mix, batches and rv_reads_next calls
+ * at random) in the same form as ours(): batches of at most `most` records and a
+ * random 1-300 bytes, on `threads` threads, chunks as small as one byte starting at
+ * likely headers or (at random) at any '>' or '@'.  Each batch is checked (at least
+ * one record, at most `most`, name_len and len as strlen gives) and so is the
+ * answer after the last one: another batch repeats it. */
+static int ours_batch(rng_t *rg, const char *path, size_t most, int threads, int mix, buf_t *out, char *msg,
+                      size_t msg_size)
+{
+    out->len = 0;
+    put(out, "", 0);
+    rv_reads_t *rd = mix ? rv_reads_open_block(path, 1 + rng_below(rg, 16)) : rv_reads_open(path);
+    if (!rd) return -1;
+    rv_reads_batch_test(rd, 1, (int)rng_below(rg, 2));
+    rv_read_batch_t b = {0};
+    int rc, bad = 0, by_next = 0;
+    for (;;) {
+        const char *name, *seq;
+        size_t len;
+        if (mix && rng_below(rg, 2)) {
+            b.n = 0;
+            by_next = 1;
+            if ((rc = rv_reads_next(rd, &name, &seq, &len)) <= 0) break;
+            puts_(out, name), putc_(out, '\t'), put(out, seq, len), putc_(out, '\n');
+            continue;
+        }
+        by_next = 0;
+        if ((rc = rv_reads_batch(rd, most, 1 + rng_below(rg, 300), threads, &b)) <= 0) break;
+        bad |= b.n == 0 || b.n > most;
+        for (size_t i = 0; i < b.n; i++) {
+            puts_(out, b.name[i]), putc_(out, '\t'), put(out, b.seq[i], b.len[i]), putc_(out, '\n');
+            bad |= strlen(b.name[i]) != b.name_len[i] || strlen(b.seq[i]) != b.len[i];
+        }
+    }
+    bad |= b.n != 0;
+    msg[0] = 0;
+    if (rc < 0) {  /* drop the "path: " prefix */
+        const char *e = rv_last_error(), *c = strstr(e, ": ");
+        snprintf(msg, msg_size, "%s", c ? c + 2 : e);
+    }
+    char again[512];
+    snprintf(again, sizeof again, "%s", rv_last_error());
+    const int rc2 = rv_reads_batch(rd, most, 1 + rng_below(rg, 300), threads, &b);
+    if (!by_next || strstr(path, "gz") == NULL)  /* kseq goes on after an error of rv_reads_next */
+        bad |= rc2 != rc || b.n != 0 || (rc < 0 && strcmp(again, rv_last_error()) != 0);
+    if (bad) snprintf(msg, msg_size, "bad batch");
+    rv_read_batch_free(&b);
+    rv_reads_close(rd);
+    return 0;
+}
+
+/* ours_batch() gives what kseq gives (t_reads checks rv_reads_next against it). */
+static int same_batch(rng_t *rg, const char *path, size_t most, int threads, int mix, const buf_t *want,
+                      const char *want_msg, buf_t *got)
+{
+    char msg[512];
+    if (ours_batch(rg, path, most, threads, mix, got, msg, sizeof msg) < 0) {
+        CHECK(0, "open failed: %s", rv_last_error());
+        return 0;
+    }
+    CHECK(got->len == want->len && memcmp(got->s, want->s, want->len) == 0,
+          "batch most %zu threads %d mix %d: records differ:\nkseq:\n%s\nours:\n%s", most, threads, mix, want->s,
+          got->s);
+    CHECK(strcmp(msg, want_msg) == 0, "batch most %zu threads %d mix %d: message '%s', kseq '%s'", most, threads,
+          mix, msg, want_msg);
+    return !check_failed_;
+}
+
 static int same(const char *path, size_t block, const buf_t *want, const char *want_msg, buf_t *got)
 {
     char msg[512];
@@ -160,8 +236,54 @@ static int same(const char *path, size_t block, const buf_t *want, const char *w
     return !check_failed_;
 }
 
-int main(void)
+/* `t_reads --bench FILE [MOST [BYTES [THREADS]]]` (not a test): seconds to read FILE
+ * with rv_reads_next (bare, then each record copied into an arena as the find
+ * command's batches did), and with rv_reads_batch of at most MOST records (default
+ * 2^20) and BYTES (default 256 MiB) on 1, 2 and all threads (or only on THREADS). */
+static int bench(const char *path, size_t most, size_t bytes, int only)
 {
+    buf_t arena = {0};
+    for (int way = -2; way <= 2; way++) {  /* -2 bare, -1 copied, then 1, 2, all threads */
+        const int threads = way == 0 ? 1 : way == 1 ? 2 : way == 2 ? rv_default_threads() : 1;
+        if ((way == 2 && threads <= 2) || (only && (way < 0 || threads != only))) continue;
+        rv_reads_t *rd = rv_reads_open(path);
+        if (!rd) { fprintf(stderr, "%s\n", rv_last_error()); return 1; }
+        rv_read_batch_t b = {0};
+        const char *name, *seq;
+        size_t len, n = 0, sum = 0, batches = 0;
+        int rc;
+        const double t0 = rv_now();
+        if (way < 0) {
+            while ((rc = rv_reads_next(rd, &name, &seq, &len)) > 0) {
+                if (way == -1) {
+                    if (n % most == 0) arena.len = 0, batches++;
+                    puts_(&arena, name), putc_(&arena, 0), put(&arena, seq, len), putc_(&arena, 0);
+                }
+                n++, sum += len;
+            }
+        } else {
+            while ((rc = rv_reads_batch(rd, most, bytes, threads, &b)) > 0) {
+                n += b.n, batches++;
+                for (size_t i = 0; i < b.n; i++) sum += b.len[i];
+            }
+        }
+        const double t = rv_now() - t0;
+        if (rc < 0) { fprintf(stderr, "%s\n", rv_last_error()); return 1; }
+        static const char *what[] = {"rv_reads_next, bare", "rv_reads_next + copy", "rv_reads_batch"};
+        printf("%-22s threads %2d  %8.3f s  %zu records  %zu bases  %zu batches\n", what[way < 0 ? way + 2 : 2],
+               threads, t, n, sum, batches);
+        rv_read_batch_free(&b);
+        rv_reads_close(rd);
+    }
+    free(arena.s);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && strcmp(argv[1], "--bench") == 0)
+        return bench(argv[2], argc > 3 ? (size_t)atoll(argv[3]) : 1u << 20, argc > 4 ? (size_t)atoll(argv[4]) : 256u << 20,
+                     argc > 5 ? atoi(argv[5]) : 0);
     char dir[] = "/tmp/t_reads.XXXXXX";
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     char plain[64], gz[64], bgz[64];
@@ -201,6 +323,28 @@ int main(void)
     }
     case_end("reads_random_vs_kseq");
 
+    case_begin();  /* batches in threads over tiny chunks: the same records and answer */
+    static const size_t mosts[] = {1, 2, 7, SIZE_MAX};
+    static const int threads[] = {1, 2, 3, 8};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed && !check_failed_; i++) {
+        in.len = 0;
+        puts_(&in, fixed[i]);
+        write_file(plain, &in, "wu");
+        oracle(plain, &want, want_msg, sizeof want_msg);
+        for (size_t k = 0; k < 16 && same_batch(&r, plain, mosts[k % 4], threads[k / 4], 0, &want, want_msg, &got); k++) {}
+    }
+    for (int it = 0; it < check_iters(2000) && !check_failed_; it++) {
+        make_input(&r, &in);
+        write_file(plain, &in, "wu");
+        oracle(plain, &want, want_msg, sizeof want_msg);
+        for (int k = 0; k < 3; k++)
+            if (!same_batch(&r, plain, mosts[rng_below(&r, 4)], threads[rng_below(&r, 4)], k == 2, &want, want_msg, &got)) {
+                fprintf(stderr, "input %d:\n%s\n", it, in.s);
+                break;
+            }
+    }
+    case_end("reads_batch_vs_kseq");
+
     case_begin();  /* gzip and bgzip copies go through kseq and agree */
     for (int it = 0; it < check_iters(100) && !check_failed_; it++) {
         make_input(&r, &in);
@@ -210,6 +354,8 @@ int main(void)
         write_file(bgz, &in, "w");
         same(gz, 0, &want, want_msg, &got);
         same(bgz, 0, &want, want_msg, &got);
+        same_batch(&r, gz, mosts[rng_below(&r, 4)], 2, 0, &want, want_msg, &got);
+        same_batch(&r, bgz, mosts[rng_below(&r, 4)], 2, it % 2, &want, want_msg, &got);
     }
     case_end("reads_compressed_same");
 

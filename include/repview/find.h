@@ -155,4 +155,28 @@ rv_reads_t *rv_reads_open(const char *path);
 int rv_reads_next(rv_reads_t *r, const char **name, const char **seq, size_t *len);
 void rv_reads_close(rv_reads_t *r);
 
+/* A batch of records (rv_reads_batch): n records; name[i] (NUL-terminated, name_len[i]
+ * bytes, strlen(name[i])) and seq[i] (NUL-terminated, len[i] bytes) stay valid until
+ * the next rv_reads_batch() on the same batch or rv_read_batch_free(), the reader's
+ * close included.  Start from a zeroed batch; reuse it (its storage is kept). */
+typedef struct {
+    size_t n;
+    const char **name, **seq;
+    size_t *name_len, *len;
+    void *mem; /* storage, owned by the batch */
+} rv_read_batch_t;
+
+/* The next records, the same ones rv_reads_next would give: at most `most` of them
+ * and about `bytes` bytes of input (at least one record), parsed by `threads` threads
+ * (0 = all cores) where the input is a plain regular file (mapped; it must not change
+ * while read); else (stdin, pipes, gzip/bgzip) record by record, `bytes` counting
+ * names and sequences.  A batch may hold fewer than `most` records before the end.
+ * 1 (b->n >= 1), 0 at the end of the input (b->n == 0), -1 on a malformed or
+ * truncated file or no records at all (b->n == 0; the message rv_reads_next would
+ * give, record number included).  Calls of rv_reads_next and rv_reads_batch may be
+ * mixed: each goes on where the other stopped (a batch ends the validity of what
+ * rv_reads_next returned). */
+int rv_reads_batch(rv_reads_t *r, size_t most, size_t bytes, int threads, rv_read_batch_t *b);
+void rv_read_batch_free(rv_read_batch_t *b);
+
 #endif
