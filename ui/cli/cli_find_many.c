@@ -1,9 +1,10 @@
 /* cli_find_many.c — `repview find` over an index: the patterns of the command line,
- * then those of -f read in batches by a second thread while the current batch is
- * searched (fm.h rv_find_batch: the FM-index, on the GPU when there is one, for
- * plain-base patterns; the SA search for the others).  --count prints each batch's
- * counts as soon as it is done; the BED6+ output needs every hit sorted first, so
- * it keeps the names and lengths of all patterns. */
+ * then those of -f read in batches (rv_reads_batch: parsed on every core where the
+ * file is plain) by a second thread while the current batch is searched (fm.h
+ * rv_find_batch: the FM-index, on the GPU when there is one, for plain-base
+ * patterns; the SA search for the others).  --count prints each batch's counts as
+ * soon as it is done, formatted on every core; the BED6+ output needs every hit
+ * sorted first, so it keeps the names and lengths of all patterns. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,79 +19,51 @@
  * patterns (its table costs about a second per 250 Mbp on the CPU). */
 #define FM_MIN_PATTERNS 20000
 
+/* Every pattern's name and length, kept for the BED6+ output. */
 typedef struct {
     size_t n;
-    char *arena;        /* name \0 letters \0, pattern after pattern */
+    char *arena;        /* name \0, pattern after pattern */
     size_t used, cap;
-    size_t *name_at, *seq_at, *len; /* per pattern */
-    const char **seq;   /* filled by batch_seal() */
+    size_t *name_at, *len; /* per pattern */
     size_t room;        /* patterns the arrays hold */
-} batch_t;
+} names_t;
 
-static int batch_room(batch_t *b, size_t n, size_t bytes)
+static int names_add(names_t *b, const char *name, size_t len)
 {
-    if (n > b->room) {
+    const size_t nl = strlen(name);
+    if (b->n + 1 > b->room) {
         size_t room = b->room ? 2 * b->room : 4096;
-        while (room < n) room *= 2;
         size_t *a = realloc(b->name_at, room * sizeof *a);
         if (a) b->name_at = a;
-        size_t *s = realloc(b->seq_at, room * sizeof *s);
-        if (s) b->seq_at = s;
         size_t *l = realloc(b->len, room * sizeof *l);
         if (l) b->len = l;
-        const char **q = realloc(b->seq, room * sizeof *q);
-        if (q) b->seq = q;
-        if (!a || !s || !l || !q) return rv_error("find", "out of memory");
+        if (!a || !l) return rv_error("find", "out of memory");
         b->room = room;
     }
-    if (b->used + bytes > b->cap) {
+    if (b->used + nl + 1 > b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 1 << 20;
-        while (cap < b->used + bytes) cap *= 2;
+        while (cap < b->used + nl + 1) cap *= 2;
         char *a = realloc(b->arena, cap);
         if (!a) return rv_error("find", "out of memory");
         b->arena = a;
         b->cap = cap;
     }
-    return 0;
-}
-
-/* Add a pattern; seq NULL keeps only its name and length (the BED6+ output's
- * list of every pattern). */
-static int batch_add(batch_t *b, const char *name, const char *seq, size_t len)
-{
-    const size_t nl = strlen(name);
-    if (batch_room(b, b->n + 1, nl + 1 + (seq ? len + 1 : 0)) < 0) return -1;
     b->name_at[b->n] = b->used;
     memcpy(b->arena + b->used, name, nl + 1);
     b->used += nl + 1;
-    b->seq_at[b->n] = b->used;
-    if (seq) {
-        memcpy(b->arena + b->used, seq, len);
-        b->arena[b->used + len] = 0;
-        b->used += len + 1;
-    }
     b->len[b->n++] = len;
     return 0;
 }
 
-static void batch_seal(batch_t *b)
-{
-    for (size_t i = 0; i < b->n; i++) b->seq[i] = b->arena + b->seq_at[i];
-}
-
-static const char *batch_name(const batch_t *b, size_t i) { return b->arena + b->name_at[i]; }
-
-static void batch_free(batch_t *b)
-{
-    free(b->arena), free(b->name_at), free(b->seq_at), free(b->len), free(b->seq);
-}
+static void names_free(names_t *b) { free(b->arena), free(b->name_at), free(b->len); }
 
 /* ---- the reading thread --------------------------------------------------------- */
 
 typedef struct {
     rv_reads_t *r;
-    batch_t *b;
+    rv_read_batch_t *b;
     size_t most;     /* patterns a batch takes */
+    int threads;     /* that parse it */
     int rc;          /* 1 more to come, 0 end of file, -1 error (msg) */
     char msg[512];
     double secs;     /* time it took */
@@ -100,15 +73,8 @@ static void *read_batch(void *arg)
 {
     reader_t *rd = arg;
     const double t0 = rv_now();
-    batch_t *b = rd->b;
-    b->n = b->used = 0;
-    const char *name, *seq;
-    size_t len;
-    int rc = 1;
-    while (b->n < rd->most && b->used < BATCH_BYTES && (rc = rv_reads_next(rd->r, &name, &seq, &len)) > 0)
-        if (batch_add(b, name, seq, len) < 0) rc = -1;
+    const int rc = rv_reads_batch(rd->r, rd->most, BATCH_BYTES, rd->threads, rd->b);
     if (rc < 0) snprintf(rd->msg, sizeof rd->msg, "%s", rv_last_error());
-    batch_seal(b);
     rd->rc = rc < 0 ? -1 : rc > 0;
     rd->secs = rv_now() - t0;
     return NULL;
@@ -136,20 +102,71 @@ void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t 
     }
 }
 
-/* "name\tcount\n" for every pattern of b (10^7 lines: printf would take a second). */
-static void put_counts(const batch_t *b, const uint64_t *cnt)
+/* A batch of patterns as the search takes them. */
+typedef struct {
+    size_t n;
+    const char *const *name, *const *seq;
+    const size_t *name_len, *len;
+} pats_t;
+
+/* "name\tcount\n" lines of patterns [lo, hi) into buf (10^7 lines: printf would
+ * take a second, one thread more than half a second). */
+typedef struct {
+    const pats_t *p;
+    const uint64_t *cnt;
+    size_t lo, hi;
+    char *buf;
+    size_t used;
+} count_lines_t;
+
+static void *format_counts(void *arg)
 {
-    char line[64];
-    for (size_t i = 0; i < b->n; i++) {
-        const char *name = batch_name(b, i);
-        fwrite(name, 1, b->seq_at[i] - b->name_at[i] - 1, stdout);
-        char *e = line + sizeof line, *p = e;
-        *--p = '\n';
-        uint64_t v = cnt[i];
-        do *--p = (char)('0' + v % 10); while (v /= 10);
-        *--p = '\t';
-        fwrite(p, 1, (size_t)(e - p), stdout);
+    count_lines_t *f = arg;
+    char *o = f->buf;
+    for (size_t i = f->lo; i < f->hi; i++) {
+        memcpy(o, f->p->name[i], f->p->name_len[i]);
+        o += f->p->name_len[i];
+        *o++ = '\t';
+        char digits[24], *d = digits + sizeof digits;
+        uint64_t v = f->cnt[i];
+        do *--d = (char)('0' + v % 10); while (v /= 10);
+        memcpy(o, d, (size_t)(digits + sizeof digits - d));
+        o += digits + sizeof digits - d;
+        *o++ = '\n';
     }
+    f->used = (size_t)(o - f->buf);
+    return NULL;
+}
+
+enum { FORMAT_SLICES_MAX = 64, FORMAT_SLICE_MIN = 1 << 16 };
+
+/* The counts of p, formatted in slices on up to `threads` threads, written in order. */
+static int put_counts(const pats_t *p, const uint64_t *cnt, int threads)
+{
+    if (threads < 1) threads = rv_default_threads();
+    size_t T = p->n / FORMAT_SLICE_MIN + 1;
+    if (T > (size_t)threads) T = (size_t)threads;
+    if (T > FORMAT_SLICES_MAX) T = FORMAT_SLICES_MAX;
+    count_lines_t f[FORMAT_SLICES_MAX];
+    pthread_t tid[FORMAT_SLICES_MAX];
+    int started[FORMAT_SLICES_MAX] = {0}, rc = 0;
+    for (size_t t = 0; t < T; t++) {
+        f[t] = (count_lines_t){p, cnt, p->n * t / T, p->n * (t + 1) / T, NULL, 0};
+        size_t bytes = 0;
+        for (size_t i = f[t].lo; i < f[t].hi; i++) bytes += p->name_len[i] + 22;
+        if (!(f[t].buf = malloc(bytes ? bytes : 1))) rc = rv_error("find", "out of memory");
+    }
+    for (size_t t = 1; rc == 0 && t < T; t++) started[t] = pthread_create(&tid[t], NULL, format_counts, &f[t]) == 0;
+    if (rc == 0) format_counts(&f[0]);
+    for (size_t t = 1; t < T; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        else if (rc == 0) format_counts(&f[t]);
+    }
+    for (size_t t = 0; t < T; t++) {
+        if (rc == 0) fwrite(f[t].buf, 1, f[t].used, stdout);
+        free(f[t].buf);
+    }
+    return rc;
 }
 
 /* ---- the search ------------------------------------------------------------------- */
@@ -166,8 +183,10 @@ typedef struct {
     /* locate: every hit, and every pattern's name and length */
     rv_hit_t *hits;
     uint64_t n_hits;
-    batch_t all;
+    names_t all;
     uint64_t done; /* patterns so far */
+    int early_rc;  /* choose_early() */
+    char early_msg[512];
 } stream_t;
 
 /* Decide on the FM-index at the first batch (n patterns). */
@@ -186,7 +205,7 @@ static int choose_engine(stream_t *w, size_t n)
 
 /* One batch: counts printed, or hits and names kept.  ctx names the pattern source
  * for a pattern that does not compile. */
-static int search_batch(stream_t *w, batch_t *b, const char *ctx)
+static int search_batch(stream_t *w, const pats_t *b, const char *ctx)
 {
     if (b->n == 0) return 0;
     if (!w->fm_decided && choose_engine(w, b->n) < 0) return -1;
@@ -196,15 +215,15 @@ static int search_batch(stream_t *w, batch_t *b, const char *ctx)
     rv_hit_t *h = NULL;
     uint64_t nh = 0;
     size_t bad;
-    int rc = rv_find_batch(w->x, w->fm, b->seq, b->len, b->n, w->q->strand, w->q->k, w->c->build.threads,
+    int rc = rv_find_batch(w->x, w->fm, (const char *const *)b->seq, b->len, b->n, w->q->strand, w->q->k, w->c->build.threads,
                            (uint32_t)w->done, cnt, count ? NULL : &h, &nh, &bad, &w->st);
     if (rc < 0 && bad != SIZE_MAX) {
-        if (ctx) rv_error(ctx, "record '%s': %s", batch_name(b, bad), rv_last_error());
+        if (ctx) rv_error(ctx, "record '%s': %s", b->name[bad], rv_last_error());
         free(cnt);
         return -1;
     }
     const double t0 = rv_now();
-    if (rc == 0 && count) put_counts(b, cnt);
+    if (rc == 0 && count) rc = put_counts(b, cnt, w->c->build.threads);
     w->out_s += rv_now() - t0;
     free(cnt);
     if (rc == 0 && !count) {
@@ -216,7 +235,7 @@ static int search_batch(stream_t *w, batch_t *b, const char *ctx)
             w->n_hits += nh;
         }
         for (size_t i = 0; rc == 0 && i < b->n; i++)
-            rc = batch_add(&w->all, batch_name(b, i), NULL, b->len[i]);
+            rc = names_add(&w->all, b->name[i], b->len[i]);
     }
     free(h);
     w->done += b->n;
@@ -224,62 +243,78 @@ static int search_batch(stream_t *w, batch_t *b, const char *ctx)
     return rc;
 }
 
+/* The engine chosen before the first batch is read, where the choice does not
+ * wait on its size (a GPU run: the device starts and builds its table meanwhile). */
+static void *choose_early(void *arg)
+{
+    stream_t *w = arg;
+    w->early_rc = choose_engine(w, SIZE_MAX);
+    if (w->early_rc < 0) snprintf(w->early_msg, sizeof w->early_msg, "%s", rv_last_error());
+    return NULL;
+}
+
+static pats_t batch_pats(const rv_read_batch_t *b)
+{
+    return (pats_t){b->n, b->name, b->seq, b->name_len, b->len};
+}
+
 /* The -f file in batches, the next one read while the current one is searched. */
 static int stream_file(stream_t *w)
 {
     rv_reads_t *r = rv_reads_open(w->q->file);
     if (!r) return -1;
-    batch_t b[2] = {{0}, {0}};
+    rv_read_batch_t b[2] = {{0}, {0}};
     const char *env = getenv("REPVIEW_FIND_BATCH"); /* tests: many small batches */
     const size_t most = env && atol(env) > 0 ? (size_t)atol(env) : BATCH_PATTERNS;
-    reader_t rd = {r, &b[0], most, 0, "", 0};
+    const int threads = w->c->build.threads;
+    pthread_t tid;
+    reader_t rd = {r, &b[0], most, threads, 0, "", 0};
+    const int early = !w->fm_decided && w->c->build.backend == RV_BACKEND_GPU &&
+                      pthread_create(&tid, NULL, choose_early, w) == 0;
     read_batch(&rd);
+    if (early) pthread_join(tid, NULL);
     w->read_s += rd.secs;
-    int rc = rd.rc, cur = 0;
-    while (rc >= 0) {
-        const int more = rc > 0;
-        pthread_t tid;
-        reader_t next = {r, &b[1 - cur], most, 0, "", 0};
-        const int threaded = more && pthread_create(&tid, NULL, read_batch, &next) == 0;
-        rc = search_batch(w, &b[cur], w->q->file);
+    int rc = 0, cur = 0, more = rd.rc > 0;
+    if (rd.rc < 0) rc = rv_error("find", "%s", rd.msg);
+    else if (early && w->early_rc < 0) rc = rv_error(NULL, "%s", w->early_msg);
+    while (rc == 0 && more) {
+        reader_t next = {r, &b[1 - cur], most, threads, 0, "", 0};
+        const int threaded = pthread_create(&tid, NULL, read_batch, &next) == 0;
+        const pats_t p = batch_pats(&b[cur]);
+        rc = search_batch(w, &p, w->q->file);
         const double t0 = rv_now();
-        if (more && !threaded) read_batch(&next);
+        if (!threaded && rc == 0) read_batch(&next);
         if (threaded) pthread_join(tid, NULL);
         w->wait_s += rv_now() - t0;
         w->read_s += next.secs;
-        if (rc < 0 || !more) break;
-        if (next.rc < 0) {
-            rv_error("find", "%s", next.msg);
-            rc = -1;
-            break;
-        }
-        rc = next.rc;
+        if (rc == 0 && next.rc < 0) rc = rv_error("find", "%s", next.msg);
+        more = next.rc > 0;
         cur = 1 - cur;
     }
-    if (rd.rc < 0) rv_error("find", "%s", rd.msg);
     rv_reads_close(r);
-    batch_free(&b[0]);
-    batch_free(&b[1]);
+    rv_read_batch_free(&b[0]);
+    rv_read_batch_free(&b[1]);
     return rc < 0 ? -1 : 0;
 }
 
 int cli_find_stream(const rv_index_t *x, const cli_find_req_t *q, const cli_common_t *c)
 {
-    stream_t w = {x, q, c, NULL, 0, {0}, 0, 0, 0, NULL, 0, {0}, 0};
+    stream_t w = {.x = x, .q = q, .c = c};
     const double t0 = rv_now();
-    batch_t args = {0};
     int rc = 0;
     if (q->count) cli_find_put_header(1);
-    for (int j = 0; rc == 0 && j < q->n_pats; j++) rc = batch_add(&args, q->pats[j], q->pats[j], strlen(q->pats[j]));
-    batch_seal(&args);
+    size_t *len = malloc(((size_t)q->n_pats + 1) * sizeof *len);
+    if (!len) rc = rv_error("find", "out of memory");
+    for (int j = 0; rc == 0 && j < q->n_pats; j++) len[j] = strlen(q->pats[j]);
+    const pats_t args = {(size_t)q->n_pats, (const char *const *)q->pats, (const char *const *)q->pats, len, len};
     if (rc == 0) rc = search_batch(&w, &args, NULL);
-    batch_free(&args);
+    free(len);
     if (rc == 0 && q->file) rc = stream_file(&w);
     if (rc == 0 && !q->count) {
         const char **name = malloc((w.all.n + 1) * sizeof *name);
         rc = name ? rv_hits_sort(w.hits, w.n_hits) : rv_error("find", "out of memory");
         if (rc == 0) {
-            for (size_t i = 0; i < w.all.n; i++) name[i] = batch_name(&w.all, i);
+            for (size_t i = 0; i < w.all.n; i++) name[i] = w.all.arena + w.all.name_at[i];
             cli_find_put_header(0);
             cli_find_put_hits(x->seq, name, w.all.len, w.hits, (int64_t)w.n_hits);
         }
@@ -295,6 +330,6 @@ int cli_find_stream(const rv_index_t *x, const cli_find_req_t *q, const cli_comm
                 w.read_s, w.wait_s, w.out_s, rv_now() - t0);
     rv_fm_close(w.fm);
     free(w.hits);
-    batch_free(&w.all);
+    names_free(&w.all);
     return rc < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
 }
