@@ -10,6 +10,7 @@
 #include <string.h>
 #include "repview/common.h"
 #include "repview/fm.h"
+#include "repview/gpu.h"
 #include "cli.h"
 
 /* Patterns a batch takes, and the letters it may hold. */
@@ -243,12 +244,16 @@ static int search_batch(stream_t *w, const pats_t *b, const char *ctx)
     return rc;
 }
 
-/* The engine chosen before the first batch is read, where the choice does not
- * wait on its size (a GPU run: the device starts and builds its table meanwhile). */
+/* The engine chosen before the first batch is read where a GPU will search (the
+ * FM-index whatever the batch's size): the device starts and builds its table
+ * meanwhile.  Without a usable GPU the choice waits for the batch. */
 static void *choose_early(void *arg)
 {
     stream_t *w = arg;
-    w->early_rc = choose_engine(w, SIZE_MAX);
+    char name[64], why[128];
+    const int gpu = w->c->build.backend == RV_BACKEND_GPU ||
+                    (w->q->search != CLI_SEARCH_SA && rv_gpu_compiled() && rv_gpu_probe(name, sizeof name, why, sizeof why));
+    w->early_rc = gpu ? choose_engine(w, SIZE_MAX) : 0;
     if (w->early_rc < 0) snprintf(w->early_msg, sizeof w->early_msg, "%s", rv_last_error());
     return NULL;
 }
@@ -269,7 +274,7 @@ static int stream_file(stream_t *w)
     const int threads = w->c->build.threads;
     pthread_t tid;
     reader_t rd = {r, &b[0], most, threads, 0, "", 0};
-    const int early = !w->fm_decided && w->c->build.backend == RV_BACKEND_GPU &&
+    const int early = !w->fm_decided && w->c->build.backend != RV_BACKEND_CPU &&
                       pthread_create(&tid, NULL, choose_early, w) == 0;
     read_batch(&rd);
     if (early) pthread_join(tid, NULL);
