@@ -37,9 +37,11 @@ row() {
     printf '%-26s %-3s %9.2f %10d %9s %9s %9s %s\n' "$label" "$k" "$(cut -d' ' -f1 "$tmp/t")" \
         $(( $(cut -d' ' -f2 "$tmp/t") / 1024 )) "$fm" "$sa" "$rd" "$same"
 }
-for k in 2 0; do
-    [ $gpu = 1 ] && row "GPU FM" "$k" --gpu
+# FM_KS: the k of the rows (default "2 0"); FM_GPU_REPS: GPU runs each (default 1);
+# FM_SA=0 leaves out the SA rows (the slowest)
+for k in ${FM_KS:-2 0}; do
+    for ((g = 0; gpu == 1 && g < ${FM_GPU_REPS:-1}; g++)); do row "GPU FM" "$k" --gpu; done
     row "CPU FM, $T threads" "$k" --cpu --search fm -t "$T"
-    row "CPU SA, $T threads" "$k" --cpu --search sa -t "$T"
+    [ "${FM_SA:-1}" = 0 ] || row "CPU SA, $T threads" "$k" --cpu --search sa -t "$T"
 done
 [ $gpu = 1 ] || echo "(no GPU: the GPU rows are missing)"
