@@ -17,8 +17,11 @@
  *   - the blocks not run are estimated by ratio (Cochran's ratio estimator): time
  *     to suffixes, pairs to the pair bound, bytes to pairs.
  * A block is run by the engine's own code (rv_bucket_job_sort, then the walker
- * collecting its pairs) and timed by the CPU time of its thread; the text pass
- * that every job makes is timed apart, on an empty job.  Output bytes are the
+ * collecting its pairs) on the CPU, a GPU present or not (the estimate is of CPU
+ * ranks), and timed by the CPU time of its thread; the blocks are shared out over
+ * every core, largest first.  The text pass that a job of the sample makes is
+ * timed apart, on an empty job; a job of the run scans the job map instead where
+ * the run makes a one-byte map, and that scan is timed apart too.  Output bytes are the
  * BEDPE line lengths of the pairs collected.  With sample 1 every block runs and
  * the pair count is exact.
  *
