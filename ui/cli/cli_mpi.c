@@ -107,8 +107,26 @@ int cli_mpi_sum_max(uint64_t mine, uint64_t *sum, uint64_t *max)
     return 0;
 }
 
+/* Wait for a non-blocking collective without spinning (see wait_for): 0, or -1
+ * when MPI failed. */
+static int wait_quietly(MPI_Request *req)
+{
+    int done = 0;
+    for (unsigned us = 50; ; us = us < 2000 ? us * 2 : 2000) {
+        if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+        if (done) return 0;
+        struct timespec ts = {0, (long)us * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 void cli_mpi_finalize(void)
 {
+    /* The ranks that end first (the workers, while rank 0 merges) wait here
+     * asleep: the windows' frees and MPI_Finalize synchronise by polling flat
+     * out, which took the cores rank 0's merge threads run on. */
+    MPI_Request req;
+    if (MPI_Ibarrier(MPI_COMM_WORLD, &req) == MPI_SUCCESS) wait_quietly(&req);
     if (map_win != MPI_WIN_NULL) MPI_Win_free(&map_win);
     if (text_win != MPI_WIN_NULL) MPI_Win_free(&text_win);
     if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
@@ -363,15 +381,8 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
     if (rank == 0 && ok) head = *plan;
     /* the first while rank 0 still counts on every core: waited for without spinning */
     MPI_Request req;
-    int done = 0;
-    if (MPI_Ibcast(&head, sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+    if (MPI_Ibcast(&head, sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD, &req) != MPI_SUCCESS || wait_quietly(&req) < 0)
         return rv_error("mpi", "a rank stopped answering");
-    for (unsigned us = 50; ; us = us < 2000 ? us * 2 : 2000) {
-        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return rv_error("mpi", "a rank stopped answering");
-        if (done) break;
-        struct timespec ts = {0, (long)us * 1000};
-        nanosleep(&ts, NULL);
-    }
     if (rank == 0) {
         if (!ok) return -1;
     } else {

@@ -213,10 +213,10 @@ static char *put_name(char *b, const writer_t *w, uint64_t rec)
 }
 
 /* One BEDPE line for p at b (room for max_line bytes); returns its end. */
-static char *format_pair(const writer_t *w, const rv_pair_t *p, char *b)
+static char *format_pair(const writer_t *w, const rv_pair_t *p, char *b, rv_pair_hint_t *hint)
 {
     rv_pair_loc_t loc;
-    rv_pair_locate(w->s, p, &loc);
+    rv_pair_locate_near(w->s, p, &loc, hint);
     b = put_name(b, w, loc.rec1);
     b = put_u64(b, loc.start1), *b++ = '\t';
     b = put_u64(b, loc.start1 + p->len), *b++ = '\t';
@@ -245,7 +245,8 @@ static void *format_slice(void *arg)
 {
     slice_t *j = arg;
     char *b = j->buf;
-    for (size_t i = 0; i < j->n; i++) b = format_pair(j->w, &j->p[i], b);
+    rv_pair_hint_t hint = {UINT64_MAX, UINT64_MAX};
+    for (size_t i = 0; i < j->n; i++) b = format_pair(j->w, &j->p[i], b, &hint);
     j->len = (size_t)(b - j->buf);
     return NULL;
 }
