@@ -444,7 +444,10 @@ void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes
     MPI_Win_lock_all(MPI_MODE_NOCHECK, map_win);
     ok = (uint64_t)wsize == n * (uint64_t)width && rv_bucket_map_fill(s, plan, base, lo, hi, threads) == 0;
     MPI_Win_sync(map_win); /* the stores are seen by the ranks past the reduction */
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node);
+    /* the ranks done with their share wait asleep for rank 0, which fills its
+     * larger share on every core */
+    MPI_Request req;
+    if (MPI_Iallreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node, &req) != MPI_SUCCESS || wait_quietly(&req) < 0) all = 0;
     MPI_Win_sync(map_win);
     MPI_Win_unlock_all(map_win);
     if (all) rv_bucket_plan_use_map(plan, base);

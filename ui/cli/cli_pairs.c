@@ -632,7 +632,9 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     rv_bucket_gpu_end();
     rv_bucket_plan_free(&plan);
     rv_seq_free(s);
+    mpi_trace(rank, "freed", t0);
     cli_mpi_finalize();
+    mpi_trace(rank, "finalized", t0);
     return code;
 }
 
