@@ -3,6 +3,7 @@
  * written directly: renaming over /dev/null would replace it); and the varints of
  * the files that MPI workers send to rank 0. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,14 @@ int cli_out_end(const char *out, int rc)
     free(out_tmp);
     out_tmp = NULL;
     return rc;
+}
+
+int cli_out_synced(void) { return out_tmp != NULL; }
+
+void cli_out_writeback(void)
+{
+    /* what the kernel holds goes to the disk in the background; no wait */
+    if (out_tmp) sync_file_range(fileno(stdout), 0, 0, SYNC_FILE_RANGE_WRITE);
 }
 
 void cli_varint_put(FILE *f, uint64_t v)

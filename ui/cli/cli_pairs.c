@@ -170,6 +170,7 @@ typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int started, posted, stop; /* posted: the set to write, or -1 */
+    int writeback;             /* -o OUT: its writeback started as it is written */
 } writer_t;
 
 /* Decimal digits two at a time (half the divisions of the naive loop). */
@@ -261,6 +262,7 @@ static void *write_loop(void *arg)
         int g = w->posted;
         pthread_mutex_unlock(&w->mu);
         for (int t = 0; t < w->nbuf[g]; t++) fwrite_unlocked(w->buf[g][t], 1, w->len[g][t], stdout);
+        if (w->writeback) cli_out_writeback();
         pthread_mutex_lock(&w->mu);
         w->posted = -1;
         pthread_cond_broadcast(&w->cv);
@@ -330,6 +332,7 @@ static int writer_init(writer_t *w, const rv_seq_t *s, int threads)
     memset(w, 0, sizeof *w);
     w->s = s;
     w->posted = -1;
+    w->writeback = cli_out_synced();
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     w->threads = threads < 1 ? rv_default_threads() : threads;
