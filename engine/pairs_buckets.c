@@ -370,10 +370,10 @@ int rv_parts_merge(rv_part_t *const *parts, size_t n, rv_pairs_batch_fn fn, void
     pthread_cond_init(&m.cv, NULL);
     int started = rc == 0 && m.nh && pthread_create(&th, NULL, merge_loop, &m) == 0;
     if (rc == 0 && m.nh && !started) rc = rv_error("merge", "cannot start a thread");
-    for (int g = 0; started; g ^= 1) { /* hand the batches to fn in turn */
+    for (int g = 0; started && rc == 0; g ^= 1) { /* hand the batches to fn in turn */
         pthread_mutex_lock(&m.mu);
         while (!m.full[g] && !m.ended) pthread_cond_wait(&m.cv, &m.mu);
-        int have = m.full[g] && rc == 0;
+        int have = m.full[g];
         pthread_mutex_unlock(&m.mu);
         if (!have) break;
         rc = fn(ud, m.batch[g], m.len[g]);
