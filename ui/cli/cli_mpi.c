@@ -372,10 +372,58 @@ int cli_mpi_recv_count(int from, uint64_t *v)
     return MPI_Recv(v, 1, MPI_UINT64_T, from, TAG_COUNT, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
 }
 
+/* Broadcast `bytes` from the first rank of comm in pieces (into a sink where dst
+ * is NULL: a rank out of memory joins all the same).  0, or -1 with a message. */
+static int bcast_pieces(MPI_Comm comm, void *dst, uint64_t bytes)
+{
+    static uint8_t sink[1 << 20];
+    for (uint64_t off = 0; off < bytes;) {
+        int len = bytes - off < sizeof sink ? (int)(bytes - off) : (int)sizeof sink;
+        if (MPI_Bcast(dst ? (uint8_t *)dst + off : sink, len, MPI_BYTE, 0, comm) != MPI_SUCCESS)
+            return rv_error("mpi", "a rank stopped answering");
+        off += (uint64_t)len;
+    }
+    return 0;
+}
+
+/* The counts (8 bytes a code: 32 MB for DNA's 4^11 codes) from rank 0 to every
+ * rank: a broadcast among the hosts' first ranks, then, on each host, one copy in
+ * a shared window that the other ranks copy from (a broadcast to 15 ranks of one
+ * host took 0.4 s).  dst NULL: this rank has no room (it joins all the same). */
+static int share_counts(uint64_t *dst, uint64_t bytes)
+{
+    MPI_Comm leaders = MPI_COMM_NULL;
+    int rc = 0, nl = 0;
+    if (MPI_Comm_split(MPI_COMM_WORLD, node_rank == 0 ? 0 : MPI_UNDEFINED, 0, &leaders) != MPI_SUCCESS)
+        return rv_error("mpi", "a rank stopped answering");
+    if (leaders != MPI_COMM_NULL) {
+        MPI_Comm_size(leaders, &nl);
+        if (nl > 1) rc = bcast_pieces(leaders, dst, bytes); /* world rank 0 leads (key: world order) */
+        MPI_Comm_free(&leaders);
+    }
+    if (rc < 0 || node_size == 1) return rc;
+    uint8_t *base = NULL;
+    MPI_Win win;
+    if (MPI_Win_allocate_shared(node_rank == 0 ? (MPI_Aint)bytes : 0, 1, MPI_INFO_NULL, node, &base, &win) !=
+        MPI_SUCCESS)
+        return bcast_pieces(node, dst, bytes);
+    MPI_Aint wsize = 0;
+    int disp;
+    MPI_Win_shared_query(win, 0, &wsize, &disp, &base);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+    if (node_rank == 0 && dst) memcpy(base, dst, bytes);
+    MPI_Win_sync(win);
+    MPI_Request req;
+    if (MPI_Ibarrier(node, &req) != MPI_SUCCESS || wait_quietly(&req) < 0) rc = rv_error("mpi", "a rank stopped answering");
+    MPI_Win_sync(win);
+    if (rc == 0 && node_rank > 0 && dst) memcpy(dst, base, bytes);
+    MPI_Win_unlock_all(win);
+    MPI_Win_free(&win);
+    return rc;
+}
+
 int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
 {
-    /* broadcasts: a tree, where one send to each rank in turn took 0.4 s for the
-     * 32 MB of counts to 15 ranks */
     (void)size;
     rv_bucket_plan_t head = {0};
     if (rank == 0 && ok) head = *plan;
@@ -392,20 +440,13 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
         if (!plan->n_codes) return rv_error("mpi", "rank 0 could not plan the buckets");
         plan->count = malloc(plan->n_codes * sizeof *plan->count);
         plan->jobs = malloc((plan->n_jobs ? plan->n_jobs : 1) * sizeof *plan->jobs);
-        if (!plan->count || !plan->jobs) rv_error("mpi", "out of memory"); /* joins the broadcasts all the same */
+        if (!plan->count || !plan->jobs) rv_error("mpi", "out of memory"); /* joins the sharing all the same */
     }
-    /* every rank joins every piece (a rank out of memory receives into a sink) */
+    /* every rank joins every step (a rank out of memory receives into a sink) */
     int bad = rank > 0 && (!plan->count || !plan->jobs);
-    static uint8_t sink[1 << 20];
-    uint64_t sizes[2] = {plan->n_codes * sizeof *plan->count, plan->n_jobs * sizeof *plan->jobs};
-    uint8_t *dst[2] = {(uint8_t *)plan->count, (uint8_t *)plan->jobs};
-    for (int i = 0; i < 2; i++)
-        for (uint64_t off = 0; off < sizes[i];) {
-            int len = sizes[i] - off < sizeof sink ? (int)(sizes[i] - off) : (int)sizeof sink;
-            if (MPI_Bcast(bad ? sink : dst[i] + off, len, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
-                return rv_error("mpi", "a rank stopped answering");
-            off += (uint64_t)len;
-        }
+    if (share_counts(bad ? NULL : plan->count, plan->n_codes * sizeof *plan->count) < 0 ||
+        bcast_pieces(MPI_COMM_WORLD, bad ? NULL : plan->jobs, plan->n_jobs * sizeof *plan->jobs) < 0)
+        return -1;
     return bad ? -1 : 0;
 }
 
