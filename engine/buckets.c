@@ -124,7 +124,7 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
         p->suffixes += total[c];
         if (total[c] > p->largest) p->largest = total[c];
     }
-    p->count = total;
+    p->count = p->own_count = total;
     return rv_bucket_plan_cut(p, job_suffixes);
 }
 
@@ -238,7 +238,7 @@ void rv_bucket_plan_free(rv_bucket_plan_t *p)
 {
     free(p->own_map);
     free(p->jobs);
-    free(p->count);
+    free(p->own_count);
     memset(p, 0, sizeof *p);
 }
 

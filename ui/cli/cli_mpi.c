@@ -54,7 +54,7 @@ static void wait_for(int source, int tag, MPI_Status *st)
  * their world ranks; the window holding the host's one copy of the text. */
 static MPI_Comm node = MPI_COMM_NULL;
 static int node_rank, node_size, *node_world;
-static MPI_Win text_win = MPI_WIN_NULL, map_win = MPI_WIN_NULL;
+static MPI_Win text_win = MPI_WIN_NULL, map_win = MPI_WIN_NULL, count_win = MPI_WIN_NULL;
 
 int cli_mpi_init(int *rank, int *size)
 {
@@ -127,6 +127,7 @@ void cli_mpi_finalize(void)
      * out, which took the cores rank 0's merge threads run on. */
     MPI_Request req;
     if (MPI_Ibarrier(MPI_COMM_WORLD, &req) == MPI_SUCCESS) wait_quietly(&req);
+    if (count_win != MPI_WIN_NULL) MPI_Win_free(&count_win);
     if (map_win != MPI_WIN_NULL) MPI_Win_free(&map_win);
     if (text_win != MPI_WIN_NULL) MPI_Win_free(&text_win);
     if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
@@ -387,39 +388,42 @@ static int bcast_pieces(MPI_Comm comm, void *dst, uint64_t bytes)
 }
 
 /* The counts (8 bytes a code: 32 MB for DNA's 4^11 codes) from rank 0 to every
- * rank: a broadcast among the hosts' first ranks, then, on each host, one copy in
- * a shared window that the other ranks copy from (a broadcast to 15 ranks of one
- * host took 0.4 s).  dst NULL: this rank has no room (it joins all the same). */
-static int share_counts(uint64_t *dst, uint64_t bytes)
+ * rank, without a copy for each: one window on each host (a broadcast among the
+ * hosts' first ranks fills the other hosts'), read by the ranks of the host until
+ * cli_mpi_finalize (a broadcast to 15 ranks of one host took 0.4 s).  Rank 0
+ * keeps its own; the others get the window's.  NULL with a message. */
+static uint64_t *share_counts(uint64_t *mine, uint64_t bytes)
 {
+    uint8_t *base = NULL;
+    MPI_Aint wsize = 0;
+    int disp, rc = 0, world;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world);
+    if (MPI_Win_allocate_shared(node_rank == 0 ? (MPI_Aint)bytes : 0, 1, MPI_INFO_NULL, node, &base, &count_win) !=
+        MPI_SUCCESS) {
+        rv_error("mpi", "cannot share the bucket counts");
+        return NULL;
+    }
+    MPI_Win_shared_query(count_win, 0, &wsize, &disp, &base);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, count_win);
+    if (world == 0) memcpy(base, mine, bytes);
     MPI_Comm leaders = MPI_COMM_NULL;
-    int rc = 0, nl = 0;
-    if (MPI_Comm_split(MPI_COMM_WORLD, node_rank == 0 ? 0 : MPI_UNDEFINED, 0, &leaders) != MPI_SUCCESS)
-        return rv_error("mpi", "a rank stopped answering");
+    if (MPI_Comm_split(MPI_COMM_WORLD, node_rank == 0 ? 0 : MPI_UNDEFINED, 0, &leaders) != MPI_SUCCESS) rc = -1;
     if (leaders != MPI_COMM_NULL) {
+        int nl = 0;
         MPI_Comm_size(leaders, &nl);
-        if (nl > 1) rc = bcast_pieces(leaders, dst, bytes); /* world rank 0 leads (key: world order) */
+        if (nl > 1) rc = bcast_pieces(leaders, base, bytes); /* world rank 0 leads (key: world order) */
         MPI_Comm_free(&leaders);
     }
-    if (rc < 0 || node_size == 1) return rc;
-    uint8_t *base = NULL;
-    MPI_Win win;
-    if (MPI_Win_allocate_shared(node_rank == 0 ? (MPI_Aint)bytes : 0, 1, MPI_INFO_NULL, node, &base, &win) !=
-        MPI_SUCCESS)
-        return bcast_pieces(node, dst, bytes);
-    MPI_Aint wsize = 0;
-    int disp;
-    MPI_Win_shared_query(win, 0, &wsize, &disp, &base);
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
-    if (node_rank == 0 && dst) memcpy(base, dst, bytes);
-    MPI_Win_sync(win);
+    MPI_Win_sync(count_win); /* the leader's stores are seen past the barrier */
     MPI_Request req;
-    if (MPI_Ibarrier(node, &req) != MPI_SUCCESS || wait_quietly(&req) < 0) rc = rv_error("mpi", "a rank stopped answering");
-    MPI_Win_sync(win);
-    if (rc == 0 && node_rank > 0 && dst) memcpy(dst, base, bytes);
-    MPI_Win_unlock_all(win);
-    MPI_Win_free(&win);
-    return rc;
+    if (MPI_Ibarrier(node, &req) != MPI_SUCCESS || wait_quietly(&req) < 0) rc = -1;
+    MPI_Win_sync(count_win);
+    MPI_Win_unlock_all(count_win);
+    if (rc < 0 || (uint64_t)wsize != bytes) {
+        rv_error("mpi", "a rank stopped answering");
+        return NULL;
+    }
+    return world == 0 ? mine : (uint64_t *)base;
 }
 
 int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
@@ -435,16 +439,15 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
         if (!ok) return -1;
     } else {
         *plan = head;
-        plan->count = NULL, plan->jobs = NULL, plan->map = NULL, plan->own_map = NULL; /* rank 0's pointers */
-        plan->map_width = 0;
+        plan->count = plan->own_count = NULL, plan->jobs = NULL; /* rank 0's pointers */
+        plan->map = NULL, plan->own_map = NULL, plan->map_width = 0;
         if (!plan->n_codes) return rv_error("mpi", "rank 0 could not plan the buckets");
-        plan->count = malloc(plan->n_codes * sizeof *plan->count);
         plan->jobs = malloc((plan->n_jobs ? plan->n_jobs : 1) * sizeof *plan->jobs);
-        if (!plan->count || !plan->jobs) rv_error("mpi", "out of memory"); /* joins the sharing all the same */
+        if (!plan->jobs) rv_error("mpi", "out of memory"); /* joins the sharing all the same */
     }
     /* every rank joins every step (a rank out of memory receives into a sink) */
-    int bad = rank > 0 && (!plan->count || !plan->jobs);
-    if (share_counts(bad ? NULL : plan->count, plan->n_codes * sizeof *plan->count) < 0 ||
+    int bad = rank > 0 && !plan->jobs;
+    if (!(plan->count = share_counts(plan->count, plan->n_codes * sizeof *plan->count)) ||
         bcast_pieces(MPI_COMM_WORLD, bad ? NULL : plan->jobs, plan->n_jobs * sizeof *plan->jobs) < 0)
         return -1;
     return bad ? -1 : 0;
