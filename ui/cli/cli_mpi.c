@@ -390,8 +390,8 @@ static int bcast_pieces(MPI_Comm comm, void *dst, uint64_t bytes)
 /* The counts (8 bytes a code: 32 MB for DNA's 4^11 codes) from rank 0 to every
  * rank, without a copy for each: one window on each host (a broadcast among the
  * hosts' first ranks fills the other hosts'), read by the ranks of the host until
- * cli_mpi_finalize (a broadcast to 15 ranks of one host took 0.4 s).  Rank 0
- * keeps its own; the others get the window's.  NULL with a message. */
+ * cli_mpi_finalize (a broadcast to 15 ranks of one host took 0.4 s): the
+ * window's, rank 0's `mine` copied in.  NULL with a message. */
 static uint64_t *share_counts(uint64_t *mine, uint64_t bytes)
 {
     uint8_t *base = NULL;
@@ -423,7 +423,7 @@ static uint64_t *share_counts(uint64_t *mine, uint64_t bytes)
         rv_error("mpi", "a rank stopped answering");
         return NULL;
     }
-    return world == 0 ? mine : (uint64_t *)base;
+    return (uint64_t *)base;
 }
 
 int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
@@ -447,10 +447,13 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
     }
     /* every rank joins every step (a rank out of memory receives into a sink) */
     int bad = rank > 0 && !plan->jobs;
-    if (!(plan->count = share_counts(plan->count, plan->n_codes * sizeof *plan->count)) ||
-        bcast_pieces(MPI_COMM_WORLD, bad ? NULL : plan->jobs, plan->n_jobs * sizeof *plan->jobs) < 0)
-        return -1;
-    return bad ? -1 : 0;
+    uint64_t *shared = share_counts(plan->count, plan->n_codes * sizeof *plan->count);
+    int rc = bcast_pieces(MPI_COMM_WORLD, bad ? NULL : plan->jobs, plan->n_jobs * sizeof *plan->jobs);
+    if (shared) { /* one copy on the host: rank 0 drops its own */
+        free(plan->own_count);
+        plan->count = shared, plan->own_count = NULL;
+    }
+    return !shared || rc < 0 || bad ? -1 : 0;
 }
 
 

@@ -16,6 +16,7 @@
  * signal that ends the process first (Ctrl-C, mpirun ending the job because a rank
  * died) removes the temporary file. */
 static char *out_tmp;
+static off_t out_started; /* its writeback has been started below this offset */
 static void out_drop(int sig)
 {
     if (out_tmp) unlink(out_tmp);
@@ -34,6 +35,7 @@ int cli_out_begin(const char *out)
     out_tmp = malloc(l);
     if (!out_tmp) return -1;
     snprintf(out_tmp, l, "%s.tmp.%ld", out, (long)getpid());
+    out_started = 0;
     signal(SIGINT, out_drop);
     signal(SIGTERM, out_drop);
     signal(SIGHUP, out_drop);
@@ -60,8 +62,12 @@ int cli_out_synced(void) { return out_tmp != NULL; }
 
 void cli_out_writeback(void)
 {
-    /* what the kernel holds goes to the disk in the background; no wait */
-    if (out_tmp) sync_file_range(fileno(stdout), 0, 0, SYNC_FILE_RANGE_WRITE);
+    /* what the kernel got since the last call goes to the disk in the background
+     * (no wait); from the page that was written in part */
+    off_t end = out_tmp ? lseek(fileno(stdout), 0, SEEK_CUR) : -1;
+    if (end <= out_started) return;
+    sync_file_range(fileno(stdout), out_started, end - out_started, SYNC_FILE_RANGE_WRITE);
+    out_started = end & ~(off_t)4095;
 }
 
 void cli_varint_put(FILE *f, uint64_t v)
