@@ -390,8 +390,8 @@ static int bcast_pieces(MPI_Comm comm, void *dst, uint64_t bytes)
 /* The counts (8 bytes a code: 32 MB for DNA's 4^11 codes) from rank 0 to every
  * rank, without a copy for each: one window on each host (a broadcast among the
  * hosts' first ranks fills the other hosts'), read by the ranks of the host until
- * cli_mpi_finalize (a broadcast to 15 ranks of one host took 0.4 s): the
- * window's, rank 0's `mine` copied in.  NULL with a message. */
+ * cli_mpi_finalize (a broadcast to 15 ranks of one host took 0.4 s).  Returns
+ * the window's copy (rank 0 copies `mine` in), or NULL with a message. */
 static uint64_t *share_counts(uint64_t *mine, uint64_t bytes)
 {
     uint8_t *base = NULL;
