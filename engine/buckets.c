@@ -67,7 +67,17 @@ typedef struct {
     const rv_bucket_plan_t *p;
     uint64_t **count; /* count[t]: thread t's counts */
     uint64_t chunk;
+    int threads;
 } count_job_t;
+
+/* The threads' counts of codes [lo, hi) added into count[0]. */
+static void sum_range(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    const count_job_t *c = ctx;
+    (void)t;
+    for (int k = 1; k < c->threads; k++)
+        for (uint64_t i = lo; i < hi; i++) c->count[0][i] += c->count[k][i];
+}
 
 static void count_range(void *ctx, uint64_t lo, uint64_t hi, int t)
 {
@@ -100,10 +110,10 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
     int ok = count != NULL;
     for (int t = 0; ok && t < threads; t++) ok = (count[t] = calloc(p->n_codes, sizeof **count)) != NULL;
     if (ok) {
-        count_job_t c = {s, p, count, chunk};
+        count_job_t c = {s, p, count, chunk, 1};
         rv_parallel_dynamic(threads, nchunks, 1, count_range, &c);
-        for (int t = 1; t < threads; t++)
-            for (uint64_t i = 0; i < p->n_codes; i++) count[0][i] += count[t][i];
+        c.threads = threads;
+        rv_parallel_for(threads, p->n_codes, sum_range, &c); /* 15 x 4 Mi adds were serial */
     }
     uint64_t *total = ok ? count[0] : NULL;
     for (int t = ok ? 1 : 0; count && t < threads; t++) free(count[t]);
@@ -114,7 +124,7 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
         p->suffixes += total[c];
         if (total[c] > p->largest) p->largest = total[c];
     }
-    p->count = total;
+    p->count = p->own_count = total;
     return rv_bucket_plan_cut(p, job_suffixes);
 }
 
@@ -228,7 +238,7 @@ void rv_bucket_plan_free(rv_bucket_plan_t *p)
 {
     free(p->own_map);
     free(p->jobs);
-    free(p->count);
+    free(p->own_count);
     memset(p, 0, sizeof *p);
 }
 

@@ -302,34 +302,101 @@ static void heap_down(const cursor_t *cur, size_t *h, size_t n, size_t i)
     }
 }
 
+/* The merge runs a batch ahead on a thread of its own: while fn formats and
+ * writes one batch, the next is merged (the heap is the one serial step of a
+ * merge whose formatting runs on every core). */
+typedef struct {
+    cursor_t *cur;
+    size_t *h, nh;
+    rv_pair_t *batch[2];
+    size_t len[2];
+    int full[2], ended, stop, rc; /* ended: the last batch is full */
+    char err[512];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} merge_run_t;
+
+/* Fill batches in turn until the runs end, the consumer stops or a part fails. */
+static void *merge_loop(void *arg)
+{
+    merge_run_t *m = arg;
+    int rc = 0;
+    for (int g = 0; rc == 0; g ^= 1) {
+        pthread_mutex_lock(&m->mu);
+        while (m->full[g] && !m->stop) pthread_cond_wait(&m->cv, &m->mu);
+        int stop = m->stop;
+        pthread_mutex_unlock(&m->mu);
+        if (stop) break;
+        size_t nb = 0;
+        rv_pair_t *b = m->batch[g];
+        while (nb < RV_PAIRS_BATCH && m->nh) {
+            cursor_t *c = &m->cur[m->h[0]];
+            b[nb++] = c->cur;
+            int f = cursor_next(c);
+            if (f < 0) { rc = -1; break; }
+            if (!f) m->h[0] = m->h[--m->nh];
+            heap_down(m->cur, m->h, m->nh, 0);
+        }
+        pthread_mutex_lock(&m->mu);
+        if (rc < 0) m->rc = -1, snprintf(m->err, sizeof m->err, "%s", rv_last_error());
+        else m->len[g] = nb, m->full[g] = nb > 0;
+        if (rc < 0 || !m->nh) m->ended = 1;
+        pthread_cond_broadcast(&m->cv);
+        pthread_mutex_unlock(&m->mu);
+        if (m->ended) break;
+    }
+    return NULL;
+}
+
 int rv_parts_merge(rv_part_t *const *parts, size_t n, rv_pairs_batch_fn fn, void *ud)
 {
-    size_t *h = malloc((n ? n : 1) * sizeof *h), nh = 0;
-    cursor_t *cur = calloc(n ? n : 1, sizeof *cur);
-    rv_pair_t *batch = malloc(RV_PAIRS_BATCH * sizeof *batch);
-    int rc = h && cur && batch ? 0 : rv_error("merge", "out of memory");
+    merge_run_t m;
+    memset(&m, 0, sizeof m);
+    m.h = malloc((n ? n : 1) * sizeof *m.h);
+    m.cur = calloc(n ? n : 1, sizeof *m.cur);
+    m.batch[0] = malloc(RV_PAIRS_BATCH * sizeof *m.batch[0]);
+    m.batch[1] = malloc(RV_PAIRS_BATCH * sizeof *m.batch[1]);
+    int rc = m.h && m.cur && m.batch[0] && m.batch[1] ? 0 : rv_error("merge", "out of memory");
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        cur[i].part = parts[i], cur[i].left = rv_part_items(parts[i]);
-        if (!(cur[i].raw = malloc(PART_RAW))) rc = rv_error("merge", "out of memory");
-        int f = rc == 0 ? cursor_next(&cur[i]) : 0;
+        m.cur[i].part = parts[i], m.cur[i].left = rv_part_items(parts[i]);
+        if (!(m.cur[i].raw = malloc(PART_RAW))) rc = rv_error("merge", "out of memory");
+        int f = rc == 0 ? cursor_next(&m.cur[i]) : 0;
         if (f < 0) rc = -1;
-        else if (f) h[nh++] = i;
+        else if (f) m.h[m.nh++] = i;
     }
-    for (size_t i = nh / 2; rc == 0 && i-- > 0;) heap_down(cur, h, nh, i);
-    size_t nb = 0;
-    while (rc == 0 && nh) {
-        cursor_t *c = &cur[h[0]];
-        batch[nb++] = c->cur;
-        if (nb == RV_PAIRS_BATCH) rc = fn(ud, batch, nb), nb = 0;
-        int f = cursor_next(c);
-        if (f < 0) rc = -1;
-        else if (!f) h[0] = h[--nh];
-        heap_down(cur, h, nh, 0);
+    for (size_t i = m.nh / 2; rc == 0 && i-- > 0;) heap_down(m.cur, m.h, m.nh, i);
+    pthread_t th;
+    pthread_mutex_init(&m.mu, NULL);
+    pthread_cond_init(&m.cv, NULL);
+    int started = rc == 0 && m.nh && pthread_create(&th, NULL, merge_loop, &m) == 0;
+    if (rc == 0 && m.nh && !started) rc = rv_error("merge", "cannot start a thread");
+    for (int g = 0; started && rc == 0; g ^= 1) { /* hand the batches to fn in turn */
+        pthread_mutex_lock(&m.mu);
+        while (!m.full[g] && !m.ended) pthread_cond_wait(&m.cv, &m.mu);
+        int have = m.full[g];
+        pthread_mutex_unlock(&m.mu);
+        if (!have) break;
+        rc = fn(ud, m.batch[g], m.len[g]);
+        pthread_mutex_lock(&m.mu);
+        m.full[g] = 0;
+        if (rc != 0) m.stop = 1;
+        pthread_cond_broadcast(&m.cv);
+        pthread_mutex_unlock(&m.mu);
     }
-    if (rc == 0 && nb) rc = fn(ud, batch, nb);
-    for (size_t i = 0; cur && i < n; i++) free(cur[i].raw);
-    free(cur);
-    free(h);
-    free(batch);
+    if (started) {
+        pthread_mutex_lock(&m.mu);
+        m.stop = 1; /* ended already, or fn stopped */
+        pthread_cond_broadcast(&m.cv);
+        pthread_mutex_unlock(&m.mu);
+        pthread_join(th, NULL);
+        if (rc == 0 && m.rc < 0) rc = rv_error(NULL, "%s", m.err);
+    }
+    pthread_mutex_destroy(&m.mu);
+    pthread_cond_destroy(&m.cv);
+    for (size_t i = 0; m.cur && i < n; i++) free(m.cur[i].raw);
+    free(m.cur);
+    free(m.h);
+    free(m.batch[0]);
+    free(m.batch[1]);
     return rc;
 }

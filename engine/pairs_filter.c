@@ -50,24 +50,40 @@ int pf_filter_init(pf_filter_t *f, const rv_seq_t *s, const rv_pairs_opts_t *o)
     return 0;
 }
 
-/* Segment index and global position of text position t (t not a breaker). */
-static uint64_t locate_text(const rv_seq_t *s, uint64_t t, uint64_t *g)
+/* The segment of text position t (t not a breaker), trying `hint` first. */
+static uint64_t segment_near(const rv_seq_t *s, uint64_t t, uint64_t hint)
 {
-    uint64_t k = rv_seq_segment_of_text(s, t);
-    *g = s->seg[k].gpos + (t - s->seg[k].tpos);
-    return k;
+    const rv_segment_t *k = &s->seg[hint < s->n_seg ? hint : 0];
+    if (hint < s->n_seg && t >= k->tpos && t < k->tpos + k->len) return hint;
+    return rv_seq_segment_of_text(s, t);
 }
 
-void rv_pair_locate(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc)
+/* The record of global position g, trying `hint` first (a record holding g is
+ * the one rv_seq_record_of gives: the records after it start past g). */
+static uint64_t record_near(const rv_seq_t *s, uint64_t g, uint64_t hint)
 {
-    uint64_t g1, g2;
-    uint64_t k1 = locate_text(s, p->p1, &g1), k2 = locate_text(s, p->p2, &g2);
-    loc->rec1 = rv_seq_record_of(s, g1);
-    loc->rec2 = k1 == k2 ? loc->rec1 : rv_seq_record_of(s, g2);
+    const rv_record_t *r = &s->rec[hint < s->n_rec ? hint : 0];
+    if (hint < s->n_rec && g >= r->off && g < r->off + r->len) return hint;
+    return rv_seq_record_of(s, g);
+}
+
+void rv_pair_locate_near(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc, rv_pair_hint_t *hint)
+{
+    uint64_t k1 = segment_near(s, p->p1, hint->seg), k2 = segment_near(s, p->p2, k1);
+    uint64_t g1 = s->seg[k1].gpos + (p->p1 - s->seg[k1].tpos), g2 = s->seg[k2].gpos + (p->p2 - s->seg[k2].tpos);
+    loc->rec1 = record_near(s, g1, hint->rec);
+    loc->rec2 = k1 == k2 ? loc->rec1 : record_near(s, g2, loc->rec1);
     loc->start1 = g1 - s->rec[loc->rec1].off;
     loc->start2 = g2 - s->rec[loc->rec2].off;
     loc->same_record = loc->rec1 == loc->rec2;
     loc->gap = loc->same_record ? (int64_t)g2 - (int64_t)(g1 + p->len) : 0;
+    hint->seg = k1, hint->rec = loc->rec1;
+}
+
+void rv_pair_locate(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc)
+{
+    rv_pair_hint_t none = {UINT64_MAX, UINT64_MAX};
+    rv_pair_locate_near(s, p, loc, &none);
 }
 
 int pf_pass_gap(const pf_filter_t *f, uint64_t p1, uint64_t p2, uint64_t len)

@@ -720,6 +720,129 @@ static void test_parts_random(void)
     case_end("buckets_parts_merge");
 }
 
+/* A batch callback that stops (returns 5) at batch `stop` (1-based; 0: never). */
+typedef struct {
+    blist_t got;
+    int calls, stop;
+} stopper_t;
+
+static int stop_batch(void *ud, const rv_pair_t *p, size_t n)
+{
+    stopper_t *st = ud;
+    if (++st->calls == st->stop) return 5;
+    return collect_batch(&st->got, p, n);
+}
+
+/* Parts of several batches (the merge runs a batch ahead on its own thread):
+ * every pair in order, against the index; a callback that stops at batch k
+ * stops the merge there with its value, after exactly k calls. */
+static void test_parts_batches(void)
+{
+    rng_t r = rng_new(1507);
+    char what[128], why[256];
+    int quick = check_iters(10) < 10;
+    case_begin();
+    for (int it = 0; it < 3 && !check_failed_; it++) {
+        input_t in = {.kind = it == 2 ? 5 : 2, .nrec = 2};
+        for (int k = 0; k < 2; k++) {
+            size_t len = (quick ? 700 : 1200) + rng_below(&r, 300);
+            in.rec[k] = malloc(len + 1);
+            random_record(&r, in.kind, in.rec[k], len);
+        }
+        rv_index_t *x = index_of(&in, 1, 2);
+        rv_seq_t *s = seq_of(&in, 1);
+        CHECK(x && s, "build: %s", rv_last_error());
+        rv_pairs_opts_t o;
+        rv_pairs_opts_init(&o, 1);
+        o.threads = 2;
+        blist_t ref = {0};
+        CHECK(x && rv_pairs_each_batch(x, &o, collect_batch, &ref) == 0, "index: %s", rv_last_error());
+        uint64_t n = 2 + rng_below(&r, 4), which[8];
+        for (uint64_t i = 0; i < n; i++) which[i] = n - 1 - i;
+        snprintf(what, sizeof what, "batches %d (%s, %zu pairs, N %llu)", it, kinds[in.kind], ref.n,
+                 (unsigned long long)n);
+        CHECK(ref.n > 2 * RV_PAIRS_BATCH, "%s: too few pairs for three batches", what);
+        rv_part_t *parts[8] = {0};
+        if (x && s && write_parts(s, &o, 1 << 20, n, "b") && open_parts("b", which, n, parts)) {
+            blist_t got = {0};
+            CHECK(rv_parts_merge(parts, n, collect_batch, &got) == 0, "%s: merge: %s", what, rv_last_error());
+            CHECK(!got.bad_batch, "%s: merge: bad batch", what);
+            CHECK(same_list(&got, &ref, why, sizeof why), "%s: %s", what, why);
+            free(got.a);
+            int batches = (int)((ref.n + RV_PAIRS_BATCH - 1) / RV_PAIRS_BATCH);
+            for (int k = 1; k <= batches; k++) {
+                stopper_t st = {{0}, 0, k};
+                CHECK(rv_parts_merge(parts, n, stop_batch, &st) == 5, "%s: stop at %d: not stopped", what, k);
+                CHECK(st.calls == k, "%s: stop at %d: %d calls", what, k, st.calls);
+                CHECK(st.got.n == (size_t)(k - 1) * RV_PAIRS_BATCH, "%s: stop at %d: %zu pairs before", what, k,
+                      st.got.n);
+                for (size_t i = 0; i < st.got.n && i < ref.n; i++)
+                    if (st.got.a[i].p1 != ref.a[i].p1 || st.got.a[i].p2 != ref.a[i].p2 ||
+                        st.got.a[i].len != ref.a[i].len || st.got.a[i].inverted != ref.a[i].inverted) {
+                        CHECK(0, "%s: stop at %d: pair %zu differs", what, k, i);
+                        break;
+                    }
+                free(st.got.a);
+            }
+        }
+        close_parts(parts, n);
+        free(ref.a);
+        rv_seq_free(s);
+        rv_index_free(x);
+        input_free(&in);
+    }
+    case_end("buckets_parts_merge_batches");
+}
+
+/* rv_pair_locate_near (a hint carried from pair to pair) against rv_pair_locate
+ * on the pairs of random inputs (breakers, several records, empty records), in
+ * order of p1 and shuffled. */
+static void test_locate_near(void)
+{
+    rng_t r = rng_new(1508);
+    case_begin();
+    for (int it = 0; it < check_iters(200) && !check_failed_; it++) {
+        int kind = (int)rng_below(&r, N_KINDS);
+        input_t in;
+        input_random(&r, kind, 80, &in);
+        if (rng_below(&r, 4) == 0) in.rec[rng_below(&r, (uint64_t)in.nrec)][0] = 0; /* an empty record */
+        rv_seq_t *s = seq_of(&in, 1);
+        rv_index_t *x = index_of(&in, 1, 1);
+        CHECK(x && s, "build: %s", rv_last_error());
+        rv_pairs_opts_t o;
+        rv_pairs_opts_init(&o, 1 + rng_below(&r, 3));
+        blist_t l = {0};
+        CHECK(x && rv_pairs_each_batch(x, &o, collect_batch, &l) == 0, "pairs: %s", rv_last_error());
+        for (int order = 0; order < 2 && s; order++) {
+            if (order) /* shuffled: the hint misses */
+                for (size_t i = l.n; i > 1; i--) {
+                    size_t j = (size_t)rng_below(&r, i);
+                    rv_pair_t t = l.a[i - 1];
+                    l.a[i - 1] = l.a[j], l.a[j] = t;
+                }
+            rv_pair_hint_t hint = {UINT64_MAX, UINT64_MAX};
+            for (size_t i = 0; i < l.n; i++) {
+                rv_pair_loc_t a, b;
+                memset(&a, 0, sizeof a), memset(&b, 0, sizeof b);
+                rv_pair_locate(s, &l.a[i], &a);
+                rv_pair_locate_near(s, &l.a[i], &b, &hint);
+                if (a.rec1 != b.rec1 || a.rec2 != b.rec2 || a.start1 != b.start1 || a.start2 != b.start2 ||
+                    a.same_record != b.same_record || a.gap != b.gap) {
+                    CHECK(0, "%s it %d order %d: pair %llu %llu %llu located apart", kinds[kind], it, order,
+                          (unsigned long long)l.a[i].p1, (unsigned long long)l.a[i].p2,
+                          (unsigned long long)l.a[i].len);
+                    break;
+                }
+            }
+        }
+        free(l.a);
+        rv_seq_free(s);
+        rv_index_free(x);
+        input_free(&in);
+    }
+    case_end("pairs_locate_near");
+}
+
 static int write_file(const char *path, const void *buf, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -842,6 +965,8 @@ int main(void)
     test_pairs_random(1);
     test_pairs_large();
     test_parts_random();
+    test_parts_batches();
+    test_locate_near();
     test_parts_errors();
     /* the same oracles with a job map (each job scanning the map, not the text) */
     for (map_mode = 1; map_mode <= 2; map_mode++) {

@@ -38,6 +38,8 @@ typedef struct {
     uint64_t n_jobs;
     rv_bucket_job_t *jobs;     /* in code order (= suffix-array order) */
     uint64_t *count;           /* suffixes per code (n_codes) */
+    uint64_t *own_count;       /* count when the plan frees it; NULL: not owned
+                                  (another process's copy, shared) */
     const void *map;           /* the job map (rv_bucket_map_fill), or NULL: not owned */
     int map_width;             /* its bytes a position (1 or 2) */
     void *own_map;             /* a map the plan made and frees (rv_bucket_plan_make_map) */

@@ -99,6 +99,13 @@ typedef struct {
     int64_t gap;
 } rv_pair_loc_t;
 void rv_pair_locate(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc);
+/* The same for a run of pairs, faster when they come in order of p1: *hint
+ * ({UINT64_MAX, UINT64_MAX} to begin) keeps the last first copy's segment and
+ * record, tried before a search. */
+typedef struct {
+    uint64_t seg, rec;
+} rv_pair_hint_t;
+void rv_pair_locate_near(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc, rv_pair_hint_t *hint);
 
 /* ---- Cursor queries (explorer pane, `pairs --covering`) ----------------------
  *

@@ -94,6 +94,10 @@ int cli_flush_output(const char *cmd, int rc);
  * RV_EXIT_DATA when the rename or the flush failed (printed). */
 int cli_out_begin(const char *out);
 int cli_out_end(const char *out, int rc);
+/* Standard output is OUT.tmp.PID, to be synced by cli_out_end: a writer may start
+ * its writeback early (cli_out_writeback) so that the final fsync finds little left. */
+int cli_out_synced(void);
+void cli_out_writeback(void);
 /* Unsigned LEB128 varints (files that workers send to rank 0).  get: 1, 0 at the
  * end of the file, -1 when it ends inside one. */
 void cli_varint_put(FILE *f, uint64_t v);

@@ -54,7 +54,7 @@ static void wait_for(int source, int tag, MPI_Status *st)
  * their world ranks; the window holding the host's one copy of the text. */
 static MPI_Comm node = MPI_COMM_NULL;
 static int node_rank, node_size, *node_world;
-static MPI_Win text_win = MPI_WIN_NULL, map_win = MPI_WIN_NULL;
+static MPI_Win text_win = MPI_WIN_NULL, map_win = MPI_WIN_NULL, count_win = MPI_WIN_NULL;
 
 int cli_mpi_init(int *rank, int *size)
 {
@@ -107,8 +107,27 @@ int cli_mpi_sum_max(uint64_t mine, uint64_t *sum, uint64_t *max)
     return 0;
 }
 
+/* Wait for a non-blocking collective without spinning (see wait_for): 0, or -1
+ * when MPI failed. */
+static int wait_quietly(MPI_Request *req)
+{
+    int done = 0;
+    for (unsigned us = 50; ; us = us < 2000 ? us * 2 : 2000) {
+        if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+        if (done) return 0;
+        struct timespec ts = {0, (long)us * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 void cli_mpi_finalize(void)
 {
+    /* The ranks that end first (the workers, while rank 0 merges) wait here
+     * asleep: the windows' frees and MPI_Finalize synchronise by polling flat
+     * out, which took the cores rank 0's merge threads run on. */
+    MPI_Request req;
+    if (MPI_Ibarrier(MPI_COMM_WORLD, &req) == MPI_SUCCESS) wait_quietly(&req);
+    if (count_win != MPI_WIN_NULL) MPI_Win_free(&count_win);
     if (map_win != MPI_WIN_NULL) MPI_Win_free(&map_win);
     if (text_win != MPI_WIN_NULL) MPI_Win_free(&text_win);
     if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
@@ -354,48 +373,87 @@ int cli_mpi_recv_count(int from, uint64_t *v)
     return MPI_Recv(v, 1, MPI_UINT64_T, from, TAG_COUNT, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
 }
 
+/* Broadcast `bytes` from the first rank of comm in pieces (into a sink where dst
+ * is NULL: a rank out of memory joins all the same).  0, or -1 with a message. */
+static int bcast_pieces(MPI_Comm comm, void *dst, uint64_t bytes)
+{
+    static uint8_t sink[1 << 20];
+    for (uint64_t off = 0; off < bytes;) {
+        int len = bytes - off < sizeof sink ? (int)(bytes - off) : (int)sizeof sink;
+        if (MPI_Bcast(dst ? (uint8_t *)dst + off : sink, len, MPI_BYTE, 0, comm) != MPI_SUCCESS)
+            return rv_error("mpi", "a rank stopped answering");
+        off += (uint64_t)len;
+    }
+    return 0;
+}
+
+/* The counts (8 bytes a code: 32 MB for DNA's 4^11 codes) from rank 0 to every
+ * rank, without a copy for each: one window on each host (a broadcast among the
+ * hosts' first ranks fills the other hosts'), read by the ranks of the host until
+ * cli_mpi_finalize (a broadcast to 15 ranks of one host took 0.4 s).  Returns
+ * the window's copy (rank 0 copies `mine` in), or NULL with a message. */
+static uint64_t *share_counts(uint64_t *mine, uint64_t bytes)
+{
+    uint8_t *base = NULL;
+    MPI_Aint wsize = 0;
+    int disp, rc = 0, world;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world);
+    if (MPI_Win_allocate_shared(node_rank == 0 ? (MPI_Aint)bytes : 0, 1, MPI_INFO_NULL, node, &base, &count_win) !=
+        MPI_SUCCESS) {
+        rv_error("mpi", "cannot share the bucket counts");
+        return NULL;
+    }
+    MPI_Win_shared_query(count_win, 0, &wsize, &disp, &base);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, count_win);
+    if (world == 0) memcpy(base, mine, bytes);
+    MPI_Comm leaders = MPI_COMM_NULL;
+    if (MPI_Comm_split(MPI_COMM_WORLD, node_rank == 0 ? 0 : MPI_UNDEFINED, 0, &leaders) != MPI_SUCCESS) rc = -1;
+    if (leaders != MPI_COMM_NULL) {
+        int nl = 0;
+        MPI_Comm_size(leaders, &nl);
+        if (nl > 1) rc = bcast_pieces(leaders, base, bytes); /* world rank 0 leads (key: world order) */
+        MPI_Comm_free(&leaders);
+    }
+    MPI_Win_sync(count_win); /* the leader's stores are seen past the barrier */
+    MPI_Request req;
+    if (MPI_Ibarrier(node, &req) != MPI_SUCCESS || wait_quietly(&req) < 0) rc = -1;
+    MPI_Win_sync(count_win);
+    MPI_Win_unlock_all(count_win);
+    if (rc < 0 || (uint64_t)wsize != bytes) {
+        rv_error("mpi", "a rank stopped answering");
+        return NULL;
+    }
+    return (uint64_t *)base;
+}
+
 int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
 {
-    /* broadcasts: a tree, where one send to each rank in turn took 0.4 s for the
-     * 32 MB of counts to 15 ranks */
     (void)size;
     rv_bucket_plan_t head = {0};
     if (rank == 0 && ok) head = *plan;
     /* the first while rank 0 still counts on every core: waited for without spinning */
     MPI_Request req;
-    int done = 0;
-    if (MPI_Ibcast(&head, sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+    if (MPI_Ibcast(&head, sizeof head, MPI_BYTE, 0, MPI_COMM_WORLD, &req) != MPI_SUCCESS || wait_quietly(&req) < 0)
         return rv_error("mpi", "a rank stopped answering");
-    for (unsigned us = 50; ; us = us < 2000 ? us * 2 : 2000) {
-        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return rv_error("mpi", "a rank stopped answering");
-        if (done) break;
-        struct timespec ts = {0, (long)us * 1000};
-        nanosleep(&ts, NULL);
-    }
     if (rank == 0) {
         if (!ok) return -1;
     } else {
         *plan = head;
-        plan->count = NULL, plan->jobs = NULL, plan->map = NULL, plan->own_map = NULL; /* rank 0's pointers */
-        plan->map_width = 0;
+        plan->count = plan->own_count = NULL, plan->jobs = NULL; /* rank 0's pointers */
+        plan->map = NULL, plan->own_map = NULL, plan->map_width = 0;
         if (!plan->n_codes) return rv_error("mpi", "rank 0 could not plan the buckets");
-        plan->count = malloc(plan->n_codes * sizeof *plan->count);
         plan->jobs = malloc((plan->n_jobs ? plan->n_jobs : 1) * sizeof *plan->jobs);
-        if (!plan->count || !plan->jobs) rv_error("mpi", "out of memory"); /* joins the broadcasts all the same */
+        if (!plan->jobs) rv_error("mpi", "out of memory"); /* joins the sharing all the same */
     }
-    /* every rank joins every piece (a rank out of memory receives into a sink) */
-    int bad = rank > 0 && (!plan->count || !plan->jobs);
-    static uint8_t sink[1 << 20];
-    uint64_t sizes[2] = {plan->n_codes * sizeof *plan->count, plan->n_jobs * sizeof *plan->jobs};
-    uint8_t *dst[2] = {(uint8_t *)plan->count, (uint8_t *)plan->jobs};
-    for (int i = 0; i < 2; i++)
-        for (uint64_t off = 0; off < sizes[i];) {
-            int len = sizes[i] - off < sizeof sink ? (int)(sizes[i] - off) : (int)sizeof sink;
-            if (MPI_Bcast(bad ? sink : dst[i] + off, len, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
-                return rv_error("mpi", "a rank stopped answering");
-            off += (uint64_t)len;
-        }
-    return bad ? -1 : 0;
+    /* every rank joins every step (a rank out of memory receives into a sink) */
+    int bad = rank > 0 && !plan->jobs;
+    uint64_t *shared = share_counts(plan->count, plan->n_codes * sizeof *plan->count);
+    int rc = bcast_pieces(MPI_COMM_WORLD, bad ? NULL : plan->jobs, plan->n_jobs * sizeof *plan->jobs);
+    if (shared) { /* one copy on the host: rank 0 drops its own */
+        free(plan->own_count);
+        plan->count = shared, plan->own_count = NULL;
+    }
+    return !shared || rc < 0 || bad ? -1 : 0;
 }
 
 
@@ -433,7 +491,10 @@ void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes
     MPI_Win_lock_all(MPI_MODE_NOCHECK, map_win);
     ok = (uint64_t)wsize == n * (uint64_t)width && rv_bucket_map_fill(s, plan, base, lo, hi, threads) == 0;
     MPI_Win_sync(map_win); /* the stores are seen by the ranks past the reduction */
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node);
+    /* the ranks done with their share wait asleep for rank 0, which fills its
+     * larger share on every core */
+    MPI_Request req;
+    if (MPI_Iallreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node, &req) != MPI_SUCCESS || wait_quietly(&req) < 0) all = 0;
     MPI_Win_sync(map_win);
     MPI_Win_unlock_all(map_win);
     if (all) rv_bucket_plan_use_map(plan, base);

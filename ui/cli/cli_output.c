@@ -21,7 +21,8 @@
  * OUT.tmp.PID from the start, and a signal that ends the process (Ctrl-C, SIGTERM)
  * removes it. */
 static char *out_tmp;
-static int out_named; /* out_tmp exists (the fallback) */
+static int out_named;     /* out_tmp exists (the fallback) */
+static off_t out_started; /* its writeback has been started below this offset */
 static void out_drop(int sig)
 {
     if (out_tmp && out_named) unlink(out_tmp);
@@ -60,6 +61,7 @@ int cli_out_begin(const char *out)
     out_tmp = malloc(l);
     if (!out_tmp) return -1;
     snprintf(out_tmp, l, "%s.tmp.%ld", out, (long)getpid());
+    out_started = 0;
     if (getenv("REPVIEW_OUT_NAMED") == NULL && out_unnamed(out) == 0) return 0; /* tests: the fallback */
     out_named = 1;
     signal(SIGINT, out_drop);
@@ -95,6 +97,18 @@ int cli_out_end(const char *out, int rc)
     out_tmp = NULL;
     out_named = 0;
     return rc;
+}
+
+int cli_out_synced(void) { return out_tmp != NULL; }
+
+void cli_out_writeback(void)
+{
+    /* what the kernel got since the last call goes to the disk in the background
+     * (no wait); from the page that was written in part */
+    off_t end = out_tmp ? lseek(fileno(stdout), 0, SEEK_CUR) : -1;
+    if (end <= out_started) return;
+    sync_file_range(fileno(stdout), out_started, end - out_started, SYNC_FILE_RANGE_WRITE);
+    out_started = end & ~(off_t)4095;
 }
 
 void cli_varint_put(FILE *f, uint64_t v)

@@ -170,6 +170,7 @@ typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int started, posted, stop; /* posted: the set to write, or -1 */
+    int writeback;             /* -o OUT: its writeback started as it is written */
 } writer_t;
 
 /* Decimal digits two at a time (half the divisions of the naive loop). */
@@ -213,10 +214,10 @@ static char *put_name(char *b, const writer_t *w, uint64_t rec)
 }
 
 /* One BEDPE line for p at b (room for max_line bytes); returns its end. */
-static char *format_pair(const writer_t *w, const rv_pair_t *p, char *b)
+static char *format_pair(const writer_t *w, const rv_pair_t *p, char *b, rv_pair_hint_t *hint)
 {
     rv_pair_loc_t loc;
-    rv_pair_locate(w->s, p, &loc);
+    rv_pair_locate_near(w->s, p, &loc, hint);
     b = put_name(b, w, loc.rec1);
     b = put_u64(b, loc.start1), *b++ = '\t';
     b = put_u64(b, loc.start1 + p->len), *b++ = '\t';
@@ -245,7 +246,8 @@ static void *format_slice(void *arg)
 {
     slice_t *j = arg;
     char *b = j->buf;
-    for (size_t i = 0; i < j->n; i++) b = format_pair(j->w, &j->p[i], b);
+    rv_pair_hint_t hint = {UINT64_MAX, UINT64_MAX};
+    for (size_t i = 0; i < j->n; i++) b = format_pair(j->w, &j->p[i], b, &hint);
     j->len = (size_t)(b - j->buf);
     return NULL;
 }
@@ -260,6 +262,7 @@ static void *write_loop(void *arg)
         int g = w->posted;
         pthread_mutex_unlock(&w->mu);
         for (int t = 0; t < w->nbuf[g]; t++) fwrite_unlocked(w->buf[g][t], 1, w->len[g][t], stdout);
+        if (w->writeback) cli_out_writeback();
         pthread_mutex_lock(&w->mu);
         w->posted = -1;
         pthread_cond_broadcast(&w->cv);
@@ -329,6 +332,7 @@ static int writer_init(writer_t *w, const rv_seq_t *s, int threads)
     memset(w, 0, sizeof *w);
     w->s = s;
     w->posted = -1;
+    w->writeback = cli_out_synced();
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     w->threads = threads < 1 ? rv_default_threads() : threads;
@@ -631,7 +635,9 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     rv_bucket_gpu_end();
     rv_bucket_plan_free(&plan);
     rv_seq_free(s);
+    mpi_trace(rank, "freed", t0);
     cli_mpi_finalize();
+    mpi_trace(rank, "finalized", t0);
     return code;
 }
 
