@@ -1,6 +1,7 @@
 /* kmruns.c — k-mismatch runs (kmruns.h): for each period the mismatch bits of the
  * text against itself shifted by p, walked mismatch by mismatch only around the
  * blocks that could lie inside a run long enough to report. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -25,7 +26,7 @@ typedef struct {
     list_t *by_p;        /* [p], p = 1..max_period */
     uint64_t **words;    /* a thread's mismatch words */
     uint64_t *words_cap;
-    int rc;
+    _Atomic int rc;      /* -1 once a thread failed (the others stop) */
 } job_t;
 
 /* Bit j set when a[j] != b[j], j < 64. */
