@@ -272,25 +272,8 @@ int rv_pairs_count(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t *coun
     return run_all(x, &f, f.any ? MODE_COUNT : MODE_PRODUCT, o, resolve_threads(o), NULL, count);
 }
 
-/* Both strands: the sinks hold p2 encoded (pf_orient); hand the caller plain pairs. */
-typedef struct {
-    rv_pairs_batch_fn fn;
-    void *ud;
-    rv_pair_t *buf;
-} decode_t;
-
-static int decode_batch(void *ud, const rv_pair_t *p, size_t n)
-{
-    decode_t *d = ud;
-    for (size_t i = 0; i < n; i++) {
-        d->buf[i] = p[i];
-        pf_decode(&d->buf[i]);
-    }
-    return d->fn(d->ud, d->buf, n);
-}
-
 int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, pf_produce_fn produce,
-               void *pctx, rv_pairs_batch_fn fn, void *ud)
+               void *pctx, rv_pairs_batch_fn fn, void *ud, const rv_pairs_text_t *t)
 {
     int threads = resolve_threads(o);
     uint64_t mem = o->mem_bytes ? o->mem_bytes : 256ull << 20;
@@ -302,12 +285,13 @@ int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, 
         rc = pf_sink_init(&sinks[made], cap < 64 ? 64 : cap, n_text);
         sinks[made].with_len = f->both;
     }
+    double t_phase = rv_now();
     if (rc == 0) rc = produce(pctx, threads, sinks);
-    decode_t d = {fn, ud, NULL};
-    if (rc == 0 && f->both && !(d.buf = malloc(RV_PAIRS_BATCH * sizeof *d.buf))) rc = rv_error("pairs", "out of memory");
-    if (rc == 0) rc = f->both ? pf_merge(sinks, threads, decode_batch, &d) : pf_merge(sinks, threads, fn, ud);
-    free(d.buf);
-    for (int t = 0; t < made; t++) pf_sink_free(&sinks[t]);
+    rv_trace("pairs: produced", &t_phase);
+    pf_out_t out = {fn, ud, t, f->both}; /* both: the sinks hold p2 encoded (pf_orient) */
+    if (rc == 0) rc = pf_merge(sinks, threads, &out);
+    rv_trace("pairs: merged and passed on", &t_phase);
+    for (int k = 0; k < made; k++) pf_sink_free(&sinks[k]);
     free(sinks);
     return rc;
 }
@@ -330,7 +314,15 @@ int rv_pairs_each_batch(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pairs_
     pf_filter_t f;
     if (pf_filter_init(&f, x->seq, o) < 0) return -1;
     index_producer_t p = {x, &f, o};
-    return pf_collect(&f, o, x->n, produce_from_index, &p, fn, ud);
+    return pf_collect(&f, o, x->n, produce_from_index, &p, fn, ud, NULL);
+}
+
+int rv_pairs_each_text(const rv_index_t *x, const rv_pairs_opts_t *o, const rv_pairs_text_t *t)
+{
+    pf_filter_t f;
+    if (pf_filter_init(&f, x->seq, o) < 0) return -1;
+    index_producer_t p = {x, &f, o};
+    return pf_collect(&f, o, x->n, produce_from_index, &p, NULL, NULL, t);
 }
 
 /* ---- one bucket at a time (pairs_buckets.c) ---------------------------------- */

@@ -123,8 +123,8 @@ static int resolve(const rv_pairs_opts_t *o)
     return o->threads > 0 ? o->threads : rv_default_threads();
 }
 
-int rv_pairs_buckets_each_batch(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
-                                uint64_t n_slices, rv_pairs_batch_fn fn, void *ud)
+static int buckets_out(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
+                       uint64_t n_slices, rv_pairs_batch_fn fn, void *ud, const rv_pairs_text_t *t)
 {
     pf_filter_t f;
     if (pf_filter_init(&f, s, o) < 0) return -1;
@@ -132,10 +132,22 @@ int rv_pairs_buckets_each_batch(const rv_seq_t *s, const rv_pairs_opts_t *o, uin
     uint64_t *mine, n_mine;
     if (setup(s, o, mem_budget, resolve(o), slice, n_slices, &plan, &mine, &n_mine) < 0) return -1;
     bucket_run_t b = {.s = s, .plan = &plan, .f = &f, .src = {.jobs = mine, .n_jobs = n_mine}};
-    int rc = pf_collect(&f, o, s->n, produce_buckets, &b, fn, ud);
+    int rc = pf_collect(&f, o, s->n, produce_buckets, &b, fn, ud, t);
     free(mine);
     rv_bucket_plan_free(&plan);
     return rc;
+}
+
+int rv_pairs_buckets_each_batch(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
+                                uint64_t n_slices, rv_pairs_batch_fn fn, void *ud)
+{
+    return buckets_out(s, o, mem_budget, slice, n_slices, fn, ud, NULL);
+}
+
+int rv_pairs_buckets_each_text(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
+                               uint64_t n_slices, const rv_pairs_text_t *t)
+{
+    return buckets_out(s, o, mem_budget, slice, n_slices, NULL, NULL, t);
 }
 
 int rv_pairs_buckets_count(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
@@ -204,7 +216,7 @@ static int write_part(bucket_run_t *b, const rv_pairs_opts_t *o, uint64_t slice,
     rv_part_writer_t *w = rv_part_writer_begin(path, RV_PART_PAIRS, slice, n_slices, b->s, &po, sizeof po);
     if (!w) return -1;
     part_put_t pw = {rv_part_writer_file(w), 0, 0};
-    int rc = pf_collect(b->f, o, b->s->n, produce_buckets, b, part_put, &pw);
+    int rc = pf_collect(b->f, o, b->s->n, produce_buckets, b, part_put, &pw, NULL);
     return rv_part_writer_end(w, pw.pairs, durable, rc);
 }
 

@@ -69,7 +69,9 @@ static uint64_t record_near(const rv_seq_t *s, uint64_t g, uint64_t hint)
 
 void rv_pair_locate_near(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc, rv_pair_hint_t *hint)
 {
-    uint64_t k1 = segment_near(s, p->p1, hint->seg), k2 = segment_near(s, p->p2, k1);
+    uint64_t k1 = segment_near(s, p->p1, hint->seg);
+    const rv_segment_t *g = &s->seg[k1];
+    uint64_t k2 = p->p2 >= g->tpos && p->p2 < g->tpos + g->len ? k1 : segment_near(s, p->p2, hint->seg2);
     uint64_t g1 = s->seg[k1].gpos + (p->p1 - s->seg[k1].tpos), g2 = s->seg[k2].gpos + (p->p2 - s->seg[k2].tpos);
     loc->rec1 = record_near(s, g1, hint->rec);
     loc->rec2 = k1 == k2 ? loc->rec1 : record_near(s, g2, loc->rec1);
@@ -77,12 +79,12 @@ void rv_pair_locate_near(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *l
     loc->start2 = g2 - s->rec[loc->rec2].off;
     loc->same_record = loc->rec1 == loc->rec2;
     loc->gap = loc->same_record ? (int64_t)g2 - (int64_t)(g1 + p->len) : 0;
-    hint->seg = k1, hint->rec = loc->rec1;
+    hint->seg = k1, hint->rec = loc->rec1, hint->seg2 = k2;
 }
 
 void rv_pair_locate(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc)
 {
-    rv_pair_hint_t none = {UINT64_MAX, UINT64_MAX};
+    rv_pair_hint_t none = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
     rv_pair_locate_near(s, p, loc, &none);
 }
 

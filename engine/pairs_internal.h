@@ -126,6 +126,11 @@ typedef struct {
     uint64_t file_bytes;
     uint64_t *run_off, *run_len; /* runs in the file: byte offset, pairs */
     uint64_t nruns, runs_cap;
+    /* every `check`-th pair of a run is coded from p1 = 0 and listed here (its
+     * offset and key), so a merge can start inside a run (pairs_merge.c) */
+    uint64_t check;
+    uint64_t *ck_off, *ck_p1, *ck_p2, *run_ck; /* run r's checkpoints from run_ck[r] */
+    uint64_t nck, ck_cap;
     int err;              /* set (with a message) when a spill failed */
     char errmsg[256];
 } pf_sink_t;
@@ -141,8 +146,37 @@ static inline void pf_sink_push(pf_sink_t *k, uint64_t p1, uint64_t p2, uint64_t
     if (k->n == k->cap && pf_sink_room(k) < 0) return;
     k->buf[k->n++] = (rv_pair_t){p1, p2, len, 0};
 }
-/* Sort what is left in every sink and pass all pairs to fn in (p1, p2) order. */
-int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud);
+/* Where merged pairs go: batches to fn, or text (t); p2 decoded first when both. */
+typedef struct {
+    rv_pairs_batch_fn fn;
+    void *ud;
+    const rv_pairs_text_t *text;
+    int both;
+} pf_out_t;
+
+/* Hand n pairs in order to out on the calling thread (decoded, formatted, written
+ * as out asks).  scratch: NULL-initialised, freed by pf_emitter_free. */
+typedef struct {
+    const pf_out_t *out;
+    rv_pair_t *dec;
+    char *txt;
+    size_t cap;
+} pf_emitter_t;
+int pf_emit(pf_emitter_t *e, const rv_pair_t *p, size_t n);
+void pf_emitter_free(pf_emitter_t *e);
+
+/* Sort what is left in every sink and pass all pairs to out in (p1, p2) order. */
+int pf_merge(pf_sink_t *sinks, int nsinks, const pf_out_t *out);
+
+/* The parallel merge's chunk (pairs) and the checkpoint spacing of the runs:
+ * defaults, or REPVIEW_MERGE_CHUNK (tests). */
+void pf_merge_tuning(uint64_t *chunk, uint64_t *check);
+/* pf_merge on every sink's thread (pairs_merge.c): the key range is cut into
+ * chunks of about `chunk` pairs, merged on worker threads and handed to fn in
+ * order from the calling thread.  The sinks' buffers are sorted.  Returns as
+ * pf_merge, with *ran 0 when it could not start (a spill file that cannot be
+ * mapped, no memory) and passed nothing: the caller merges serially. */
+int pf_merge_parallel(pf_sink_t *sinks, int nsinks, const pf_out_t *out, int *ran);
 
 /* Sort pairs by (p1, p2), then len when with_len: LSD radix over `bits`-bit fields,
  * tmp the same size.  (p1, p2) identifies a direct pair, but an inverted pair's p2
@@ -162,10 +196,11 @@ static inline int pf_pair_less(const rv_pair_t *a, const rv_pair_t *b)
 /* Fill sinks[0..threads) with pairs (each thread its own sink).  0 or -1. */
 typedef int (*pf_produce_fn)(void *ctx, int threads, pf_sink_t *sinks);
 /* Sinks for o->threads threads and o->mem_bytes, produce, then merge in (p1, p2)
- * order (decoding both-strand pairs) and hand the batches to fn.  n_text bounds
- * the positions (the text length).  Returns as rv_pairs_each_batch(). */
+ * order (decoding both-strand pairs) and hand the batches to fn, or the text to
+ * t when t is set.  n_text bounds the positions (the text length).  Returns as
+ * rv_pairs_each_batch(). */
 int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, pf_produce_fn produce,
-               void *pctx, rv_pairs_batch_fn fn, void *ud);
+               void *pctx, rv_pairs_batch_fn fn, void *ud, const rv_pairs_text_t *t);
 
 /* The traversal over one bucket's sorted suffixes pos[0..m) with lcp[r] =
  * lcp(pos[r-1], pos[r]) (pairs_buckets.c): its pairs go to sink, or are counted

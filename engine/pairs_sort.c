@@ -11,7 +11,10 @@
  * We use (b): every pair is produced once, memory stays at mem_bytes whatever z
  * is, and nothing touches the disk unless the output outgrows memory.  Spilled
  * runs are delta + varint coded (p1 - previous p1, p2 - p1, len: about 6 bytes a
- * pair instead of 24), which keeps the temporary files and their I/O small.  (p1, p2)
+ * pair instead of 24), which keeps the temporary files and their I/O small; every
+ * `check`-th pair of a run is coded from p1 = 0 and its place kept, so that the
+ * merge can also start inside a run (pairs_merge.c cuts the runs into chunks that
+ * merge on every thread).  (p1, p2)
  * identifies a maximal pair (its length is the LCE of p1 and p2), so the order is
  * total and the output does not depend on the thread count.
  */
@@ -21,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "repview/common.h"
+#include "internal.h"
 #include "pairs_internal.h"
 
 enum { DIGIT = 11, READ_PAIRS = 2048, RAW_BYTES = 1 << 16, MAX_CODE = 30, OUT_BYTES = 1 << 20 };
@@ -39,6 +43,8 @@ int pf_sink_init(pf_sink_t *k, uint64_t max, uint64_t n_text)
     k->bits = 1;
     while (k->bits < 64 && (1ull << k->bits) < n_text) k->bits++;
     k->max = max;
+    uint64_t chunk;
+    pf_merge_tuning(&chunk, &k->check);
     return 0;
 }
 
@@ -66,6 +72,10 @@ void pf_sink_free(pf_sink_t *k)
     free(k->tmp);
     free(k->run_off);
     free(k->run_len);
+    free(k->run_ck);
+    free(k->ck_off);
+    free(k->ck_p1);
+    free(k->ck_p2);
     if (k->fd >= 0) close(k->fd);
     k->fd = -1;
 }
@@ -141,6 +151,22 @@ static int write_all(pf_sink_t *k, const uint8_t *p, uint64_t len)
     return 0;
 }
 
+/* Room for `more` checkpoints. */
+static int checkpoints_room(pf_sink_t *k, uint64_t more)
+{
+    if (k->nck + more <= k->ck_cap) return 0;
+    uint64_t c = k->ck_cap ? 2 * k->ck_cap : 64;
+    while (c < k->nck + more) c *= 2;
+    uint64_t **a[3] = {&k->ck_off, &k->ck_p1, &k->ck_p2};
+    for (int i = 0; i < 3; i++) {
+        uint64_t *p = realloc(*a[i], c * sizeof *p);
+        if (!p) return sink_fail(k, "out of memory");
+        *a[i] = p;
+    }
+    k->ck_cap = c;
+    return 0;
+}
+
 int pf_sink_spill(pf_sink_t *k)
 {
     if (k->err) return -1;
@@ -152,15 +178,25 @@ int pf_sink_spill(pf_sink_t *k)
         if (o) k->run_off = o;
         uint64_t *l = realloc(k->run_len, c * sizeof *l);
         if (l) k->run_len = l;
-        if (!o || !l) return sink_fail(k, "out of memory");
+        uint64_t *q = realloc(k->run_ck, c * sizeof *q);
+        if (q) k->run_ck = q;
+        if (!o || !l || !q) return sink_fail(k, "out of memory");
         k->runs_cap = c;
     }
+    if (checkpoints_room(k, (k->n + k->check - 1) / k->check) < 0) return -1;
+    k->run_ck[k->nruns] = k->nck;
     /* the radix scratch is free now: code the run into it, flushing by OUT_BYTES */
     uint8_t *out = (uint8_t *)k->tmp, *b = out;
     uint64_t room = k->cap * sizeof *k->tmp, flush_at = room < OUT_BYTES ? room : OUT_BYTES, prev = 0;
     k->run_off[k->nruns] = k->file_bytes;
     for (uint64_t i = 0; i < k->n; i++) {
         const rv_pair_t *p = &k->buf[i];
+        if (i % k->check == 0) { /* a checkpoint: coded from 0, its place listed */
+            k->ck_off[k->nck] = k->file_bytes + (uint64_t)(b - out);
+            k->ck_p1[k->nck] = p->p1;
+            k->ck_p2[k->nck++] = p->p2;
+            prev = 0;
+        }
         b = put_varint(b, p->p1 - prev);
         b = put_varint(b, p->p2 - p->p1);
         b = put_varint(b, p->len);
@@ -183,6 +219,7 @@ typedef struct {
     int fd;
     uint64_t off, end_off, left; /* file bytes still to read [off, end_off); pairs */
     uint64_t prev;               /* last p1 decoded */
+    uint64_t idx, check;         /* pairs decoded; coded from 0 every check pairs */
     uint8_t *raw;                /* RAW_BYTES of coded bytes, [rpos, rlen) unread */
     size_t rpos, rlen;
     rv_pair_t *rbuf;
@@ -229,6 +266,7 @@ static int source_fill(source_t *s)
     size_t k = 0;
     for (; k < READ_PAIRS && s->left; k++, s->left--) {
         uint64_t d1, d2, len;
+        if (s->idx++ % s->check == 0) s->prev = 0;
         if (source_read(s) < 0 || get_varint(s, &d1) < 0 || get_varint(s, &d2) < 0 ||
             get_varint(s, &len) < 0)
             return -1;
@@ -271,14 +309,13 @@ static int gather_sources(pf_sink_t *sinks, int nsinks, source_t **out, int *nou
     int k = 0;
     for (int t = 0; t < nsinks; t++) {
         pf_sink_t *s = &sinks[t];
-        pf_sort_pairs(s->buf, s->tmp, s->n, s->bits, s->with_len);
         src[k++] = (source_t){.cur = s->buf, .end = s->buf + s->n, .fd = -1};
         for (uint64_t r = 0; r < s->nruns; r++) {
             rv_pair_t *b = malloc(READ_PAIRS * sizeof *b);
             uint8_t *raw = malloc(RAW_BYTES);
             uint64_t end = r + 1 < s->nruns ? s->run_off[r + 1] : s->file_bytes;
             src[k] = (source_t){.cur = b, .end = b, .fd = s->fd, .off = s->run_off[r], .end_off = end,
-                                .left = s->run_len[r], .raw = raw, .rbuf = b};
+                                .left = s->run_len[r], .check = s->check, .raw = raw, .rbuf = b};
             k++;
             if (!b || !raw) {
                 *nout = k;
@@ -291,16 +328,59 @@ static int gather_sources(pf_sink_t *sinks, int nsinks, source_t **out, int *nou
     return 0;
 }
 
-/* Flush the batch: 0 or the callback's value. */
-static int flush(rv_pair_t *batch, size_t *nb, rv_pairs_batch_fn fn, void *ud)
+int pf_emit(pf_emitter_t *e, const rv_pair_t *p, size_t n)
 {
-    int rc = *nb ? fn(ud, batch, *nb) : 0;
+    const pf_out_t *o = e->out;
+    if (o->both) {
+        if (!e->dec && !(e->dec = malloc(RV_PAIRS_BATCH * sizeof *e->dec))) return rv_error("pairs", "out of memory");
+        for (size_t i = 0; i < n; i++) {
+            e->dec[i] = p[i];
+            pf_decode(&e->dec[i]);
+        }
+        p = e->dec;
+    }
+    if (!o->text) return o->fn(o->ud, p, n);
+    size_t len = 0;
+    int rc = o->text->format(o->text->ud, p, n, &e->txt, &e->cap, &len);
+    return rc ? rc : o->text->write(o->text->ud, e->txt, len);
+}
+
+void pf_emitter_free(pf_emitter_t *e)
+{
+    free(e->dec);
+    free(e->txt);
+}
+
+/* Flush the batch: 0 or the callback's value. */
+static int flush(rv_pair_t *batch, size_t *nb, pf_emitter_t *e)
+{
+    int rc = *nb ? pf_emit(e, batch, *nb) : 0;
     *nb = 0;
     return rc;
 }
 
-int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud)
+static void sort_sinks(void *ctx, uint64_t lo, uint64_t hi, int t)
 {
+    pf_sink_t *sinks = ctx;
+    (void)t;
+    for (uint64_t i = lo; i < hi; i++) pf_sort_pairs(sinks[i].buf, sinks[i].tmp, sinks[i].n, sinks[i].bits, sinks[i].with_len);
+}
+
+int pf_merge(pf_sink_t *sinks, int nsinks, const pf_out_t *out)
+{
+    double t0 = rv_now();
+    rv_parallel_for(nsinks, (uint64_t)nsinks, sort_sinks, sinks);
+    rv_trace("pairs: last runs sorted", &t0);
+    uint64_t total = 0, chunk, check;
+    pf_merge_tuning(&chunk, &check);
+    for (int t = 0; t < nsinks; t++) {
+        total += sinks[t].n;
+        for (uint64_t r = 0; r < sinks[t].nruns; r++) total += sinks[t].run_len[r];
+    }
+    if (nsinks > 1 && total >= 2 * chunk) {
+        int ran, rc = pf_merge_parallel(sinks, nsinks, out, &ran);
+        if (ran) return rc;
+    }
     source_t *src = NULL;
     int nsrc = 0, rc = gather_sources(sinks, nsinks, &src, &nsrc);
     int *heap = rc == 0 ? malloc((size_t)(nsrc ? nsrc : 1) * sizeof *heap) : NULL;
@@ -308,6 +388,7 @@ int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud)
     if (rc == 0 && (!heap || !batch)) rc = rv_error("pairs", "out of memory");
     int nh = 0;
     size_t nb = 0;
+    pf_emitter_t e = {out, NULL, NULL, 0};
     for (int i = 0; rc == 0 && i < nsrc; i++) {
         int f = source_fill(&src[i]);
         if (f < 0) rc = -1;
@@ -317,13 +398,13 @@ int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud)
     while (rc == 0 && nh > 1) {
         source_t *s = &src[heap[0]];
         batch[nb++] = *s->cur++;
-        if (nb == RV_PAIRS_BATCH && (rc = flush(batch, &nb, fn, ud)) != 0) break;
+        if (nb == RV_PAIRS_BATCH && (rc = flush(batch, &nb, &e)) != 0) break;
         int f = source_fill(s);
         if (f < 0) rc = -1;
         else if (!f) heap[0] = heap[--nh];
         sift_down(src, heap, nh, 0);
     }
-    if (rc == 0) rc = flush(batch, &nb, fn, ud);
+    if (rc == 0) rc = flush(batch, &nb, &e);
     /* one source left: hand its buffers over without copying */
     for (source_t *s = rc == 0 && nh == 1 ? &src[heap[0]] : NULL; s;) {
         int f = source_fill(s);
@@ -333,7 +414,7 @@ int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud)
         }
         size_t k = (size_t)(s->end - s->cur);
         if (k > RV_PAIRS_BATCH) k = RV_PAIRS_BATCH;
-        rc = fn(ud, s->cur, k);
+        rc = pf_emit(&e, s->cur, k);
         s->cur += k;
         if (rc) break;
     }
@@ -341,5 +422,6 @@ int pf_merge(pf_sink_t *sinks, int nsinks, rv_pairs_batch_fn fn, void *ud)
     free(src);
     free(heap);
     free(batch);
+    pf_emitter_free(&e);
     return rc;
 }

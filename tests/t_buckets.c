@@ -820,7 +820,7 @@ static void test_locate_near(void)
                     rv_pair_t t = l.a[i - 1];
                     l.a[i - 1] = l.a[j], l.a[j] = t;
                 }
-            rv_pair_hint_t hint = {UINT64_MAX, UINT64_MAX};
+            rv_pair_hint_t hint = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
             for (size_t i = 0; i < l.n; i++) {
                 rv_pair_loc_t a, b;
                 memset(&a, 0, sizeof a), memset(&b, 0, sizeof b);

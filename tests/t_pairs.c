@@ -281,6 +281,64 @@ static void test_threads(void)
     case_end("pairs_thread_invariance");
 }
 
+typedef struct {
+    plist_t l;
+    size_t stop_at;
+} stopper_t;
+
+/* rv_pair_fn: collect until stop_at pairs, then stop with 7. */
+static int collect_until(void *ud, const rv_pair_t *p)
+{
+    stopper_t *s = ud;
+    if (s->l.n == s->stop_at) return 7;
+    plist_add(&s->l, *p);
+    return 0;
+}
+
+/* The merge on every thread (pairs_merge.c): tiny chunks and checkpoints over
+ * spilled and in-memory runs give the oracle's pairs in its order; a callback
+ * that stops gets exactly the first pairs. */
+static void test_parallel_merge(void)
+{
+    static const char *const chunks[] = {"2", "5", "64", "1000"};
+    rng_t r = rng_new(23);
+    char why[256];
+    case_begin();
+    for (int it = 0; it < check_iters(28) && !check_failed_; it++) {
+        const char *chunk = chunks[it % 4];
+        setenv("REPVIEW_MERGE_CHUNK", chunk, 1);
+        int kind = (int)rng_below(&r, N_KINDS);
+        /* chunks x runs cursor openings: tiny chunks on short texts (the oracle
+         * is cubic on runs, and a binary text has ~n^2/2 pairs) */
+        int big = it % 4 < 2 ? 150 : kind >= 4 ? 300 : 1000;
+        rv_index_t *x = random_index(&r, kind, it % 7 == 0 ? 40 : big, it % 2, 1);
+        if (!x) { CHECK(0, "build"); break; }
+        rv_pairs_opts_t o;
+        rv_pairs_opts_init(&o, 1 + rng_below(&r, 4));
+        if (it % 3 == 0) random_filters_gap_within(&r, x->seq, (int)rng_below(&r, 8), &o);
+        plist_t want = oracle(x, &o);
+        o.threads = 2 + (int)rng_below(&r, 3);
+        o.grain = 1 + rng_below(&r, 64);
+        o.mem_bytes = it % 3 == 0 ? 1 : it % 3 == 1 ? 4096 : 0;
+        plist_t got = {0};
+        CHECK(rv_pairs_each_batch(x, &o, collect_batch, &got) == 0, "%s", rv_last_error());
+        CHECK(same_list(&got, &want, why, sizeof why), "chunk %s kind %s threads %d mem %llu: %s", chunk,
+              kinds[kind], o.threads, (unsigned long long)o.mem_bytes, why);
+        stopper_t st = {{0}, want.n / 2};
+        int rc = rv_pairs_each(x, &o, collect_until, &st);
+        CHECK(want.n == 0 || rc == 7, "stop: rc %d", rc);
+        plist_t head = {want.a, want.n / 2, 0};
+        CHECK(st.l.n == head.n && same_list(&st.l, &head, why, sizeof why), "stop: %zu of %zu: %s", st.l.n,
+              head.n, why);
+        free(st.l.a);
+        free(got.a);
+        free(want.a);
+        rv_index_free(x);
+    }
+    unsetenv("REPVIEW_MERGE_CHUNK");
+    case_end("pairs_parallel_merge");
+}
+
 /* Hand-checked: SPEC's example kind of string, and the callback stopping. */
 static void test_fixed(void)
 {
@@ -315,5 +373,6 @@ int main(void)
     test_covering(0);
     test_covering(1);
     test_threads();
+    test_parallel_merge();
     return check_exit();
 }

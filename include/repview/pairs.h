@@ -91,6 +91,20 @@ typedef int (*rv_pairs_batch_fn)(void *ud, const rv_pair_t *pairs, size_t n);
 int rv_pairs_each_batch(const rv_index_t *x, const rv_pairs_opts_t *o, rv_pairs_batch_fn fn,
                         void *ud);
 
+/* The same pairs as text made on every thread (a large output): format() turns n
+ * consecutive pairs into bytes at *buf (grown with realloc, *cap its size; the
+ * buffer stays with its caller for the next chunk) and sets *len; it runs on worker
+ * threads, several at once, each call on its own buffer.  write() gets every
+ * chunk's bytes in order on the calling thread.  Each returns 0, or nonzero to stop
+ * (-1 with a message), which the call returns.  Small outputs and one thread go
+ * through format() and write() on the calling thread. */
+typedef struct {
+    int (*format)(void *ud, const rv_pair_t *pairs, size_t n, char **buf, size_t *cap, size_t *len);
+    int (*write)(void *ud, const char *bytes, size_t len);
+    void *ud;
+} rv_pairs_text_t;
+int rv_pairs_each_text(const rv_index_t *x, const rv_pairs_opts_t *o, const rv_pairs_text_t *t);
+
 /* Where a pair lies for output: record index of each copy, record-relative
  * 0-based starts, and the gap (valid when same_record). */
 typedef struct {
@@ -100,10 +114,10 @@ typedef struct {
 } rv_pair_loc_t;
 void rv_pair_locate(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc);
 /* The same for a run of pairs, faster when they come in order of p1: *hint
- * ({UINT64_MAX, UINT64_MAX} to begin) keeps the last first copy's segment and
- * record, tried before a search. */
+ * ({UINT64_MAX, UINT64_MAX, UINT64_MAX} to begin) keeps the last pair's segments
+ * and first record, tried before a search. */
 typedef struct {
-    uint64_t seg, rec;
+    uint64_t seg, rec, seg2;
 } rv_pair_hint_t;
 void rv_pair_locate_near(const rv_seq_t *s, const rv_pair_t *p, rv_pair_loc_t *loc, rv_pair_hint_t *hint);
 
@@ -169,6 +183,8 @@ void rv_pairs_page_free(rv_pairs_page_t *page);
  * processes share the work; their outputs together are the whole answer. */
 int rv_pairs_buckets_each_batch(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
                                 uint64_t n_slices, rv_pairs_batch_fn fn, void *ud);
+int rv_pairs_buckets_each_text(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
+                               uint64_t n_slices, const rv_pairs_text_t *t);
 int rv_pairs_buckets_count(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
                            uint64_t n_slices, uint64_t *count);
 

@@ -48,6 +48,14 @@ lambda_multi "$T/lambda.fa" >"$T/multi.fa"
 "$REPVIEW" pairs -l 10 -t 1 "$T/multi.fa" >"$T/all.bedpe"
 "$REPVIEW" pairs -l 10 -t 2 "$T/multi.fa" >"$T/all2.bedpe"
 expect_eq pairs_threads_same "$(cmp "$T/all.bedpe" "$T/all2.bedpe" && echo same)" "same"
+# the merge on every thread (tiny chunks and sort runs: checkpoints, spills), from
+# the index and from buckets, gives the same bytes
+for ch in 2 50; do
+    REPVIEW_MERGE_CHUNK=$ch "$REPVIEW" pairs -l 10 -t 3 "$T/multi.fa" >"$T/pm.bedpe"
+    expect_eq "pairs_parallel_merge_$ch" "$(cmp "$T/all.bedpe" "$T/pm.bedpe" && echo same)" "same"
+    REPVIEW_MERGE_CHUNK=$ch "$REPVIEW" pairs -l 10 -t 4 --mem-budget 2m "$T/multi.fa" >"$T/pm.bedpe"
+    expect_eq "pairs_parallel_merge_buckets_$ch" "$(cmp "$T/all.bedpe" "$T/pm.bedpe" && echo same)" "same"
+done
 # enough pairs (> 2 x 4096) for the BEDPE formatting to use several threads
 "$REPVIEW" pairs -l 8 -t 1 "$T/multi.fa" >"$T/l8_t1.bedpe"
 for t in 2 3; do

@@ -149,9 +149,10 @@ static int on_opt(int opt, const char *arg, void *ud)
     return -1;
 }
 
-/* ---- BEDPE writer: batches of pairs formatted in place on several threads,
- * written in order (the engine's merge is serial; formatting is the costly part
- * of a large output) ---- */
+/* ---- BEDPE writer: the engine's merge threads format the chunks of a large
+ * output (rv_pairs_each_text) and the calling thread writes them in order; the
+ * pairs of a page (--covering) and of parts merged on rank 0 come in batches,
+ * formatted in place on several threads while a thread writes the one before ---- */
 
 enum { FMT_THREADS_MAX = 64, FMT_MIN_SLICE = 4096 };
 
@@ -173,36 +174,37 @@ typedef struct {
     int writeback;             /* -o OUT: its writeback started as it is written */
 } writer_t;
 
-/* Decimal digits two at a time (half the divisions of the naive loop). */
+/* Decimal digits two at a time (half the divisions of the naive loop), written
+ * in place once the digits are counted. */
 static char *put_u64(char *b, uint64_t v)
 {
     static const char pairs[] = "00010203040506070809101112131415161718192021222324"
                                 "25262728293031323334353637383940414243444546474849"
                                 "50515253545556575859606162636465666768697071727374"
                                 "75767778798081828384858687888990919293949596979899";
-    char t[24];
-    int k = sizeof t;
-    while (v > UINT32_MAX) { /* rare: 64-bit divisions only above 2^32 */
-        unsigned d = (unsigned)(v % 100) * 2;
-        v /= 100;
-        t[--k] = pairs[d + 1];
-        t[--k] = pairs[d];
+    if (v > UINT32_MAX) { /* rare: the high digits first, then nine more */
+        b = put_u64(b, v / 1000000000);
+        uint32_t low = (uint32_t)(v % 1000000000);
+        for (int i = 8; i >= 0; i--, low /= 10) b[i] = (char)('0' + low % 10);
+        return b + 9;
     }
     uint32_t u = (uint32_t)v;
+    int n = u < 10 ? 1 : u < 100 ? 2 : u < 1000 ? 3 : u < 10000 ? 4 : u < 100000 ? 5 : u < 1000000 ? 6
+          : u < 10000000 ? 7 : u < 100000000 ? 8 : u < 1000000000 ? 9 : 10;
+    char *q = b + n;
     while (u >= 100) {
         unsigned d = (u % 100) * 2;
         u /= 100;
-        t[--k] = pairs[d + 1];
-        t[--k] = pairs[d];
+        *--q = pairs[d + 1];
+        *--q = pairs[d];
     }
     if (u >= 10) {
-        t[--k] = pairs[u * 2 + 1];
-        t[--k] = pairs[u * 2];
+        *--q = pairs[u * 2 + 1];
+        *--q = pairs[u * 2];
     } else {
-        t[--k] = (char)('0' + u);
+        *--q = (char)('0' + u);
     }
-    memcpy(b, t + k, sizeof t - (size_t)k);
-    return b + (sizeof t - (size_t)k);
+    return b + n;
 }
 
 static char *put_name(char *b, const writer_t *w, uint64_t rec)
@@ -246,7 +248,7 @@ static void *format_slice(void *arg)
 {
     slice_t *j = arg;
     char *b = j->buf;
-    rv_pair_hint_t hint = {UINT64_MAX, UINT64_MAX};
+    rv_pair_hint_t hint = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
     for (size_t i = 0; i < j->n; i++) b = format_pair(j->w, &j->p[i], b, &hint);
     j->len = (size_t)(b - j->buf);
     return NULL;
@@ -324,6 +326,32 @@ static int put_batch(void *ud, const rv_pair_t *p, size_t n)
         w->gen = g ^ 1;
         done += m;
     }
+    return 0;
+}
+
+/* rv_pairs_text_t's format(): the BEDPE lines of n pairs (on a merge thread). */
+static int format_text(void *ud, const rv_pair_t *p, size_t n, char **buf, size_t *cap, size_t *len)
+{
+    const writer_t *w = ud;
+    size_t need = n * w->max_line;
+    if (need > *cap) {
+        char *nb = realloc(*buf, need);
+        if (!nb) return rv_error("pairs", "out of memory");
+        *buf = nb;
+        *cap = need;
+    }
+    slice_t j = {w, p, n, *buf, 0};
+    format_slice(&j);
+    *len = j.len;
+    return 0;
+}
+
+/* rv_pairs_text_t's write(): the chunks in order, on the calling thread. */
+static int write_text(void *ud, const char *bytes, size_t len)
+{
+    const writer_t *w = ud;
+    fwrite_unlocked(bytes, 1, len, stdout);
+    if (w->writeback) cli_out_writeback();
     return 0;
 }
 
@@ -421,10 +449,10 @@ static int run(const rv_index_t *x, const rv_seq_t *s, rv_pairs_opts_t *o, const
     }
     writer_t w;
     int rc = writer_init(&w, s, o->threads);
+    rv_pairs_text_t text = {format_text, write_text, &w};
     if (rc == 0) {
         put_header(stdout);
-        rc = x ? rv_pairs_each_batch(x, o, put_batch, &w)
-               : rv_pairs_buckets_each_batch(s, o, a->mem_budget, 0, 1, put_batch, &w);
+        rc = x ? rv_pairs_each_text(x, o, &text) : rv_pairs_buckets_each_text(s, o, a->mem_budget, 0, 1, &text);
     }
     writer_free(&w);
     return rc < 0 ? cli_data_error() : RV_EXIT_OK;
@@ -692,6 +720,9 @@ int cli_pairs(int argc, char **argv)
     o.use_max_gap = a.use_max_gap, o.max_gap = a.max_gap;
     o.threads = c.build.threads;
     o.strands = c.strands ? c.strands : 1;
+    /* the pairs' sort buffers: a quarter of the budget, at least the default
+     * 256 MiB (fewer, longer runs for the merge of a large output) */
+    if (a.mem_budget / 4 > (256ull << 20)) o.mem_bytes = a.mem_budget / 4;
     if (ranks > 1) return cli_pairs_mpi(argv[i], &c, &o, a.within, a.mem_budget, a.count, a.out);
     rv_index_t *x = NULL;
     rv_seq_t *s = NULL;
