@@ -339,6 +339,100 @@ static void test_parallel_merge(void)
     case_end("pairs_parallel_merge");
 }
 
+/* rv_pairs_text_t for the test: "p1 p2 len inverted" lines; format() fails on
+ * the chunk holding pair fail_at (when set), write() stops after stop_after calls. */
+typedef struct {
+    char *all;
+    size_t len, cap;
+    size_t writes, stop_after;
+    uint64_t fail_at;
+} text_out_t;
+
+static int text_format(void *ud, const rv_pair_t *p, size_t n, char **buf, size_t *cap, size_t *len)
+{
+    const text_out_t *t = ud;
+    if (*cap < n * 96 + 1) {
+        *buf = realloc(*buf, n * 96 + 1);
+        *cap = n * 96 + 1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t->fail_at && p[i].p1 == t->fail_at) return rv_error("test", "format failed");
+        k += (size_t)sprintf(*buf + k, "%llu %llu %llu %d\n", (unsigned long long)p[i].p1,
+                             (unsigned long long)p[i].p2, (unsigned long long)p[i].len, p[i].inverted);
+    }
+    *len = k;
+    return 0;
+}
+
+static int text_write(void *ud, const char *bytes, size_t len)
+{
+    text_out_t *t = ud;
+    if (t->stop_after && t->writes == t->stop_after) return 5;
+    t->writes++;
+    if (t->len + len + 1 > t->cap) {
+        t->cap = 2 * (t->len + len + 1);
+        t->all = realloc(t->all, t->cap);
+    }
+    memcpy(t->all + t->len, bytes, len);
+    t->len += len;
+    t->all[t->len] = 0;
+    return 0;
+}
+
+/* rv_pairs_each_text (one thread, several, tiny chunks): the same lines as the
+ * pairs of rv_pairs_each in order; a failing format() and a stopping write()
+ * end the call with their value. */
+static void test_text(void)
+{
+    static const char *const chunks[] = {"3", "40", "100000"};
+    rng_t r = rng_new(31);
+    case_begin();
+    for (int it = 0; it < check_iters(24) && !check_failed_; it++) {
+        setenv("REPVIEW_MERGE_CHUNK", chunks[it % 3], 1);
+        rv_index_t *x = random_index(&r, (int)rng_below(&r, 4), 600, it % 2, 1);
+        if (!x) { CHECK(0, "build"); break; }
+        rv_pairs_opts_t o;
+        rv_pairs_opts_init(&o, 1 + rng_below(&r, 3));
+        o.threads = 1 + (int)rng_below(&r, 4);
+        o.mem_bytes = it % 2 ? 1 : 0;
+        plist_t want = {0};
+        CHECK(rv_pairs_each(x, &o, collect, &want) == 0, "each");
+        text_out_t ref = {0}, got = {0};
+        char *b = NULL;
+        size_t cap = 0, len = 0;
+        for (size_t i = 0; i < want.n; i++) {
+            text_format(&ref, &want.a[i], 1, &b, &cap, &len);
+            text_write(&ref, b, len);
+        }
+        rv_pairs_text_t t = {text_format, text_write, &got};
+        CHECK(rv_pairs_each_text(x, &o, &t) == 0, "text: %s", rv_last_error());
+        CHECK(got.len == ref.len && (!got.len || !strcmp(got.all, ref.all)), "text differs: %zu vs %zu bytes, chunk %s threads %d",
+              got.len, ref.len, chunks[it % 3], o.threads);
+        if (want.n > 2) {
+            text_out_t bad = {.fail_at = want.a[want.n / 2].p1};
+            t.ud = &bad;
+            CHECK(rv_pairs_each_text(x, &o, &t) == -1 && strstr(rv_last_error(), "format failed"), "format error: %s",
+                  rv_last_error());
+            text_out_t stop = {.stop_after = 1};
+            t.ud = &stop;
+            int rc = rv_pairs_each_text(x, &o, &t);
+            /* stopped at the second write, or everything came in one */
+            CHECK(rc == 5 ? stop.writes == 1 && stop.len < ref.len : rc == 0 && stop.len == ref.len,
+                  "write stop: rc %d writes %zu", rc, stop.writes);
+            free(bad.all);
+            free(stop.all);
+        }
+        free(b);
+        free(ref.all);
+        free(got.all);
+        free(want.a);
+        rv_index_free(x);
+    }
+    unsetenv("REPVIEW_MERGE_CHUNK");
+    case_end("pairs_text_chunks");
+}
+
 /* Hand-checked: SPEC's example kind of string, and the callback stopping. */
 static void test_fixed(void)
 {
@@ -374,5 +468,6 @@ int main(void)
     test_covering(1);
     test_threads();
     test_parallel_merge();
+    test_text();
     return check_exit();
 }
