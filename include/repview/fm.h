@@ -99,8 +99,13 @@ typedef struct {
  * hits (or NULL): a malloc()ed, unsorted *hits of *n_hits.  st (or NULL) is added
  * to.  0, or -1 with a message; *bad = the first pattern that does not compile
  * (find.h's message), else SIZE_MAX. */
+/* scratch (or NULL): arrays kept from one batch to the next
+ * (rv_find_scratch_new; freed by rv_find_scratch_free). */
+typedef struct rv_find_scratch rv_find_scratch_t;
+rv_find_scratch_t *rv_find_scratch_new(void);
+void rv_find_scratch_free(rv_find_scratch_t *scratch);
 int rv_find_batch(const rv_index_t *x, rv_fm_t *fm, const char *const *pats, const size_t *lens, size_t n,
                   rv_strand_t strand, unsigned k, int threads, uint32_t first, uint64_t *count, rv_hit_t **hits,
-                  uint64_t *n_hits, size_t *bad, rv_find_batch_stats_t *st);
+                  uint64_t *n_hits, size_t *bad, rv_find_batch_stats_t *st, rv_find_scratch_t *scratch);
 
 #endif

@@ -141,8 +141,22 @@ static void *format_counts(void *arg)
 
 enum { FORMAT_SLICES_MAX = 64, FORMAT_SLICE_MIN = 1 << 16 };
 
+/* Buffers kept from batch to batch (fresh ones cost their page faults again). */
+typedef struct {
+    char *buf[FORMAT_SLICES_MAX];
+    size_t cap[FORMAT_SLICES_MAX];
+    uint64_t *cnt;
+    size_t cnt_cap;
+} out_bufs_t;
+
+static void out_bufs_free(out_bufs_t *o)
+{
+    for (int t = 0; t < FORMAT_SLICES_MAX; t++) free(o->buf[t]);
+    free(o->cnt);
+}
+
 /* The counts of p, formatted in slices on up to `threads` threads, written in order. */
-static int put_counts(const pats_t *p, const uint64_t *cnt, int threads)
+static int put_counts(const pats_t *p, const uint64_t *cnt, int threads, out_bufs_t *o)
 {
     if (threads < 1) threads = rv_default_threads();
     size_t T = p->n / FORMAT_SLICE_MIN + 1;
@@ -153,9 +167,14 @@ static int put_counts(const pats_t *p, const uint64_t *cnt, int threads)
     int started[FORMAT_SLICES_MAX] = {0}, rc = 0;
     for (size_t t = 0; t < T; t++) {
         f[t] = (count_lines_t){p, cnt, p->n * t / T, p->n * (t + 1) / T, NULL, 0};
-        size_t bytes = 0;
+        size_t bytes = 1;
         for (size_t i = f[t].lo; i < f[t].hi; i++) bytes += p->name_len[i] + 22;
-        if (!(f[t].buf = malloc(bytes ? bytes : 1))) rc = rv_error("find", "out of memory");
+        if (bytes > o->cap[t]) {
+            free(o->buf[t]);
+            o->cap[t] = bytes + bytes / 4;
+            if (!(o->buf[t] = malloc(o->cap[t]))) o->cap[t] = 0, rc = rv_error("find", "out of memory");
+        }
+        f[t].buf = o->buf[t];
     }
     for (size_t t = 1; rc == 0 && t < T; t++) started[t] = pthread_create(&tid[t], NULL, format_counts, &f[t]) == 0;
     if (rc == 0) format_counts(&f[0]);
@@ -163,10 +182,7 @@ static int put_counts(const pats_t *p, const uint64_t *cnt, int threads)
         if (started[t]) pthread_join(tid[t], NULL);
         else if (rc == 0) format_counts(&f[t]);
     }
-    for (size_t t = 0; t < T; t++) {
-        if (rc == 0) fwrite(f[t].buf, 1, f[t].used, stdout);
-        free(f[t].buf);
-    }
+    for (size_t t = 0; rc == 0 && t < T; t++) fwrite(f[t].buf, 1, f[t].used, stdout);
     return rc;
 }
 
@@ -188,6 +204,8 @@ typedef struct {
     uint64_t done; /* patterns so far */
     int early_rc;  /* choose_early() */
     char early_msg[512];
+    rv_find_scratch_t *scr; /* the search's arrays, kept from batch to batch */
+    out_bufs_t out;
 } stream_t;
 
 /* Decide on the FM-index at the first batch (n patterns). */
@@ -211,22 +229,26 @@ static int search_batch(stream_t *w, const pats_t *b, const char *ctx)
     if (b->n == 0) return 0;
     if (!w->fm_decided && choose_engine(w, b->n) < 0) return -1;
     const int count = w->q->count;
-    uint64_t *cnt = count ? malloc(b->n * sizeof *cnt) : NULL;
-    if (count && !cnt) return rv_error("find", "out of memory");
+    if (count && b->n > w->out.cnt_cap) {
+        free(w->out.cnt);
+        w->out.cnt_cap = b->n;
+        if (!(w->out.cnt = malloc(b->n * sizeof *w->out.cnt))) w->out.cnt_cap = 0;
+    }
+    if (count && !w->out.cnt) return rv_error("find", "out of memory");
+    if (!w->scr && !(w->scr = rv_find_scratch_new())) return rv_error("find", "out of memory");
+    uint64_t *cnt = count ? w->out.cnt : NULL;
     rv_hit_t *h = NULL;
     uint64_t nh = 0;
     size_t bad;
     int rc = rv_find_batch(w->x, w->fm, (const char *const *)b->seq, b->len, b->n, w->q->strand, w->q->k, w->c->build.threads,
-                           (uint32_t)w->done, cnt, count ? NULL : &h, &nh, &bad, &w->st);
+                           (uint32_t)w->done, cnt, count ? NULL : &h, &nh, &bad, &w->st, w->scr);
     if (rc < 0 && bad != SIZE_MAX) {
         if (ctx) rv_error(ctx, "record '%s': %s", b->name[bad], rv_last_error());
-        free(cnt);
         return -1;
     }
     const double t0 = rv_now();
-    if (rc == 0 && count) rc = put_counts(b, cnt, w->c->build.threads);
+    if (rc == 0 && count) rc = put_counts(b, cnt, w->c->build.threads, &w->out);
     w->out_s += rv_now() - t0;
-    free(cnt);
     if (rc == 0 && !count) {
         rv_hit_t *all = realloc(w->hits, (w->n_hits + nh + 1) * sizeof *all);
         if (!all) rc = rv_error("find", "out of memory");
@@ -333,8 +355,12 @@ int cli_find_stream(const rv_index_t *x, const cli_find_req_t *q, const cli_comm
                 (unsigned long long)w.done, (unsigned long long)w.st.n_fm, w.fm ? rv_fm_backend(w.fm) : "none",
                 w.fm ? rv_fm_build_seconds(w.fm) : 0.0, w.st.fm_s, (unsigned long long)w.st.n_sa, w.st.sa_s,
                 w.read_s, w.wait_s, w.out_s, rv_now() - t0);
+    const double t_close = rv_now();
     rv_fm_close(w.fm);
+    rv_find_scratch_free(w.scr);
+    out_bufs_free(&w.out);
     free(w.hits);
     names_free(&w.all);
+    if (tr && *tr && *tr != '0') fprintf(stderr, "find	closed %.3f s\n", rv_now() - t_close);
     return rc < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
 }
