@@ -125,6 +125,11 @@ struct rv_find_scratch {
     uint64_t *off, *at, *cnt;
     size_t *fm_idx, *sa_idx;
     size_t code_cap, n_cap;
+    /* rv_find_prepare's batch: its patterns, count and k; nf of them coded for the
+     * FM-index, the n_sa others listed in sa_idx */
+    const char *const *ready_pats;
+    size_t ready_n, nf, n_sa;
+    unsigned ready_k;
 };
 
 rv_find_scratch_t *rv_find_scratch_new(void) { return calloc(1, sizeof(rv_find_scratch_t)); }
@@ -157,22 +162,52 @@ static int scratch_room(rv_find_scratch_t *w, size_t n, uint64_t bytes)
     return w->code_cap && w->n_cap ? 0 : rv_error("find", "out of memory");
 }
 
-/* The plain-base patterns of the batch through fm; those it does not take or
- * leaves are appended to w->sa_idx. */
+static uint64_t letters(const size_t *lens, size_t n)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < n; i++) bytes += lens[i];
+    return bytes;
+}
+
+int rv_find_prepare(rv_find_scratch_t *w, const char *const *pats, const size_t *lens, size_t n, unsigned k,
+                    int threads)
+{
+    w->ready_pats = NULL;
+    if (threads < 1) threads = rv_default_threads();
+    if (scratch_room(w, n, letters(lens, n)) < 0) return -1;
+    w->n_sa = 0;
+    w->nf = encode_batch(pats, lens, n, k, threads, w->code, w->at, w->ok, w->off, w->fm_idx, w->sa_idx, &w->n_sa);
+    w->ready_pats = pats, w->ready_n = n, w->ready_k = k;
+    return 0;
+}
+
+/* The plain-base patterns of the batch through fm (coded here unless
+ * rv_find_prepare did it); those it does not take or leaves are appended to
+ * w->sa_idx. */
 static int fm_pass(rv_fm_t *fm, const char *const *pats, const size_t *lens, size_t n, rv_strand_t strand,
                    unsigned k, int threads, uint32_t first, uint64_t *count, rv_hit_t **hits, uint64_t *n_hits,
                    rv_find_scratch_t *w, size_t *n_sa, rv_find_batch_stats_t *st)
 {
-    size_t nf = encode_batch(pats, lens, n, k, threads, w->code, w->at, w->ok, w->off, w->fm_idx, w->sa_idx, n_sa);
+    const double t_enc = rv_now();
+    size_t nf;
+    if (w->ready_pats == pats && w->ready_n == n && w->ready_k == k) {
+        nf = w->nf;
+        *n_sa = w->n_sa;
+    } else {
+        nf = encode_batch(pats, lens, n, k, threads, w->code, w->at, w->ok, w->off, w->fm_idx, w->sa_idx, n_sa);
+    }
+    w->ready_pats = NULL;
     rv_hit_t *h = NULL;
     uint64_t nh = 0;
     int rc = 0;
     const double t0 = rv_now();
+    if (st) st->prep_s += t0 - t_enc;
     if (nf) {
         rv_fm_batch_t b = {nf, w->code, w->off};
         rc = rv_fm_search(fm, &b, strand, k, 0, rv_fm_cap(fm), count ? w->cnt : NULL, hits ? &h : NULL, &nh, w->left);
     }
-    if (st) st->fm_s += rv_now() - t0;
+    const double t1 = rv_now();
+    if (st) st->fm_s += t1 - t0;
     for (size_t j = 0; rc == 0 && j < nf; j++) {
         if (w->left[j]) w->sa_idx[(*n_sa)++] = w->fm_idx[j];
         else if (count) count[w->fm_idx[j]] = w->cnt[j];
@@ -188,6 +223,7 @@ static int fm_pass(rv_fm_t *fm, const char *const *pats, const size_t *lens, siz
         if (all) *hits = all;
     }
     free(h);
+    if (st) st->prep_s += rv_now() - t1;
     return rc;
 }
 
@@ -200,9 +236,8 @@ int rv_find_batch(const rv_index_t *x, rv_fm_t *fm, const char *const *pats, con
     *bad = SIZE_MAX;
     if (threads < 1) threads = rv_default_threads();
     rv_find_scratch_t *w = scratch ? scratch : rv_find_scratch_new();
-    uint64_t bytes = 0;
-    for (size_t i = 0; fm && i < n; i++) bytes += lens[i];
-    if (!w || scratch_room(w, n, bytes) < 0) {
+    if (w && !fm) w->ready_pats = NULL;
+    if (!w || scratch_room(w, n, fm ? letters(lens, n) : 0) < 0) {
         if (w != scratch) rv_find_scratch_free(w);
         return rv_error("find", "out of memory");
     }

@@ -43,7 +43,22 @@ struct rv_gpu_fm {
     unsigned long long *n_hits;
     void *temp;
     size_t temp_bytes;
+    uint32_t *h32;     /* page-locked host words: the offsets up, the counts down */
+    size_t h32_cap;
 };
+
+/* Room for `words` page-locked host words in g->h32 (kept from batch to batch: a
+ * fresh buffer costs its page faults every time). */
+static int host_words(rv_gpu_fm_t *g, size_t words)
+{
+    if (g->h32_cap >= words) return 0;
+    if (g->h32) cudaFreeHost(g->h32);
+    g->h32 = NULL;
+    g->h32_cap = 0;
+    GK(cudaMallocHost(&g->h32, words * 4));
+    g->h32_cap = words;
+    return 0;
+}
 
 /* ---- the table ---------------------------------------------------------------- */
 
@@ -140,6 +155,7 @@ extern "C" void rv_gpu_fm_close(rv_gpu_fm_t *g)
     cudaFree(g->hits);
     cudaFree(g->n_hits);
     cudaFree(g->temp);
+    if (g->h32) cudaFreeHost(g->h32);
     free(g);
 }
 
@@ -247,13 +263,11 @@ static int pieces(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size
 {
     const uint64_t bytes = off[np] - off[0], items = (uint64_t)np * PIECES;
     if (reserve_patterns(g, np) < 0 || grow((void **)&g->code, &g->code_cap, bytes + 1) < 0) return -1;
-    uint32_t *off32 = (uint32_t *)malloc((np + 1) * 4);
-    if (!off32) return rv_error("GPU", "out of host memory");
+    if (host_words(g, np + 1) < 0) return -1;
+    uint32_t *off32 = g->h32;
     for (size_t i = 0; i <= np; i++) off32[i] = (uint32_t)(off[i] - off[0]);
-    cudaError_t e = cudaMemcpy(g->code, code + off[0], bytes, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = cudaMemcpy(g->off, off32, (np + 1) * 4, cudaMemcpyHostToDevice);
-    free(off32);
-    GK(e);
+    GK(cudaMemcpy(g->code, code + off[0], bytes, cudaMemcpyHostToDevice));
+    GK(cudaMemcpy(g->off, off32, (np + 1) * 4, cudaMemcpyHostToDevice));
     k_fm_pieces<<<GRID(np), 256>>>(g->blk, g->cn, g->code, g->off, (uint32_t)np, strands, k, cap, g->lo, g->width,
                                    g->shift, g->used, g->left);
     GK_LAUNCH();
@@ -300,12 +314,9 @@ static int search(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size
     }
     GK(cudaMemcpy(left, g->left, np, cudaMemcpyDeviceToHost));
     if (count) {
-        uint32_t *c32 = (uint32_t *)malloc(np * 4);
-        if (!c32) return rv_error("GPU", "out of host memory");
-        cudaError_t e = cudaMemcpy(c32, g->count, np * 4, cudaMemcpyDeviceToHost);
-        for (size_t i = 0; e == cudaSuccess && i < np; i++) count[i] = c32[i];
-        free(c32);
-        GK(e);
+        uint32_t *c32 = g->h32; /* np + 1 words since pieces() */
+        GK(cudaMemcpy(c32, g->count, np * 4, cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < np; i++) count[i] = c32[i];
     }
     return 0;
 }

@@ -90,6 +90,7 @@ void rv_fm_range(const rv_fm_t *f, const uint8_t *code, size_t m, uint64_t *lo, 
 typedef struct {
     uint64_t n_fm, n_sa; /* patterns searched through the FM-index, through find.h */
     double fm_s, sa_s;   /* seconds of each */
+    double prep_s;       /* encoding the batch and sorting out the results */
 } rv_find_batch_stats_t;
 
 /* Counts and/or hits of n patterns pats[i][0, lens[i]) (letters as typed) with k
@@ -104,6 +105,11 @@ typedef struct {
 typedef struct rv_find_scratch rv_find_scratch_t;
 rv_find_scratch_t *rv_find_scratch_new(void);
 void rv_find_scratch_free(rv_find_scratch_t *scratch);
+/* Code a batch for the FM-index ahead (a reading thread does it while the batch
+ * before is searched): rv_find_batch with the same pats, n and k and this
+ * scratch then skips that step.  0, or -1 with a message. */
+int rv_find_prepare(rv_find_scratch_t *scratch, const char *const *pats, const size_t *lens, size_t n, unsigned k,
+                    int threads);
 int rv_find_batch(const rv_index_t *x, rv_fm_t *fm, const char *const *pats, const size_t *lens, size_t n,
                   rv_strand_t strand, unsigned k, int threads, uint32_t first, uint64_t *count, rv_hit_t **hits,
                   uint64_t *n_hits, size_t *bad, rv_find_batch_stats_t *st, rv_find_scratch_t *scratch);

@@ -31,6 +31,15 @@ expect_eq find_fm_batches_count "$(REPVIEW_FIND_BATCH=7 $REPVIEW find --search f
     "$($REPVIEW find --search sa --count -k 1 -f "$T/r.fq" "$T/g.fa")"
 expect_eq find_fm_batches_locate "$(REPVIEW_FIND_BATCH=5 $REPVIEW find --search fm -k 1 -f "$T/r.fq" "$T/g.fa" | md5sum)" \
     "$($REPVIEW find --search sa -k 1 -f "$T/r.fq" "$T/g.fa" | md5sum)"
+# batches coded ahead by the reading thread (every batch after the first, all of
+# them where a GPU searches), with patterns the FM-index does not take in each one
+awk 'NR % 4 == 2 && NR % 12 == 2 { $0 = substr($0, 1, 20) "N" substr($0, 22) } { print }' "$T/r.fq" >"$T/rn.fq"
+for k in 0 2; do
+    expect_eq find_fm_ahead_count_k$k "$(REPVIEW_FIND_BATCH=9 $REPVIEW find --search fm --count -k $k -f "$T/rn.fq" "$T/g.fa")" \
+        "$($REPVIEW find --search sa --count -k $k -f "$T/rn.fq" "$T/g.fa")"
+    expect_eq find_fm_ahead_locate_k$k "$(REPVIEW_FIND_BATCH=9 $REPVIEW find --search fm -k $k -f "$T/rn.fq" "$T/g.fa" | md5sum)" \
+        "$($REPVIEW find --search sa -k $k -f "$T/rn.fq" "$T/g.fa" | md5sum)"
+done
 
 # --count: one line per pattern, command line first, then the file in its order
 c=$($REPVIEW find --count -k 1 -f "$T/r.fq" "$T/g.fa" GAATTC)

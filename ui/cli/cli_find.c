@@ -412,6 +412,25 @@ int cli_find_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s)
     return rc;
 }
 
+/* Seconds since this process started (/proc/self/stat, 10 ms ticks), for the
+ * trace: what the command's wall clock spends before and after the work. */
+static double since_exec(void)
+{
+    FILE *f = fopen("/proc/self/stat", "r");
+    char buf[1024];
+    size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f) fclose(f);
+    buf[got] = 0;
+    const char *p = strrchr(buf, ')'); /* fields after the command name */
+    unsigned long long start = 0;
+    for (int field = 2; p && *p && field < 22; p++)
+        if (*p == ' ' && ++field == 22) start = strtoull(p + 1, NULL, 10);
+    struct timespec ts;
+    clock_gettime(CLOCK_BOOTTIME, &ts);
+    long hz = sysconf(_SC_CLK_TCK);
+    return start && hz > 0 ? (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec - (double)start / (double)hz : -1.0;
+}
+
 /* The CUDA context started (rv_gpu_probe creates it), its answer dropped: the
  * engine asks again when it chooses. */
 static void *warm_gpu(void *arg)
@@ -496,6 +515,11 @@ int cli_find(int argc, char **argv)
 out:
     set_free(&ps);
     rv_seq_free(text);
+    const double t_close = rv_now();
     if (x) cli_close_index(x, &c);
+    const char *tr = getenv("REPVIEW_FIND_TRACE");
+    if (tr && *tr && *tr != '0')
+        fprintf(stderr, "find\tindex closed %.3f s\tdone %.2f s after the process started\n", rv_now() - t_close,
+                since_exec());
     return rc;
 }

@@ -65,16 +65,23 @@ typedef struct {
     rv_read_batch_t *b;
     size_t most;     /* patterns a batch takes */
     int threads;     /* that parse it */
+    rv_find_scratch_t *scr; /* coded into it for the FM-index when set */
+    unsigned k;
     int rc;          /* 1 more to come, 0 end of file, -1 error (msg) */
     char msg[512];
     double secs;     /* time it took */
 } reader_t;
 
+/* Read a batch and, where the FM-index searches, code it: both on every core while
+ * the main thread waits for the GPU's search of the batch before. */
 static void *read_batch(void *arg)
 {
     reader_t *rd = arg;
     const double t0 = rv_now();
-    const int rc = rv_reads_batch(rd->r, rd->most, BATCH_BYTES, rd->threads, rd->b);
+    int rc = rv_reads_batch(rd->r, rd->most, BATCH_BYTES, rd->threads, rd->b);
+    if (rc >= 0 && rd->scr && rd->b->n &&
+        rv_find_prepare(rd->scr, (const char *const *)rd->b->seq, rd->b->len, rd->b->n, rd->k, rd->threads) < 0)
+        rc = -1;
     if (rc < 0) snprintf(rd->msg, sizeof rd->msg, "%s", rv_last_error());
     rd->rc = rc < 0 ? -1 : rc > 0;
     rd->secs = rv_now() - t0;
@@ -204,7 +211,8 @@ typedef struct {
     uint64_t done; /* patterns so far */
     int early_rc;  /* choose_early() */
     char early_msg[512];
-    rv_find_scratch_t *scr; /* the search's arrays, kept from batch to batch */
+    rv_find_scratch_t *scr[2]; /* the search's arrays, kept from batch to batch, one
+                                  for each batch being read or searched */
     out_bufs_t out;
 } stream_t;
 
@@ -224,7 +232,7 @@ static int choose_engine(stream_t *w, size_t n)
 
 /* One batch: counts printed, or hits and names kept.  ctx names the pattern source
  * for a pattern that does not compile. */
-static int search_batch(stream_t *w, const pats_t *b, const char *ctx)
+static int search_batch(stream_t *w, const pats_t *b, const char *ctx, rv_find_scratch_t *scr)
 {
     if (b->n == 0) return 0;
     if (!w->fm_decided && choose_engine(w, b->n) < 0) return -1;
@@ -235,13 +243,12 @@ static int search_batch(stream_t *w, const pats_t *b, const char *ctx)
         if (!(w->out.cnt = malloc(b->n * sizeof *w->out.cnt))) w->out.cnt_cap = 0;
     }
     if (count && !w->out.cnt) return rv_error("find", "out of memory");
-    if (!w->scr && !(w->scr = rv_find_scratch_new())) return rv_error("find", "out of memory");
     uint64_t *cnt = count ? w->out.cnt : NULL;
     rv_hit_t *h = NULL;
     uint64_t nh = 0;
     size_t bad;
     int rc = rv_find_batch(w->x, w->fm, (const char *const *)b->seq, b->len, b->n, w->q->strand, w->q->k, w->c->build.threads,
-                           (uint32_t)w->done, cnt, count ? NULL : &h, &nh, &bad, &w->st, w->scr);
+                           (uint32_t)w->done, cnt, count ? NULL : &h, &nh, &bad, &w->st, scr);
     if (rc < 0 && bad != SIZE_MAX) {
         if (ctx) rv_error(ctx, "record '%s': %s", b->name[bad], rv_last_error());
         return -1;
@@ -295,9 +302,11 @@ static int stream_file(stream_t *w)
     const size_t most = env && atol(env) > 0 ? (size_t)atol(env) : BATCH_PATTERNS;
     const int threads = w->c->build.threads;
     pthread_t tid;
-    reader_t rd = {r, &b[0], most, threads, 0, "", 0};
     const int early = !w->fm_decided && w->c->build.backend != RV_BACKEND_CPU &&
                       pthread_create(&tid, NULL, choose_early, w) == 0;
+    /* coded ahead where the FM-index will search: the first batch while the GPU
+     * builds its table, the others while it searches */
+    reader_t rd = {r, &b[0], most, threads, early || w->fm ? w->scr[0] : NULL, w->q->k, 0, "", 0};
     read_batch(&rd);
     if (early) pthread_join(tid, NULL);
     w->read_s += rd.secs;
@@ -305,10 +314,10 @@ static int stream_file(stream_t *w)
     if (rd.rc < 0) rc = rv_error("find", "%s", rd.msg);
     else if (early && w->early_rc < 0) rc = rv_error(NULL, "%s", w->early_msg);
     while (rc == 0 && more) {
-        reader_t next = {r, &b[1 - cur], most, threads, 0, "", 0};
+        reader_t next = {r, &b[1 - cur], most, threads, w->fm ? w->scr[1 - cur] : NULL, w->q->k, 0, "", 0};
         const int threaded = pthread_create(&tid, NULL, read_batch, &next) == 0;
         const pats_t p = batch_pats(&b[cur]);
-        rc = search_batch(w, &p, w->q->file);
+        rc = search_batch(w, &p, w->q->file, w->scr[cur]);
         const double t0 = rv_now();
         if (!threaded && rc == 0) read_batch(&next);
         if (threaded) pthread_join(tid, NULL);
@@ -334,7 +343,9 @@ int cli_find_stream(const rv_index_t *x, const cli_find_req_t *q, const cli_comm
     if (!len) rc = rv_error("find", "out of memory");
     for (int j = 0; rc == 0 && j < q->n_pats; j++) len[j] = strlen(q->pats[j]);
     const pats_t args = {(size_t)q->n_pats, (const char *const *)q->pats, (const char *const *)q->pats, len, len};
-    if (rc == 0) rc = search_batch(&w, &args, NULL);
+    for (int i = 0; i < 2 && rc == 0; i++)
+        if (!(w.scr[i] = rv_find_scratch_new())) rc = rv_error("find", "out of memory");
+    if (rc == 0) rc = search_batch(&w, &args, NULL, w.scr[0]);
     free(len);
     if (rc == 0 && q->file) rc = stream_file(&w);
     if (rc == 0 && !q->count) {
@@ -351,13 +362,14 @@ int cli_find_stream(const rv_index_t *x, const cli_find_req_t *q, const cli_comm
     if (tr && *tr && *tr != '0')
         fprintf(stderr,
                 "find\tpatterns %llu\tfm %llu (%s, table %.3f s) %.3f s\tsa %llu %.3f s\tread %.3f s\twait %.3f s\tout %.3f s"
-                "\tall %.3f s\n",
+                "\tencode and sort out %.3f s\tall %.3f s\n",
                 (unsigned long long)w.done, (unsigned long long)w.st.n_fm, w.fm ? rv_fm_backend(w.fm) : "none",
                 w.fm ? rv_fm_build_seconds(w.fm) : 0.0, w.st.fm_s, (unsigned long long)w.st.n_sa, w.st.sa_s,
-                w.read_s, w.wait_s, w.out_s, rv_now() - t0);
+                w.read_s, w.wait_s, w.out_s, w.st.prep_s, rv_now() - t0);
     const double t_close = rv_now();
     rv_fm_close(w.fm);
-    rv_find_scratch_free(w.scr);
+    rv_find_scratch_free(w.scr[0]);
+    rv_find_scratch_free(w.scr[1]);
     out_bufs_free(&w.out);
     free(w.hits);
     names_free(&w.all);
