@@ -76,6 +76,11 @@ if $REPVIEW --version | grep -q 'cuda: yes' && $REPVIEW find --gpu --count "$T/p
         expect_eq find_gpu_locate_k$k "$($REPVIEW find --gpu -k $k -f "$T/r.fq" "$T/g.fa" | md5sum)" \
             "$($REPVIEW find --cpu --search sa -k $k -f "$T/r.fq" "$T/g.fa" | md5sum)"
     done
+    # every batch coded ahead (the first while the table is built), N in some reads
+    expect_eq find_gpu_ahead_count "$(REPVIEW_FIND_BATCH=9 $REPVIEW find --gpu --count -k 2 -f "$T/rn.fq" "$T/g.fa")" \
+        "$($REPVIEW find --cpu --search sa --count -k 2 -f "$T/rn.fq" "$T/g.fa")"
+    expect_eq find_gpu_ahead_locate "$(REPVIEW_FIND_BATCH=9 $REPVIEW find --gpu -k 1 -f "$T/rn.fq" "$T/g.fa" | md5sum)" \
+        "$($REPVIEW find --cpu --search sa -k 1 -f "$T/rn.fq" "$T/g.fa" | md5sum)"
 else
     echo "SKIP find_gpu: no usable GPU"
     expect_exit find_gpu_missing 1 $REPVIEW find --gpu --count "$T/p.fa" ACGT
