@@ -720,9 +720,11 @@ int cli_pairs(int argc, char **argv)
     o.use_max_gap = a.use_max_gap, o.max_gap = a.max_gap;
     o.threads = c.build.threads;
     o.strands = c.strands ? c.strands : 1;
-    /* the pairs' sort buffers: a quarter of the budget, at least the default
-     * 256 MiB (fewer, longer runs for the merge of a large output) */
-    if (a.mem_budget / 4 > (256ull << 20)) o.mem_bytes = a.mem_budget / 4;
+    /* the pairs' sort buffers: a sixteenth of the budget, at least the default
+     * 256 MiB (fewer, longer runs for the merge of a large output; the jobs take
+     * half the budget and the job map n bytes, so more would push a 3 Gbp run
+     * with --mem-budget 16g past 16 GB) */
+    if (a.mem_budget / 16 > (256ull << 20)) o.mem_bytes = a.mem_budget / 16;
     if (ranks > 1) return cli_pairs_mpi(argv[i], &c, &o, a.within, a.mem_budget, a.count, a.out);
     rv_index_t *x = NULL;
     rv_seq_t *s = NULL;
