@@ -7,6 +7,7 @@
 #include <string.h>
 #include "repview/common.h"
 #include "repview/fm.h"
+#include "repview/gpu.h"
 #include "internal.h"
 
 typedef struct {
@@ -125,6 +126,7 @@ struct rv_find_scratch {
     uint64_t *off, *at, *cnt;
     size_t *fm_idx, *sa_idx;
     size_t code_cap, n_cap;
+    int pin, code_pinned; /* codes wanted page-locked (rv_find_scratch_pin); they are */
     /* rv_find_prepare's batch: its patterns, count and k; nf of them coded for the
      * FM-index, the n_sa others listed in sa_idx */
     const char *const *ready_pats;
@@ -134,10 +136,26 @@ struct rv_find_scratch {
 
 rv_find_scratch_t *rv_find_scratch_new(void) { return calloc(1, sizeof(rv_find_scratch_t)); }
 
+static void free_code(rv_find_scratch_t *w)
+{
+    if (w->code_pinned) rv_gpu_host_free(w->code);
+    else free(w->code);
+    w->code = NULL;
+    w->code_cap = 0;
+    w->code_pinned = 0;
+}
+
+void rv_find_scratch_pin(rv_find_scratch_t *w)
+{
+    w->pin = 1;
+    if (!w->code_pinned) free_code(w); /* taken again, page-locked, at the next batch */
+}
+
 void rv_find_scratch_free(rv_find_scratch_t *w)
 {
     if (!w) return;
-    free(w->code), free(w->left), free(w->ok), free(w->off), free(w->at), free(w->cnt), free(w->fm_idx),
+    free_code(w);
+    free(w->left), free(w->ok), free(w->off), free(w->at), free(w->cnt), free(w->fm_idx),
         free(w->sa_idx);
     free(w);
 }
@@ -146,9 +164,11 @@ void rv_find_scratch_free(rv_find_scratch_t *w)
 static int scratch_room(rv_find_scratch_t *w, size_t n, uint64_t bytes)
 {
     if (bytes + 1 > w->code_cap) {
-        free(w->code);
-        w->code_cap = bytes + 1 + bytes / 4;
-        if (!(w->code = malloc(w->code_cap))) w->code_cap = 0;
+        free_code(w);
+        const size_t cap = bytes + 1 + bytes / 4;
+        if (w->pin && (w->code = rv_gpu_host_alloc(cap))) w->code_pinned = 1;
+        else w->code = malloc(cap);
+        w->code_cap = w->code ? cap : 0;
     }
     if (n + 1 > w->n_cap) {
         free(w->left), free(w->ok), free(w->off), free(w->at), free(w->cnt), free(w->fm_idx), free(w->sa_idx);

@@ -189,7 +189,7 @@ double rv_fm_build_seconds(const rv_fm_t *f) { return f->build_s; }
 void rv_fm_range(const rv_fm_t *f, const uint8_t *code, size_t m, uint64_t *lo, uint64_t *hi)
 {
     uint32_t depth;
-    rv_fm_backward(f->blk, &f->cn, code, (uint32_t)m, 0, 0, lo, hi, &depth);
+    rv_fm_backward(f->blk, &f->cn, NULL, code, (uint32_t)m, 0, 0, lo, hi, &depth);
 }
 
 /* ---- the search on the CPU --------------------------------------------------- */
@@ -238,7 +238,7 @@ static int search_one(search_t *c, size_t i, hit_vec_t *v)
     int wide = 0;
     for (int s = 0; s < 2; s++)
         if (c->strands >> s & 1)
-            used[s] = rv_fm_plan(f->blk, &f->cn, code, m, s, k, c->cap, lo[s], width[s], shift[s], &wide);
+            used[s] = rv_fm_plan(f->blk, &f->cn, NULL, RV_FM_STOP, code, m, s, k, c->cap, lo[s], width[s], shift[s], &wide);
     if (wide) {
         c->left[i] = 1;
         if (c->count) c->count[i] = 0;

@@ -125,19 +125,43 @@ typedef struct {
     uint64_t lf[5];
 } rv_fm_counts_t;
 
+/* The q-gram table (built on the GPU, gpu_fm.cu): for each code w of q bases,
+ * most significant first (A = 0 .. T = 3), tab[2 w] and tab[2 w + 1] bound the SA
+ * interval of the suffixes that start with w (both 0 when none does).  One read
+ * then stands for the first q LF steps of a backward search. */
+typedef struct {
+    const uint32_t *tab;
+    unsigned q; /* 0: no table */
+} rv_fm_qtab_t;
+
 /* Backward search of code[0, m) (codes 1..4, m >= 1; rc: of its reverse
  * complement, code 5 - c read backwards): the SA interval [*lo, *hi) of the
  * suffixes that start with its last *depth symbols.  It stops early, once the
  * interval holds at most `stop` suffixes (stop = 0: only when it empties), since
  * checking that few candidates against the text is cheaper than the LF steps
- * left; *depth = m when it ran to the end. */
-RV_FM_FN void rv_fm_backward(const rv_fm_block_t *blk, const rv_fm_counts_t *cn, const uint8_t *code, uint32_t m,
-                             int rc, uint64_t stop, uint64_t *lo_out, uint64_t *hi_out, uint32_t *depth)
+ * left; *depth = m when it ran to the end.  With a q-gram table (qt, or NULL) and
+ * m >= q the last q symbols are looked up there: the interval at depth q, which
+ * may be narrower than where the steps would have stopped (the same matches, fewer
+ * candidates). */
+RV_FM_FN void rv_fm_backward(const rv_fm_block_t *blk, const rv_fm_counts_t *cn, const rv_fm_qtab_t *qt,
+                             const uint8_t *code, uint32_t m, int rc, uint64_t stop, uint64_t *lo_out,
+                             uint64_t *hi_out, uint32_t *depth)
 {
 #define RV_FM_AT(i) (rc ? (uint8_t)(5 - code[m - 1 - (i)]) : code[i])
-    unsigned c = RV_FM_AT(m - 1);
-    uint64_t lo = cn->first[c], hi = cn->first[c + 1];
-    uint32_t i = m - 1;
+    uint64_t lo, hi;
+    uint32_t i;
+    unsigned c;
+    if (qt && qt->q && m >= qt->q) {
+        uint64_t w = 0;
+        for (i = m - qt->q; i < m; i++) w = w << 2 | (uint64_t)(RV_FM_AT(i) - 1);
+        i = m - qt->q;
+        lo = qt->tab[2 * w], hi = qt->tab[2 * w + 1];
+        if (hi <= lo) hi = lo;
+    } else {
+        c = RV_FM_AT(m - 1);
+        lo = cn->first[c], hi = cn->first[c + 1];
+        i = m - 1;
+    }
     while (i > 0 && hi - lo > stop) {
         c = RV_FM_AT(i - 1);
         lo = cn->lf[c] + rv_fm_occ(blk, c, lo);
@@ -171,12 +195,13 @@ RV_FM_FN void rv_fm_piece(uint32_t m, unsigned parts, unsigned j, uint32_t *off,
 
 /* The pieces of one strand of code[0, m) (rc: its reverse complement): for each
  * piece j, the SA interval [lo[j], lo[j] + width[j]) whose suffixes start at
- * pattern position + shift[j] (rv_fm_backward, stopped early).  Returns the mask
+ * pattern position + shift[j] (rv_fm_backward, stopped at `stop` candidates, RV_FM_STOP
+ * unless a q-gram table qt makes going deeper cheap).  Returns the mask
  * of the k + 1 pieces whose candidates are checked (the others' width set to 0);
  * *wide is set when one of them has more than cap or an IUPAC code. */
-RV_FM_FN unsigned rv_fm_plan(const rv_fm_block_t *blk, const rv_fm_counts_t *cn, const uint8_t *code, uint32_t m,
-                             int rc, unsigned k, uint64_t cap, uint64_t *lo, uint64_t *width, uint32_t *shift,
-                             int *wide)
+RV_FM_FN unsigned rv_fm_plan(const rv_fm_block_t *blk, const rv_fm_counts_t *cn, const rv_fm_qtab_t *qt,
+                             uint64_t stop, const uint8_t *code, uint32_t m, int rc, unsigned k, uint64_t cap, uint64_t *lo,
+                             uint64_t *width, uint32_t *shift, int *wide)
 {
     const unsigned parts = rv_fm_parts(m, k);
     for (unsigned j = 0; j < parts; j++) {
@@ -192,7 +217,7 @@ RV_FM_FN unsigned rv_fm_plan(const rv_fm_block_t *blk, const rv_fm_counts_t *cn,
             lo[j] = 0, width[j] = UINT64_MAX, shift[j] = 0;
             continue;
         }
-        rv_fm_backward(blk, cn, src, len, rc, RV_FM_STOP, &lo[j], &hi, &depth);
+        rv_fm_backward(blk, cn, qt, src, len, rc, stop, &lo[j], &hi, &depth);
         width[j] = hi - lo[j];
         shift[j] = off + len - depth;
     }

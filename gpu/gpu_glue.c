@@ -163,6 +163,8 @@ int rv_gpu_wmers_each(const rv_index_t *x, uint64_t w, uint64_t min_count, int w
 }
 
 int rv_gpu_devices(void) { return rv_gpu_bk_devices(); }
+void *rv_gpu_host_alloc(size_t bytes) { return rv_gpu_pinned_alloc(bytes); }
+void rv_gpu_host_free(void *p) { rv_gpu_pinned_free(p); }
 int rv_gpu_buckets_open(const uint8_t *text, uint64_t n, int sigma, int dev)
 {
     return rv_gpu_bk_open(text, n, sigma, dev);

@@ -52,6 +52,21 @@ extern "C" int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_l
     return 1;
 }
 
+extern "C" void *rv_gpu_pinned_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (cudaMallocHost(&p, bytes ? bytes : 1) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
+extern "C" void rv_gpu_pinned_free(void *p)
+{
+    if (p) cudaFreeHost(p);
+}
+
 static size_t align256(size_t b) { return (b + 255) & ~(size_t)255; }
 
 /* Copy a device array of n uint32 into a host array: asynchronously on s (pinned or

@@ -115,6 +115,8 @@ void rv_gpu_fm_close(rv_gpu_fm_t *g);
 /* One batch (fm.h rv_fm_search): np patterns, pattern i = code[off[i], off[i+1]),
  * every one rv_fm_takes(); strands bit 1 '+', bit 2 '-'.  count (np, or NULL),
  * hits (malloc()ed, or NULL), left (np).  0 or -1 with a message. */
+void *rv_gpu_pinned_alloc(size_t bytes);
+void rv_gpu_pinned_free(void *p);
 int rv_gpu_fm_search(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size_t np, int strands, unsigned k,
                      uint32_t first, uint32_t cap, uint64_t *count, rv_gpu_hit_t **hits, uint64_t *n_hits,
                      uint8_t *left);

@@ -65,3 +65,10 @@ int rv_gpu_fm_batch(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, si
     (void)hits; (void)n_hits; (void)left;
     return rv_error("GPU", "this repview was built without CUDA");
 }
+
+void *rv_gpu_host_alloc(size_t bytes)
+{
+    (void)bytes;
+    return NULL;
+}
+void rv_gpu_host_free(void *p) { (void)p; }

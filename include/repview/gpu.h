@@ -58,4 +58,10 @@ void rv_gpu_fm_free(rv_gpu_fm_t *g);
 int rv_gpu_fm_batch(rv_gpu_fm_t *g, const uint8_t *code, const uint64_t *off, size_t np, int strands, unsigned k,
                     uint32_t first, uint32_t cap, uint64_t *count, rv_hit_t **hits, uint64_t *n_hits, uint8_t *left);
 
+/* Page-locked host memory (the GPU copies from it at full speed, without a
+ * staging copy), or NULL (no CUDA, no device, no room): the caller then uses
+ * malloc().  Freed by rv_gpu_host_free. */
+void *rv_gpu_host_alloc(size_t bytes);
+void rv_gpu_host_free(void *p);
+
 #endif

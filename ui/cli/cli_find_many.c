@@ -304,6 +304,8 @@ static int stream_file(stream_t *w)
     pthread_t tid;
     const int early = !w->fm_decided && w->c->build.backend != RV_BACKEND_CPU &&
                       pthread_create(&tid, NULL, choose_early, w) == 0;
+    if (early) /* a GPU may search: its uploads go faster from page-locked codes */
+        for (int i = 0; i < 2; i++) rv_find_scratch_pin(w->scr[i]);
     /* coded ahead where the FM-index will search: the first batch while the GPU
      * builds its table, the others while it searches */
     reader_t rd = {r, &b[0], most, threads, early || w->fm ? w->scr[0] : NULL, w->q->k, 0, "", 0};
