@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "repview/buckets.h"
 #include "repview/common.h"
 #include "repview/gpu.h"
@@ -62,32 +65,48 @@ static inline int ci_next(code_iter_t *c, uint64_t *start, uint64_t *code)
     return 0;
 }
 
+/* Each thread counts into an array of its own: 32-bit counters while the text has
+ * fewer than 2^32 symbols (half the cache lines of 64-bit ones for the random
+ * increments, which are what the pass costs), 64-bit ones beyond. */
 typedef struct {
     const rv_seq_t *s;
     const rv_bucket_plan_t *p;
-    uint64_t **count; /* count[t]: thread t's counts */
+    void **count; /* count[t]: thread t's counts */
+    int wide;     /* 64-bit counters */
+    uint64_t *total;
     uint64_t chunk;
     int threads;
 } count_job_t;
 
-/* The threads' counts of codes [lo, hi) added into count[0]. */
+/* The threads' counts of codes [lo, hi) added into total. */
 static void sum_range(void *ctx, uint64_t lo, uint64_t hi, int t)
 {
     const count_job_t *c = ctx;
     (void)t;
-    for (int k = 1; k < c->threads; k++)
-        for (uint64_t i = lo; i < hi; i++) c->count[0][i] += c->count[k][i];
+    for (int k = 0; k < c->threads; k++) {
+        if (c->wide) {
+            const uint64_t *x = c->count[k];
+            for (uint64_t i = lo; i < hi; i++) c->total[i] += x[i];
+        } else {
+            const uint32_t *x = c->count[k];
+            for (uint64_t i = lo; i < hi; i++) c->total[i] += x[i];
+        }
+    }
 }
 
 static void count_range(void *ctx, uint64_t lo, uint64_t hi, int t)
 {
     const count_job_t *c = ctx;
-    uint64_t *cnt = c->count[t];
+    uint64_t *c64 = c->count[t];
+    uint32_t *c32 = c->count[t];
     for (uint64_t i = lo; i < hi; i++) {
         uint64_t a = i * c->chunk, b = a + c->chunk < c->s->n ? a + c->chunk : c->s->n, start, code;
         code_iter_t it;
         ci_init(&it, c->s, c->p, a, b);
-        while (ci_next(&it, &start, &code)) cnt[code]++;
+        if (c->wide)
+            while (ci_next(&it, &start, &code)) c64[code]++;
+        else
+            while (ci_next(&it, &start, &code)) c32[code]++;
     }
 }
 
@@ -106,20 +125,23 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
     }
     uint64_t chunk = 1u << 22, nchunks = (s->n + chunk - 1) / chunk;
     if ((uint64_t)threads > nchunks) threads = nchunks ? (int)nchunks : 1;
-    uint64_t **count = calloc((size_t)threads, sizeof *count);
-    int ok = count != NULL;
-    for (int t = 0; ok && t < threads; t++) ok = (count[t] = calloc(p->n_codes, sizeof **count)) != NULL;
+    const int wide = s->n >= UINT32_MAX;
+    void **count = calloc((size_t)threads, sizeof *count);
+    uint64_t *total = calloc(p->n_codes, sizeof *total);
+    int ok = count && total;
+    for (int t = 0; ok && t < threads; t++) ok = (count[t] = calloc(p->n_codes, wide ? 8 : 4)) != NULL;
     if (ok) {
-        count_job_t c = {s, p, count, chunk, 1};
+        count_job_t c = {s, p, count, wide, total, chunk, 1};
         rv_parallel_dynamic(threads, nchunks, 1, count_range, &c);
         c.threads = threads;
         rv_parallel_for(threads, p->n_codes, sum_range, &c); /* 15 x 4 Mi adds were serial */
     }
-    uint64_t *total = ok ? count[0] : NULL;
-    for (int t = ok ? 1 : 0; count && t < threads; t++) free(count[t]);
-    if (!ok && count) free(count[0]);
+    for (int t = 0; count && t < threads; t++) free(count[t]);
     free(count);
-    if (!ok) return rv_error("buckets", "out of memory");
+    if (!ok) {
+        free(total);
+        return rv_error("buckets", "out of memory");
+    }
     for (uint64_t c = 0; c < p->n_codes; c++) {
         p->suffixes += total[c];
         if (total[c] > p->largest) p->largest = total[c];
@@ -554,15 +576,24 @@ static uint64_t collect_mapped(const rv_seq_t *s, const rv_bucket_plan_t *p, con
     const uint64_t j = (uint64_t)(job - p->jobs), n = s->n, lo = job->code_lo, sigma = p->sigma;
     const int k = p->k;
     uint64_t got = 0;
-    if (p->map_width == 1 && m < n / 16) { /* sparse: memchr's vector scan between them */
-        const uint8_t *map = p->map, *q = map, *end = map + n;
-        while (got < m && (q = memchr(q, (int)j, (size_t)(end - q)))) {
-            uint64_t at = (uint64_t)(q++ - map);
-            it[got++] = (item_t){code_at(s->text, at, k, sigma, lo), at};
-        }
-    } else if (p->map_width == 1) {
+    if (p->map_width == 1) {
         const uint8_t *map = p->map;
-        for (uint64_t at = 0; at < n && got < m; at++)
+        uint64_t at = 0;
+#ifdef __SSE2__
+        /* 16 bytes compared at once, the matches taken from the bit mask (memchr
+         * from one match to the next cost a call every ~50 bytes: most of a job's
+         * collect) */
+        const __m128i want = _mm_set1_epi8((char)j);
+        for (; at + 16 <= n && got < m; at += 16) {
+            unsigned bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(map + at)), want));
+            while (bits && got < m) {
+                const uint64_t q = at + (uint64_t)__builtin_ctz(bits);
+                bits &= bits - 1;
+                it[got++] = (item_t){code_at(s->text, q, k, sigma, lo), q};
+            }
+        }
+#endif
+        for (; at < n && got < m; at++)
             if (map[at] == j) it[got++] = (item_t){code_at(s->text, at, k, sigma, lo), at};
     } else {
         const uint16_t *map = p->map;
