@@ -41,6 +41,15 @@ for k in 0 2; do
         "$($REPVIEW find --search sa -k $k -f "$T/rn.fq" "$T/g.fa" | md5sum)"
 done
 
+# the output formatted in many slices and rounds (REPVIEW_FORMAT_SLICE) is the
+# same bytes as in one
+expect_eq find_fm_slices_locate "$(REPVIEW_FORMAT_SLICE=3 $REPVIEW find -k 2 -f "$T/r.fq" "$T/g.fa" | md5sum)" \
+    "$($REPVIEW find -k 2 -f "$T/r.fq" "$T/g.fa" | md5sum)"
+expect_eq find_fm_slices_count "$(REPVIEW_FORMAT_SLICE=3 REPVIEW_FIND_BATCH=50 $REPVIEW find --count -k 2 -f "$T/r.fq" "$T/g.fa" | md5sum)" \
+    "$($REPVIEW find --count -k 2 -f "$T/r.fq" "$T/g.fa" | md5sum)"
+n_lines=$($REPVIEW find -k 2 -f "$T/r.fq" "$T/g.fa" | wc -l)
+[ "$n_lines" -gt 100 ] && ok find_fm_slices_many_hits || bad find_fm_slices_many_hits "only $n_lines lines"
+
 # --count: one line per pattern, command line first, then the file in its order
 c=$($REPVIEW find --count -k 1 -f "$T/r.fq" "$T/g.fa" GAATTC)
 expect_eq find_count_header "$(head -1 <<<"$c")" $'#pattern\tcount'
