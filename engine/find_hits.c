@@ -30,6 +30,31 @@ static inline uint64_t hit_key(const rv_hit_t *h, int pbits)
 
 /* LSD radix sort on the packed key, 11 bits per pass: outputs can be tens of
  * millions of hits (a short pattern), where qsort would dominate. */
+/* One pass of the LSD radix sort on every core: each thread counts the digits
+ * of its slice, the counts become each (digit, thread)'s first slot, and each
+ * thread moves its slice there in order (stable, as the serial pass). */
+typedef struct {
+    const rv_hit_t *src;
+    rv_hit_t *dst;
+    int shift, pbits;
+    uint64_t (*cnt)[2048]; /* per thread */
+} radix_pass_t;
+
+static void radix_count(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    const radix_pass_t *r = ctx;
+    uint64_t *c = r->cnt[t];
+    memset(c, 0, sizeof r->cnt[t]);
+    for (uint64_t i = lo; i < hi; i++) c[hit_key(&r->src[i], r->pbits) >> r->shift & 2047]++;
+}
+
+static void radix_move(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    const radix_pass_t *r = ctx;
+    uint64_t *c = r->cnt[t];
+    for (uint64_t i = lo; i < hi; i++) r->dst[c[hit_key(&r->src[i], r->pbits) >> r->shift & 2047]++] = r->src[i];
+}
+
 int rv_hits_sort(rv_hit_t *h, uint64_t n)
 {
     uint64_t maxpos = 0, maxpat = 0;
@@ -42,24 +67,35 @@ int rv_hits_sort(rv_hit_t *h, uint64_t n)
         qsort(h, n, sizeof *h, hit_cmp);
         return 0;
     }
+    /* a thread per 2^20 hits, up to every core (56 M hits of 10 M reads took 3.2 s
+     * on one) */
+    uint64_t T = n >> 20;
+    if (T > (uint64_t)rv_default_threads()) T = (uint64_t)rv_default_threads();
+    if (T < 1) T = 1;
     rv_hit_t *tmp = malloc(n * sizeof *tmp);
-    if (!tmp) return rv_error("hits", "out of memory");
+    uint64_t(*cnt)[2048] = malloc(T * sizeof *cnt);
+    if (!tmp || !cnt) {
+        free(tmp), free(cnt);
+        return rv_error("hits", "out of memory");
+    }
     rv_hit_t *src = h, *dst = tmp;
     for (int shift = 0; shift < total; shift += 11) {
-        uint64_t cnt[2048] = {0};
-        for (uint64_t i = 0; i < n; i++) cnt[hit_key(&src[i], pbits) >> shift & 2047]++;
+        radix_pass_t r = {src, dst, shift, pbits, cnt};
+        rv_parallel_for((int)T, n, radix_count, &r);
         uint64_t sum = 0;
-        for (int d = 0; d < 2048; d++) {
-            uint64_t c = cnt[d];
-            cnt[d] = sum;
-            sum += c;
-        }
-        for (uint64_t i = 0; i < n; i++) dst[cnt[hit_key(&src[i], pbits) >> shift & 2047]++] = src[i];
+        for (int d = 0; d < 2048; d++)
+            for (uint64_t t = 0; t < T; t++) {
+                const uint64_t c = cnt[t][d];
+                cnt[t][d] = sum;
+                sum += c;
+            }
+        rv_parallel_for((int)T, n, radix_move, &r);
         rv_hit_t *t = src;
         src = dst, dst = t;
     }
     if (src != h) memcpy(h, src, n * sizeof *h);
     free(tmp);
+    free(cnt);
     return 0;
 }
 

@@ -390,9 +390,36 @@ static void test_edges(void)
     case_end("find_edges");
 }
 
+/* rv_hits_sort on millions of hits (the radix passes on several threads) and on
+ * few: the order of qsort by (position, strand, pattern), equal keys included. */
+
+static void test_hits_sort(void)
+{
+    case_begin();
+    rng_t g = rng_new(77);
+    const uint64_t sizes[] = {0, 1, 300, 5000, (uint64_t)(3u << 20) + 17};
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        const uint64_t n = sizes[z], span = z % 2 ? 1000 : 1ull << 33; /* many equal positions, or few */
+        rv_hit_t *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+        for (uint64_t i = 0; i < n; i++)
+            a[i] = (rv_hit_t){rng_below(&g, span), (uint32_t)rng_below(&g, 1u << 20), (uint16_t)rng_below(&g, 3),
+                              rng_below(&g, 2) ? '+' : '-'};
+        memcpy(b, a, n * sizeof *a);
+        CHECK(rv_hits_sort(a, n) == 0, "n=%llu: sort failed", (unsigned long long)n);
+        qsort(b, n, sizeof *b, hit_order);
+        uint64_t bad = 0;
+        for (uint64_t i = 0; i < n; i++)
+            bad += a[i].pos != b[i].pos || a[i].strand != b[i].strand || a[i].pattern != b[i].pattern;
+        CHECK(bad == 0, "n=%llu: %llu hits out of place", (unsigned long long)n, (unsigned long long)bad);
+        free(a), free(b);
+    }
+    case_end("hits_sort");
+}
+
 int main(void)
 {
     test_edges();
+    test_hits_sort();
     for (int kind = 0; kind < N_KINDS; kind++)
         for (int wide = 0; wide < 2; wide++) {
             test_random_find(kind, wide, 0);
