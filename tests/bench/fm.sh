@@ -28,7 +28,7 @@ row() {
     local label=$1 k=$2; shift 2
     REPVIEW_FIND_TRACE=1 "$RV_BUILD/rvtime" -o "$tmp/t" $REPVIEW find --count -k "$k" "$@" -f "$reads" "$chrom" \
         >"$tmp/$label.$k" 2>"$tmp/e"
-    local tr; tr=$(grep '^find' "$tmp/e" | tail -1)
+    local tr; tr=$(grep "^find"$'\t'"patterns" "$tmp/e" | tail -1) # the line with the stages
     local fm sa rd same=-
     fm=$(sed -E 's/.*\) ([0-9.]+) s\tsa.*/\1/' <<<"$tr"); sa=$(sed -E 's/.*\tsa [0-9]+ ([0-9.]+) s.*/\1/' <<<"$tr")
     rd=$(sed -E 's/.*\tread ([0-9.]+) s.*/\1/' <<<"$tr")
