@@ -198,12 +198,12 @@ RV_FM_FN void rv_fm_piece(uint32_t m, unsigned parts, unsigned j, uint32_t *off,
  * pattern position + shift[j] (rv_fm_backward, stopped at `stop` candidates, RV_FM_STOP
  * unless a q-gram table qt makes going deeper cheap).  Returns the mask
  * of the k + 1 pieces whose candidates are checked (the others' width set to 0);
- * *wide is set when one of them has more than cap or an IUPAC code. */
-RV_FM_FN unsigned rv_fm_plan(const rv_fm_block_t *blk, const rv_fm_counts_t *cn, const rv_fm_qtab_t *qt,
-                             uint64_t stop, const uint8_t *code, uint32_t m, int rc, unsigned k, uint64_t cap, uint64_t *lo,
-                             uint64_t *width, uint32_t *shift, int *wide)
+ * *wide is set when one of them has more than cap or an IUPAC code.  The pattern
+ * is cut into `parts` pieces (rv_fm_plan_cut; rv_fm_plan: rv_fm_parts(m, k)). */
+RV_FM_FN unsigned rv_fm_plan_cut(const rv_fm_block_t *blk, const rv_fm_counts_t *cn, const rv_fm_qtab_t *qt,
+                                 uint64_t stop, const uint8_t *code, uint32_t m, int rc, unsigned k, unsigned parts,
+                                 uint64_t cap, uint64_t *lo, uint64_t *width, uint32_t *shift, int *wide)
 {
-    const unsigned parts = rv_fm_parts(m, k);
     for (unsigned j = 0; j < parts; j++) {
         uint32_t off, len, depth;
         uint64_t hi;
@@ -233,6 +233,13 @@ RV_FM_FN unsigned rv_fm_plan(const rv_fm_block_t *blk, const rv_fm_counts_t *cn,
     for (unsigned j = 0; j < parts; j++)
         if (width[j] > cap) *wide = 1;
     return used;
+}
+
+RV_FM_FN unsigned rv_fm_plan(const rv_fm_block_t *blk, const rv_fm_counts_t *cn, const rv_fm_qtab_t *qt,
+                             uint64_t stop, const uint8_t *code, uint32_t m, int rc, unsigned k, uint64_t cap, uint64_t *lo,
+                             uint64_t *width, uint32_t *shift, int *wide)
+{
+    return rv_fm_plan_cut(blk, cn, qt, stop, code, m, rc, k, rv_fm_parts(m, k), cap, lo, width, shift, wide);
 }
 
 /* Candidate at text position t for a pattern found through its piece j: the

@@ -289,6 +289,14 @@ extern "C" rv_gpu_fm_t *rv_gpu_fm_open(const uint8_t *text, const uint32_t *sa, 
 
 /* ---- the search ------------------------------------------------------------- */
 
+/* In a pattern-strand's used mask: its pieces are the k + 1 of the short cut
+ * (rv_fm_parts(m, k) otherwise). */
+#define FEW_PARTS 0x80u
+__device__ __forceinline__ unsigned parts_of(uint8_t used, uint32_t m, unsigned k)
+{
+    return used & FEW_PARTS ? k + 1 : rv_fm_parts(m, k);
+}
+
 /* Pattern i: the SA interval of every piece on every strand asked for. */
 __global__ void k_fm_pieces(const rv_fm_block_t *blk, rv_fm_counts_t cn, rv_fm_qtab_t qt, uint64_t stop, const uint8_t *code, const uint32_t *off,
                             uint32_t np, int strands, unsigned k, uint32_t cap, uint64_t *lo, uint64_t *width,
@@ -305,7 +313,29 @@ __global__ void k_fm_pieces(const rv_fm_block_t *blk, rv_fm_counts_t cn, rv_fm_q
         uint32_t sh[RV_FM_MAX_PARTS];
         unsigned u = 0;
         for (unsigned j = 0; j < RV_FM_MAX_PARTS; j++) w[j] = l[j] = sh[j] = 0;
-        if (strands >> s & 1) u = rv_fm_plan(blk, &cn, &qt, stop, p, m, s, k, cap, l, w, sh, &wide);
+        if (strands >> s & 1) {
+            const unsigned parts = rv_fm_parts(m, k);
+            int wide_a = 0;
+            u = rv_fm_plan_cut(blk, &cn, &qt, stop, p, m, s, k, parts, cap, l, w, sh, &wide_a);
+            if (parts > k + 1) {
+                /* a read from a repeat has every short piece in many copies: k + 1
+                 * longer pieces may have far fewer (one exact piece is needed
+                 * either way); the cut with fewer candidates is taken, marked
+                 * FEW_PARTS in used */
+                uint64_t l2[RV_FM_MAX_PARTS], w2[RV_FM_MAX_PARTS], ta = 0, tb = 0;
+                uint32_t sh2[RV_FM_MAX_PARTS];
+                int wide_b = 0;
+                for (unsigned j = 0; j < RV_FM_MAX_PARTS; j++) w2[j] = l2[j] = sh2[j] = 0;
+                const unsigned u2 = rv_fm_plan_cut(blk, &cn, &qt, stop, p, m, s, k, k + 1, cap, l2, w2, sh2, &wide_b);
+                for (unsigned j = 0; j < RV_FM_MAX_PARTS; j++) ta += wide_a ? 0 : w[j], tb += wide_b ? 0 : w2[j];
+                if (!wide_b && (wide_a || tb < ta)) {
+                    for (unsigned j = 0; j < RV_FM_MAX_PARTS; j++) l[j] = l2[j], w[j] = w2[j], sh[j] = sh2[j];
+                    u = u2 | FEW_PARTS;
+                    wide_a = 0;
+                }
+            }
+            wide |= wide_a;
+        }
         used[2 * (uint64_t)i + s] = (uint8_t)u;
         for (unsigned j = 0; j < RV_FM_MAX_PARTS; j++) lo[it + j] = l[j], width[it + j] = w[j], shift[it + j] = sh[j];
     }
@@ -398,7 +428,8 @@ __device__ __forceinline__ void verify_one(const uint8_t *text, const uint32_t *
     if (p < shift[a]) return;
     const uint64_t t = p - shift[a];
     if (t >= fwd || t + m > n) return;
-    const int mm = verify_words(text, t, code + off[i], m, s, k, rv_fm_parts(m, k), used[2 * (uint64_t)i + s], j);
+    const uint8_t u = used[2 * (uint64_t)i + s];
+    const int mm = verify_words(text, t, code + off[i], m, s, k, parts_of(u, m, k), u & ~FEW_PARTS, j);
     if (mm < 0) return;
     if (count) atomicAdd(&count[i], 1u);
     if (hits) {
