@@ -37,7 +37,12 @@ static int spawn(int threads, job_t *jobs, void *(*body)(void *))
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
     int *started = calloc((size_t)threads, sizeof *started);
     int rc = 0;
-    if (!tid || !started) threads = 1, rc = -1;
+    if (!tid || !started) { /* no room to track threads: every job on this one */
+        for (int t = 0; t < threads; t++) body(&jobs[t]);
+        free(tid);
+        free(started);
+        return -1;
+    }
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old); /* workers never take signals */

@@ -161,6 +161,13 @@ static void qtab_build(rv_gpu_fm_t *g)
     uint32_t *codes = NULL;
     if (!q || n < 2) return;
     const size_t bytes = (size_t)2 * 4 << (2 * q);
+    /* only with room to spare: the batches' buffers come later (about 1.5 GB for 10^6
+     * reads of 100 bp with their hits), and a table is only a speed-up */
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess || free_b < bytes + n * 4 + (3ull << 30)) {
+        (void)cudaGetLastError();
+        return;
+    }
     if (cudaMalloc(&g->qtab, bytes) != cudaSuccess || cudaMalloc(&codes, n * 4) != cudaSuccess ||
         cudaMemset(g->qtab, 0, bytes) != cudaSuccess) {
         (void)cudaGetLastError();
