@@ -255,6 +255,21 @@ done
 expect_eq mpi_np3_count_both "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --strands both --count "$F" 2>&1)" "$CNT2"
 # stdout (small output), filters, a mem budget, hand-made inputs with more ranks than jobs
 expect_eq mpi_np3_stdout "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 30 "$F" 2>&1)" "$("$REPVIEW" pairs -l 30 "$F")"
+# rank 0 writes stdout itself, past mpirun's relay: to a pipe, a file (> and >>),
+# and through the relay when asked
+REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" pairs -l 20 "$F" 2>"$T/err" | cat >"$T/m5"
+expect_eq mpi_stdout_pipe "$(cat "$T/m5")" "$REF1"
+expect_eq mpi_stdout_pipe_direct "$(grep -c "stdout past mpirun's relay, to its pipe" "$T/err")" 1
+REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 20 "$F" >"$T/m5" 2>"$T/err"
+expect_eq mpi_stdout_file "$(cat "$T/m5")" "$REF1"
+expect_eq mpi_stdout_file_direct "$(grep -c "stdout past mpirun's relay, to its file" "$T/err")" 1
+echo first >"$T/m5"
+"${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 20 "$F" >>"$T/m5" 2>"$T/err"
+expect_eq mpi_stdout_append "$(cat "$T/m5")" "$(echo first; echo "$REF1")"
+REPVIEW_MPI_RELAY=1 REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" pairs -l 20 "$F" >"$T/m5" 2>"$T/err"
+expect_eq mpi_stdout_relay "$(cat "$T/m5")" "$REF1"
+expect_eq mpi_stdout_relay_kept "$(grep -c "stdout past" "$T/err")" 0
+expect_eq mpi_lr_stdout_file "$("${MPIRUN[@]}" -np 3 "$REPVIEW" lr "$F" >"$T/m5" 2>&1; cat "$T/m5")" "$("$REPVIEW" lr "$F")"
 ARGS=(-l 14 --within chrSyn_2:1000-60000 --max-gap 5000 --strands both)
 rm -f "$T/m3"
 "${MPIRUN[@]}" -np 4 "$REPVIEW" pairs "${ARGS[@]}" --mem-budget 1m -o "$T/m3" "$F" 2>"$T/err"; rc=$?
@@ -266,6 +281,16 @@ expect_eq mpi_np7_small "$("${MPIRUN[@]}" -np 7 "$REPVIEW" pairs -l 1 --strands 
 rm -f "$T/m4"
 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -t 3 -l 20 --mem-budget 4m -o "$T/m4" "$F" 2>"$T/err"; rc=$?
 expect_eq mpi_np3_threads3 "$(cat "$T/m4" 2>&1)$(rc_note $rc)" "$REF1"
+# the same with the jobs asked for T at a time (a GPU rank's way), T = 1..5, with
+# more ranks than jobs, and for lr
+for b in 2 3 5; do
+    rm -f "$T/m4"
+    REPVIEW_MPI_JOB_BATCH=$b "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -t 3 -l 20 --mem-budget 4m -o "$T/m4" "$F" 2>"$T/err"; rc=$?
+    expect_eq "mpi_np3_batch$b" "$(cat "$T/m4" 2>&1)$(rc_note $rc)" "$REF1"
+done
+expect_eq mpi_np4_batch3_count "$(REPVIEW_MPI_JOB_BATCH=3 "${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -t 2 -l 12 --strands both --mem-budget 2m --count "$F" 2>&1)" "$CNT2"
+expect_eq mpi_np7_batch4_small "$(REPVIEW_MPI_JOB_BATCH=4 "${MPIRUN[@]}" -np 7 "$REPVIEW" pairs -l 1 --strands both "$T/small.fa" 2>&1)" \
+    "$("$REPVIEW" pairs -l 1 --strands both "$T/small.fa")"
 # the missing input named once (the host's first rank reads it for all its ranks)
 "${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -l 20 "$T/nope.fa" >/dev/null 2>"$T/err"
 expect_eq mpi_read_error_once "$(grep -c '^repview: ' "$T/err")" 1
@@ -299,6 +324,7 @@ expect_eq mpi_lr_np3_bedgraph_region "$("${MPIRUN[@]}" -np 3 "$REPVIEW" lr --bed
     "$("$REPVIEW" lr --bedgraph "$F" chrSyn_2:1000-60000)"
 expect_eq mpi_lr_np4_leftmost "$("${MPIRUN[@]}" -np 4 "$REPVIEW" lr --leftmost "$F" chrSyn_1 2>&1)" "$("$REPVIEW" lr --leftmost "$F" chrSyn_1)"
 expect_eq mpi_lr_np7_small "$("${MPIRUN[@]}" -np 7 "$REPVIEW" lr "$T/small.fa" 2>&1)" "$("$REPVIEW" lr "$T/small.fa")"
+expect_eq mpi_lr_np3_batch4 "$(REPVIEW_MPI_JOB_BATCH=4 "${MPIRUN[@]}" -np 3 "$REPVIEW" lr -t 2 --mem-budget 1m "$F" 2>&1)" "$LREF"
 expect_eq mpi_lr_np3_same "$("${MPIRUN[@]}" -np 3 "$REPVIEW" lr "$T/same.fa" y:2-10 2>&1)" "$("$REPVIEW" lr "$T/same.fa" y:2-10)"
 expect_eq mpi_lr_np2_none "$("${MPIRUN[@]}" -np 2 "$REPVIEW" lr "$T/none.fa" 2>&1)" "$("$REPVIEW" lr "$T/none.fa")"
 mpi_one_error() { # NAME WANT_CODE COMMAND args...: one 'repview: ' line, no OUT

@@ -147,15 +147,18 @@ int cli_mpi_sum_max(uint64_t mine, uint64_t *sum, uint64_t *max);
  * failure. */
 rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *quiet);
 void cli_mpi_abort(int code);           /* ends every rank */
-/* Rank 0: hand order[0..n) to the workers one job per request, then a "none" to
- * each of them.  0, or -1.  With order NULL the jobs are those given to
+/* Rank 0: hand order[0..n) to the workers in the order asked for, as many jobs
+ * an answer as the worker asks (cli_mpi_job_batch), then a "none" to each.  0, or -1.  With order NULL the jobs are those given to
  * cli_mpi_queue() before, which a thread of rank 0 takes too (cli_mpi_own_job, a
  * rv_bucket_next_fn: 1 and *job, 0 when none is left). */
 int cli_mpi_serve_jobs(const uint64_t *order, uint64_t n, int workers, int quiet);
 void cli_mpi_queue(const uint64_t *order, uint64_t n);
 int cli_mpi_own_job(void *ctx, uint64_t *job);
-/* A worker's rv_bucket_next_fn: the next job from rank 0. */
+/* A worker's rv_bucket_next_fn: the next job from rank 0.  After
+ * cli_mpi_job_batch(T) (a GPU rank of T threads, before its first job) it asks for
+ * T jobs at a time, and again while half of them are left. */
 int cli_mpi_next_job(void *ctx, uint64_t *job);
+void cli_mpi_job_batch(int threads);
 /* A worker sends a file to rank 0, which writes it to path. */
 int cli_mpi_send_file(const char *path);
 int cli_mpi_recv_file(int from, const char *path);

@@ -635,6 +635,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     if (cli_mpi_sum_max(rank == 0 && !own ? 0 : (uint64_t)threads, &all, &most) < 0 && rc == 0) rc = -1;
     o->threads = threads;
     cli_mpi_widen(threads);
+    if (gpu == 1) cli_mpi_job_batch(threads); /* short jobs, many threads: see cli_mpi_next_job */
     rv_bucket_plan_t plan = {0};
     if (rc == 0) rc = mpi_plan(s, o, mem_budget, (int)most, rank, size, all, &plan, t0);
     mpi_trace(rank, gpu == 1 ? "plan (GPU rank)" : "plan", t0);
