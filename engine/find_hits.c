@@ -55,7 +55,7 @@ static void radix_move(void *ctx, uint64_t lo, uint64_t hi, int t)
     for (uint64_t i = lo; i < hi; i++) r->dst[c[hit_key(&r->src[i], r->pbits) >> r->shift & 2047]++] = r->src[i];
 }
 
-int rv_hits_sort(rv_hit_t *h, uint64_t n)
+int rv_hits_sort(rv_hit_t *h, uint64_t n, int threads)
 {
     uint64_t maxpos = 0, maxpat = 0;
     for (uint64_t i = 0; i < n; i++) {
@@ -67,10 +67,11 @@ int rv_hits_sort(rv_hit_t *h, uint64_t n)
         qsort(h, n, sizeof *h, hit_cmp);
         return 0;
     }
-    /* a thread per 2^20 hits, up to every core (56 M hits of 10 M reads took 3.2 s
+    /* a thread per 2^20 hits, up to `threads` (56 M hits of 10 M reads took 3.2 s
      * on one) */
     uint64_t T = n >> 20;
-    if (T > (uint64_t)rv_default_threads()) T = (uint64_t)rv_default_threads();
+    if (threads < 1) threads = rv_default_threads();
+    if (T > (uint64_t)threads) T = (uint64_t)threads;
     if (T < 1) T = 1;
     rv_hit_t *tmp = malloc(n * sizeof *tmp);
     uint64_t(*cnt)[2048] = malloc(T * sizeof *cnt);
@@ -148,7 +149,7 @@ static int ensure_cache(rv_pattern_t *p)
     p->cache = malloc((p->count ? p->count : 1) * sizeof *p->cache);
     if (!p->cache) return rv_error("pattern", "out of memory");
     fill_hits(p, 0, p->cache);
-    if (rv_hits_sort(p->cache, p->count) < 0) return -1;
+    if (rv_hits_sort(p->cache, p->count, 0) < 0) return -1;
     p->cached = 1;
     return 0;
 }
@@ -282,7 +283,7 @@ int64_t rv_find_many(const rv_index_t *x, rv_pattern_t *const *pats, size_t n, i
     if (!c.out) { free(c.off); return rv_error("find", "out of memory (%llu hits)", (unsigned long long)total); }
     rv_parallel_dynamic(threads, n, 64, fill_range, &c);
     free(c.off);
-    if (rv_hits_sort(c.out, total) < 0) { free(c.out); return -1; }
+    if (rv_hits_sort(c.out, total, threads) < 0) { free(c.out); return -1; }
     *out = c.out;
     return (int64_t)total;
 }

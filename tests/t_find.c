@@ -405,7 +405,8 @@ static void test_hits_sort(void)
             a[i] = (rv_hit_t){rng_below(&g, span), (uint32_t)rng_below(&g, 1u << 20), (uint16_t)rng_below(&g, 3),
                               rng_below(&g, 2) ? '+' : '-'};
         memcpy(b, a, n * sizeof *a);
-        CHECK(rv_hits_sort(a, n) == 0, "n=%llu: sort failed", (unsigned long long)n);
+        const int threads = (int)(z % 3); /* every core, one, two */
+        CHECK(rv_hits_sort(a, n, threads) == 0, "n=%llu: sort failed", (unsigned long long)n);
         qsort(b, n, sizeof *b, hit_order);
         uint64_t bad = 0;
         for (uint64_t i = 0; i < n; i++)

@@ -92,8 +92,9 @@ int rv_find_prev(rv_pattern_t *p, uint64_t before, rv_hit_t *hit);
 int64_t rv_find_many(const rv_index_t *x, rv_pattern_t *const *pats, size_t n, int threads,
                      rv_hit_t **out);
 
-/* Sort hits into rv_find_many()'s order, (pos, strand, pattern).  0 or -1 (memory). */
-int rv_hits_sort(rv_hit_t *h, uint64_t n);
+/* Sort hits into rv_find_many()'s order, (pos, strand, pattern), on up to
+ * `threads` threads (0: every core).  0 or -1 (memory). */
+int rv_hits_sort(rv_hit_t *h, uint64_t n, int threads);
 
 /* ---- from the text alone (issue 15 scale-out; find_text.c) ---------------------
  * Matches found by scanning the text instead of searching an index: each pattern

@@ -47,6 +47,11 @@ expect_eq find_fm_slices_locate "$(REPVIEW_FORMAT_SLICE=3 $REPVIEW find -k 2 -f 
     "$($REPVIEW find -k 2 -f "$T/r.fq" "$T/g.fa" | md5sum)"
 expect_eq find_fm_slices_count "$(REPVIEW_FORMAT_SLICE=3 REPVIEW_FIND_BATCH=50 $REPVIEW find --count -k 2 -f "$T/r.fq" "$T/g.fa" | md5sum)" \
     "$($REPVIEW find --count -k 2 -f "$T/r.fq" "$T/g.fa" | md5sum)"
+# and on the threads asked for (-t: the hits' sort and their lines)
+for t in 1 3; do
+    expect_eq find_fm_slices_locate_t$t "$(REPVIEW_FORMAT_SLICE=3 $REPVIEW find -t $t -k 2 -f "$T/r.fq" "$T/g.fa" | md5sum)" \
+        "$($REPVIEW find -k 2 -f "$T/r.fq" "$T/g.fa" | md5sum)"
+done
 n_lines=$($REPVIEW find -k 2 -f "$T/r.fq" "$T/g.fa" | wc -l)
 [ "$n_lines" -gt 100 ] && ok find_fm_slices_many_hits || bad find_fm_slices_many_hits "only $n_lines lines"
 

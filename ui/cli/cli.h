@@ -121,7 +121,8 @@ int cli_find_stream(const rv_index_t *x, const cli_find_req_t *q, const cli_comm
 /* The header line of find's output (count: --count's) on a buffered stdout. */
 void cli_find_put_header(int count);
 /* BED6+ lines of n sorted hits; pattern i is called name[i] and has length len[i]. */
-void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t *len, const rv_hit_t *h, int64_t n);
+void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t *len, const rv_hit_t *h, int64_t n,
+                       int threads);
 
 /* ---- MPI (cli_mpi.c; Open MPI when built with it) ---- */
 /* Ranks of the job this process belongs to, from the launcher's environment (1

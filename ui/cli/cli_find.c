@@ -163,7 +163,8 @@ static int read_pattern_file(const rv_index_t *x, const rv_seq_t *s, const find_
 }
 
 /* The output of n sorted hits of the patterns ps: BED6+, or --count's lines. */
-static int put_answer(const rv_seq_t *s, const pattern_set_t *ps, const rv_hit_t *h, int64_t n, int count)
+static int put_answer(const rv_seq_t *s, const pattern_set_t *ps, const rv_hit_t *h, int64_t n, int count,
+                      int threads)
 {
     const char **name = malloc((ps->n + 1) * sizeof *name);
     size_t *len = malloc((ps->n + 1) * sizeof *len);
@@ -176,7 +177,7 @@ static int put_answer(const rv_seq_t *s, const pattern_set_t *ps, const rv_hit_t
     cli_find_put_header(count);
     for (int64_t i = 0; count && i < n; i++) cnt[h[i].pattern]++;
     for (size_t i = 0; count && i < ps->n; i++) printf("%s\t%llu\n", name[i], (unsigned long long)cnt[i]);
-    if (!count) cli_find_put_hits(s, name, len, h, n);
+    if (!count) cli_find_put_hits(s, name, len, h, n, threads);
     free(name), free(len), free(cnt);
     return 0;
 }
@@ -273,7 +274,7 @@ static int print_ranges(const rv_seq_t *s, const pattern_set_t *ps, const ranges
     for (uint64_t j = 0; j < r->n_ranges; j++) total += r->n[j];
     if (!(all = malloc((total + 1) * sizeof *all))) return rv_error("find", "out of memory");
     for (uint64_t j = 0, at = 0; j < r->n_ranges; at += r->n[j], j++) memcpy(all + at, r->hits[j], r->n[j] * sizeof *all);
-    int rc = put_answer(s, ps, all, (int64_t)total, count);
+    int rc = put_answer(s, ps, all, (int64_t)total, count, 0); /* rank 0: every core */
     free(all);
     return rc;
 }
@@ -511,7 +512,7 @@ int cli_find(int argc, char **argv)
         rv_find_text_t *f = rv_find_text_new(s, ps.pat, ps.n);
         if (f) n = rv_find_text_range(f, 0, s->n, c.build.threads, &hits);
         rv_find_text_free(f);
-        rc = n < 0 || put_answer(s, &ps, hits, n, o.count) < 0 ? cli_data_error() : RV_EXIT_OK;
+        rc = n < 0 || put_answer(s, &ps, hits, n, o.count, c.build.threads) < 0 ? cli_data_error() : RV_EXIT_OK;
         free(hits);
     }
     rc = cli_out_end(o.out, rc == RV_EXIT_OK ? cli_flush_output("find", RV_EXIT_OK) : rc);

@@ -170,13 +170,14 @@ static void *format_hits(void *arg)
     return NULL;
 }
 
-/* The BED6+ lines of n sorted hits, formatted in slices on every core, a round
- * of at most 2 Mi hits at a time, written in order (printf took about 1.5 us
- * a hit: 40 s for the 25 M hits of 10 M reads). */
-void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t *len, const rv_hit_t *h, int64_t n)
+/* The BED6+ lines of n sorted hits, formatted in slices on up to `threads`
+ * threads (0: every core), a round of at most 2 Mi hits at a time, written in
+ * order (printf took about 1.5 us a hit: 40 s for the 25 M hits of 10 M reads). */
+void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t *len, const rv_hit_t *h, int64_t n,
+                       int threads)
 {
     const int64_t HIT_ROUND = slice_min() == FORMAT_SLICE_MIN ? 1 << 21 : 8 * (int64_t)slice_min();
-    int T = rv_default_threads();
+    int T = threads > 0 ? threads : rv_default_threads();
     if (T > FORMAT_SLICES_MAX) T = FORMAT_SLICES_MAX;
     hit_lines_t f[FORMAT_SLICES_MAX];
     memset(f, 0, sizeof f);
@@ -455,12 +456,12 @@ int cli_find_stream(const rv_index_t *x, const cli_find_req_t *q, const cli_comm
     if (rc == 0 && !q->count) {
         const char **name = malloc((w.all.n + 1) * sizeof *name);
         const double t_sort = rv_now();
-        rc = name ? rv_hits_sort(w.hits, w.n_hits) : rv_error("find", "out of memory");
+        rc = name ? rv_hits_sort(w.hits, w.n_hits, w.c->build.threads) : rv_error("find", "out of memory");
         const double t_put = rv_now();
         if (rc == 0) {
             for (size_t i = 0; i < w.all.n; i++) name[i] = w.all.arena + w.all.name_at[i];
             cli_find_put_header(0);
-            cli_find_put_hits(x->seq, name, w.all.len, w.hits, (int64_t)w.n_hits);
+            cli_find_put_hits(x->seq, name, w.all.len, w.hits, (int64_t)w.n_hits, w.c->build.threads);
         }
         free(name);
         w.sort_s = t_put - t_sort, w.out_s += rv_now() - t_put;
