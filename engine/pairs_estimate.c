@@ -332,22 +332,38 @@ static uint64_t pow2_at_least(uint64_t v)
     return p;
 }
 
-/* Peak bytes of the largest rank for plan q on `threads` threads a worker. */
-static uint64_t rank_peak(const rv_bucket_plan_t *q, const rv_pairs_opts_t *o, uint64_t base, int threads,
-                          double most_pairs)
+/* Peak bytes of the largest rank for plan q, w ranks of `threads` threads, each
+ * phase at its own time (base: this process's bytes as the command read the
+ * input, text and record bytes).
+ * - one process (w = 1): rank 0 counts the codes on every core (a counter a code
+ *   for each thread, 4 bytes below 2^32 symbols), then works with the job map;
+ * - under mpirun: rank 0 copies the text into the host's window before it drops
+ *   its own (base + n), then counts; every rank that works holds the text and
+ *   the job map of the window (each job reads all of the map), the counts, its
+ *   jobs' arrays and its pairs' sort buffers. */
+static uint64_t rank_peak(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv_pairs_opts_t *o,
+                          const rv_estimate_opts_t *eo, uint64_t base, int w, int threads, double most_pairs)
 {
     uint64_t largest = 0;
     for (uint64_t j = 0; j < q->n_jobs; j++) if (q->jobs[j].suffixes > largest) largest = q->jobs[j].suffixes;
     uint64_t codes = q->n_codes * sizeof *q->count, jobs = q->n_jobs * sizeof *q->jobs;
+    const int width = rv_bucket_map_width(q);
+    const uint64_t map = width && q->n_jobs >= 2 && s->n <= rv_bucket_map_budget(eo->mem_budget) / (uint64_t)width
+                             ? s->n * (uint64_t)width : 0;
     /* a job at its peak (its items and their radix copy; the walker needs less) */
     uint64_t job = rv_bucket_job_bytes(largest);
     uint64_t mem = o->mem_bytes ? o->mem_bytes : 256ull << 20;
     uint64_t sink = pow2_at_least((uint64_t)most_pairs + 1) * 2 * sizeof(rv_pair_t);
     if (sink > mem / (uint64_t)threads) sink = mem / (uint64_t)threads;
-    uint64_t worker = base + MPI_RSS_BYTES + codes + jobs + (uint64_t)threads * (job + sink);
-    uint64_t master = base + MPI_RSS_BYTES + (uint64_t)rv_default_threads() * codes + jobs +
-                      (uint64_t)RV_PAIRS_BATCH * 160; /* formatting buffers */
-    return worker > master ? worker : master;
+    const uint64_t counting = (uint64_t)rv_default_threads() * q->n_codes * (s->n >= UINT32_MAX ? 8 : 4);
+    const uint64_t work = jobs + map + (uint64_t)threads * (job + sink);
+    if (w == 1) return base + codes + (counting > work ? counting : work);
+    uint64_t peak = base + s->n + MPI_RSS_BYTES;                    /* rank 0 shares the text */
+    const uint64_t at = s->n + MPI_RSS_BYTES + codes;              /* then, the text is the window's */
+    if (at + counting > peak) peak = at + counting;
+    if (at + work > peak) peak = at + work;
+    if (at + jobs + (uint64_t)RV_PAIRS_BATCH * 160 > peak) peak = at + jobs + (uint64_t)RV_PAIRS_BATCH * 160;
+    return peak;
 }
 
 static uint64_t resident_bytes(void)
@@ -525,7 +541,7 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
         r->workers = w;
         r->wall_s = MPI_START_S + MPI_RANK_S * w + e->read_s + e->plan_s +
                     PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) * w + fill + span + merge_s;
-        r->peak_bytes = rank_peak(&q, o, base, threads, most);
+        r->peak_bytes = rank_peak(s, &q, o, eo, base, w, threads, most);
         free(q.jobs);
         if (span < 0) return rv_error("estimate", "out of memory");
         r->speedup = e->rows[0].wall_s / r->wall_s;
