@@ -55,7 +55,7 @@ enum { BLOCKS = 192, MIN_SAMPLE = 12, MORE_ROUNDS = 1, SINK_PAIRS = 1 << 21, HEA
 #define WORKER_PAIR_S 180e-9    /* a worker's sort of its pairs and their part file, per pair */
 #define MASTER_PAIR_S 90e-9     /* rank 0's transfer and merge of the parts, per pair */
 #define FORMAT_BYTE_S 5e-9      /* BEDPE formatting and writing, per byte on one core */
-#define PLAN_SEND_BYTE_S 0.5e-9 /* the plan's counts sent to a worker, per byte */
+#define PLAN_SEND_BYTE_S 0.5e-9 /* the plan's counts into a host's window, per byte */
 #define MPI_RSS_BYTES (32ull << 20) /* what Open MPI adds to a rank */
 #define SE_MORE 0.2 /* a relative standard error of the pairs above this: sample as much again */
 
@@ -539,8 +539,11 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
         const double fill = map ? scan_s / (double)(slots < (uint64_t)cores ? slots : (uint64_t)cores) : 0;
         rv_estimate_row_t *r = &e->rows[w - 1];
         r->workers = w;
-        r->wall_s = MPI_START_S + MPI_RANK_S * w + e->read_s + e->plan_s +
-                    PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) * w + fill + span + merge_s;
+        /* one process reads on its -t threads; under mpirun rank 0 reads on every
+         * core and shares the counts through one window a host */
+        const double read = w == 1 ? e->read_s : e->read_ranks_s;
+        r->wall_s = MPI_START_S + MPI_RANK_S * w + read + e->plan_s +
+                    (w > 1 ? PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) : 0) + fill + span + merge_s;
         r->peak_bytes = rank_peak(s, &q, o, eo, base, w, threads, most);
         free(q.jobs);
         if (span < 0) return rv_error("estimate", "out of memory");
@@ -584,6 +587,7 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
     if (rv_pairs_bucket_plan(s, &all, eo->mem_budget, threads, &plan) < 0) return -1;
     e->plan_s = rv_now() - t0;
     e->read_s = eo->read_s;
+    e->read_ranks_s = eo->read_ranks_s > 0 ? eo->read_ranks_s : eo->read_s;
     double *mass_of = malloc(plan.n_codes * sizeof *mass_of), *div_of = left_diverse(s, &plan);
     double *cum_s = malloc((plan.n_codes + 1) * sizeof *cum_s), *cum_p = malloc((plan.n_codes + 1) * sizeof *cum_p);
     block_t *b = mass_of && div_of && cum_s && cum_p ? make_blocks(&plan, div_of, mass_of, &e->blocks) : NULL;

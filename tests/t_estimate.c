@@ -79,7 +79,7 @@ static uint64_t brute_count(const rv_seq_t *s, uint64_t min_len)
 
 static rv_estimate_opts_t opts(double sample, uint64_t seed, int workers)
 {
-    rv_estimate_opts_t eo = {sample, seed, 0, workers, 1, 0.01};
+    rv_estimate_opts_t eo = {sample, seed, 0, workers, 1, 0.01, 0};
     return eo;
 }
 

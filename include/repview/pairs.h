@@ -229,7 +229,8 @@ typedef struct {
     uint64_t mem_budget;  /* as for the bucket path (0 = 1 GiB) */
     int workers;          /* rows for 1..workers worker ranks */
     int threads;          /* threads of a worker rank (0 = 1) */
-    double read_s;        /* seconds the caller took to read the input */
+    double read_s;        /* seconds the caller took to read the input (-t threads) */
+    double read_ranks_s;  /* the same on every core, as rank 0 reads under mpirun (0: read_s) */
 } rv_estimate_opts_t;
 
 typedef struct {
@@ -244,6 +245,7 @@ typedef struct {
     int exact;                 /* every block run */
     double out_bytes;          /* BEDPE output, header included */
     double read_s, plan_s, jobs_s, merge_s, serial_s; /* one process, one thread */
+    double read_ranks_s;       /* reading under mpirun (rank 0, every core) */
     double scan_s;             /* one text pass (each job makes one) */
     double map_pass_s;         /* one scan of a one-byte job map (a job's pass where the run has one) */
     uint64_t buckets, blocks, blocks_run;

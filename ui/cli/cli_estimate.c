@@ -20,6 +20,7 @@ int cli_pairs_estimate(const char *file, const rv_seq_t *s, const rv_pairs_opts_
     printf("output_bytes\t%.0f\n", e.out_bytes);
     printf("serial_s\t%.2f\n", e.serial_s);
     printf("read_s\t%.2f\n", e.read_s);
+    printf("read_ranks_s\t%.2f\n", e.read_ranks_s);
     printf("plan_s\t%.2f\n", e.plan_s);
     printf("jobs_s\t%.2f\n", e.jobs_s);
     printf("merge_s\t%.2f\n", e.merge_s);

@@ -746,7 +746,14 @@ int cli_pairs(int argc, char **argv)
     }
     int rc;
     if (a.estimate) { /* the prediction is for -t threads a worker rank (default 1) */
-        rv_estimate_opts_t eo = {a.sample, a.seed, a.mem_budget, a.workers, c.build.threads, rv_now() - t_read};
+        rv_estimate_opts_t eo = {a.sample, a.seed, a.mem_budget, a.workers, c.build.threads, rv_now() - t_read, 0};
+        if (c.build.threads > 0 && c.build.threads < rv_default_threads()) {
+            /* rank 0 under mpirun reads on every core: timed too (a second read) */
+            double t = rv_now();
+            rv_seq_t *again = rv_seq_load_threads(argv[i], c.alpha, 0);
+            if (again) eo.read_ranks_s = rv_now() - t;
+            rv_seq_free(again);
+        }
         rc = a.within && set_within(s, &o, a.within) < 0 ? cli_arg_error() : cli_pairs_estimate(argv[i], s, &o, &eo);
         rv_seq_free(s);
         return rc;
