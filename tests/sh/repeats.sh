@@ -48,6 +48,8 @@ expect_exit wmers_help 0 "$REPVIEW" wmers --help
 
 # ---- lambda and a multi-record variant with N runs and IUPAC codes
 zcat "$RV_TOP/samples/lambda.fa.gz" >"$T/lambda.fa"
+# real human DNA, two records (tests/data/README.md; chr1's repeats in lower case)
+zcat "$RV_TOP/tests/data/human_chr17_63k.fa.gz" "$RV_TOP/tests/data/human_chr1_100k.fa.gz" >"$T/human.fa"
 lambda_multi "$T/lambda.fa" >"$T/multi.fa"
 family_protein >"$T/prot.fa"
 # a brute-force counter: every 10-mer of lambda (one record, no breakers)
@@ -83,7 +85,7 @@ expect_eq repeats_supermax_subset "$("$REPVIEW" repeats -l 10 --supermaximal "$T
 # that length, both copies of the same one, and every repeat has a pair.
 names_of() { grep '^>' "$1" | sed 's/^>//; s/ .*//' | tr '\n' ' '; }
 if command -v mkvtree >/dev/null && command -v vmatch >/dev/null; then
-    for f in lambda multi prot; do
+    for f in lambda multi prot human; do
         kind=-dna; [ $f = prot ] && kind=-protein
         (cd "$T" && mkvtree -db "$f.fa" $kind -pl -allout >/dev/null 2>&1)
         names=$(names_of "$T/$f.fa")
@@ -114,7 +116,7 @@ fi
 # Known: gt 1.6 asserts (encseq.c containsspecialViaequallength) on some
 # mirrored indexes; such a run is skipped with a note, not compared.
 if command -v gt >/dev/null; then
-    for f in lambda multi; do
+    for f in lambda multi human; do
         (cd "$T" && gt suffixerator -db "$f.fa" -dna -tis -suf -lcp -pl -indexname "$f.esa" >/dev/null 2>&1 &&
             gt suffixerator -db "$f.fa" -dna -tis -suf -lcp -pl -mirrored -indexname "$f.mir" >/dev/null 2>&1)
         for w in 8 10 12; do
