@@ -340,7 +340,8 @@ static uint64_t pow2_at_least(uint64_t v)
  * - under mpirun: rank 0 copies the text into the host's window before it drops
  *   its own (base + n), then counts; every rank that works holds the text and
  *   the job map of the window (each job reads all of the map), the counts, its
- *   jobs' arrays and its pairs' sort buffers. */
+ *   jobs' arrays and its pairs' sort buffers.  The record table, names and heap
+ *   of base stay in every rank; the bytes as read (raw) are dropped under mpirun. */
 static uint64_t rank_peak(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv_pairs_opts_t *o,
                           const rv_estimate_opts_t *eo, uint64_t base, int w, int threads, double most_pairs)
 {
@@ -355,11 +356,14 @@ static uint64_t rank_peak(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv
     uint64_t mem = o->mem_bytes ? o->mem_bytes : 256ull << 20;
     uint64_t sink = pow2_at_least((uint64_t)most_pairs + 1) * 2 * sizeof(rv_pair_t);
     if (sink > mem / (uint64_t)threads) sink = mem / (uint64_t)threads;
-    const uint64_t counting = (uint64_t)rv_default_threads() * q->n_codes * (s->n >= UINT32_MAX ? 8 : 4);
+    /* one process counts on its -t threads, rank 0 under mpirun on every core */
+    const uint64_t counter = s->n >= UINT32_MAX ? 8 : 4;
+    const uint64_t counting = (uint64_t)(w == 1 ? threads : rv_default_threads()) * q->n_codes * counter;
     const uint64_t work = jobs + map + (uint64_t)threads * (job + sink);
     if (w == 1) return base + codes + (counting > work ? counting : work);
+    const uint64_t raw = s->raw && base > s->glen ? s->glen : 0;
     uint64_t peak = base + s->n + MPI_RSS_BYTES;                    /* rank 0 shares the text */
-    const uint64_t at = s->n + MPI_RSS_BYTES + codes;              /* then, the text is the window's */
+    const uint64_t at = base - raw + MPI_RSS_BYTES + codes;        /* then, raw dropped */
     if (at + counting > peak) peak = at + counting;
     if (at + work > peak) peak = at + work;
     if (at + jobs + (uint64_t)RV_PAIRS_BATCH * 160 > peak) peak = at + jobs + (uint64_t)RV_PAIRS_BATCH * 160;

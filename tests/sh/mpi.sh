@@ -255,8 +255,9 @@ done
 expect_eq mpi_np3_count_both "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --strands both --count "$F" 2>&1)" "$CNT2"
 # stdout (small output), filters, a mem budget, hand-made inputs with more ranks than jobs
 expect_eq mpi_np3_stdout "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 30 "$F" 2>&1)" "$("$REPVIEW" pairs -l 30 "$F")"
-# rank 0 writes stdout itself, past mpirun's relay: to a pipe, a file (> and >>),
-# and through the relay when asked
+# rank 0 writes stdout itself, past mpirun's relay: to a pipe, a file (> and >>,
+# and shared with the shell's later writes), and through the relay when asked or
+# with mpirun's output options
 REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" pairs -l 20 "$F" 2>"$T/err" | cat >"$T/m5"
 expect_eq mpi_stdout_pipe "$(cat "$T/m5")" "$REF1"
 expect_eq mpi_stdout_pipe_direct "$(grep -c "stdout past mpirun's relay, to its pipe" "$T/err")" 1
@@ -269,6 +270,19 @@ expect_eq mpi_stdout_append "$(cat "$T/m5")" "$(echo first; echo "$REF1")"
 REPVIEW_MPI_RELAY=1 REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" pairs -l 20 "$F" >"$T/m5" 2>"$T/err"
 expect_eq mpi_stdout_relay "$(cat "$T/m5")" "$REF1"
 expect_eq mpi_stdout_relay_kept "$(grep -c "stdout past" "$T/err")" 0
+{ echo start; "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 20 "$F" 2>"$T/err"; echo end; } >"$T/m5"
+expect_eq mpi_stdout_file_shared "$(cat "$T/m5")" "$(echo start; echo "$REF1"; echo end)"
+REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" --tag-output -np 2 "$REPVIEW" pairs -l 20 "$F" >"$T/m5" 2>"$T/err"
+expect_eq mpi_stdout_tagged "$(grep -c "stdout past" "$T/err") $(head -c 14 "$T/m5")" "0 [1,0]<stdout>:"
+# where the open file itself cannot be had (ptrace rules): a file opened to append
+# and a pipe are reopened; a file opened with > keeps the relay
+echo first >"$T/m5"
+REPVIEW_TEST_NO_PIDFD=1 REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" pairs -l 20 "$F" >>"$T/m5" 2>"$T/err"
+expect_eq mpi_stdout_reopen_append "$(grep -c "stdout past" "$T/err") $(cat "$T/m5")" "1 $(echo first; echo "$REF1")"
+REPVIEW_TEST_NO_PIDFD=1 REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" pairs -l 20 "$F" 2>"$T/err" | cat >"$T/m5"
+expect_eq mpi_stdout_reopen_pipe "$(grep -c "stdout past" "$T/err") $(cat "$T/m5")" "1 $REF1"
+REPVIEW_TEST_NO_PIDFD=1 REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" pairs -l 20 "$F" >"$T/m5" 2>"$T/err"
+expect_eq mpi_stdout_relay_truncated_file "$(grep -c "stdout past" "$T/err") $(cat "$T/m5")" "0 $REF1"
 expect_eq mpi_lr_stdout_file "$("${MPIRUN[@]}" -np 3 "$REPVIEW" lr "$F" >"$T/m5" 2>&1; cat "$T/m5")" "$("$REPVIEW" lr "$F")"
 ARGS=(-l 14 --within chrSyn_2:1000-60000 --max-gap 5000 --strands both)
 rm -f "$T/m3"

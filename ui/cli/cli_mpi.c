@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -60,16 +61,50 @@ static MPI_Win text_win = MPI_WIN_NULL, map_win = MPI_WIN_NULL, count_win = MPI_
 /* Rank 0's standard output, straight to mpirun's.  Open MPI relays a rank's
  * standard output through a terminal and mpirun's event loop: 550 MB of BEDPE took
  * 65 s that way against 5 s with -o on the dev machine (37 s against 3 s on the
- * H200 host).  When rank 0 is mpirun's child (the host mpirun runs on), it opens
- * what mpirun's standard output is (a file: appended to, as `>` and `>>` both
- * leave it; a pipe; a terminal) through /proc and writes there itself.  Anywhere
- * else, or with REPVIEW_MPI_RELAY=1, the relay stays. */
+ * H200 host).  When rank 0 is mpirun's child (the host mpirun runs on), it takes
+ * mpirun's own fd 1 (pidfd_getfd: the same open file, offset included, so that
+ * whatever else writes there after, mpirun's relay or the shell, follows our
+ * bytes), or for a pipe or a terminal, or a file opened to append, reopens it
+ * through /proc.  Anywhere else, with mpirun's output options (tags, time
+ * stamps, XML, a file per rank), or with REPVIEW_MPI_RELAY=1, the relay stays. */
+static int parent_fd1(long parent, const struct stat *theirs)
+{
+#if defined(SYS_pidfd_open) && defined(SYS_pidfd_getfd)
+    /* test hook: REPVIEW_TEST_NO_PIDFD=1 as where ptrace rules refuse it */
+    const char *e = getenv("REPVIEW_TEST_NO_PIDFD");
+    int pidfd = e && *e == '1' ? -1 : (int)syscall(SYS_pidfd_open, (pid_t)parent, 0);
+    if (pidfd >= 0) {
+        int fd = (int)syscall(SYS_pidfd_getfd, pidfd, 1, 0);
+        close(pidfd);
+        if (fd >= 0) return fd;
+    }
+#endif
+    char path[64];
+    if (S_ISREG(theirs->st_mode)) { /* a file of its own offset: only where every write appends */
+        unsigned flags = 0;
+        snprintf(path, sizeof path, "/proc/%ld/fdinfo/1", parent);
+        FILE *f = fopen(path, "r");
+        char line[128];
+        while (f && fgets(line, sizeof line, f))
+            if (sscanf(line, "flags: %o", &flags) == 1) break;
+        if (f) fclose(f);
+        if (!(flags & O_APPEND)) return -1;
+    }
+    snprintf(path, sizeof path, "/proc/%ld/fd/1", parent);
+    return open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | (S_ISREG(theirs->st_mode) ? O_APPEND : 0));
+}
+
 static void stdout_past_relay(void)
 {
-    const char *e = getenv("REPVIEW_MPI_RELAY");
-    struct stat mine, theirs;
-    if ((e && *e == '1') || fstat(1, &mine) != 0 || S_ISREG(mine.st_mode)) return;
     static const char *const launchers[] = {"mpirun", "mpiexec", "orterun", "prterun"};
+    static const char *const relay_options[] = {"OMPI_MCA_orte_tag_output", "OMPI_MCA_orte_timestamp_output",
+                                                "OMPI_MCA_orte_xml_output", "OMPI_MCA_orte_output_filename"};
+    const char *e = getenv("REPVIEW_MPI_RELAY");
+    if (e && *e == '1') return;
+    for (size_t i = 0; i < sizeof relay_options / sizeof *relay_options; i++)
+        if ((e = getenv(relay_options[i])) && *e && strcmp(e, "0") != 0) return;
+    struct stat mine, theirs;
+    if (fstat(1, &mine) != 0 || S_ISREG(mine.st_mode)) return;
     char path[64], comm[64] = "";
     long parent = (long)getppid();
     snprintf(path, sizeof path, "/proc/%ld/comm", parent);
@@ -84,7 +119,7 @@ static void stdout_past_relay(void)
     if (!ours || stat(path, &theirs) != 0 ||
         !(S_ISREG(theirs.st_mode) || S_ISFIFO(theirs.st_mode) || S_ISCHR(theirs.st_mode)))
         return;
-    int fd = open(path, O_WRONLY | O_CLOEXEC | (S_ISREG(theirs.st_mode) ? O_APPEND : 0));
+    int fd = parent_fd1(parent, &theirs);
     if (fd < 0) return;
     fflush(stdout);
     int moved = dup2(fd, 1) == 1;

@@ -751,6 +751,8 @@ int cli_pairs(int argc, char **argv)
             /* rank 0 under mpirun reads on every core: timed too (a second read) */
             double t = rv_now();
             rv_seq_t *again = rv_seq_load_threads(argv[i], c.alpha, 0);
+            if (again && (c.strands == 2 || c.strands == -1) && rv_seq_add_reverse(again, 0) < 0)
+                rv_seq_free(again), again = NULL;
             if (again) eo.read_ranks_s = rv_now() - t;
             rv_seq_free(again);
         }
