@@ -218,8 +218,8 @@ int rv_parts_merge(rv_part_t *const *parts, size_t n, rv_pairs_batch_fn fn, void
 /* ---- estimate before running (issue 15; RACE's cost model, seeds/002 §5.3) -----
  *
  * rv_pairs_estimate() predicts what the bucket path costs on s for o: the pair
- * count, the BEDPE bytes, the serial time and, for 1..workers worker ranks
- * (`mpirun -np W+1`, threads each), the wall time, speed-up and peak memory of the
+ * count, the BEDPE bytes, the serial time and, for 1..workers CPU ranks
+ * (`mpirun -np W`, rank 0 working too; threads each), the wall time, speed-up and peak memory of the
  * largest rank.  It runs the buckets' largest blocks and a seeded random share of
  * the others with the engine's own code, and extrapolates (pairs_estimate.c); with
  * sample = 1 it runs them all and the pair count is exact. */
