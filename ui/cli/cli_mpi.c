@@ -9,10 +9,10 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "repview/common.h"
