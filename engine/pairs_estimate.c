@@ -335,7 +335,7 @@ static uint64_t pow2_at_least(uint64_t v)
 /* Peak bytes of the largest rank for plan q, w ranks of `threads` threads, each
  * phase at its own time (base: this process's bytes as the command read the
  * input, text and record bytes).
- * - one process (w = 1): rank 0 counts the codes on every core (a counter a code
+ * - one process (w = 1): it counts the codes on its -t threads (a counter a code
  *   for each thread, 4 bytes below 2^32 symbols), then works with the job map;
  * - under mpirun: rank 0 copies the text into the host's window before it drops
  *   its own (base + n), then counts; every rank that works holds the text and
@@ -364,10 +364,9 @@ static uint64_t rank_peak(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv
     const uint64_t raw = s->raw && base > s->glen ? s->glen : 0;
     uint64_t peak = base + s->n + MPI_RSS_BYTES;                    /* rank 0 shares the text */
     const uint64_t at = base - raw + MPI_RSS_BYTES + codes;        /* then, raw dropped */
-    if (at + counting > peak) peak = at + counting;
-    if (at + work > peak) peak = at + work;
-    if (at + jobs + (uint64_t)RV_PAIRS_BATCH * 160 > peak) peak = at + jobs + (uint64_t)RV_PAIRS_BATCH * 160;
-    return peak;
+    const uint64_t merging = jobs + (uint64_t)RV_PAIRS_BATCH * 160; /* rank 0's formatting buffers */
+    const uint64_t most = counting > work ? (counting > merging ? counting : merging) : (work > merging ? work : merging);
+    return at + most > peak ? at + most : peak;
 }
 
 static uint64_t resident_bytes(void)

@@ -748,12 +748,12 @@ int cli_pairs(int argc, char **argv)
     int rc;
     if (a.estimate) { /* the prediction is for -t threads a worker rank (default 1) */
         rv_estimate_opts_t eo = {a.sample, a.seed, a.mem_budget, a.workers, c.build.threads, rv_now() - t_read, 0};
-        if (c.build.threads > 0 && c.build.threads < rv_default_threads()) {
+        if (c.build.threads > 0 && c.build.threads < rv_default_threads() && strcmp(argv[i], "-") != 0) {
             /* rank 0 under mpirun reads on every core: timed too (a second read) */
+            cli_common_t all = c;
+            all.build.threads = 0, all.quiet = 1;
             double t = rv_now();
-            rv_seq_t *again = rv_seq_load_threads(argv[i], c.alpha, 0);
-            if (again && (c.strands == 2 || c.strands == -1) && rv_seq_add_reverse(again, 0) < 0)
-                rv_seq_free(again), again = NULL;
+            rv_seq_t *again = load_text(argv[i], &all);
             if (again) eo.read_ranks_s = rv_now() - t;
             rv_seq_free(again);
         }
