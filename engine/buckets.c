@@ -27,6 +27,10 @@
 
 enum { MAX_CODES_LOG2 = 22, SMALL_SORT = 16 };
 
+/* the text on the GPU for the jobs (rv_bucket_gpu_begin) */
+static _Atomic int gpu_on;
+static const rv_seq_t *gpu_seq;
+
 /* ---- plan ----------------------------------------------------------------------- */
 
 /* The starts in [a, b) with k breaker-free symbols and their codes, in order: a
@@ -110,6 +114,17 @@ static void count_range(void *ctx, uint64_t lo, uint64_t hi, int t)
     }
 }
 
+/* The plan takes the counts (its own) and cuts its jobs. */
+static int plan_done(rv_bucket_plan_t *p, uint64_t *total, uint64_t job_suffixes)
+{
+    for (uint64_t c = 0; c < p->n_codes; c++) {
+        p->suffixes += total[c];
+        if (total[c] > p->largest) p->largest = total[c];
+    }
+    p->count = p->own_count = total;
+    return rv_bucket_plan_cut(p, job_suffixes);
+}
+
 int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, int threads,
                    rv_bucket_plan_t *p)
 {
@@ -123,11 +138,17 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
         p->k++;
         p->n_codes *= p->sigma;
     }
+    uint64_t *total = calloc(p->n_codes, sizeof *total);
+    if (total && atomic_load(&gpu_on) && gpu_seq == s) { /* the device holds the text: it counts */
+        if (rv_gpu_buckets_count(p->sigma, p->k, p->n_codes, total) == 0) return plan_done(p, total, job_suffixes);
+        const char *tr = getenv("REPVIEW_GPU_TRACE");
+        if (tr && *tr && *tr != '0') fprintf(stderr, "gpu bucket count failed (%s): counted on the CPU\n", rv_last_error());
+        memset(total, 0, p->n_codes * sizeof *total);
+    }
     uint64_t chunk = 1u << 22, nchunks = (s->n + chunk - 1) / chunk;
     if ((uint64_t)threads > nchunks) threads = nchunks ? (int)nchunks : 1;
     const int wide = s->n >= UINT32_MAX;
     void **count = calloc((size_t)threads, sizeof *count);
-    uint64_t *total = calloc(p->n_codes, sizeof *total);
     int ok = count && total;
     for (int t = 0; ok && t < threads; t++) ok = (count[t] = calloc(p->n_codes, wide ? 8 : 4)) != NULL;
     if (ok) {
@@ -142,12 +163,7 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
         free(total);
         return rv_error("buckets", "out of memory");
     }
-    for (uint64_t c = 0; c < p->n_codes; c++) {
-        p->suffixes += total[c];
-        if (total[c] > p->largest) p->largest = total[c];
-    }
-    p->count = p->own_count = total;
-    return rv_bucket_plan_cut(p, job_suffixes);
+    return plan_done(p, total, job_suffixes);
 }
 
 int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes)
@@ -246,8 +262,10 @@ uint64_t rv_bucket_map_budget(uint64_t mem_budget) { return (mem_budget ? mem_bu
 int rv_bucket_plan_make_map(rv_bucket_plan_t *p, const rv_seq_t *s, uint64_t bytes, int threads)
 {
     int width = rv_bucket_map_width(p);
-    /* one job reads the text once either way */
+    /* one job reads the text once either way; the GPU's jobs find their starts on
+     * the device */
     if (!width || p->n_jobs < 2 || s->n > bytes / (uint64_t)width) return 0;
+    if (atomic_load(&gpu_on) && gpu_seq == s) return 0;
     void *map = malloc(s->n * (uint64_t)width);
     if (!map) return 0; /* the jobs scan the text */
     if (rv_bucket_map_fill(s, p, map, 0, s->n, threads) < 0) { free(map); return -1; }
@@ -466,8 +484,6 @@ void rv_bucket_phase_report(FILE *f, const char *who)
  * (a dozen launches and three waits) is more than the CPU's work on them. */
 enum { GPU_MIN_LEFT = 1 << 15 };
 
-static _Atomic int gpu_on;
-static const rv_seq_t *gpu_seq;
 static uint64_t gpu_min_left = GPU_MIN_LEFT;
 
 int rv_bucket_gpu_begin(const rv_seq_t *s, int device)

@@ -38,11 +38,18 @@ struct bk_state {
     size_t temp_bytes = 0;
     cudaStream_t s = nullptr;
     int trace = 0;           /* REPVIEW_GPU_TRACE: one line per job */
-    double t0 = 0;
+    double t0 = 0, t_open = 0, t_wait = 0; /* job start, text uploaded, wait for the device */
     uint32_t *codes = nullptr; /* the code of every start (NO_CODE: none), for k and */
     int codes_k = 0;           /* sigma below; made at the first job when it fits   */
     uint64_t codes_sigma = 0;
     uint64_t *pin = nullptr;   /* page-locked staging for the downloads (2 cap) */
+    /* every start grouped by code, text order within a code (bk_group): a job's
+     * starts are then one slice, found without reading the text */
+    uint32_t *grouped = nullptr;
+    uint64_t *first = nullptr;  /* host: first slot of each code in `grouped` (n_codes + 1) */
+    uint64_t n_codes = 0;       /* of the counts below (0: not counted yet) */
+    int grouped_k = 0;          /* the k and sigma counted; grouped may still be NULL */
+    uint64_t grouped_sigma = 0;
 };
 
 const uint32_t NO_CODE = UINT32_MAX;
@@ -208,6 +215,27 @@ __global__ void k_split(const uint64_t *key, const uint64_t *pos, const uint64_t
 
 __global__ void k_set(int64_t *p, int64_t v) { *p = v; }
 
+__global__ void k_widen(const uint32_t *in, uint64_t m, uint64_t *pos, uint64_t *slot)
+{
+    uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (i >= m) return;
+    pos[i] = in[i];
+    slot[i] = i;
+}
+
+/* The job's positions and LCPs as 32-bit words (the text has fewer than 2^32
+ * symbols): positions in w[0, m), LCPs in w[m, 2m). */
+__global__ void k_narrow(const uint64_t *pos, const uint64_t *lcp, uint64_t m, uint32_t *w)
+{
+    uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (i >= m) return;
+    w[i] = (uint32_t)pos[i];
+    w[m + i] = (uint32_t)lcp[i];
+}
+
+int bk_rounds(int k, uint64_t nc, const uint64_t *off, uint64_t m, uint64_t min_left, uint64_t *pos,
+              uint64_t *lcp, uint64_t *depth, uint64_t **groups, uint64_t *n_groups, double t_sel);
+
 /* memcpy of a job's download into the caller's fresh (unfaulted) arrays: several
  * threads, as its page faults cost more than the copy itself */
 void copy_parallel(void *dst, const void *src, size_t bytes)
@@ -223,6 +251,28 @@ void copy_parallel(void *dst, const void *src, size_t bytes)
     for (unsigned t = 0; t < nt; t++) {
         size_t off = (size_t)t * per, len = off < bytes ? (bytes - off < per ? bytes - off : per) : 0;
         th.emplace_back([=] { memcpy((char *)dst + off, (const char *)src + off, len); });
+    }
+    for (auto &x : th) x.join();
+}
+
+/* pos[i] = w[i], lcp[i] = w[m + i]: several threads, as copy_parallel */
+void widen_parallel(uint64_t *pos, uint64_t *lcp, const uint32_t *w, uint64_t m)
+{
+    unsigned nt = (unsigned)(m >> 20); /* 1 Mi entries a thread, 8 threads at most */
+    nt = nt < 1 ? 1 : nt > 8 ? 8 : nt;
+    auto part = [=](uint64_t a, uint64_t b) {
+        for (uint64_t i = a; i < b; i++) pos[i] = w[i];
+        for (uint64_t i = a; i < b; i++) lcp[i] = w[m + i];
+    };
+    if (nt == 1) {
+        part(0, m);
+        return;
+    }
+    std::vector<std::thread> th;
+    uint64_t per = (m + nt - 1) / nt;
+    for (unsigned t = 0; t < nt; t++) {
+        uint64_t a = (uint64_t)t * per, b = a + per < m ? a + per : m;
+        if (a < b) th.emplace_back(part, a, b);
     }
     for (auto &x : th) x.join();
 }
@@ -247,6 +297,181 @@ int bk_select(In in, Out out, Flag flags, int64_t n, int64_t *got)
     return got ? bk_count(got) : 0;
 }
 
+/* The count of each code; and each start's code, or n_codes when it has none (a
+ * breaker or the text's end within its k symbols). */
+__global__ void k_count_codes(code_of code, unsigned long long *count)
+{
+    uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (i >= code.n) return;
+    uint64_t c = code(i);
+    if (c != UINT64_MAX) atomicAdd(&count[c], 1ull);
+}
+
+__global__ void k_chunk_codes(code_of code, uint64_t a, uint64_t len, uint32_t none, uint32_t *key, uint32_t *val)
+{
+    uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (i >= len) return;
+    uint64_t c = code(a + i);
+    key[i] = c == UINT64_MAX ? none : (uint32_t)c;
+    val[i] = (uint32_t)(a + i);
+}
+
+/* run[i] = i where a run of equal keys starts, else 0 (a max-scan then gives each
+ * element the start of its run) */
+__global__ void k_run_heads(const uint32_t *key, uint64_t len, uint32_t *run)
+{
+    uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (i < len) run[i] = i == 0 || key[i - 1] != key[i] ? (uint32_t)i : 0;
+}
+
+/* A chunk's starts sorted by code (stable) go after those of earlier chunks. */
+__global__ void k_place(const uint32_t *key, const uint32_t *val, const uint32_t *run, uint64_t len, uint32_t none,
+                        const unsigned long long *cursor, uint32_t *grouped)
+{
+    uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (i >= len || key[i] == none) return;
+    grouped[cursor[key[i]] + (i - run[i])] = val[i];
+}
+
+__global__ void k_advance(const uint32_t *key, const uint32_t *run, uint64_t len, uint32_t none,
+                          unsigned long long *cursor)
+{
+    uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    if (i >= len || key[i] == none || (i + 1 < len && key[i + 1] == key[i])) return;
+    cursor[key[i]] += i - run[i] + 1;
+}
+
+struct max_u32 {
+    __device__ uint32_t operator()(uint32_t a, uint32_t b) const { return a > b ? a : b; }
+};
+
+void bk_group_free()
+{
+    cudaFree(g.grouped);
+    g.grouped = nullptr;
+    free(g.first);
+    g.first = nullptr;
+    g.n_codes = 0;
+    g.grouped_k = 0;
+    g.grouped_sigma = 0;
+}
+
+/* Below the free device memory this leaves, the jobs' arrays may not fit. */
+const size_t GROUP_SLACK = 2ull << 30;
+
+/* The grouped starts, chunk by chunk: the chunk's (code, position) pairs sorted by
+ * code (LSD radix: stable, so text order stays within a code), then each run of a
+ * code placed after the code's starts from earlier chunks. */
+int bk_group_fill(code_of code, uint64_t n_codes, uint64_t total)
+{
+    const uint64_t chunk = g.n < (1ull << 27) ? g.n : 1ull << 27;
+    const uint32_t none = (uint32_t)n_codes;
+    int end_bit = 1;
+    while (end_bit < 32 && (1ull << end_bit) <= n_codes) end_bit++;
+    size_t need_sort = 0, need_scan = 0;
+    GK(cub::DeviceRadixSort::SortPairs(nullptr, need_sort, (uint32_t *)nullptr, (uint32_t *)nullptr,
+                                       (uint32_t *)nullptr, (uint32_t *)nullptr, (int64_t)chunk, 0, end_bit, g.s));
+    GK(cub::DeviceScan::InclusiveScan(nullptr, need_scan, (uint32_t *)nullptr, (uint32_t *)nullptr, max_u32(),
+                                      (int64_t)chunk, g.s));
+    size_t temp = need_sort > need_scan ? need_sort : need_scan;
+    size_t bytes = total * sizeof(uint32_t) + 5 * chunk * sizeof(uint32_t) + n_codes * 8 + temp + 4096;
+    size_t free_b = 0, all_b = 0;
+    if (cudaMemGetInfo(&free_b, &all_b) != cudaSuccess || free_b < bytes + GROUP_SLACK) {
+        cudaGetLastError();
+        return 1; /* no room: the jobs select their starts by reading the codes */
+    }
+    uint32_t *kin = nullptr, *kout = nullptr, *vin = nullptr, *vout = nullptr, *run = nullptr;
+    unsigned long long *cursor = nullptr;
+    void *tmp = nullptr;
+    cudaError_t e = cudaMalloc(&g.grouped, (total ? total : 1) * sizeof(uint32_t));
+    if (e == cudaSuccess) e = cudaMalloc(&kin, 5 * chunk * sizeof(uint32_t));
+    if (e == cudaSuccess) e = cudaMalloc(&cursor, (n_codes ? n_codes : 1) * 8);
+    if (e == cudaSuccess) e = cudaMalloc(&tmp, temp ? temp : 1);
+    if (e == cudaSuccess) {
+        kout = kin + chunk, vin = kout + chunk, vout = vin + chunk, run = vout + chunk;
+        e = cudaMemcpyAsync(cursor, g.first, n_codes * 8, cudaMemcpyHostToDevice, g.s);
+    }
+    for (uint64_t a = 0; e == cudaSuccess && a < g.n; a += chunk) {
+        uint64_t len = g.n - a < chunk ? g.n - a : chunk;
+        k_chunk_codes<<<blocks(len), 256, 0, g.s>>>(code, a, len, none, kin, vin);
+        size_t t = temp;
+        e = cudaGetLastError();
+        if (e == cudaSuccess)
+            e = cub::DeviceRadixSort::SortPairs(tmp, t, kin, kout, vin, vout, (int64_t)len, 0, end_bit, g.s);
+        if (e == cudaSuccess) {
+            k_run_heads<<<blocks(len), 256, 0, g.s>>>(kout, len, run);
+            e = cudaGetLastError();
+        }
+        t = temp;
+        if (e == cudaSuccess) e = cub::DeviceScan::InclusiveScan(tmp, t, run, run, max_u32(), (int64_t)len, g.s);
+        if (e == cudaSuccess) {
+            k_place<<<blocks(len), 256, 0, g.s>>>(kout, vout, run, len, none, cursor, g.grouped);
+            k_advance<<<blocks(len), 256, 0, g.s>>>(kout, run, len, none, cursor);
+            e = cudaGetLastError();
+        }
+    }
+    if (e == cudaSuccess) e = cudaStreamSynchronize(g.s);
+    cudaFree(kin);
+    cudaFree(cursor);
+    cudaFree(tmp);
+    if (e != cudaSuccess) {
+        cudaFree(g.grouped);
+        g.grouped = nullptr;
+        if (e == cudaErrorMemoryAllocation) {
+            cudaGetLastError();
+            return 1;
+        }
+        GK(e);
+    }
+    return 0;
+}
+
+/* The count of every code of k symbols (host, into g.first as first slots) and, when
+ * the text has fewer than 2^32 symbols and the device has room, the grouped starts.
+ * Once per (k, sigma). */
+int bk_group(uint64_t sigma, int k, uint64_t n_codes)
+{
+    if (g.n_codes == n_codes && g.grouped_k == k && g.grouped_sigma == sigma) return 0;
+    double t0 = rv_now();
+    bk_group_free();
+    code_of code = {g.text, g.n, sigma, k};
+    unsigned long long *count = nullptr;
+    uint64_t *h = (uint64_t *)malloc((n_codes + 1) * sizeof *h);
+    if (!h) return rv_error("GPU", "out of memory");
+    cudaError_t e = cudaMalloc(&count, (n_codes ? n_codes : 1) * 8);
+    if (e == cudaSuccess) e = cudaMemsetAsync(count, 0, n_codes * 8, g.s);
+    if (e == cudaSuccess && g.n) {
+        k_count_codes<<<blocks(g.n), 256, 0, g.s>>>(code, count);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaMemcpyAsync(h, count, n_codes * 8, cudaMemcpyDeviceToHost, g.s);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(g.s);
+    cudaFree(count);
+    if (e != cudaSuccess) {
+        free(h);
+        GK(e);
+    }
+    uint64_t total = 0; /* counts to first slots */
+    for (uint64_t c = 0; c < n_codes; c++) {
+        uint64_t x = h[c];
+        h[c] = total;
+        total += x;
+    }
+    h[n_codes] = total;
+    g.first = h;
+    g.n_codes = n_codes, g.grouped_k = k, g.grouped_sigma = sigma;
+    double t1 = rv_now();
+    int rc = g.n < UINT32_MAX && n_codes < UINT32_MAX ? bk_group_fill(code, n_codes, total) : 1;
+    if (rc < 0) {
+        bk_group_free();
+        return -1;
+    }
+    if (g.trace)
+        fprintf(stderr, "gpu bucket codes: %llu counted in %.3f s, %s in %.3f s\n", (unsigned long long)total, t1 - t0,
+                g.grouped ? "grouped" : "not grouped (no room or too long)", rv_now() - t1);
+    return 0;
+}
+
 int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off, uint64_t m, uint64_t min_left,
            uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups, uint64_t *n_groups)
 {
@@ -254,8 +479,27 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
     *n_groups = 0;
     g.t0 = rv_now();
     if (bk_reserve(m) < 0) return -1;
-    /* the job's starts in text order, then grouped by code (stable) */
     code_of code = {g.text, g.n, sigma, k};
+    uint64_t n_codes = 1;
+    for (int i = 0; i < k; i++) n_codes *= sigma;
+    if (bk_group(sigma, k, n_codes) < 0) return -1;
+    size_t need = 0;
+    if (g.grouped) { /* the job's starts are one slice of the grouped ones */
+        uint64_t s0 = g.first[lo];
+        if (lo + nc > n_codes || g.first[lo + nc] - s0 != m)
+            return rv_error("GPU", "the job has %llu suffixes, the plan says %llu",
+                            (unsigned long long)(lo + nc <= n_codes ? g.first[lo + nc] - s0 : 0),
+                            (unsigned long long)m);
+        for (uint64_t c = 0; c <= nc; c++)
+            if (off[c] != g.first[lo + c] - s0) return rv_error("GPU", "the plan's counts are not the text's");
+        if (m) {
+            k_widen<<<blocks(m), 256, 0, g.s>>>(g.grouped + s0, m, g.pos0, g.slot0);
+            GK_LAUNCH();
+        }
+        if (!m) return 0;
+        return bk_rounds(k, nc, off, m, min_left, pos, lcp, depth, groups, n_groups, rv_now());
+    }
+    /* the job's starts in text order, then grouped by code (stable) */
     if (g.codes && (g.codes_k != k || g.codes_sigma != sigma)) {
         cudaFree(g.codes);
         g.codes = nullptr;
@@ -277,9 +521,7 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
         }
     }
     in_job pred = {code, g.codes, lo, lo + nc};
-    double t_sel = 0, t_radix = 0, t_rounds = 0;
     thrust::counting_iterator<uint64_t> all(0);
-    size_t need = 0;
     /* count first: the selection writes what it finds, and the buffers hold the
      * plan's count (a plan of another text must fail, not overrun them) */
     auto ones = thrust::make_transform_iterator(all, count_one{pred});
@@ -298,7 +540,7 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
     GK(cub::DeviceSelect::If(g.temp, need, all, g.pos1, g.count, (int64_t)g.n, pred, g.s));
     int64_t got = 0;
     if (bk_count(&got) < 0) return -1;
-    t_sel = rv_now();
+    const double t_sel = rv_now();
     if ((uint64_t)got != m) return rv_error("GPU", "the job has %lld suffixes, the plan says %llu", (long long)got,
                                             (unsigned long long)m);
     if (!m) return 0;
@@ -311,6 +553,15 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
     if (bk_temp(need) < 0) return -1;
     need = g.temp_bytes;
     GK(cub::DeviceRadixSort::SortPairs(g.temp, need, g.key1, g.key0, g.pos1, g.pos0, (int64_t)m, 0, end_bit, g.s));
+    return bk_rounds(k, nc, off, m, min_left, pos, lcp, depth, groups, n_groups, t_sel);
+}
+
+/* The job's starts in g.pos0, grouped by code: the rounds, the download, the groups
+ * left to the CPU. */
+int bk_rounds(int k, uint64_t nc, const uint64_t *off, uint64_t m, uint64_t min_left, uint64_t *pos,
+              uint64_t *lcp, uint64_t *depth, uint64_t **groups, uint64_t *n_groups, double t_sel)
+{
+    size_t need = 0;
     /* the buckets are the first groups */
     int64_t *hb = (int64_t *)malloc((nc + 1) * sizeof *hb);
     if (!hb) return rv_error("GPU", "out of memory");
@@ -322,7 +573,7 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
     if (e == cudaSuccess) e = cudaStreamSynchronize(g.s);
     free(hb);
     GK(e);
-    t_radix = rv_now();
+    const double t_radix = rv_now();
     uint64_t A = m, d = (uint64_t)k;
     int round = 0;
     for (; A > 0; round++) {
@@ -355,8 +606,15 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
         d += (uint64_t)g.spk;
     }
     GK(cudaStreamSynchronize(g.s));
-    t_rounds = rv_now();
-    if (g.pin) { /* through page-locked memory, then into the caller's arrays */
+    const double t_rounds = rv_now();
+    if (g.pin && g.n < UINT32_MAX) { /* half the bytes: 32-bit positions and LCPs, widened by the host */
+        uint32_t *narrow = (uint32_t *)g.key0; /* free after the rounds: 2 cap words */
+        k_narrow<<<blocks(m), 256, 0, g.s>>>(g.outpos, g.outlcp, m, narrow);
+        GK_LAUNCH();
+        GK(cudaMemcpyAsync(g.pin, narrow, 2 * m * sizeof *narrow, cudaMemcpyDeviceToHost, g.s));
+        GK(cudaStreamSynchronize(g.s));
+        widen_parallel(pos, lcp, (const uint32_t *)g.pin, m);
+    } else if (g.pin) { /* through page-locked memory, then into the caller's arrays */
         GK(cudaMemcpyAsync(g.pin, g.outpos, m * sizeof *pos, cudaMemcpyDeviceToHost, g.s));
         GK(cudaMemcpyAsync(g.pin + g.cap, g.outlcp, m * sizeof *lcp, cudaMemcpyDeviceToHost, g.s));
         GK(cudaStreamSynchronize(g.s));
@@ -369,9 +627,9 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
     }
     if (g.trace)
         fprintf(stderr, "gpu bucket job: %llu suffixes, %d rounds, %llu left to the CPU at depth %llu; "
-                "select %.3f radix %.3f rounds %.3f download %.3f s\n", (unsigned long long)m, round,
-                (unsigned long long)A, (unsigned long long)d, t_sel - g.t0, t_radix - t_sel, t_rounds - t_radix,
-                rv_now() - t_rounds);
+                "select %.3f radix %.3f rounds %.3f download %.3f s; at %.3f, waited %.3f s\n",
+                (unsigned long long)m, round, (unsigned long long)A, (unsigned long long)d, t_sel - g.t0,
+                t_radix - t_sel, t_rounds - t_radix, rv_now() - t_rounds, g.t0 - g.t_open, g.t_wait);
     *depth = d;
     if (A == 0) return 0;
     /* the groups left: [first slot, count) pairs */
@@ -414,8 +672,9 @@ extern "C" int rv_gpu_bk_open(const uint8_t *text, uint64_t n, int sigma, int de
     GK(cudaSetDevice(dev));
     if (g.s == nullptr) GK(cudaStreamCreateWithFlags(&g.s, cudaStreamNonBlocking));
     if (g.count == nullptr) GK(cudaMalloc(&g.count, sizeof *g.count));
+    bk_group_free(); /* made again for this text */
     cudaFree(g.text);
-    cudaFree(g.codes); /* made again for this text */
+    cudaFree(g.codes);
     g.text = nullptr;
     g.codes = nullptr;
     g.codes_k = 0;
@@ -425,6 +684,7 @@ extern "C" int rv_gpu_bk_open(const uint8_t *text, uint64_t n, int sigma, int de
     GK(cudaStreamSynchronize(g.s));
     g.dev = dev;
     g.n = n;
+    g.t_open = rv_now();
     const char *tr = getenv("REPVIEW_GPU_TRACE");
     g.trace = tr && *tr && *tr != '0';
     g.bits = 1;
@@ -439,6 +699,7 @@ extern "C" void rv_gpu_bk_close(void)
     if (g.dev < 0) return;
     cudaSetDevice(g.dev);
     bk_free_arrays();
+    bk_group_free();
     cudaFree(g.text);
     cudaFree(g.codes);
     cudaFree(g.count);
@@ -446,11 +707,23 @@ extern "C" void rv_gpu_bk_close(void)
     g = bk_state();
 }
 
+extern "C" int rv_gpu_bk_count(uint64_t sigma, int k, uint64_t n_codes, uint64_t *count)
+{
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (g.dev < 0) return rv_error("GPU", "no text on the device");
+    GK(cudaSetDevice(g.dev));
+    if (bk_group(sigma, k, n_codes) < 0) return -1;
+    for (uint64_t c = 0; c < n_codes; c++) count[c] = g.first[c + 1] - g.first[c];
+    return 0;
+}
+
 extern "C" int rv_gpu_bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off, uint64_t m,
                              uint64_t min_left, uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups,
                              uint64_t *n_groups)
 {
+    double t = rv_now();
     std::lock_guard<std::mutex> lock(g_mu); /* one job at a time on the device */
+    g.t_wait = rv_now() - t;
     if (g.dev < 0) return rv_error("GPU", "no text on the device");
     GK(cudaSetDevice(g.dev));
     return bk_job(sigma, k, lo, nc, off, m, min_left, pos, lcp, depth, groups, n_groups);

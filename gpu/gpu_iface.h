@@ -95,6 +95,10 @@ int rv_gpu_wmers_run(rv_gpu_wmers_job_t *j);
 int rv_gpu_bk_devices(void);
 int rv_gpu_bk_open(const uint8_t *text, uint64_t n, int sigma, int dev);
 void rv_gpu_bk_close(void);
+/* The count of each of the n_codes codes of k symbols (base sigma) in the uploaded
+ * text, into count; kept on the device with the starts grouped by code for the
+ * jobs that follow.  0 or -1. */
+int rv_gpu_bk_count(uint64_t sigma, int k, uint64_t n_codes, uint64_t *count);
 int rv_gpu_bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off, uint64_t m,
                   uint64_t min_left, uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups,
                   uint64_t *n_groups);

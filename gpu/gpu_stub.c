@@ -40,6 +40,11 @@ int rv_gpu_buckets_open(const uint8_t *text, uint64_t n, int sigma, int dev)
     return rv_error("GPU", "this repview was built without CUDA");
 }
 void rv_gpu_buckets_close(void) {}
+int rv_gpu_buckets_count(uint64_t sigma, int k, uint64_t n_codes, uint64_t *count)
+{
+    (void)sigma; (void)k; (void)n_codes; (void)count;
+    return rv_error("GPU", "this repview was built without CUDA");
+}
 int rv_gpu_buckets_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off, uint64_t m,
                        uint64_t min_left, uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups,
                        uint64_t *n_groups)

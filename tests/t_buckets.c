@@ -373,6 +373,56 @@ static void test_map_wide(void)
     case_end(map_mode == 1 ? "buckets_map_wide" : "buckets_map_wide_slices");
 }
 
+/* The device's jobs against a plan of another text (its counts differ): each job
+ * whose counts are not the device's fails with a message, the others sort; none
+ * writes past its arrays.  And a job that claims one suffix more fails. */
+static void test_gpu_foreign_plan(void)
+{
+    case_begin();
+    rng_t r = rng_new(1523);
+    char *a = malloc(6001), *b = malloc(6001);
+    for (int i = 0; i < 6000; i++) a[i] = b[i] = "ACGT"[rng_below(&r, 4)];
+    for (int i = 0; i < 6000; i += 97) b[i] = "ACGT"[rng_below(&r, 4)]; /* same length, other codes */
+    a[6000] = b[6000] = 0;
+    rv_seq_t *sa = rv_seq_from_string(a, 6000, RV_ALPHA_DNA, "a"), *sb = rv_seq_from_string(b, 6000, RV_ALPHA_DNA, "b");
+    rv_bucket_plan_t p = {0};
+    CHECK(sa && sb && rv_bucket_plan(sa, 8, 700, 1, &p) == 0 && p.n_jobs > 3, "plan: %s", rv_last_error());
+    int failed = 0, sorted = 0;
+    for (int round = 0; round < 2 && !check_failed_; round++) {
+        const rv_seq_t *dev = round ? sb : sa; /* the plan's own text, then another */
+        CHECK(rv_gpu_buckets_open(dev->text, dev->n, dev->sigma, 0) == 0, "open: %s", rv_last_error());
+        for (uint64_t j = 0; j < p.n_jobs && !check_failed_; j++) {
+            const rv_bucket_job_t *job = &p.jobs[j];
+            uint64_t nc = job->code_hi - job->code_lo, m = job->suffixes;
+            uint64_t *off = malloc((nc + 1) * sizeof *off), *pos = malloc((m + 2) * sizeof *pos);
+            uint64_t *lcp = malloc((m + 2) * sizeof *lcp), depth = 0, *groups = NULL, ng = 0;
+            off[0] = 0;
+            for (uint64_t c = 0; c < nc; c++) off[c + 1] = off[c] + p.count[job->code_lo + c];
+            pos[m] = lcp[m] = 0xfeedu; /* guards */
+            int rc = rv_gpu_buckets_job(p.sigma, p.k, job->code_lo, nc, off, m, 1, pos, lcp, &depth, &groups, &ng);
+            CHECK(pos[m] == 0xfeedu && lcp[m] == 0xfeedu, "job %llu wrote past its arrays", (unsigned long long)j);
+            CHECK(rc == 0 || rv_last_error()[0], "job %llu failed without a message", (unsigned long long)j);
+            if (round == 0) CHECK(rc == 0, "own text, job %llu: %s", (unsigned long long)j, rv_last_error());
+            failed += round && rc < 0, sorted += round && rc == 0;
+            free(groups);
+            if (round == 0 && m) { /* one suffix more than the text has */
+                off[nc]++;
+                groups = NULL;
+                CHECK(rv_gpu_buckets_job(p.sigma, p.k, job->code_lo, nc, off, m + 1, 1, pos, lcp, &depth, &groups,
+                                         &ng) < 0, "job %llu with one suffix too many sorted", (unsigned long long)j);
+                free(groups);
+            }
+            free(off), free(pos), free(lcp);
+        }
+        rv_gpu_buckets_close();
+    }
+    CHECK(failed > 0, "no job of the foreign plan failed (%d sorted)", sorted);
+    rv_bucket_plan_free(&p);
+    rv_seq_free(sa), rv_seq_free(sb);
+    free(a), free(b);
+    case_end("buckets_gpu_foreign_plan");
+}
+
 /* Long equal runs (multikey quicksort on deep ties), larger buckets, min_len 0. */
 static void test_sort_fixed(void)
 {
@@ -985,6 +1035,7 @@ int main(void)
         gpu_mode = 2;
         test_pairs_large();
         gpu_mode = 0;
+        test_gpu_foreign_plan();
     } else {
         printf("SKIP buckets_gpu: no usable GPU (%s)\n", why);
     }

@@ -44,6 +44,9 @@ int rv_gpu_wmers_each(const rv_index_t *x, uint64_t w, uint64_t min_count, int w
 int rv_gpu_devices(void);
 int rv_gpu_buckets_open(const uint8_t *text, uint64_t n, int sigma, int dev);
 void rv_gpu_buckets_close(void);
+/* The plan's count of each code of k symbols (n_codes of them, base sigma) in the
+ * uploaded text; 0, or -1 with a message (the caller counts on the CPU). */
+int rv_gpu_buckets_count(uint64_t sigma, int k, uint64_t n_codes, uint64_t *count);
 int rv_gpu_buckets_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off, uint64_t m,
                        uint64_t min_left, uint64_t *pos, uint64_t *lcp, uint64_t *depth, uint64_t **groups,
                        uint64_t *n_groups);
