@@ -413,7 +413,9 @@ int pf_merge_parallel(pf_sink_t *sinks, int nsinks, const pf_out_t *out, int *ra
     pf_merge_tuning(&chunk, &check);
     run_t *runs = list_runs(sinks, nsinks, &nruns);
     pkey_t *cut = runs ? cut_chunks(runs, nruns, chunk, check, &nchunks) : NULL;
-    int threads = nsinks, rc = 0;
+    /* with text, the calling thread writes it: one worker fewer, so that the writer
+     * (the only one in order) has a core of its own */
+    int threads = nsinks, workers = out->text ? nsinks - 1 : nsinks, rc = 0;
     merge_t m = {.to = out, .runs = runs, .nruns = nruns, .cut = cut, .nchunks = nchunks,
                  .window = (uint64_t)threads + WINDOW_EXTRA};
     m.slots = cut ? calloc(m.window, sizeof *m.slots) : NULL;
@@ -429,7 +431,7 @@ int pf_merge_parallel(pf_sink_t *sinks, int nsinks, const pf_out_t *out, int *ra
     if (ok) {
         pthread_mutex_init(&m.mu, NULL);
         pthread_cond_init(&m.cv, NULL);
-        for (; started < threads; started++)
+        for (; started < workers; started++)
             if (pthread_create(&tid[started], NULL, worker_main, &w[started + 1]) != 0) break;
         rc = hand_over(&m, &w[0].sc);
         pthread_mutex_lock(&m.mu);
