@@ -284,6 +284,9 @@ int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, 
     for (; made < threads && rc == 0; made++) {
         rc = pf_sink_init(&sinks[made], cap < 64 ? 64 : cap, n_text);
         sinks[made].with_len = f->both;
+        /* a full run is sorted by up to 8 of the threads (most of the pairs may come
+         * from the few jobs of one or two threads) */
+        sinks[made].sort_threads = threads < 8 ? threads : 8;
     }
     double t_phase = rv_now();
     if (rc == 0) rc = produce(pctx, threads, sinks);

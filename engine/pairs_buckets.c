@@ -40,6 +40,8 @@ static void bucket_worker(void *ctx, uint64_t lo, uint64_t hi, int t)
 {
     bucket_run_t *b = ctx;
     (void)lo, (void)hi;
+    const char *tr = getenv("REPVIEW_JOB_TRACE");
+    const int each = tr && strcmp(tr, "2") == 0; /* a line per job */
     pf_walker_t *w = pf_walker_new(b->f, b->sinks ? &b->sinks[t] : NULL);
     rv_bucket_scratch_t *sc = rv_bucket_scratch_new();
     int rc = w && sc ? 0 : rv_error("pairs", "out of memory");
@@ -52,8 +54,16 @@ static void bucket_worker(void *ctx, uint64_t lo, uint64_t hi, int t)
         uint64_t m = 0;
         rc = rv_bucket_job_sort_in(b->s, b->plan, job, sc, &pos, &lcp, &m);
         double t0 = rv_now();
+        const pf_sink_t *sk = b->sinks ? &b->sinks[t] : NULL;
+        uint64_t before = sk ? sk->spilled + sk->n : w ? pf_walker_count(w) : 0;
+        double spill0 = sk ? sk->spill_s : 0;
         if (rc == 0) rc = pf_walker_bucket(w, pos, lcp, m);
         rv_bucket_phase_add(RV_JOB_WALK, (uint64_t)((rv_now() - t0) * 1e9));
+        if (each)
+            fprintf(stderr, "job\t%llu\tsuffixes %llu\tpairs %llu\tsorted at %.3f\twalk %.3f s (spills %.3f s)\tthread %d\n",
+                    (unsigned long long)job, (unsigned long long)m,
+                    (unsigned long long)((sk ? sk->spilled + sk->n : pf_walker_count(w)) - before), t0, rv_now() - t0,
+                    sk ? sk->spill_s - spill0 : 0.0, t);
     }
     rv_bucket_scratch_free(sc);
     if (w) atomic_fetch_add(&b->count, pf_walker_count(w));

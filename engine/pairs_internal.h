@@ -133,6 +133,9 @@ typedef struct {
     uint64_t nck, ck_cap;
     int err;              /* set (with a message) when a spill failed */
     char errmsg[256];
+    int sort_threads;     /* threads that sort a run before it spills (1: this one) */
+    uint64_t spilled;     /* pairs in the runs of the file */
+    double spill_s;       /* seconds spent spilling (REPVIEW_JOB_TRACE) */
 } pf_sink_t;
 
 int pf_sink_init(pf_sink_t *k, uint64_t cap, uint64_t n_text);
@@ -183,6 +186,8 @@ int pf_merge_parallel(pf_sink_t *sinks, int nsinks, const pf_out_t *out, int *ra
  * is the forward start of its second copy, which depends on its length: a copy
  * next to a run like AAAA... pairs with the same p2 at several lengths. */
 void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len);
+/* The same, on `threads` threads for a large n. */
+void pf_sort_pairs_threads(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len, int threads);
 static inline int pf_pair_less(const rv_pair_t *a, const rv_pair_t *b)
 {
     if (a->p1 != b->p1) return a->p1 < b->p1;

@@ -10,6 +10,7 @@
 #include "repview/seq.h"
 
 #include "pairs_list.h"
+#include "../engine/pairs_internal.h"
 
 static int collect_batch(void *ud, const rv_pair_t *p, size_t n)
 {
@@ -459,8 +460,61 @@ static void test_fixed(void)
     case_end("pairs_race_figure1");
 }
 
+/* The runs' sort on several threads (pf_sort_pairs_threads) against the one-thread
+ * sort and a comparison sort: random, few distinct p1, all equal, with and
+ * without the length as a key, narrow and wide positions, 2, 3 and 8 threads. */
+static int pair_cmp(const void *a, const void *b)
+{
+    const rv_pair_t *x = a, *y = b;
+    if (x->p1 != y->p1) return x->p1 < y->p1 ? -1 : 1;
+    if (x->p2 != y->p2) return x->p2 < y->p2 ? -1 : 1;
+    if (x->len != y->len) return x->len < y->len ? -1 : 1;
+    return 0;
+}
+
+static void test_sort_threads(void)
+{
+    case_begin();
+    rng_t r = rng_new(1601);
+    const uint64_t n = 300000;
+    rv_pair_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
+    rv_pair_t *tmp = malloc(n * sizeof *tmp);
+    CHECK(a && b && c && tmp, "out of memory");
+    for (int shape = 0; shape < 4 && !check_failed_; shape++)
+        for (int with_len = 0; with_len < 2 && !check_failed_; with_len++)
+            for (int bits = 20; bits <= 40 && !check_failed_; bits += 20) {
+                const uint64_t top = 1ull << bits;
+                for (uint64_t i = 0; i < n; i++) {
+                    uint64_t p1 = shape == 0 ? rng_below(&r, top - 1)
+                                : shape == 1 ? rng_below(&r, 5) * (top / 8)
+                                : shape == 2 ? 7 : (n - i) % 1000;
+                    uint64_t p2 = shape == 2 ? 9 : p1 + 1 + rng_below(&r, top - 1 - p1);
+                    /* equal (p1, p2) only with the length as a key (both strands) */
+                    uint64_t len = with_len ? 1 + rng_below(&r, 50) : (p1 ^ p2) % 97;
+                    if (!with_len && shape == 2) p2 = 9 + i, p1 = 7; /* distinct pairs */
+                    a[i] = (rv_pair_t){p1, p2, len, 0};
+                }
+                memcpy(c, a, n * sizeof *a);
+                qsort(c, n, sizeof *c, pair_cmp);
+                memcpy(b, a, n * sizeof *a);
+                pf_sort_pairs(b, tmp, n, bits + 1, with_len);
+                CHECK(memcmp(b, c, n * sizeof *b) == 0, "one thread: shape %d len %d bits %d", shape, with_len, bits);
+                static const int teams[] = {2, 3, 8};
+                for (int q = 0; q < 3 && !check_failed_; q++) {
+                    const int t = teams[q];
+                    memcpy(b, a, n * sizeof *a);
+                    pf_sort_pairs_threads(b, tmp, n, bits + 1, with_len, t);
+                    CHECK(memcmp(b, c, n * sizeof *b) == 0, "%d threads: shape %d len %d bits %d", t, shape, with_len,
+                          bits);
+                }
+            }
+    free(a), free(b), free(c), free(tmp);
+    case_end("pairs_sort_threads");
+}
+
 int main(void)
 {
+    test_sort_threads();
     test_fixed();
     test_random(0);
     test_random(1);
