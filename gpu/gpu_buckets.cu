@@ -50,6 +50,9 @@ struct bk_state {
     uint64_t n_codes = 0;       /* of the counts below (0: not counted yet) */
     int grouped_k = 0;          /* the k and sigma counted; grouped may still be NULL */
     uint64_t grouped_sigma = 0;
+    int text_sigma = 0;         /* the text's largest code: a plan's sigma is at least that */
+    int group_on = 1;           /* REPVIEW_GPU_GROUP=0: the jobs select their starts (tests) */
+    uint64_t group_chunk = 1ull << 27; /* REPVIEW_GPU_GROUP_CHUNK: positions a chunk (tests) */
 };
 
 const uint32_t NO_CODE = UINT32_MAX;
@@ -364,7 +367,7 @@ const size_t GROUP_SLACK = 2ull << 30;
  * code placed after the code's starts from earlier chunks. */
 int bk_group_fill(code_of code, uint64_t n_codes, uint64_t total)
 {
-    const uint64_t chunk = g.n < (1ull << 27) ? g.n : 1ull << 27;
+    const uint64_t chunk = g.n < g.group_chunk ? g.n : g.group_chunk;
     const uint32_t none = (uint32_t)n_codes;
     int end_bit = 1;
     while (end_bit < 32 && (1ull << end_bit) <= n_codes) end_bit++;
@@ -426,6 +429,23 @@ int bk_group_fill(code_of code, uint64_t n_codes, uint64_t total)
     return 0;
 }
 
+/* sigma^k, the plan's number of codes: 0, or -1 with a message when the plan's
+ * alphabet is smaller than the text's (its codes would fall outside the counts) or
+ * the codes are too many. */
+int plan_codes(uint64_t sigma, int k, uint64_t *n_codes)
+{
+    if (sigma < (uint64_t)g.text_sigma || sigma < 1 || k < 1)
+        return rv_error("GPU", "a plan of %llu symbols in %d is not of this text (%d symbols)",
+                        (unsigned long long)sigma, k, g.text_sigma);
+    uint64_t n = 1;
+    for (int i = 0; i < k; i++) {
+        if (n > (1ull << 32) / sigma) return rv_error("GPU", "too many codes in the plan");
+        n *= sigma;
+    }
+    *n_codes = n;
+    return 0;
+}
+
 /* The count of every code of k symbols (host, into g.first as first slots) and, when
  * the text has fewer than 2^32 symbols and the device has room, the grouped starts.
  * Once per (k, sigma). */
@@ -439,6 +459,7 @@ int bk_group(uint64_t sigma, int k, uint64_t n_codes)
     uint64_t *h = (uint64_t *)malloc((n_codes + 1) * sizeof *h);
     if (!h) return rv_error("GPU", "out of memory");
     cudaError_t e = cudaMalloc(&count, (n_codes ? n_codes : 1) * 8);
+    if (e != cudaSuccess) cudaGetLastError(); /* not left for the next launch to report */
     if (e == cudaSuccess) e = cudaMemsetAsync(count, 0, n_codes * 8, g.s);
     if (e == cudaSuccess && g.n) {
         k_count_codes<<<blocks(g.n), 256, 0, g.s>>>(code, count);
@@ -461,10 +482,15 @@ int bk_group(uint64_t sigma, int k, uint64_t n_codes)
     g.first = h;
     g.n_codes = n_codes, g.grouped_k = k, g.grouped_sigma = sigma;
     double t1 = rv_now();
-    int rc = g.n < UINT32_MAX && n_codes < UINT32_MAX ? bk_group_fill(code, n_codes, total) : 1;
-    if (rc < 0) {
-        bk_group_free();
-        return -1;
+    int rc = g.group_on && g.n < UINT32_MAX && n_codes < UINT32_MAX ? bk_group_fill(code, n_codes, total) : 1;
+    if (rc < 0) { /* keep the counts: the jobs select their starts instead */
+        if (g.trace) fprintf(stderr, "gpu bucket codes: grouping failed (%s)\n", rv_last_error());
+        cudaGetLastError();
+    }
+    if (g.grouped && g.codes) { /* the select path's codes are not needed now */
+        cudaFree(g.codes);
+        g.codes = nullptr;
+        g.codes_k = 0;
     }
     if (g.trace)
         fprintf(stderr, "gpu bucket codes: %llu counted in %.3f s, %s in %.3f s\n", (unsigned long long)total, t1 - t0,
@@ -478,20 +504,29 @@ int bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, const uint64_t *off,
     *groups = nullptr;
     *n_groups = 0;
     g.t0 = rv_now();
-    if (bk_reserve(m) < 0) return -1;
     code_of code = {g.text, g.n, sigma, k};
-    uint64_t n_codes = 1;
-    for (int i = 0; i < k; i++) n_codes *= sigma;
-    if (bk_group(sigma, k, n_codes) < 0) return -1;
+    uint64_t n_codes = 0;
+    if (plan_codes(sigma, k, &n_codes) < 0 || bk_group(sigma, k, n_codes) < 0) return -1;
+    /* the plan's counts against the device's: a plan of another text fails here */
+    if (lo > n_codes || nc > n_codes - lo)
+        return rv_error("GPU", "the job's codes [%llu, +%llu) are not among the plan's %llu", (unsigned long long)lo,
+                        (unsigned long long)nc, (unsigned long long)n_codes);
+    const uint64_t s0 = g.first[lo];
+    if (g.first[lo + nc] - s0 != m)
+        return rv_error("GPU", "the job has %llu suffixes, the plan says %llu",
+                        (unsigned long long)(g.first[lo + nc] - s0), (unsigned long long)m);
+    for (uint64_t c = 0; c <= nc; c++)
+        if (off[c] != g.first[lo + c] - s0) return rv_error("GPU", "the plan's counts are not the text's");
+    if (bk_reserve(m) < 0) {
+        if (!g.grouped) return -1;
+        /* no room for this job beside the grouped starts: drop them and select */
+        cudaGetLastError();
+        cudaFree(g.grouped);
+        g.grouped = nullptr;
+        if (bk_reserve(m) < 0) return -1;
+    }
     size_t need = 0;
     if (g.grouped) { /* the job's starts are one slice of the grouped ones */
-        uint64_t s0 = g.first[lo];
-        if (lo + nc > n_codes || g.first[lo + nc] - s0 != m)
-            return rv_error("GPU", "the job has %llu suffixes, the plan says %llu",
-                            (unsigned long long)(lo + nc <= n_codes ? g.first[lo + nc] - s0 : 0),
-                            (unsigned long long)m);
-        for (uint64_t c = 0; c <= nc; c++)
-            if (off[c] != g.first[lo + c] - s0) return rv_error("GPU", "the plan's counts are not the text's");
         if (m) {
             k_widen<<<blocks(m), 256, 0, g.s>>>(g.grouped + s0, m, g.pos0, g.slot0);
             GK_LAUNCH();
@@ -684,7 +719,11 @@ extern "C" int rv_gpu_bk_open(const uint8_t *text, uint64_t n, int sigma, int de
     GK(cudaStreamSynchronize(g.s));
     g.dev = dev;
     g.n = n;
+    g.text_sigma = sigma;
     g.t_open = rv_now();
+    const char *ge = getenv("REPVIEW_GPU_GROUP"), *gc = getenv("REPVIEW_GPU_GROUP_CHUNK");
+    g.group_on = !(ge && strcmp(ge, "0") == 0);
+    g.group_chunk = gc && *gc && strtoull(gc, NULL, 10) > 0 ? strtoull(gc, NULL, 10) : 1ull << 27;
     const char *tr = getenv("REPVIEW_GPU_TRACE");
     g.trace = tr && *tr && *tr != '0';
     g.bits = 1;
@@ -712,6 +751,10 @@ extern "C" int rv_gpu_bk_count(uint64_t sigma, int k, uint64_t n_codes, uint64_t
     std::lock_guard<std::mutex> lock(g_mu);
     if (g.dev < 0) return rv_error("GPU", "no text on the device");
     GK(cudaSetDevice(g.dev));
+    uint64_t want = 0;
+    if (plan_codes(sigma, k, &want) < 0) return -1;
+    if (want != n_codes) return rv_error("GPU", "%llu codes asked for, sigma^k is %llu", (unsigned long long)n_codes,
+                                         (unsigned long long)want);
     if (bk_group(sigma, k, n_codes) < 0) return -1;
     for (uint64_t c = 0; c < n_codes; c++) count[c] = g.first[c + 1] - g.first[c];
     return 0;

@@ -144,6 +144,8 @@ static uint64_t code_at(const rv_seq_t *s, uint64_t i, int k, uint64_t sigma)
 /* The GPU's bucket sort (gpu.h) under the same oracles: 0 off, 1 every round on
  * the device (REPVIEW_GPU_BUCKET_LEFT=1), 2 the default hand-over to the CPU. */
 static int gpu_mode;
+/* which way the device finds a job's starts (REPVIEW_GPU_GROUP*), for the names */
+static const char *gpu_variant = "";
 static int map_wide_seen; /* maps of two bytes a position checked */
 static int map_mode; /* 1: the plan's own job map; 2: a map filled in three slices, as the ranks of a host do */
 
@@ -347,8 +349,8 @@ static void test_sort_random(void)
             rv_seq_free(s);
             input_free(&in);
         }
-        snprintf(name, sizeof name, "buckets_sort_oracle_%s%s%s", kinds[kind], gpu_mode ? "_gpu" : "",
-                 map_mode == 1 ? "_map" : map_mode == 2 ? "_map_slices" : "");
+        snprintf(name, sizeof name, "buckets_sort_oracle_%s%s%s%s", kinds[kind], gpu_mode ? "_gpu" : "",
+                 gpu_mode ? gpu_variant : "", map_mode == 1 ? "_map" : map_mode == 2 ? "_map_slices" : "");
         case_end(name);
     }
 }
@@ -420,7 +422,9 @@ static void test_gpu_foreign_plan(void)
     rv_bucket_plan_free(&p);
     rv_seq_free(sa), rv_seq_free(sb);
     free(a), free(b);
-    case_end("buckets_gpu_foreign_plan");
+    char name[96];
+    snprintf(name, sizeof name, "buckets_gpu_foreign_plan%s", gpu_variant);
+    case_end(name);
 }
 
 /* Long equal runs (multikey quicksort on deep ties), larger buckets, min_len 0. */
@@ -650,7 +654,10 @@ static void test_pairs_large(void)
         rv_index_free(x);
         input_free(&in);
     }
-    case_end(gpu_mode == 1 ? "buckets_pairs_large_gpu_rounds" : gpu_mode ? "buckets_pairs_large_gpu" : "buckets_pairs_large");
+    char large[96];
+    snprintf(large, sizeof large, "%s%s", gpu_mode == 1 ? "buckets_pairs_large_gpu_rounds" : gpu_mode ? "buckets_pairs_large_gpu" : "buckets_pairs_large",
+             gpu_mode ? gpu_variant : "");
+    case_end(large);
 }
 
 /* ---- part files ------------------------------------------------------------------ */
@@ -1034,8 +1041,23 @@ int main(void)
         test_pairs_large();
         gpu_mode = 2;
         test_pairs_large();
-        gpu_mode = 0;
         test_gpu_foreign_plan();
+        /* the starts grouped in chunks of 997 positions (a code's starts then span
+         * chunks), and not grouped at all (each job scans the codes) */
+        static const char *const var[2][3] = {{"REPVIEW_GPU_GROUP_CHUNK", "997", "_chunks"},
+                                              {"REPVIEW_GPU_GROUP", "0", "_select"}};
+        for (int v = 0; v < 2; v++) {
+            setenv(var[v][0], var[v][1], 1);
+            gpu_variant = var[v][2];
+            gpu_mode = 1;
+            test_sort_random();
+            gpu_mode = 2;
+            test_pairs_large();
+            test_gpu_foreign_plan();
+            unsetenv(var[v][0]);
+        }
+        gpu_variant = "";
+        gpu_mode = 0;
     } else {
         printf("SKIP buckets_gpu: no usable GPU (%s)\n", why);
     }
