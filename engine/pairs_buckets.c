@@ -191,22 +191,33 @@ typedef struct {
 typedef struct {
     FILE *out;
     uint64_t prev, pairs;
+    uint8_t *buf; /* a batch coded (3 varints of at most 10 bytes a pair), one fwrite */
 } part_put_t;
 
-static void put_varint(FILE *f, uint64_t v)
+static uint8_t *put_varint(uint8_t *b, uint64_t v)
 {
-    while (v >= 0x80) putc_unlocked((int)(v | 0x80) & 0xff, f), v >>= 7;
-    putc_unlocked((int)v, f);
+    while (v >= 0x80) *b++ = (uint8_t)(v | 0x80), v >>= 7;
+    *b++ = (uint8_t)v;
+    return b;
 }
 
+/* A batch of the merge, coded in memory and written at once: the merge's one serial
+ * step (putc for every byte of 2.9 GB held up a 3 Gbp run under mpirun by seconds). */
 static int part_put(void *ud, const rv_pair_t *p, size_t n)
 {
     part_put_t *w = ud;
-    for (size_t i = 0; i < n; i++) {
-        put_varint(w->out, p[i].p1 - w->prev);
-        put_varint(w->out, p[i].p2 - p[i].p1);
-        put_varint(w->out, 2 * p[i].len + (uint64_t)(p[i].inverted != 0));
-        w->prev = p[i].p1;
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < RV_PAIRS_BATCH ? n - i : RV_PAIRS_BATCH;
+        uint8_t *b = w->buf;
+        for (size_t j = i; j < i + m; j++) {
+            b = put_varint(b, p[j].p1 - w->prev);
+            b = put_varint(b, p[j].p2 - p[j].p1);
+            b = put_varint(b, 2 * p[j].len + (uint64_t)(p[j].inverted != 0));
+            w->prev = p[j].p1;
+        }
+        if (fwrite(w->buf, 1, (size_t)(b - w->buf), w->out) != (size_t)(b - w->buf))
+            return rv_error("part", "cannot write: %s", strerror(errno));
+        i += m;
     }
     w->pairs += n;
     return ferror(w->out) ? rv_error("part", "cannot write: %s", strerror(errno)) : 0;
@@ -225,8 +236,10 @@ static int write_part(bucket_run_t *b, const rv_pairs_opts_t *o, uint64_t slice,
     po.plan = rv_bucket_plan_hash(b->plan);
     rv_part_writer_t *w = rv_part_writer_begin(path, RV_PART_PAIRS, slice, n_slices, b->s, &po, sizeof po);
     if (!w) return -1;
-    part_put_t pw = {rv_part_writer_file(w), 0, 0};
-    int rc = pf_collect(b->f, o, b->s->n, produce_buckets, b, part_put, &pw, NULL);
+    part_put_t pw = {rv_part_writer_file(w), 0, 0, malloc(30 * (size_t)RV_PAIRS_BATCH)};
+    int rc = pw.buf ? pf_collect(b->f, o, b->s->n, produce_buckets, b, part_put, &pw, NULL)
+                    : rv_error("part", "out of memory");
+    free(pw.buf);
     return rv_part_writer_end(w, pw.pairs, durable, rc);
 }
 
