@@ -194,13 +194,6 @@ typedef struct {
     uint8_t *buf; /* a batch coded (3 varints of at most 10 bytes a pair), one fwrite */
 } part_put_t;
 
-static uint8_t *put_varint(uint8_t *b, uint64_t v)
-{
-    while (v >= 0x80) *b++ = (uint8_t)(v | 0x80), v >>= 7;
-    *b++ = (uint8_t)v;
-    return b;
-}
-
 /* A batch of the merge, coded in memory and written at once: the merge's one serial
  * step (putc for every byte of 2.9 GB held up a 3 Gbp run under mpirun by seconds). */
 static int part_put(void *ud, const rv_pair_t *p, size_t n)
@@ -210,9 +203,9 @@ static int part_put(void *ud, const rv_pair_t *p, size_t n)
         size_t m = n - i < RV_PAIRS_BATCH ? n - i : RV_PAIRS_BATCH;
         uint8_t *b = w->buf;
         for (size_t j = i; j < i + m; j++) {
-            b = put_varint(b, p[j].p1 - w->prev);
-            b = put_varint(b, p[j].p2 - p[j].p1);
-            b = put_varint(b, 2 * p[j].len + (uint64_t)(p[j].inverted != 0));
+            b = pf_put_varint(b, p[j].p1 - w->prev);
+            b = pf_put_varint(b, p[j].p2 - p[j].p1);
+            b = pf_put_varint(b, 2 * p[j].len + (uint64_t)(p[j].inverted != 0));
             w->prev = p[j].p1;
         }
         if (fwrite(w->buf, 1, (size_t)(b - w->buf), w->out) != (size_t)(b - w->buf))

@@ -138,6 +138,14 @@ typedef struct {
     double spill_s;       /* seconds spent spilling (REPVIEW_JOB_TRACE) */
 } pf_sink_t;
 
+/* v as a LEB128 varint at b (at most 10 bytes); past it. */
+static inline uint8_t *pf_put_varint(uint8_t *b, uint64_t v)
+{
+    while (v >= 0x80) *b++ = (uint8_t)(v | 0x80), v >>= 7;
+    *b++ = (uint8_t)v;
+    return b;
+}
+
 int pf_sink_init(pf_sink_t *k, uint64_t cap, uint64_t n_text);
 void pf_sink_free(pf_sink_t *k);
 /* Sort the buffer and append it to the spill file as a run. */

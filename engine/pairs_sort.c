@@ -205,13 +205,6 @@ static int open_spill(pf_sink_t *k)
     return 0;
 }
 
-static uint8_t *put_varint(uint8_t *b, uint64_t v)
-{
-    while (v >= 0x80) *b++ = (uint8_t)(v | 0x80), v >>= 7;
-    *b++ = (uint8_t)v;
-    return b;
-}
-
 static int write_all(pf_sink_t *k, const uint8_t *p, uint64_t len)
 {
     while (len) {
@@ -270,9 +263,9 @@ int pf_sink_spill(pf_sink_t *k)
             k->ck_p2[k->nck++] = p->p2;
             prev = 0;
         }
-        b = put_varint(b, p->p1 - prev);
-        b = put_varint(b, p->p2 - p->p1);
-        b = put_varint(b, p->len);
+        b = pf_put_varint(b, p->p1 - prev);
+        b = pf_put_varint(b, p->p2 - p->p1);
+        b = pf_put_varint(b, p->len);
         prev = p->p1;
         if ((uint64_t)(b - out) + MAX_CODE > flush_at) {
             if (write_all(k, out, (uint64_t)(b - out)) < 0) return -1;
