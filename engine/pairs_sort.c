@@ -91,40 +91,9 @@ static void insertion_sort(rv_pair_t *a, uint64_t n)
     }
 }
 
-void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len)
-{
-    if (n < 256) {
-        insertion_sort(a, n);
-        return;
-    }
-    static const uint64_t mask = (1u << DIGIT) - 1;
-    uint64_t cnt[1u << DIGIT];
-    rv_pair_t *src = a, *dst = tmp;
-#define KEY(p) (field == 2 ? (p).p1 : field == 1 ? (p).p2 : (p).len)
-    for (int field = with_len ? 0 : 1; field < 3; field++) /* least significant key first */
-        for (int sh = 0; sh < bits; sh += DIGIT) {
-            memset(cnt, 0, sizeof cnt);
-            for (uint64_t i = 0; i < n; i++)
-                cnt[(KEY(src[i]) >> sh) & mask]++;
-            if (cnt[(KEY(src[0]) >> sh) & mask] == n) continue;
-            uint64_t sum = 0;
-            for (uint64_t d = 0; d <= mask; d++) {
-                uint64_t c = cnt[d];
-                cnt[d] = sum;
-                sum += c;
-            }
-            for (uint64_t i = 0; i < n; i++)
-                dst[cnt[(KEY(src[i]) >> sh) & mask]++] = src[i];
-            rv_pair_t *t = src;
-            src = dst;
-            dst = t;
-        }
-#undef KEY
-    if (src != a) memcpy(a, src, n * sizeof *a);
-}
-
-/* The same sort on `threads` threads, each pass counted and scattered by slices
- * (stable: slice t's pairs of a digit go after those of slices before t).  A spill
+/* The runs' LSD radix sort (p1, p2, and len when both strands), on `threads`
+ * threads for a large n: each pass counted and scattered by slices (stable: slice
+ * t's pairs of a digit go after those of slices before t).  A spill
  * of the few jobs that make most of the pairs (a poly-A bucket: a third of a
  * genome's pairs) sorted on one thread was most of their job's time. */
 typedef struct {
@@ -160,20 +129,19 @@ static void rsort_scatter(void *ctx, uint64_t lo, uint64_t hi, int t)
 
 void pf_sort_pairs_threads(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len, int threads)
 {
+    if (n < 256) {
+        insertion_sort(a, n);
+        return;
+    }
     if (threads > 64) threads = 64;
-    if (threads < 2 || n < (1u << 18)) {
-        pf_sort_pairs(a, tmp, n, bits, with_len);
-        return;
-    }
-    uint64_t (*cnt)[1u << DIGIT] = malloc((size_t)threads * sizeof *cnt);
-    if (!cnt) {
-        pf_sort_pairs(a, tmp, n, bits, with_len);
-        return;
-    }
+    if (threads < 2 || n < (1u << 18)) threads = 1;
+    uint64_t one[1][1u << DIGIT], (*cnt)[1u << DIGIT] = one;
+    if (threads > 1 && !(cnt = malloc((size_t)threads * sizeof *cnt))) cnt = one, threads = 1;
     rsort_t r = {a, tmp, n, cnt, threads, 0, 0};
     for (r.field = with_len ? 0 : 1; r.field < 3; r.field++) /* least significant key first */
         for (r.sh = 0; r.sh < bits; r.sh += DIGIT) {
-            rv_parallel_for(threads, (uint64_t)threads, rsort_count, &r);
+            if (threads == 1) rsort_count(&r, 0, 1, 0);
+            else rv_parallel_for(threads, (uint64_t)threads, rsort_count, &r);
             const uint64_t first = (field_of(&r.src[0], r.field) >> r.sh) & ((1u << DIGIT) - 1);
             uint64_t same = 0;
             for (int t = 0; t < threads; t++) same += cnt[t][first];
@@ -185,13 +153,19 @@ void pf_sort_pairs_threads(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, i
                     cnt[t][d] = sum;
                     sum += c;
                 }
-            rv_parallel_for(threads, (uint64_t)threads, rsort_scatter, &r);
+            if (threads == 1) rsort_scatter(&r, 0, 1, 0);
+            else rv_parallel_for(threads, (uint64_t)threads, rsort_scatter, &r);
             rv_pair_t *x = r.src;
             r.src = r.dst;
             r.dst = x;
         }
     if (r.src != a) memcpy(a, r.src, n * sizeof *a);
-    free(cnt);
+    if (cnt != one) free(cnt);
+}
+
+void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len)
+{
+    pf_sort_pairs_threads(a, tmp, n, bits, with_len, 1);
 }
 
 static int open_spill(pf_sink_t *k)
