@@ -27,7 +27,8 @@
 #include "internal.h"
 #include "pairs_internal.h"
 
-enum { DIGIT = 11, READ_PAIRS = 2048, RAW_BYTES = 1 << 16, MAX_CODE = 30, OUT_BYTES = 1 << 20 };
+enum { DIGIT = 11, READ_PAIRS = 2048, RAW_BYTES = 1 << 16, MAX_CODE = 30 };
+_Static_assert(MAX_CODE <= sizeof(rv_pair_t), "a spilled pair is coded in the room of one pair");
 
 static int sink_fail(pf_sink_t *k, const char *what)
 {
@@ -127,40 +128,100 @@ static void rsort_scatter(void *ctx, uint64_t lo, uint64_t hi, int t)
     (void)t;
 }
 
-void pf_sort_pairs_threads(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len, int threads)
+/* One counted and scattered pass of r (its field and shift) from r->src to r->dst:
+ * 0, or 1 when every pair has the same digit (nothing moved). */
+static int rsort_pass(rsort_t *r, int threads)
+{
+    if (threads == 1) rsort_count(r, 0, 1, 0);
+    else rv_parallel_for(threads, (uint64_t)threads, rsort_count, r);
+    const uint64_t first = (field_of(&r->src[0], r->field) >> r->sh) & ((1u << DIGIT) - 1);
+    uint64_t same = 0;
+    for (int t = 0; t < threads; t++) same += r->cnt[t][first];
+    if (same == r->n) return 1;
+    uint64_t sum = 0;
+    for (uint64_t d = 0; d < (1u << DIGIT); d++)
+        for (int t = 0; t < threads; t++) {
+            uint64_t c = r->cnt[t][d];
+            r->cnt[t][d] = sum;
+            sum += c;
+        }
+    if (threads == 1) rsort_scatter(r, 0, 1, 0);
+    else rv_parallel_for(threads, (uint64_t)threads, rsort_scatter, r);
+    return 0;
+}
+
+/* LSD: every digit of (len,) p2, p1, least significant first; the result in a. */
+static void lsd_sort(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len, int threads)
 {
     if (n < 256) {
         insertion_sort(a, n);
         return;
     }
-    if (threads > 64) threads = 64;
-    if (threads < 2 || n < (1u << 18)) threads = 1;
     uint64_t one[1][1u << DIGIT], (*cnt)[1u << DIGIT] = one;
     if (threads > 1 && !(cnt = malloc((size_t)threads * sizeof *cnt))) cnt = one, threads = 1;
     rsort_t r = {a, tmp, n, cnt, threads, 0, 0};
     for (r.field = with_len ? 0 : 1; r.field < 3; r.field++) /* least significant key first */
         for (r.sh = 0; r.sh < bits; r.sh += DIGIT) {
-            if (threads == 1) rsort_count(&r, 0, 1, 0);
-            else rv_parallel_for(threads, (uint64_t)threads, rsort_count, &r);
-            const uint64_t first = (field_of(&r.src[0], r.field) >> r.sh) & ((1u << DIGIT) - 1);
-            uint64_t same = 0;
-            for (int t = 0; t < threads; t++) same += cnt[t][first];
-            if (same == n) continue; /* one digit throughout: nothing moves */
-            uint64_t sum = 0;
-            for (uint64_t d = 0; d < (1u << DIGIT); d++)
-                for (int t = 0; t < threads; t++) {
-                    uint64_t c = cnt[t][d];
-                    cnt[t][d] = sum;
-                    sum += c;
-                }
-            if (threads == 1) rsort_scatter(&r, 0, 1, 0);
-            else rv_parallel_for(threads, (uint64_t)threads, rsort_scatter, &r);
+            if (rsort_pass(&r, threads)) continue;
             rv_pair_t *x = r.src;
             r.src = r.dst;
             r.dst = x;
         }
     if (r.src != a) memcpy(a, r.src, n * sizeof *a);
     if (cnt != one) free(cnt);
+}
+
+/* A large run: one MSD pass on the top MSD_BITS of p1 into tmp, then each part
+ * (a few thousand pairs, in cache) by LSD and back.  Six LSD passes over the whole
+ * run scattered 32-byte pairs to 2048 places each time, a TLB miss a pair: 131 ns
+ * a pair for runs of 2 Mi (dev machine), most of a spill. */
+enum { MSD_BITS = 8, MSD_MIN = 1 << 16 };
+
+typedef struct {
+    rv_pair_t *a, *tmp;
+    const uint64_t *start; /* part d is [start[d], start[d + 1]) */
+    int bits, with_len;
+} msd_t;
+
+static void msd_parts(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    const msd_t *m = ctx;
+    (void)t;
+    for (uint64_t d = lo; d < hi; d++) {
+        uint64_t a = m->start[d], len = m->start[d + 1] - a;
+        if (len < 2) {
+            if (len) m->a[a] = m->tmp[a];
+            continue;
+        }
+        lsd_sort(m->tmp + a, m->a + a, len, m->bits, m->with_len, 1);
+        memcpy(m->a + a, m->tmp + a, len * sizeof *m->a);
+    }
+}
+
+void pf_sort_pairs_threads(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len, int threads)
+{
+    if (threads > 64) threads = 64;
+    if (threads < 2 || n < (1u << 18)) threads = 1;
+    if (n < MSD_MIN || bits <= MSD_BITS) {
+        lsd_sort(a, tmp, n, bits, with_len, threads);
+        return;
+    }
+    uint64_t one[1][1u << DIGIT], (*cnt)[1u << DIGIT] = one;
+    if (threads > 1 && !(cnt = malloc((size_t)threads * sizeof *cnt))) cnt = one, threads = 1;
+    rsort_t r = {a, tmp, n, cnt, threads, 2, bits - MSD_BITS};
+    uint64_t start[(1u << MSD_BITS) + 1];
+    if (rsort_pass(&r, threads)) { /* one part: the top bits are all the same */
+        if (cnt != one) free(cnt);
+        lsd_sort(a, tmp, n, bits, with_len, threads);
+        return;
+    }
+    /* after the scatter, cnt[threads - 1][d] ends part d */
+    start[0] = 0;
+    for (uint64_t d = 0; d < (1u << MSD_BITS); d++) start[d + 1] = cnt[threads - 1][d];
+    if (cnt != one) free(cnt);
+    msd_t m = {a, tmp, start, bits, with_len};
+    if (threads == 1) msd_parts(&m, 0, 1u << MSD_BITS, 0);
+    else rv_parallel_dynamic(threads, 1u << MSD_BITS, 4, msd_parts, &m);
 }
 
 void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len)
@@ -206,6 +267,45 @@ static int checkpoints_room(pf_sink_t *k, uint64_t more)
     return 0;
 }
 
+/* The coding of a spilled run, by slices of whole checkpoints: slice t is pairs
+ * [lo[t], lo[t + 1]), coded at out + lo[t] * sizeof (rv_pair_t) into bytes[t];
+ * its checkpoints' offsets are from the slice's start until the caller adds where
+ * the slice lands in the file. */
+enum { CODE_SLICES = 64 };
+typedef struct {
+    pf_sink_t *k;
+    uint8_t *out;
+    uint64_t lo[CODE_SLICES + 1], bytes[CODE_SLICES];
+    int slices;
+} code_t;
+
+static void code_slices(void *ctx, uint64_t first, uint64_t last, int th)
+{
+    code_t *c = ctx;
+    pf_sink_t *k = c->k;
+    (void)th;
+    for (uint64_t t = first; t < last; t++) {
+        uint8_t *const start = c->out + c->lo[t] * sizeof(rv_pair_t);
+        uint8_t *b = start;
+        uint64_t prev = 0;
+        for (uint64_t i = c->lo[t]; i < c->lo[t + 1]; i++) {
+            const rv_pair_t *p = &k->buf[i];
+            if (i % k->check == 0) { /* a checkpoint: coded from 0, its place listed */
+                const uint64_t x = k->nck + i / k->check;
+                k->ck_off[x] = (uint64_t)(b - start);
+                k->ck_p1[x] = p->p1;
+                k->ck_p2[x] = p->p2;
+                prev = 0;
+            }
+            b = pf_put_varint(b, p->p1 - prev);
+            b = pf_put_varint(b, p->p2 - p->p1);
+            b = pf_put_varint(b, p->len);
+            prev = p->p1;
+        }
+        c->bytes[t] = (uint64_t)(b - start);
+    }
+}
+
 int pf_sink_spill(pf_sink_t *k)
 {
     if (k->err) return -1;
@@ -225,28 +325,26 @@ int pf_sink_spill(pf_sink_t *k)
     }
     if (checkpoints_room(k, (k->n + k->check - 1) / k->check) < 0) return -1;
     k->run_ck[k->nruns] = k->nck;
-    /* the radix scratch is free now: code the run into it, flushing by OUT_BYTES */
-    uint8_t *out = (uint8_t *)k->tmp, *b = out;
-    uint64_t room = k->cap * sizeof *k->tmp, flush_at = room < OUT_BYTES ? room : OUT_BYTES, prev = 0;
     k->run_off[k->nruns] = k->file_bytes;
-    for (uint64_t i = 0; i < k->n; i++) {
-        const rv_pair_t *p = &k->buf[i];
-        if (i % k->check == 0) { /* a checkpoint: coded from 0, its place listed */
-            k->ck_off[k->nck] = k->file_bytes + (uint64_t)(b - out);
-            k->ck_p1[k->nck] = p->p1;
-            k->ck_p2[k->nck++] = p->p2;
-            prev = 0;
-        }
-        b = pf_put_varint(b, p->p1 - prev);
-        b = pf_put_varint(b, p->p2 - p->p1);
-        b = pf_put_varint(b, p->len);
-        prev = p->p1;
-        if ((uint64_t)(b - out) + MAX_CODE > flush_at) {
-            if (write_all(k, out, (uint64_t)(b - out)) < 0) return -1;
-            b = out;
-        }
+    /* the radix scratch is free now: each slice of the run (whole checkpoints) is
+     * coded into its share of it, at most MAX_CODE <= sizeof (rv_pair_t) bytes a
+     * pair, by the sort's threads; then the slices are written in order */
+    int T = k->n >= (1u << 18) ? k->sort_threads : 1;
+    if (T > CODE_SLICES) T = CODE_SLICES;
+    code_t c = {k, (uint8_t *)k->tmp, {0}, {0}, T};
+    for (int t = 0; t <= T; t++) {
+        uint64_t at = k->n * (uint64_t)t / (uint64_t)T;
+        c.lo[t] = t == T ? k->n : (at + k->check - 1) / k->check * k->check;
+        if (c.lo[t] > k->n) c.lo[t] = k->n;
     }
-    if (write_all(k, out, (uint64_t)(b - out)) < 0) return -1;
+    if (T == 1) code_slices(&c, 0, 1, 0);
+    else rv_parallel_for(T, (uint64_t)T, code_slices, &c);
+    for (int t = 0; t < T; t++) {
+        const uint64_t base = k->file_bytes;
+        for (uint64_t i = c.lo[t]; i < c.lo[t + 1]; i += k->check) k->ck_off[k->nck + i / k->check] += base;
+        if (write_all(k, c.out + c.lo[t] * sizeof(rv_pair_t), c.bytes[t]) < 0) return -1;
+    }
+    k->nck += (k->n + k->check - 1) / k->check;
     k->run_len[k->nruns++] = k->n;
     k->spilled += k->n;
     k->n = 0;

@@ -13,6 +13,7 @@
  * few suffixes remain the rounds stop and the caller finishes those groups on the CPU
  * (long repeats: few suffixes, many rounds).
  */
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -21,6 +22,80 @@
 #include "gpu_internal.cuh"
 
 namespace {
+
+/* A job's download goes to page-locked staging, and the host widens or copies it
+ * into the caller's arrays after the device is let go: the next job's rounds run
+ * meanwhile (for 3 Gbp, 4-5 s of the device's 8 s went to that host work). */
+struct bk_download {
+    void *pin = nullptr;  /* the staging: 2m 32-bit words (narrow) or 2m 64-bit ones */
+    int narrow = 0, staged = 0; /* staged: the download waits in pin for the host */
+    double t_copy = 0;    /* the device-to-host copy */
+    char line[256] = "";  /* the trace line, less the host's part */
+};
+
+/* The staging buffers: a job takes one before it waits for the device, so that
+ * several jobs overlap (one on the device, the others widening: a widening takes
+ * longer than the job's turn on the device).  Slot j > 0 may only hold a job of at
+ * most PIN_TOTAL / (j + 1) bytes, so that the page-locked memory stays near
+ * PIN_TOTAL and a huge job uses the first slot alone. */
+enum { PIN_SLOTS = 8 };
+int pin_slots = 0; /* slots in use: REPVIEW_GPU_PIN_SLOTS (1..8, tests and benchmarks) or 3 */
+const size_t PIN_TOTAL = (size_t)1 << 30;
+struct pin_slot {
+    void *p = nullptr;
+    size_t bytes = 0;
+    int busy = 0;
+};
+pin_slot pins[PIN_SLOTS];
+std::mutex pin_mu;
+std::condition_variable pin_cv;
+
+/* A slot of at least `bytes`, grown where needed (its memory is NULL when the host
+ * has no page-locked room: the download then goes straight to the caller). */
+int pin_take(size_t bytes)
+{
+    std::unique_lock<std::mutex> lk(pin_mu);
+    if (!pin_slots) {
+        const char *e = getenv("REPVIEW_GPU_PIN_SLOTS");
+        pin_slots = e && atoi(e) >= 1 && atoi(e) <= PIN_SLOTS ? atoi(e) : 3;
+    }
+    int i = -1;
+    pin_cv.wait(lk, [&] {
+        for (int j = 0; j < pin_slots && (j == 0 || bytes <= PIN_TOTAL / (size_t)(j + 1)); j++)
+            if (!pins[j].busy) return (i = j), true;
+        return false;
+    });
+    pins[i].busy = 1;
+    lk.unlock();
+    if (pins[i].bytes < bytes) {
+        cudaFreeHost(pins[i].p);
+        size_t want = bytes + bytes / 8;
+        if (cudaMallocHost(&pins[i].p, want) == cudaSuccess) {
+            pins[i].bytes = want;
+        } else {
+            cudaGetLastError(); /* not left for the next launch to report */
+            pins[i].p = nullptr, pins[i].bytes = 0;
+        }
+    }
+    return i;
+}
+
+void pin_give(int i)
+{
+    std::lock_guard<std::mutex> lk(pin_mu);
+    pins[i].busy = 0;
+    pin_cv.notify_all();
+}
+
+void pin_free_all()
+{
+    std::lock_guard<std::mutex> lk(pin_mu);
+    for (pin_slot &x : pins)
+        if (!x.busy) {
+            cudaFreeHost(x.p);
+            x.p = nullptr, x.bytes = 0;
+        }
+}
 
 struct bk_state {
     int dev = -1;
@@ -41,7 +116,7 @@ struct bk_state {
     uint32_t *codes = nullptr; /* the code of every start (NO_CODE: none), for k and */
     int codes_k = 0;           /* sigma below; made at the first job when it fits   */
     uint64_t codes_sigma = 0;
-    uint64_t *pin = nullptr;   /* page-locked staging for the downloads (2 cap) */
+    struct bk_download *dl = nullptr; /* the job's download (rv_gpu_bk_job) */
     /* every start grouped by code, text order within a code (bk_group): a job's
      * starts are then one slice, found without reading the text */
     uint32_t *grouped = nullptr;
@@ -64,8 +139,6 @@ void bk_free_arrays()
     void *a[] = {g.pos0, g.pos1, g.key0, g.key1, g.slot0, g.slot1, g.outpos, g.outlcp, g.beg,
                  g.act, g.head, g.nhead, g.temp};
     for (void *p : a) cudaFree(p);
-    cudaFreeHost(g.pin);
-    g.pin = nullptr;
     g.pos0 = g.pos1 = g.key0 = g.key1 = g.slot0 = g.slot1 = g.outpos = g.outlcp = nullptr;
     g.beg = nullptr;
     g.act = g.head = g.nhead = nullptr;
@@ -85,10 +158,6 @@ int bk_reserve(uint64_t m)
     GK(cudaMalloc(&g.act, c));
     GK(cudaMalloc(&g.head, c));
     GK(cudaMalloc(&g.nhead, c));
-    if (cudaMallocHost(&g.pin, 2 * c * sizeof(uint64_t)) != cudaSuccess) {
-        cudaGetLastError(); /* no page-locked room: copy through pageable memory */
-        g.pin = nullptr;
-    }
     g.cap = c;
     return 0;
 }
@@ -627,29 +696,29 @@ int bk_rounds(int k, uint64_t nc, const uint64_t *off, uint64_t m, uint64_t min_
     }
     GK(cudaStreamSynchronize(g.s));
     const double t_rounds = rv_now();
-    if (g.pin && g.n < UINT32_MAX) { /* half the bytes: 32-bit positions and LCPs, widened by the host */
+    bk_download *dl = g.dl;
+    dl->narrow = g.n < UINT32_MAX;
+    if (dl->pin && dl->narrow) { /* half the bytes: 32-bit positions and LCPs, widened by the host */
         uint32_t *narrow = (uint32_t *)g.key0; /* free after the rounds: 2 cap words */
         k_narrow<<<blocks(m), 256, 0, g.s>>>(g.outpos, g.outlcp, m, narrow);
         GK_LAUNCH();
-        GK(cudaMemcpyAsync(g.pin, narrow, 2 * m * sizeof *narrow, cudaMemcpyDeviceToHost, g.s));
-        GK(cudaStreamSynchronize(g.s));
-        widen_parallel(pos, lcp, (const uint32_t *)g.pin, m);
-    } else if (g.pin) { /* through page-locked memory, then into the caller's arrays */
-        GK(cudaMemcpyAsync(g.pin, g.outpos, m * sizeof *pos, cudaMemcpyDeviceToHost, g.s));
-        GK(cudaMemcpyAsync(g.pin + g.cap, g.outlcp, m * sizeof *lcp, cudaMemcpyDeviceToHost, g.s));
-        GK(cudaStreamSynchronize(g.s));
-        copy_parallel(pos, g.pin, m * sizeof *pos);
-        copy_parallel(lcp, g.pin + g.cap, m * sizeof *lcp);
+        GK(cudaMemcpyAsync(dl->pin, narrow, 2 * m * sizeof *narrow, cudaMemcpyDeviceToHost, g.s));
+        dl->staged = 1;
+    } else if (dl->pin) { /* through page-locked memory, copied by the host */
+        GK(cudaMemcpyAsync(dl->pin, g.outpos, m * sizeof *pos, cudaMemcpyDeviceToHost, g.s));
+        GK(cudaMemcpyAsync((uint64_t *)dl->pin + m, g.outlcp, m * sizeof *lcp, cudaMemcpyDeviceToHost, g.s));
+        dl->staged = 1;
     } else {
         GK(cudaMemcpyAsync(pos, g.outpos, m * sizeof *pos, cudaMemcpyDeviceToHost, g.s));
         GK(cudaMemcpyAsync(lcp, g.outlcp, m * sizeof *lcp, cudaMemcpyDeviceToHost, g.s));
-        GK(cudaStreamSynchronize(g.s));
     }
+    GK(cudaStreamSynchronize(g.s));
+    dl->t_copy = rv_now() - t_rounds;
     if (g.trace)
-        fprintf(stderr, "gpu bucket job: %llu suffixes, %d rounds, %llu left to the CPU at depth %llu; "
-                "select %.3f radix %.3f rounds %.3f download %.3f s; at %.3f, waited %.3f s\n",
-                (unsigned long long)m, round, (unsigned long long)A, (unsigned long long)d, t_sel - g.t0,
-                t_radix - t_sel, t_rounds - t_radix, rv_now() - t_rounds, g.t0 - g.t_open, g.t_wait);
+        snprintf(dl->line, sizeof dl->line, "gpu bucket job: %llu suffixes, %d rounds, %llu left to the CPU at depth %llu; "
+                 "select %.3f radix %.3f rounds %.3f download %.3f",
+                 (unsigned long long)m, round, (unsigned long long)A, (unsigned long long)d, t_sel - g.t0,
+                 t_radix - t_sel, t_rounds - t_radix, dl->t_copy);
     *depth = d;
     if (A == 0) return 0;
     /* the groups left: [first slot, count) pairs */
@@ -729,6 +798,7 @@ extern "C" void rv_gpu_bk_close(void)
     cudaFree(g.count);
     if (g.s) cudaStreamDestroy(g.s);
     g = bk_state();
+    pin_free_all();
 }
 
 extern "C" int rv_gpu_bk_count(uint64_t sigma, int k, uint64_t n_codes, uint64_t *count)
@@ -750,9 +820,38 @@ extern "C" int rv_gpu_bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, co
                              uint64_t *n_groups)
 {
     double t = rv_now();
-    std::lock_guard<std::mutex> lock(g_mu); /* one job at a time on the device */
-    g.t_wait = rv_now() - t;
-    if (g.dev < 0) return rv_error("GPU", "no text on the device");
-    GK(cudaSetDevice(g.dev));
-    return bk_job(sigma, k, lo, nc, off, m, min_left, pos, lcp, depth, groups, n_groups);
+    bk_download dl;
+    int slot = pin_take(2 * m * sizeof(uint64_t));
+    dl.pin = pins[slot].p;
+    int rc;
+    double t_open = 0, t_wait = 0;
+    {
+        std::lock_guard<std::mutex> lock(g_mu); /* one job at a time on the device */
+        t_wait = g.t_wait = rv_now() - t;
+        if (g.dev < 0) {
+            rc = rv_error("GPU", "no text on the device");
+        } else if (cudaSetDevice(g.dev) != cudaSuccess) {
+            cudaGetLastError();
+            rc = rv_error("GPU", "cannot select the device");
+        } else {
+            g.dl = &dl;
+            rc = bk_job(sigma, k, lo, nc, off, m, min_left, pos, lcp, depth, groups, n_groups);
+            g.dl = nullptr;
+            t_open = g.t0 - g.t_open;
+        }
+    }
+    /* the device is free for the next job: the host's part of the download */
+    double t_host = rv_now();
+    if (rc == 0 && dl.staged) {
+        if (dl.narrow) {
+            widen_parallel(pos, lcp, (const uint32_t *)dl.pin, m);
+        } else {
+            copy_parallel(pos, dl.pin, m * sizeof *pos);
+            copy_parallel(lcp, (const uint64_t *)dl.pin + m, m * sizeof *lcp);
+        }
+    }
+    pin_give(slot);
+    if (rc == 0 && dl.line[0])
+        fprintf(stderr, "%s (host %.3f) s; at %.3f, waited %.3f s\n", dl.line, rv_now() - t_host, t_open, t_wait);
+    return rc;
 }

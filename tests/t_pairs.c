@@ -512,9 +512,76 @@ static void test_sort_threads(void)
     case_end("pairs_sort_threads");
 }
 
+/* Spilled runs coded by slices on several threads (pf_sink_spill with sort_threads
+ * > 1 and runs of 2^18 pairs or more), merged back: the same pairs in the same
+ * order as a comparison sort of what went in, for 1 and 3 threads, positions
+ * narrow and wide, with and without the length as a key, from one sink (the heap
+ * merge) and from two (the merge that starts inside runs at their checkpoints). */
+typedef struct {
+    rv_pair_t *a;
+    size_t n, cap;
+} spill_got_t;
+
+static int spill_collect(void *ud, const rv_pair_t *p, size_t n)
+{
+    spill_got_t *g = ud;
+    if (g->n + n > g->cap) return -1;
+    memcpy(g->a + g->n, p, n * sizeof *p);
+    g->n += n;
+    return 0;
+}
+
+static void test_spill_slices(void)
+{
+    case_begin();
+    rng_t r = rng_new(1777);
+    const uint64_t n = 1300001, run = 300000;
+    rv_pair_t *in = malloc(n * sizeof *in), *want = malloc(n * sizeof *want);
+    spill_got_t got = {malloc(n * sizeof *got.a), 0, n};
+    CHECK(in && want && got.a, "out of memory");
+    static const int teams[] = {1, 3};
+    for (int wide = 0; wide < 2 && !check_failed_; wide++)
+        for (int with_len = 0; with_len < 2 && !check_failed_; with_len++) {
+            const uint64_t top = wide ? 1ull << 40 : 1ull << 30;
+            for (uint64_t i = 0; i < n; i++) {
+                uint64_t p1 = rng_below(&r, top / 2), p2 = with_len ? p1 + 1 + rng_below(&r, 3) : p1 + 1 + i;
+                in[i] = (rv_pair_t){p1, p2, with_len ? 1 + rng_below(&r, 1000) : 1 + rng_below(&r, 300), 0};
+            }
+            memcpy(want, in, n * sizeof *in);
+            qsort(want, n, sizeof *want, pair_cmp);
+            for (int q = 0; q < 2 && !check_failed_; q++)
+                for (int ns = 1; ns <= 2 && !check_failed_; ns++) { /* two sinks: the merge by checkpoints */
+                    pf_sink_t k[2];
+                    for (int j = 0; j < ns; j++) {
+                        pf_sink_init(&k[j], run, top);
+                        k[j].sort_threads = teams[q];
+                        k[j].with_len = with_len;
+                    }
+                    for (uint64_t i = 0; i < n; i++) pf_sink_push(&k[i % (uint64_t)ns], in[i].p1, in[i].p2, in[i].len);
+                    for (int j = 0; j < ns; j++)
+                        CHECK(!k[j].err && k[j].nruns == (n / (uint64_t)ns) / run, "%d threads: %llu runs spilled",
+                              teams[q], (unsigned long long)k[j].nruns);
+                    got.n = 0;
+                    pf_out_t out = {spill_collect, &got, NULL, 0};
+                    CHECK(pf_merge(k, ns, &out) == 0 && got.n == n, "%d threads: merged %zu of %llu", teams[q],
+                          got.n, (unsigned long long)n);
+                    for (uint64_t i = 0; i < n && !check_failed_; i++)
+                        CHECK(got.a[i].p1 == want[i].p1 && got.a[i].p2 == want[i].p2 && got.a[i].len == want[i].len,
+                              "%d threads wide %d len %d sinks %d: pair %llu differs", teams[q], wide, with_len, ns,
+                              (unsigned long long)i);
+                    for (int j = 0; j < ns; j++) pf_sink_free(&k[j]);
+                }
+        }
+    free(in);
+    free(want);
+    free(got.a);
+    case_end("pairs_spill_slices");
+}
+
 int main(void)
 {
     test_sort_threads();
+    test_spill_slices();
     test_fixed();
     test_random(0);
     test_random(1);
