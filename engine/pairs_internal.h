@@ -189,8 +189,9 @@ void pf_merge_tuning(uint64_t *chunk, uint64_t *check);
  * mapped, no memory) and passed nothing: the caller merges serially. */
 int pf_merge_parallel(pf_sink_t *sinks, int nsinks, const pf_out_t *out, int *ran);
 
-/* Sort pairs by (p1, p2), then len when with_len: LSD radix over `bits`-bit fields,
- * tmp the same size.  (p1, p2) identifies a direct pair, but an inverted pair's p2
+/* Sort pairs by (p1, p2), then len when with_len: LSD radix over `bits`-bit fields
+ * (a large run first split by the top bits of p1, each part then by LSD), tmp the
+ * same size.  (p1, p2) identifies a direct pair, but an inverted pair's p2
  * is the forward start of its second copy, which depends on its length: a copy
  * next to a run like AAAA... pairs with the same p2 at several lengths. */
 void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len);

@@ -172,30 +172,37 @@ static void lsd_sort(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int wit
 }
 
 /* A large run: one MSD pass on the top MSD_BITS of p1 into tmp, then each part
- * (a few thousand pairs, in cache) by LSD and back.  Six LSD passes over the whole
- * run scattered 32-byte pairs to 2048 places each time, a TLB miss a pair: 131 ns
- * a pair for runs of 2 Mi (dev machine), most of a spill. */
+ * (with p1 spread over the text, a few thousand pairs, in cache) by LSD and back.
+ * Six LSD passes over the whole run scattered 32-byte pairs to 2048 places each
+ * time, a TLB miss a pair: 131 ns a pair for runs of 2 Mi (dev machine), most of a
+ * spill.  A part of more than n / threads pairs (p1 crowded in a stretch of the
+ * text) is sorted on every thread after the others. */
 enum { MSD_BITS = 8, MSD_MIN = 1 << 16 };
 
 typedef struct {
     rv_pair_t *a, *tmp;
     const uint64_t *start; /* part d is [start[d], start[d + 1]) */
+    uint64_t big;          /* parts larger than this are left to the caller */
     int bits, with_len;
 } msd_t;
+
+static void msd_part(const msd_t *m, uint64_t d, int threads)
+{
+    uint64_t a = m->start[d], len = m->start[d + 1] - a;
+    if (len < 2) {
+        if (len) m->a[a] = m->tmp[a];
+        return;
+    }
+    lsd_sort(m->tmp + a, m->a + a, len, m->bits, m->with_len, len >= (1u << 18) ? threads : 1);
+    memcpy(m->a + a, m->tmp + a, len * sizeof *m->a);
+}
 
 static void msd_parts(void *ctx, uint64_t lo, uint64_t hi, int t)
 {
     const msd_t *m = ctx;
     (void)t;
-    for (uint64_t d = lo; d < hi; d++) {
-        uint64_t a = m->start[d], len = m->start[d + 1] - a;
-        if (len < 2) {
-            if (len) m->a[a] = m->tmp[a];
-            continue;
-        }
-        lsd_sort(m->tmp + a, m->a + a, len, m->bits, m->with_len, 1);
-        memcpy(m->a + a, m->tmp + a, len * sizeof *m->a);
-    }
+    for (uint64_t d = lo; d < hi; d++)
+        if (m->start[d + 1] - m->start[d] <= m->big) msd_part(m, d, 1);
 }
 
 void pf_sort_pairs_threads(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len, int threads)
@@ -219,9 +226,16 @@ void pf_sort_pairs_threads(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, i
     start[0] = 0;
     for (uint64_t d = 0; d < (1u << MSD_BITS); d++) start[d + 1] = cnt[threads - 1][d];
     if (cnt != one) free(cnt);
-    msd_t m = {a, tmp, start, bits, with_len};
+    if (start[1u << MSD_BITS] != n) { /* a p1 of more than `bits` bits: the whole run, by LSD */
+        lsd_sort(tmp, a, n, 64, with_len, threads);
+        memcpy(a, tmp, n * sizeof *a);
+        return;
+    }
+    msd_t m = {a, tmp, start, threads > 1 ? n / (uint64_t)threads : n, bits, with_len};
     if (threads == 1) msd_parts(&m, 0, 1u << MSD_BITS, 0);
     else rv_parallel_dynamic(threads, 1u << MSD_BITS, 4, msd_parts, &m);
+    for (uint64_t d = 0; d < (1u << MSD_BITS); d++)
+        if (start[d + 1] - start[d] > m.big) msd_part(&m, d, threads);
 }
 
 void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_len)
@@ -329,7 +343,7 @@ int pf_sink_spill(pf_sink_t *k)
     /* the radix scratch is free now: each slice of the run (whole checkpoints) is
      * coded into its share of it, at most MAX_CODE <= sizeof (rv_pair_t) bytes a
      * pair, by the sort's threads; then the slices are written in order */
-    int T = k->n >= (1u << 18) ? k->sort_threads : 1;
+    int T = k->n >= (1u << 18) && k->sort_threads > 1 ? k->sort_threads : 1;
     if (T > CODE_SLICES) T = CODE_SLICES;
     code_t c = {k, (uint8_t *)k->tmp, {0}, {0}, T};
     for (int t = 0; t <= T; t++) {

@@ -36,8 +36,10 @@ struct bk_download {
 /* The staging buffers: a job takes one before it waits for the device, so that
  * several jobs overlap (one on the device, the others widening: a widening takes
  * longer than the job's turn on the device).  Slot j > 0 may only hold a job of at
- * most PIN_TOTAL / (j + 1) bytes, so that the page-locked memory stays near
- * PIN_TOTAL and a huge job uses the first slot alone. */
+ * most PIN_TOTAL / (j + 1) bytes, and a job takes the last slot free that fits it,
+ * leaving the first to the large ones: the later slots together stay near
+ * PIN_TOTAL, while the first grows to the largest job's download (as the one
+ * staging buffer did before) and is not shrunk. */
 enum { PIN_SLOTS = 8 };
 int pin_slots = 0; /* slots in use: REPVIEW_GPU_PIN_SLOTS (1..8, tests and benchmarks) or 3 */
 const size_t PIN_TOTAL = (size_t)1 << 30;
@@ -50,8 +52,9 @@ pin_slot pins[PIN_SLOTS];
 std::mutex pin_mu;
 std::condition_variable pin_cv;
 
-/* A slot of at least `bytes`, grown where needed (its memory is NULL when the host
- * has no page-locked room: the download then goes straight to the caller). */
+/* A slot for a download of `bytes`, grown where needed: its index.  Its memory is
+ * still too small (or NULL) when the host has no page-locked room: the download
+ * then goes straight to the caller's arrays. */
 int pin_take(size_t bytes)
 {
     std::unique_lock<std::mutex> lk(pin_mu);
@@ -61,21 +64,20 @@ int pin_take(size_t bytes)
     }
     int i = -1;
     pin_cv.wait(lk, [&] {
-        for (int j = 0; j < pin_slots && (j == 0 || bytes <= PIN_TOTAL / (size_t)(j + 1)); j++)
-            if (!pins[j].busy) return (i = j), true;
+        for (int j = pin_slots - 1; j >= 0; j--)
+            if (!pins[j].busy && (j == 0 || bytes <= PIN_TOTAL / (size_t)(j + 1))) return (i = j), true;
         return false;
     });
     pins[i].busy = 1;
     lk.unlock();
-    if (pins[i].bytes < bytes) {
-        cudaFreeHost(pins[i].p);
+    if (pins[i].bytes < bytes) { /* the new one first: on failure the old one stays */
+        void *p = nullptr;
         size_t want = bytes + bytes / 8;
-        if (cudaMallocHost(&pins[i].p, want) == cudaSuccess) {
-            pins[i].bytes = want;
-        } else {
-            cudaGetLastError(); /* not left for the next launch to report */
-            pins[i].p = nullptr, pins[i].bytes = 0;
+        if (cudaMallocHost(&p, want) == cudaSuccess) {
+            cudaFreeHost(pins[i].p);
+            pins[i].p = p, pins[i].bytes = want;
         }
+        cudaGetLastError(); /* not left for the next launch to report */
     }
     return i;
 }
@@ -87,6 +89,7 @@ void pin_give(int i)
     pin_cv.notify_all();
 }
 
+/* At the text's close: every slot not in use (the jobs have ended by then). */
 void pin_free_all()
 {
     std::lock_guard<std::mutex> lk(pin_mu);
@@ -821,8 +824,10 @@ extern "C" int rv_gpu_bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, co
 {
     double t = rv_now();
     bk_download dl;
-    int slot = pin_take(2 * m * sizeof(uint64_t));
-    dl.pin = pins[slot].p;
+    /* g.n is set by the text's upload, before any job */
+    const size_t need = 2 * m * (g.n < UINT32_MAX ? sizeof(uint32_t) : sizeof(uint64_t));
+    int slot = pin_take(need);
+    dl.pin = pins[slot].bytes >= need ? pins[slot].p : nullptr;
     int rc;
     double t_open = 0, t_wait = 0;
     {
@@ -837,6 +842,10 @@ extern "C" int rv_gpu_bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, co
             g.dl = &dl;
             rc = bk_job(sigma, k, lo, nc, off, m, min_left, pos, lcp, depth, groups, n_groups);
             g.dl = nullptr;
+            if (rc < 0) { /* no copy still writing the staging once it is given back */
+                cudaStreamSynchronize(g.s);
+                cudaGetLastError();
+            }
             t_open = g.t0 - g.t_open;
         }
     }

@@ -461,7 +461,8 @@ static void test_fixed(void)
 }
 
 /* The runs' sort on several threads (pf_sort_pairs_threads) against the one-thread
- * sort and a comparison sort: random, few distinct p1, all equal, with and
+ * sort and a comparison sort: random, few distinct p1, all equal, 97% of p1 in one
+ * part of the split by top bits (sorted on every thread), with and
  * without the length as a key, narrow and wide positions, 2, 3 and 8 threads. */
 static int pair_cmp(const void *a, const void *b)
 {
@@ -480,14 +481,16 @@ static void test_sort_threads(void)
     rv_pair_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
     rv_pair_t *tmp = malloc(n * sizeof *tmp);
     CHECK(a && b && c && tmp, "out of memory");
-    for (int shape = 0; shape < 4 && !check_failed_; shape++)
+    for (int shape = 0; shape < 5 && !check_failed_; shape++)
         for (int with_len = 0; with_len < 2 && !check_failed_; with_len++)
             for (int bits = 20; bits <= 40 && !check_failed_; bits += 20) {
                 const uint64_t top = 1ull << bits;
                 for (uint64_t i = 0; i < n; i++) {
                     uint64_t p1 = shape == 0 ? rng_below(&r, top - 1)
                                 : shape == 1 ? rng_below(&r, 5) * (top / 8)
-                                : shape == 2 ? 7 : (n - i) % 1000;
+                                : shape == 2 ? 7
+                                : shape == 3 ? (n - i) % 1000
+                                : i % 32 ? top / 4 + rng_below(&r, top / 512) : rng_below(&r, top - 1);
                     uint64_t p2 = shape == 2 ? 9 : p1 + 1 + rng_below(&r, top - 1 - p1);
                     /* equal (p1, p2) only with the length as a key (both strands) */
                     uint64_t len = with_len ? 1 + rng_below(&r, 50) : (p1 ^ p2) % 97;
