@@ -290,7 +290,6 @@ typedef struct {
     pf_sink_t *k;
     uint8_t *out;
     uint64_t lo[CODE_SLICES + 1], bytes[CODE_SLICES];
-    int slices;
 } code_t;
 
 static void code_slices(void *ctx, uint64_t first, uint64_t last, int th)
@@ -345,7 +344,7 @@ int pf_sink_spill(pf_sink_t *k)
      * pair, by the sort's threads; then the slices are written in order */
     int T = k->n >= (1u << 18) && k->sort_threads > 1 ? k->sort_threads : 1;
     if (T > CODE_SLICES) T = CODE_SLICES;
-    code_t c = {k, (uint8_t *)k->tmp, {0}, {0}, T};
+    code_t c = {k, (uint8_t *)k->tmp, {0}, {0}};
     for (int t = 0; t <= T; t++) {
         uint64_t at = k->n * (uint64_t)t / (uint64_t)T;
         c.lo[t] = t == T ? k->n : (at + k->check - 1) / k->check * k->check;
