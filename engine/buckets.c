@@ -191,10 +191,10 @@ int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes)
     free(p->jobs);
     p->jobs = jobs;
     p->n_jobs = nj;
-    p->map = NULL; /* it names the old jobs */
+    p->map = NULL, p->lists = NULL; /* they name the old jobs */
     p->map_width = 0;
-    free(p->own_map);
-    p->own_map = NULL;
+    free(p->own_map), free(p->own_lists);
+    p->own_map = NULL, p->own_lists = NULL;
     return 0;
 }
 
@@ -205,10 +205,53 @@ int rv_bucket_map_width(const rv_bucket_plan_t *p)
     return p->n_jobs < 0xff ? 1 : p->n_jobs < RV_BUCKET_NO_JOB ? 2 : 0;
 }
 
+/* The job of a code, without a table of every code (4 Mi codes: 8 MB, a cache
+ * miss at every position of the text, which was most of a fill): a table of cells
+ * of 2^shift codes holding the first job that may hold a code of the cell, then the
+ * jobs' first codes from there (jobs are consecutive code ranges; a cell rarely
+ * holds the start of another). */
+enum { FINDER_CELLS_LOG2 = 15 };
+typedef struct {
+    uint16_t *first;      /* per cell */
+    uint32_t *lo, *hi;    /* each job's codes [lo, hi) */
+    uint64_t jobs;
+    int shift;
+} job_finder_t;
+
+static void finder_free(job_finder_t *f) { free(f->first), free(f->lo), free(f->hi); }
+
+static int finder_init(job_finder_t *f, const rv_bucket_plan_t *p)
+{
+    *f = (job_finder_t){0};
+    f->jobs = p->n_jobs;
+    while ((p->n_codes - 1) >> f->shift >= (1u << FINDER_CELLS_LOG2)) f->shift++;
+    const uint64_t cells = ((p->n_codes - 1) >> f->shift) + 1;
+    f->first = malloc(cells * sizeof *f->first);
+    f->lo = malloc((p->n_jobs + 1) * sizeof *f->lo);
+    f->hi = malloc((p->n_jobs + 1) * sizeof *f->hi);
+    if (!f->first || !f->lo || !f->hi) {
+        finder_free(f);
+        return rv_error("buckets", "out of memory");
+    }
+    for (uint64_t j = 0; j < p->n_jobs; j++) f->lo[j] = (uint32_t)p->jobs[j].code_lo, f->hi[j] = (uint32_t)p->jobs[j].code_hi;
+    for (uint64_t c = 0, j = 0; c < cells; c++) {
+        while (j + 1 < p->n_jobs && f->lo[j + 1] <= c << f->shift) j++;
+        f->first[c] = (uint16_t)j;
+    }
+    return 0;
+}
+
+static inline uint64_t find_job(const job_finder_t *f, uint64_t code)
+{
+    uint64_t j = f->first[code >> f->shift];
+    while (j + 1 < f->jobs && f->lo[j + 1] <= code) j++;
+    return j < f->jobs && code >= f->lo[j] && code < f->hi[j] ? j : RV_BUCKET_NO_JOB;
+}
+
 typedef struct {
     const rv_seq_t *s;
     const rv_bucket_plan_t *p;
-    const uint16_t *job_of; /* per code */
+    const job_finder_t *f;
     void *map;
     uint64_t lo, hi, chunk;
     int width;
@@ -225,9 +268,9 @@ static void map_range(void *ctx, uint64_t first, uint64_t last, int t)
         else for (uint64_t j = a; j < b; j++) ((uint16_t *)m->map)[j] = RV_BUCKET_NO_JOB;
         ci_init(&it, m->s, m->p, a, b);
         if (m->width == 1)
-            while (ci_next(&it, &start, &code)) ((uint8_t *)m->map)[start] = (uint8_t)m->job_of[code];
+            while (ci_next(&it, &start, &code)) ((uint8_t *)m->map)[start] = (uint8_t)find_job(m->f, code);
         else
-            while (ci_next(&it, &start, &code)) ((uint16_t *)m->map)[start] = m->job_of[code];
+            while (ci_next(&it, &start, &code)) ((uint16_t *)m->map)[start] = (uint16_t)find_job(m->f, code);
     }
 }
 
@@ -238,15 +281,12 @@ int rv_bucket_map_fill(const rv_seq_t *s, const rv_bucket_plan_t *p, void *map, 
     if (!width) return rv_error("buckets", "too many jobs for a job map");
     if (hi > s->n) hi = s->n;
     if (lo >= hi) return 0;
-    uint16_t *job_of = malloc(p->n_codes * sizeof *job_of);
-    if (!job_of) return rv_error("buckets", "out of memory");
-    for (uint64_t c = 0; c < p->n_codes; c++) job_of[c] = (uint16_t)RV_BUCKET_NO_JOB;
-    for (uint64_t j = 0; j < p->n_jobs; j++)
-        for (uint64_t c = p->jobs[j].code_lo; c < p->jobs[j].code_hi; c++) job_of[c] = (uint16_t)j;
+    job_finder_t f;
+    if (finder_init(&f, p) < 0) return -1;
     if (threads <= 0) threads = rv_default_threads();
-    map_job_t m = {s, p, job_of, map, lo, hi, 1u << 20, width};
+    map_job_t m = {s, p, &f, map, lo, hi, 1u << 20, width};
     rv_parallel_dynamic(threads, (hi - lo + m.chunk - 1) / m.chunk, 1, map_range, &m);
-    free(job_of);
+    finder_free(&f);
     return 0;
 }
 
@@ -259,13 +299,97 @@ void rv_bucket_plan_use_map(rv_bucket_plan_t *p, const void *map)
 
 uint64_t rv_bucket_map_budget(uint64_t mem_budget) { return (mem_budget ? mem_budget : 1ull << 30) / 2; }
 
+/* ---- the job lists ---------------------------------------------------------------- */
+
+/* Where the parts of the lists lie: the starts at 0 (two bytes a position), the
+ * table after them (jobs + 1 offsets a block, each block's row from 0 to its
+ * starts). */
+static uint64_t n_blocks(uint64_t n) { return (n + RV_BUCKET_BLOCK - 1) / RV_BUCKET_BLOCK; }
+static uint64_t table_at(uint64_t n) { return (2 * n + 7) & ~7ull; }
+
+uint64_t rv_bucket_lists_bytes(const rv_bucket_plan_t *p, uint64_t n)
+{
+    if (p->n_jobs < 2 || p->n_jobs > RV_BUCKET_LIST_JOBS) return 0;
+    return table_at(n) + n_blocks(n) * (p->n_jobs + 1) * sizeof(uint32_t);
+}
+
+typedef struct {
+    const rv_seq_t *s;
+    const rv_bucket_plan_t *p;
+    const job_finder_t *f;
+    uint16_t *starts;
+    uint32_t *table;
+    uint16_t *scratch; /* each thread's: 2 x RV_BUCKET_BLOCK (offset, job), then counters */
+    uint64_t first;    /* the first block */
+} lists_job_t;
+
+static void lists_range(void *ctx, uint64_t first, uint64_t last, int t)
+{
+    const lists_job_t *l = ctx;
+    const uint64_t jobs = l->p->n_jobs, n = l->s->n;
+    uint16_t *at = l->scratch + (uint64_t)t * (2 * RV_BUCKET_BLOCK + 2 * (jobs + 1)), *job = at + RV_BUCKET_BLOCK;
+    uint32_t *next = (uint32_t *)(job + RV_BUCKET_BLOCK);
+    for (uint64_t i = first; i < last; i++) {
+        const uint64_t b = l->first + i, a = b * RV_BUCKET_BLOCK, e = a + RV_BUCKET_BLOCK < n ? a + RV_BUCKET_BLOCK : n;
+        uint32_t *row = l->table + b * (jobs + 1);
+        uint64_t start, code, got = 0;
+        code_iter_t it;
+        memset(row, 0, (jobs + 1) * sizeof *row);
+        ci_init(&it, l->s, l->p, a, e);
+        while (ci_next(&it, &start, &code)) {
+            const uint64_t j = find_job(l->f, code);
+            if (j == RV_BUCKET_NO_JOB) continue; /* no plan leaves a counted code out */
+            at[got] = (uint16_t)(start - a), job[got++] = j;
+            row[j + 1]++;
+        }
+        for (uint64_t j = 0; j < jobs; j++) row[j + 1] += row[j], next[j] = row[j];
+        for (uint64_t r = 0; r < got; r++) l->starts[a + next[job[r]]++] = at[r];
+    }
+}
+
+int rv_bucket_lists_fill(const rv_seq_t *s, const rv_bucket_plan_t *p, void *lists, uint64_t lo, uint64_t hi,
+                         int threads)
+{
+    if (!rv_bucket_lists_bytes(p, s->n)) return rv_error("buckets", "no job lists for %llu jobs",
+                                                          (unsigned long long)p->n_jobs);
+    if (hi > s->n) hi = s->n;
+    if (lo >= hi) return 0;
+    if (lo % RV_BUCKET_BLOCK || (hi < s->n && hi % RV_BUCKET_BLOCK))
+        return rv_error("buckets", "job lists are filled in whole blocks");
+    if (threads <= 0) threads = rv_default_threads();
+    const uint64_t blocks = n_blocks(hi) - lo / RV_BUCKET_BLOCK;
+    if ((uint64_t)threads > blocks) threads = (int)blocks;
+    job_finder_t f;
+    if (finder_init(&f, p) < 0) return -1;
+    uint16_t *scratch = malloc((uint64_t)threads * (2 * RV_BUCKET_BLOCK + 2 * (p->n_jobs + 1)) * sizeof *scratch);
+    if (!scratch) {
+        finder_free(&f);
+        return rv_error("buckets", "out of memory");
+    }
+    lists_job_t l = {s, p, &f, lists, (uint32_t *)((uint8_t *)lists + table_at(s->n)), scratch, lo / RV_BUCKET_BLOCK};
+    rv_parallel_dynamic(threads, blocks, 1, lists_range, &l);
+    finder_free(&f);
+    free(scratch);
+    return 0;
+}
+
+void rv_bucket_plan_use_lists(rv_bucket_plan_t *p, const void *lists) { p->lists = lists; }
+
 int rv_bucket_plan_make_map(rv_bucket_plan_t *p, const rv_seq_t *s, uint64_t bytes, int threads)
 {
     int width = rv_bucket_map_width(p);
     /* one job reads the text once either way; the GPU's jobs find their starts on
      * the device */
-    if (!width || p->n_jobs < 2 || s->n > bytes / (uint64_t)width) return 0;
-    if (atomic_load(&gpu_on) && gpu_seq == s) return 0;
+    if (p->n_jobs < 2 || (atomic_load(&gpu_on) && gpu_seq == s)) return 0;
+    uint64_t lb = rv_bucket_lists_bytes(p, s->n);
+    void *lists = lb && lb <= bytes ? malloc(lb) : NULL;
+    if (lists) {
+        if (rv_bucket_lists_fill(s, p, lists, 0, s->n, threads) < 0) { free(lists); return -1; }
+        rv_bucket_plan_use_lists(p, lists);
+        p->own_lists = lists;
+        return 0;
+    }
+    if (!width || s->n > bytes / (uint64_t)width) return 0;
     void *map = malloc(s->n * (uint64_t)width);
     if (!map) return 0; /* the jobs scan the text */
     if (rv_bucket_map_fill(s, p, map, 0, s->n, threads) < 0) { free(map); return -1; }
@@ -276,6 +400,7 @@ int rv_bucket_plan_make_map(rv_bucket_plan_t *p, const rv_seq_t *s, uint64_t byt
 
 void rv_bucket_plan_free(rv_bucket_plan_t *p)
 {
+    free(p->own_lists);
     free(p->own_map);
     free(p->jobs);
     free(p->own_count);
@@ -619,6 +744,26 @@ static uint64_t collect_mapped(const rv_seq_t *s, const rv_bucket_plan_t *p, con
     return got;
 }
 
+/* The job's starts read from the job lists: its group in every block. */
+static uint64_t collect_listed(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *job,
+                               uint64_t m, item_t *it)
+{
+    const uint64_t j = (uint64_t)(job - p->jobs), n = s->n, lo = job->code_lo, sigma = p->sigma, row = p->n_jobs + 1;
+    const uint16_t *starts = p->lists;
+    const uint32_t *table = (const uint32_t *)((const uint8_t *)p->lists + table_at(n));
+    const int k = p->k;
+    uint64_t got = 0;
+    for (uint64_t b = 0, nb = n_blocks(n); b < nb && got < m; b++) {
+        const uint64_t a = b * RV_BUCKET_BLOCK;
+        const uint16_t *r = starts + a;
+        for (uint32_t i = table[b * row + j], e = table[b * row + j + 1]; i < e && got < m; i++) {
+            const uint64_t q = a + r[i];
+            it[got++] = (item_t){code_at(s->text, q, k, sigma, lo), q};
+        }
+    }
+    return got;
+}
+
 /* The starts of the job in text order with their codes, then a stable LSD radix
  * sort by code: passes over a few thousand counters, where a direct scatter into
  * nc buckets misses the cache at every suffix. */
@@ -627,8 +772,8 @@ static void collect_cpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_b
 {
     uint64_t got = 0, t0 = now_ns();
     item_t *it = sc->it;
-    if (p->map) {
-        got = collect_mapped(s, p, job, m, it);
+    if (p->lists || p->map) {
+        got = p->lists ? collect_listed(s, p, job, m, it) : collect_mapped(s, p, job, m, it);
         goto collected;
     }
     /* the rolling code of code_iter_t in local variables: this loop reads the whole

@@ -20,8 +20,9 @@
  * collecting its pairs) on the CPU, a GPU present or not (the estimate is of CPU
  * ranks), and timed by the CPU time of its thread; the blocks are shared out over
  * every core, largest first.  The text pass that a job of the sample makes is
- * timed apart, on an empty job; a job of the run scans the job map instead where
- * the run makes a one-byte map, and that scan is timed apart too.  Output bytes are the
+ * timed apart, on an empty job; a job of the run reads its starts from job lists
+ * instead where the run makes them (no pass), or scans a one-byte job map, and
+ * that scan is timed apart too.  Output bytes are the
  * BEDPE line lengths of the pairs collected.  With sample 1 every block runs and
  * the pair count is exact.
  *
@@ -57,6 +58,7 @@ enum { BLOCKS = 192, MIN_SAMPLE = 12, MORE_ROUNDS = 1, SINK_PAIRS = 1 << 21, HEA
 #define FORMAT_BYTE_S 5e-9      /* BEDPE formatting and writing, per byte on one core */
 #define PLAN_SEND_BYTE_S 0.5e-9 /* the plan's counts into a host's window, per byte */
 #define MPI_RSS_BYTES (32ull << 20) /* what Open MPI adds to a rank */
+#define LISTS_FILL 1.0              /* filling the job lists, in text passes */
 #define SE_MORE 0.2 /* a relative standard error of the pairs above this: sample as much again */
 
 typedef struct {
@@ -336,10 +338,11 @@ static uint64_t pow2_at_least(uint64_t v)
  * phase at its own time (base: this process's bytes as the command read the
  * input, text and record bytes).
  * - one process (w = 1): it counts the codes on its -t threads (a counter a code
- *   for each thread, 4 bytes below 2^32 symbols), then works with the job map;
+ *   for each thread, 4 bytes below 2^32 symbols), then works with the job lists
+ *   or map;
  * - under mpirun: rank 0 copies the text into the host's window before it drops
  *   its own (base + n), then counts; every rank that works holds the text and
- *   the job map of the window (each job reads all of the map), the counts, its
+ *   the job lists or map of the window, the counts, its
  *   jobs' arrays and its pairs' sort buffers.  The record table, names and heap
  *   of base stay in every rank; the bytes as read (raw) are dropped under mpirun. */
 static uint64_t rank_peak(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv_pairs_opts_t *o,
@@ -349,8 +352,9 @@ static uint64_t rank_peak(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv
     for (uint64_t j = 0; j < q->n_jobs; j++) if (q->jobs[j].suffixes > largest) largest = q->jobs[j].suffixes;
     uint64_t codes = q->n_codes * sizeof *q->count, jobs = q->n_jobs * sizeof *q->jobs;
     const int width = rv_bucket_map_width(q);
-    const uint64_t map = width && q->n_jobs >= 2 && s->n <= rv_bucket_map_budget(eo->mem_budget) / (uint64_t)width
-                             ? s->n * (uint64_t)width : 0;
+    const uint64_t budget = rv_bucket_map_budget(eo->mem_budget), lists = rv_bucket_lists_bytes(q, s->n);
+    const uint64_t map = q->n_jobs < 2 ? 0 : lists && lists <= budget ? lists
+                       : width && s->n <= budget / (uint64_t)width ? s->n * (uint64_t)width : 0;
     /* a job at its peak (its items and their radix copy; the walker needs less) */
     uint64_t job = rv_bucket_job_bytes(largest);
     uint64_t mem = o->mem_bytes ? o->mem_bytes : 256ull << 20;
@@ -507,14 +511,27 @@ static int plan_for(const rv_bucket_plan_t *p, uint64_t slots, rv_bucket_plan_t 
     return rv_pairs_bucket_spread(q, slots);
 }
 
-/* A job's pass over the text as the run of plan q makes it: a vector scan of the
- * job map for the job's number where the run makes a one-byte map (setup() in
- * pairs_buckets.c, cli_mpi_share_map), else the rolling prefix code over the text. */
-static int uses_map(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv_estimate_opts_t *eo)
+/* How a job of the run of plan q finds its suffixes (rv_bucket_plan_make_map,
+ * cli_mpi_share_map): in job lists where they fit the budget (no pass: the job
+ * reads its own starts), else by a vector scan of a one-byte job map, else by the
+ * rolling prefix code over the text (a two-byte map's scalar scan costs about as
+ * much). */
+enum { FIND_SCAN, FIND_MAP, FIND_LISTS };
+static int finder(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv_estimate_opts_t *eo)
 {
-    const int width = rv_bucket_map_width(q);
-    return width == 1 && q->n_jobs >= 2 && s->n <= rv_bucket_map_budget(eo->mem_budget);
+    const uint64_t budget = rv_bucket_map_budget(eo->mem_budget), lists = rv_bucket_lists_bytes(q, s->n);
+    if (q->n_jobs < 2) return FIND_SCAN;
+    if (lists && lists <= budget) return FIND_LISTS;
+    return rv_bucket_map_width(q) == 1 && s->n <= budget ? FIND_MAP : FIND_SCAN;
 }
+
+/* A job's pass, and the filling of the map or lists on one thread. */
+static double job_pass_s(int find, const rv_estimate_t *e, double scan_s)
+{
+    return find == FIND_LISTS ? 0 : find == FIND_MAP ? e->map_pass_s : scan_s;
+}
+
+static double fill_s(int find, double scan_s) { return find == FIND_SCAN ? 0 : find == FIND_LISTS ? LISTS_FILL * scan_s : scan_s; }
 
 static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo,
                    const rv_bucket_plan_t *plan, const double *cum_s, const double *cum_p, double scan_s,
@@ -527,19 +544,20 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
     if (!e->rows) return rv_error("estimate", "out of memory");
     /* one process, one thread: the plan's jobs in turn, then the merge on one core */
     double most;
-    double one = makespan(plan, cum_s, cum_p, uses_map(s, plan, eo) ? e->map_pass_s : scan_s, 1, &most);
+    const int find1 = finder(s, plan, eo);
+    double one = makespan(plan, cum_s, cum_p, job_pass_s(find1, e, scan_s), 1, &most);
     if (one < 0) return rv_error("estimate", "out of memory");
-    e->jobs_s = one + (uses_map(s, plan, eo) ? scan_s : 0); /* the map filled on one thread */
+    e->jobs_s = one + fill_s(find1, scan_s); /* the map or lists filled on one thread */
     e->merge_s = e->pairs * MASTER_PAIR_S + e->out_bytes * FORMAT_BYTE_S; /* on one core */
     e->serial_s = e->read_s + e->plan_s + e->jobs_s + e->merge_s;
     for (int w = 1; w <= eo->workers; w++) {
         rv_bucket_plan_t q;
         const uint64_t slots = (uint64_t)w * (uint64_t)threads;
         if (plan_for(plan, slots, &q) < 0) return -1;
-        const int map = uses_map(s, &q, eo);
-        double span = makespan(&q, cum_s, cum_p, map ? e->map_pass_s : scan_s, slots, &most);
-        /* the map is filled by the ranks of the host in shares */
-        const double fill = map ? scan_s / (double)(slots < (uint64_t)cores ? slots : (uint64_t)cores) : 0;
+        const int find = finder(s, &q, eo);
+        double span = makespan(&q, cum_s, cum_p, job_pass_s(find, e, scan_s), slots, &most);
+        /* the map or lists are filled by the ranks of the host in shares */
+        const double fill = fill_s(find, scan_s) / (double)(slots < (uint64_t)cores ? slots : (uint64_t)cores);
         rv_estimate_row_t *r = &e->rows[w - 1];
         r->workers = w;
         /* one process reads on its -t threads; under mpirun rank 0 reads on every

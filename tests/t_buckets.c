@@ -147,7 +147,72 @@ static int gpu_mode;
 /* which way the device finds a job's starts (REPVIEW_GPU_GROUP*), for the names */
 static const char *gpu_variant = "";
 static int map_wide_seen; /* maps of two bytes a position checked */
-static int map_mode; /* 1: the plan's own job map; 2: a map filled in three slices, as the ranks of a host do */
+/* 1: the plan's own job map; 2: a map filled in three slices, as the ranks of a
+ * host do; 3 and 4: the same with job lists */
+static int map_mode;
+static const char *const map_names[5] = {"", "_map", "_map_slices", "_lists", "_lists_slices"};
+
+/* The job holding the code of the k symbols at i, or RV_BUCKET_NO_JOB, by brute force. */
+static uint64_t job_at(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t i)
+{
+    uint64_t c = code_at(s, i, p->k, p->sigma), want = RV_BUCKET_NO_JOB;
+    for (uint64_t j = 0; c != UINT64_MAX && j < p->n_jobs; j++)
+        if (c >= p->jobs[j].code_lo && c < p->jobs[j].code_hi) want = j;
+    return want;
+}
+
+/* Job lists against brute force: each block's row of the table rises from 0 to
+ * the block's starts, and each job's group in it holds exactly the positions of
+ * the block whose code is the job's, in text order. */
+static int check_lists_content(const rv_seq_t *s, const rv_bucket_plan_t *p, const char *what)
+{
+    const uint64_t B = RV_BUCKET_BLOCK, nb = (s->n + B - 1) / B, row = p->n_jobs + 1;
+    const uint16_t *st = p->lists;
+    const uint32_t *tab = (const uint32_t *)((const uint8_t *)p->lists + ((2 * s->n + 7) & ~7ull));
+    CHECK(rv_bucket_lists_bytes(p, s->n) == ((2 * s->n + 7) & ~7ull) + nb * row * 4, "%s: lists bytes %llu", what,
+          (unsigned long long)rv_bucket_lists_bytes(p, s->n));
+    uint64_t *next = malloc(row * sizeof *next);
+    for (uint64_t b = 0; b < nb && next && !check_failed_; b++) {
+        const uint64_t a = b * B, e = a + B < s->n ? a + B : s->n;
+        const uint32_t *t = tab + b * row;
+        CHECK(t[0] == 0, "%s: block %llu starts at %u", what, (unsigned long long)b, t[0]);
+        for (uint64_t j = 0; j < p->n_jobs; j++) {
+            CHECK(t[j] <= t[j + 1], "%s: block %llu job %llu: %u > %u", what, (unsigned long long)b,
+                  (unsigned long long)j, t[j], t[j + 1]);
+            next[j] = t[j];
+        }
+        for (uint64_t i = a; i < e && !check_failed_; i++) {
+            uint64_t j = job_at(s, p, i);
+            if (j == RV_BUCKET_NO_JOB) continue;
+            CHECK(next[j] < t[j + 1] && a + st[a + next[j]] == i, "%s: block %llu job %llu: want %llu next", what,
+                  (unsigned long long)b, (unsigned long long)j, (unsigned long long)i);
+            next[j]++;
+        }
+        for (uint64_t j = 0; j < p->n_jobs && !check_failed_; j++)
+            CHECK(next[j] == t[j + 1], "%s: block %llu job %llu: %llu starts listed, %llu found", what,
+                  (unsigned long long)b, (unsigned long long)j, (unsigned long long)(t[j + 1] - t[j]),
+                  (unsigned long long)(next[j] - t[j]));
+    }
+    free(next);
+    return !check_failed_;
+}
+
+/* Lists for plan p filled in three uneven slices of whole blocks (as the ranks of
+ * a host fill them), after a slice not on a block is refused; malloc()ed. */
+static void *lists_in_slices(const rv_seq_t *s, const rv_bucket_plan_t *p, int threads, const char *what)
+{
+    const uint64_t B = RV_BUCKET_BLOCK, nb = (s->n + B - 1) / B, bytes = rv_bucket_lists_bytes(p, s->n);
+    void *l = bytes ? malloc(bytes) : NULL;
+    CHECK(l, "%s: no lists for %llu jobs", what, (unsigned long long)p->n_jobs);
+    if (!l) return NULL;
+    memset(l, 0xa5, bytes); /* nothing left from before */
+    uint64_t cut1 = nb / 3 * B, cut2 = (nb - nb / 5) * B;
+    CHECK(s->n <= 1 || rv_bucket_lists_fill(s, p, l, 1, s->n, 1) < 0, "%s: a fill from 1 accepted", what);
+    CHECK(s->n <= B + 1 || rv_bucket_lists_fill(s, p, l, 0, B + 1, 1) < 0, "%s: a fill to B + 1 accepted", what);
+    CHECK(rv_bucket_lists_fill(s, p, l, 0, cut1, threads) == 0 && rv_bucket_lists_fill(s, p, l, cut2, s->n + 7, 1) == 0 &&
+          rv_bucket_lists_fill(s, p, l, cut1, cut2, threads) == 0, "%s: lists_fill: %s", what, rv_last_error());
+    return l;
+}
 
 static int gpu_begin(const rv_seq_t *s, const char *what)
 {
@@ -166,10 +231,26 @@ static int check_map(const rv_seq_t *s, rv_bucket_plan_t *p, int threads, void *
     int width = rv_bucket_map_width(p);
     CHECK(width == (p->n_jobs < 255 ? 1 : p->n_jobs < 65535 ? 2 : 0), "%s: map width %d for %llu jobs", what, width,
           (unsigned long long)p->n_jobs);
-    if (map_mode == 1) {
+    const int listed = p->n_jobs >= 2 && p->n_jobs <= RV_BUCKET_LIST_JOBS;
+    if (map_mode == 3) { /* lists where they can be, else a map */
         CHECK(rv_bucket_plan_make_map(p, s, UINT64_MAX, threads) == 0, "%s: make_map: %s", what, rv_last_error());
-        CHECK((p->map != NULL) == (p->n_jobs >= 2), "%s: %llu jobs and %s map", what, (unsigned long long)p->n_jobs,
+        CHECK((p->lists != NULL) == listed && (p->map != NULL) == (p->n_jobs >= 2 && !listed),
+              "%s: %llu jobs, %s lists, %s map", what, (unsigned long long)p->n_jobs, p->lists ? "" : "no",
               p->map ? "a" : "no");
+        return !check_failed_ && (!p->lists || check_lists_content(s, p, what));
+    }
+    if (map_mode == 4) {
+        if (listed && (*slices = lists_in_slices(s, p, threads, what)) && !check_failed_) {
+            rv_bucket_plan_use_lists(p, *slices);
+            return check_lists_content(s, p, what);
+        }
+        return !check_failed_;
+    }
+    if (map_mode == 1) { /* room for the map only: not for the lists */
+        CHECK(rv_bucket_plan_make_map(p, s, s->n * (uint64_t)width, threads) == 0, "%s: make_map: %s", what,
+              rv_last_error());
+        CHECK((p->map != NULL) == (p->n_jobs >= 2) && !p->lists, "%s: %llu jobs and %s map", what,
+              (unsigned long long)p->n_jobs, p->map ? "a" : "no");
     } else if (width) {
         *slices = malloc((s->n ? s->n : 1) * (uint64_t)width);
         uint64_t cut1 = s->n / 3, cut2 = s->n - s->n / 5; /* uneven, as ranks of different threads take */
@@ -180,11 +261,8 @@ static int check_map(const rv_seq_t *s, rv_bucket_plan_t *p, int threads, void *
     }
     if (check_failed_ || !p->map) return !check_failed_;
     map_wide_seen += p->map_width == 2;
-    uint64_t sigma = p->sigma;
     for (uint64_t i = 0; i < s->n && !check_failed_; i++) {
-        uint64_t c = code_at(s, i, p->k, sigma), want = RV_BUCKET_NO_JOB;
-        for (uint64_t j = 0; c != UINT64_MAX && j < p->n_jobs; j++)
-            if (c >= p->jobs[j].code_lo && c < p->jobs[j].code_hi) want = j;
+        uint64_t want = job_at(s, p, i);
         uint64_t got = p->map_width == 1 ? ((const uint8_t *)p->map)[i] : ((const uint16_t *)p->map)[i];
         if (p->map_width == 1 && got == 0xff) got = RV_BUCKET_NO_JOB;
         CHECK(got == want, "%s: map[%llu] = %llu, want %llu", what, (unsigned long long)i, (unsigned long long)got,
@@ -350,7 +428,7 @@ static void test_sort_random(void)
             input_free(&in);
         }
         snprintf(name, sizeof name, "buckets_sort_oracle_%s%s%s%s", kinds[kind], gpu_mode ? "_gpu" : "",
-                 gpu_mode ? gpu_variant : "", map_mode == 1 ? "_map" : map_mode == 2 ? "_map_slices" : "");
+                 gpu_mode ? gpu_variant : "", map_names[map_mode]);
         case_end(name);
     }
 }
@@ -371,8 +449,76 @@ static void test_map_wide(void)
         rv_seq_free(s);
         input_free(&in);
     }
-    CHECK(map_wide_seen > 0, "no map of two bytes a position was made");
-    case_end(map_mode == 1 ? "buckets_map_wide" : "buckets_map_wide_slices");
+    CHECK(map_mode > 2 || map_wide_seen > 0, "no map of two bytes a position was made");
+    char name[64];
+    snprintf(name, sizeof name, "buckets_map_wide%s", map_names[map_mode] + (map_mode <= 2 ? 4 : 0));
+    case_end(name);
+}
+
+/* Job lists over several blocks (the random inputs above fit one): a text of five
+ * and a half blocks, random DNA with N runs and a periodic stretch across a block
+ * boundary; the lists of the plan's own and filled in slices against brute force,
+ * and every job sorted from them the same as from a scan of the text. */
+static void test_lists_blocks(void)
+{
+    rng_t r = rng_new(65536);
+    case_begin();
+    const uint64_t n = 5 * RV_BUCKET_BLOCK + RV_BUCKET_BLOCK / 2;
+    char *buf = malloc(n + 1);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t at = i % 40000;
+        buf[i] = at < 30 ? 'N' : "ACGT"[rng_below(&r, 4)];
+        if (i >= 2 * RV_BUCKET_BLOCK - 5000 && i < 2 * RV_BUCKET_BLOCK + 5000) buf[i] = "ACCGT"[i % 5];
+    }
+    buf[n] = 0;
+    rv_seq_t *s = rv_seq_from_string(buf, n, RV_ALPHA_DNA, "blocks");
+    CHECK(s && s->n > 5 * RV_BUCKET_BLOCK, "seq: %s", rv_last_error());
+    static const uint64_t sizes[3] = {40000, 7001, 1500};
+    for (int z = 0; s && z < 3 && !check_failed_; z++) {
+        char what[96];
+        snprintf(what, sizeof what, "lists over blocks, jobs of %llu", (unsigned long long)sizes[z]);
+        rv_bucket_plan_t p, bare;
+        CHECK(rv_bucket_plan(s, 9, sizes[z], 2, &p) == 0 && rv_bucket_plan(s, 9, sizes[z], 1, &bare) == 0, "%s: plan: %s",
+              what, rv_last_error());
+        if (check_failed_) break;
+        CHECK(p.n_jobs >= 2 && p.n_jobs <= RV_BUCKET_LIST_JOBS, "%s: %llu jobs", what, (unsigned long long)p.n_jobs);
+        void *sliced = check_failed_ ? NULL : lists_in_slices(s, &p, 2, what);
+        if (sliced) {
+            rv_bucket_plan_use_lists(&p, sliced);
+            check_lists_content(s, &p, what);
+        }
+        rv_bucket_plan_use_lists(&p, NULL);
+        CHECK(rv_bucket_plan_make_map(&p, s, UINT64_MAX, 2) == 0 && p.lists, "%s: make_map: %s", what, rv_last_error());
+        if (!check_failed_) check_lists_content(s, &p, what);
+        /* the tables (a block's unused slots are left as they were) */
+        const uint64_t at = (2 * s->n + 7) & ~7ull;
+        CHECK(sliced && memcmp((char *)sliced + at, (const char *)p.lists + at, rv_bucket_lists_bytes(&p, s->n) - at) == 0,
+              "%s: the sliced lists' table differs", what);
+        for (uint64_t j = 0; j < p.n_jobs && !check_failed_; j++) {
+            uint64_t *pa = NULL, *la = NULL, *pb = NULL, *lb = NULL, ma = 0, mb = 0;
+            CHECK(rv_bucket_job_sort(s, &p, j, &pa, &la, &ma) == 0 && rv_bucket_job_sort(s, &bare, j, &pb, &lb, &mb) == 0,
+                  "%s: job %llu: %s", what, (unsigned long long)j, rv_last_error());
+            CHECK(!check_failed_ && ma == mb && memcmp(pa, pb, ma * sizeof *pa) == 0 && memcmp(la, lb, ma * sizeof *la) == 0,
+                  "%s: job %llu from the lists differs from the scan's", what, (unsigned long long)j);
+            free(pa), free(la), free(pb), free(lb);
+        }
+        free(sliced);
+        rv_bucket_plan_free(&p);
+        rv_bucket_plan_free(&bare);
+    }
+    /* more jobs than lists take: a map instead */
+    rv_bucket_plan_t p;
+    CHECK(s && rv_bucket_plan(s, 9, 40, 2, &p) == 0 && p.n_jobs > RV_BUCKET_LIST_JOBS && !rv_bucket_lists_bytes(&p, s->n),
+          "many jobs: %llu, lists %llu bytes", (unsigned long long)p.n_jobs,
+          (unsigned long long)rv_bucket_lists_bytes(&p, s->n));
+    if (s && !check_failed_) {
+        CHECK(rv_bucket_plan_make_map(&p, s, UINT64_MAX, 2) == 0 && !p.lists && (p.map != NULL) == (p.n_jobs < 65535),
+              "many jobs: %s", rv_last_error());
+        rv_bucket_plan_free(&p);
+    }
+    rv_seq_free(s);
+    free(buf);
+    case_end("buckets_lists_blocks");
 }
 
 /* The device's jobs against a plan of another text (its counts differ): each job
@@ -460,8 +606,9 @@ static void test_sort_fixed(void)
     CHECK(s && check_plan_and_sort(s, 3, 1, 1, "ACG|NNNN min 3"), "ACG|NNNN");
     rv_seq_free(s);
     free(buf);
-    case_end(gpu_mode ? "buckets_sort_fixed_gpu" : map_mode == 1 ? "buckets_sort_fixed_map"
-             : map_mode == 2 ? "buckets_sort_fixed_map_slices" : "buckets_sort_fixed");
+    char name[64];
+    snprintf(name, sizeof name, "buckets_sort_fixed%s", gpu_mode ? "_gpu" : map_names[map_mode]);
+    case_end(name);
 }
 
 /* ---- pairs from buckets vs the index -------------------------------------------- */
@@ -1026,12 +1173,13 @@ int main(void)
     test_locate_near();
     test_parts_errors();
     /* the same oracles with a job map (each job scanning the map, not the text) */
-    for (map_mode = 1; map_mode <= 2; map_mode++) {
+    for (map_mode = 1; map_mode <= 4; map_mode++) {
         test_sort_fixed();
         test_sort_random();
         test_map_wide();
     }
     map_mode = 0;
+    test_lists_blocks();
     /* the same oracles with the GPU sorting the jobs (skipped without one) */
     char gname[256], why[256];
     if (rv_gpu_probe(gname, sizeof gname, why, sizeof why)) {

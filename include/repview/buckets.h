@@ -43,6 +43,8 @@ typedef struct {
     const void *map;           /* the job map (rv_bucket_map_fill), or NULL: not owned */
     int map_width;             /* its bytes a position (1 or 2) */
     void *own_map;             /* a map the plan made and frees (rv_bucket_plan_make_map) */
+    const void *lists;         /* the job lists (rv_bucket_lists_fill), or NULL: not owned */
+    void *own_lists;           /* lists the plan made and frees (rv_bucket_plan_make_map) */
 } rv_bucket_plan_t;
 
 /* Plan the buckets of s for queries of minimum length min_len (k <= min_len, and
@@ -74,8 +76,26 @@ int rv_bucket_map_width(const rv_bucket_plan_t *p);
 int rv_bucket_map_fill(const rv_seq_t *s, const rv_bucket_plan_t *p, void *map, uint64_t lo, uint64_t hi,
                        int threads);
 void rv_bucket_plan_use_map(rv_bucket_plan_t *p, const void *map);
-/* A map of the plan's own, made when it takes at most `bytes` (else none: the jobs
- * scan the text).  0, or -1 with a message. */
+/* The job lists: for every block of RV_BUCKET_BLOCK positions, the starts of the
+ * block grouped by job (two bytes each, the offset in the block, in text order),
+ * and a table of where each job's group begins in each block.  A job then reads
+ * only its own starts instead of the whole map: each job's scan of an n-byte map
+ * grows with the number of jobs, which grows with the text and the workers (a
+ * 3 Gbp text on 16 threads: 300 jobs, each reading a 6 GB map).  The lists take
+ * 2n bytes plus 4 (jobs + 1) bytes a block (rv_bucket_lists_bytes(): 0 when the
+ * plan has fewer than 2 jobs or more than RV_BUCKET_LIST_JOBS).
+ * rv_bucket_lists_fill() fills the blocks of positions [lo, hi), lo a multiple of
+ * RV_BUCKET_BLOCK and hi one too or past the text's end, on `threads` threads;
+ * rv_bucket_plan_use_lists() lets the plan's jobs read them (the caller keeps them
+ * alive; cutting the plan again drops them).  0, or -1 with a message. */
+#define RV_BUCKET_BLOCK (1ull << 16)
+#define RV_BUCKET_LIST_JOBS 4095
+uint64_t rv_bucket_lists_bytes(const rv_bucket_plan_t *p, uint64_t n);
+int rv_bucket_lists_fill(const rv_seq_t *s, const rv_bucket_plan_t *p, void *lists, uint64_t lo, uint64_t hi,
+                         int threads);
+void rv_bucket_plan_use_lists(rv_bucket_plan_t *p, const void *lists);
+/* Job lists of the plan's own when they take at most `bytes`, else a job map when
+ * it does (else neither: the jobs scan the text).  0, or -1 with a message. */
 int rv_bucket_plan_make_map(rv_bucket_plan_t *p, const rv_seq_t *s, uint64_t bytes, int threads);
 /* The bytes a job map may take under a memory budget (0 = the default 1 GB): half. */
 uint64_t rv_bucket_map_budget(uint64_t mem_budget);

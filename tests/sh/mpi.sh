@@ -253,6 +253,18 @@ for n in 1 2 3 4 7; do
     expect_eq "mpi_np${n}_count" "$("${MPIRUN[@]}" -np "$n" "$REPVIEW" pairs -l 20 --count "$F" 2>&1)" "$CNT1"
 done
 expect_eq mpi_np3_count_both "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --strands both --count "$F" 2>&1)" "$CNT2"
+# how the ranks find their jobs' starts: job lists of the host (both strands of
+# 400 kbp: 13 blocks, filled in shares by the 4 ranks), a byte map where the lists
+# do not fit the budget's half and the map does, neither below that; the same
+# output each way
+"$RV_BUILD/gen_chrom" --kind dna --records 3 400k 16 >"$T/g4.fa" || bad mpi_finder_input "gen_chrom failed"
+REF4=$("$REPVIEW" pairs -l 16 --strands both "$T/g4.fa")
+for v in "lists:" "a byte map:--mem-budget 2m" "none:--mem-budget 1m"; do
+    rm -f "$T/m2"
+    REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -l 16 --strands both ${v#*:} -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
+    expect_eq "mpi_np4_finder_${v%%:*}" "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$REF4"
+    expect_eq "mpi_np4_finder_${v%%:*}_trace" "$(grep -c "job map (${v%%:*})" "$T/err")" 4
+done
 # stdout (small output), filters, a mem budget, hand-made inputs with more ranks than jobs
 expect_eq mpi_np3_stdout "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 30 "$F" 2>&1)" "$("$REPVIEW" pairs -l 30 "$F")"
 # rank 0 writes stdout itself, past mpirun's relay: to a pipe, a file (> and >>,

@@ -380,7 +380,7 @@ static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, con
     int gpu = rank > 0 ? cli_mpi_bucket_gpu(s, c, "lr", rank) : 0; /* GPU ranks */
     int threads = gpu == 1 ? cli_mpi_gpu_threads(t_given, c->build.threads) : c->build.threads;
     if (gpu == 1) cli_mpi_job_batch(threads); /* short jobs, many threads: see cli_mpi_next_job */
-    /* the CPU workers find their jobs' suffixes in a job map of the host */
+    /* the CPU workers find their jobs' suffixes in job lists or a job map of the host */
     cli_mpi_share_map(s, &plan, rv_bucket_map_budget(o->mem_budget), rank > 0 && gpu == 0,
                       rank == 0 ? rv_default_threads() : threads);
     if (gpu < 0) rc = -1;

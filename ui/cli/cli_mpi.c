@@ -575,6 +575,7 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
         *plan = head;
         plan->count = plan->own_count = NULL, plan->jobs = NULL; /* rank 0's pointers */
         plan->map = NULL, plan->own_map = NULL, plan->map_width = 0;
+        plan->lists = NULL, plan->own_lists = NULL;
         if (!plan->n_codes) return rv_error("mpi", "rank 0 could not plan the buckets");
         plan->jobs = malloc((plan->n_jobs ? plan->n_jobs : 1) * sizeof *plan->jobs);
         if (!plan->jobs) rv_error("mpi", "out of memory"); /* joins the sharing all the same */
@@ -591,16 +592,20 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
 }
 
 
-/* The plan's job map (buckets.h) in a window shared by the ranks of a host, when
- * some rank reads it (`want`: this one) and it fits `bytes`: each rank of the host
- * fills a share of the positions in proportion to its threads, then all wait for
- * all.  Without a map (or when a rank failed to fill its share) the jobs scan the
- * text, as before: the answer is the same.  Every rank calls it. */
+/* The plan's job lists, else its job map (buckets.h), in a window shared by the
+ * ranks of a host, when some rank reads them (`want`: this one) and they fit
+ * `bytes`: each rank of the host fills a share of the positions in proportion to
+ * its threads (whole blocks for the lists), then all wait for all.  Without either
+ * (or when a rank failed to fill its share) the jobs scan the text, as before: the
+ * answer is the same.  Every rank calls it. */
 void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes, int want, int threads)
 {
     int any = 0, width = rv_bucket_map_width(plan);
     MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (!any || !width || plan->n_jobs < 2 || s->n > bytes / (uint64_t)width) return;
+    const uint64_t lists = rv_bucket_lists_bytes(plan, s->n);
+    if (lists && lists <= bytes) width = 0; /* the lists, not the map */
+    else if (!width || plan->n_jobs < 2 || s->n > bytes / (uint64_t)width) return;
+    if (!any) return;
     int *weight = malloc((size_t)node_size * sizeof *weight);
     if (!weight) { /* the others wait in the gather: end the job rather than hang it */
         fprintf(stderr, "repview: mpi: out of memory\n");
@@ -614,16 +619,20 @@ void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes
     }
     uint64_t mine = (uint64_t)(threads > 0 ? threads : 1), n = s->n;
     free(weight);
-    uint64_t lo = (uint64_t)((unsigned __int128)n * before / total);
-    uint64_t hi = (uint64_t)((unsigned __int128)n * (before + mine) / total);
+    /* the shares in positions (the map) or in blocks (the lists) */
+    const uint64_t unit = width ? 1 : RV_BUCKET_BLOCK, units = (n + unit - 1) / unit;
+    uint64_t lo = (uint64_t)((unsigned __int128)units * before / total) * unit;
+    uint64_t hi = (uint64_t)((unsigned __int128)units * (before + mine) / total) * unit;
+    const uint64_t want_size = width ? n * (uint64_t)width : lists;
     uint8_t *base = NULL;
-    MPI_Aint size = node_rank == 0 ? (MPI_Aint)(n * (uint64_t)width) : 0;
+    MPI_Aint size = node_rank == 0 ? (MPI_Aint)want_size : 0;
     if (MPI_Win_allocate_shared(size, 1, MPI_INFO_NULL, node, &base, &map_win) != MPI_SUCCESS) return;
     MPI_Aint wsize = 0;
     int disp, ok, all = 0;
     MPI_Win_shared_query(map_win, 0, &wsize, &disp, &base);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, map_win);
-    ok = (uint64_t)wsize == n * (uint64_t)width && rv_bucket_map_fill(s, plan, base, lo, hi, threads) == 0;
+    ok = (uint64_t)wsize == want_size && (width ? rv_bucket_map_fill(s, plan, base, lo, hi, threads)
+                                                : rv_bucket_lists_fill(s, plan, base, lo, hi, threads)) == 0;
     MPI_Win_sync(map_win); /* the stores are seen by the ranks past the reduction */
     /* the ranks done with their share wait asleep for rank 0, which fills its
      * larger share on every core */
@@ -631,7 +640,8 @@ void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes
     if (MPI_Iallreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node, &req) != MPI_SUCCESS || wait_quietly(&req) < 0) all = 0;
     MPI_Win_sync(map_win);
     MPI_Win_unlock_all(map_win);
-    if (all) rv_bucket_plan_use_map(plan, base);
+    if (all && width) rv_bucket_plan_use_map(plan, base);
+    else if (all) rv_bucket_plan_use_lists(plan, base);
 }
 
 /* Tests of the fault rule: REPVIEW_TEST_KILL_RANK=R kills rank R (SIGKILL, as

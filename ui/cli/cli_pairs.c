@@ -640,10 +640,10 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     rv_bucket_plan_t plan = {0};
     if (rc == 0) rc = mpi_plan(s, o, mem_budget, (int)most, rank, size, all, &plan, t0);
     mpi_trace(rank, gpu == 1 ? "plan (GPU rank)" : "plan", t0);
-    /* the CPU workers find their jobs' suffixes in a job map of the host */
+    /* the CPU workers find their jobs' suffixes in job lists or a job map of the host */
     if (rc == 0) cli_mpi_share_map(s, &plan, rv_bucket_map_budget(mem_budget), (rank > 0 || own) && gpu != 1,
                                    rank == 0 ? rv_default_threads() : threads);
-    mpi_trace(rank, "job map", t0);
+    mpi_trace(rank, plan.lists ? "job map (lists)" : plan.map ? "job map (a byte map)" : "job map (none)", t0);
     if (rc == 0 && rank == 0 && out && cli_out_begin(out) < 0) rc = -1;
     if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, own, count, c->quiet, t0)
                                 : mpi_worker(s, o, &plan, rank, size, own, count, t0);
