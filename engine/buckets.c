@@ -26,6 +26,7 @@
 #include "internal.h"
 
 enum { MAX_CODES_LOG2 = 22, SMALL_SORT = 16 };
+_Static_assert(MAX_CODES_LOG2 <= 32, "codes are 32-bit in the job finder");
 
 /* the text on the GPU for the jobs (rv_bucket_gpu_begin) */
 static _Atomic int gpu_on;
@@ -292,6 +293,7 @@ int rv_bucket_map_fill(const rv_seq_t *s, const rv_bucket_plan_t *p, void *map, 
 
 void rv_bucket_plan_use_map(rv_bucket_plan_t *p, const void *map)
 {
+    if (map) p->lists = NULL;
     p->map = map;
     p->map_width = map ? rv_bucket_map_width(p) : 0;
     if (!p->map_width) p->map = NULL;
@@ -338,7 +340,7 @@ static void lists_range(void *ctx, uint64_t first, uint64_t last, int t)
         ci_init(&it, l->s, l->p, a, e);
         while (ci_next(&it, &start, &code)) {
             const uint64_t j = find_job(l->f, code);
-            if (j == RV_BUCKET_NO_JOB) continue; /* no plan leaves a counted code out */
+            if (j == RV_BUCKET_NO_JOB) continue; /* a plan of another text: its jobs fail on the counts */
             at[got] = (uint16_t)(start - a), job[got++] = j;
             row[j + 1]++;
         }
@@ -373,16 +375,28 @@ int rv_bucket_lists_fill(const rv_seq_t *s, const rv_bucket_plan_t *p, void *lis
     return 0;
 }
 
-void rv_bucket_plan_use_lists(rv_bucket_plan_t *p, const void *lists) { p->lists = lists; }
+void rv_bucket_plan_use_lists(rv_bucket_plan_t *p, const void *lists)
+{
+    if (lists) p->map = NULL, p->map_width = 0;
+    p->lists = lists;
+}
+
+int rv_bucket_prefer_lists(const rv_bucket_plan_t *p, uint64_t n, uint64_t bytes)
+{
+    const uint64_t need = rv_bucket_lists_bytes(p, n);
+    return need && need <= bytes && p->n_jobs >= RV_BUCKET_LIST_MIN_JOBS;
+}
 
 int rv_bucket_plan_make_map(rv_bucket_plan_t *p, const rv_seq_t *s, uint64_t bytes, int threads)
 {
     int width = rv_bucket_map_width(p);
     /* one job reads the text once either way; the GPU's jobs find their starts on
      * the device */
+    rv_bucket_plan_use_map(p, NULL), rv_bucket_plan_use_lists(p, NULL);
+    free(p->own_map), free(p->own_lists);
+    p->own_map = p->own_lists = NULL;
     if (p->n_jobs < 2 || (atomic_load(&gpu_on) && gpu_seq == s)) return 0;
-    uint64_t lb = rv_bucket_lists_bytes(p, s->n);
-    void *lists = lb && lb <= bytes ? malloc(lb) : NULL;
+    void *lists = rv_bucket_prefer_lists(p, s->n, bytes) ? malloc(rv_bucket_lists_bytes(p, s->n)) : NULL;
     if (lists) {
         if (rv_bucket_lists_fill(s, p, lists, 0, s->n, threads) < 0) { free(lists); return -1; }
         rv_bucket_plan_use_lists(p, lists);
@@ -667,7 +681,7 @@ static int job_sort_gpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_b
  * a job's time, and more with many ranks of a host faulting at once). */
 struct rv_bucket_scratch {
     item_t *it, *tmp;
-    uint64_t *lcp, *off;
+    uint64_t *lcp, *off, *cur; /* cur: the radix sort's cursors, one a code */
     uint64_t cap, cap_off;
 };
 
@@ -676,7 +690,7 @@ rv_bucket_scratch_t *rv_bucket_scratch_new(void) { return calloc(1, sizeof(rv_bu
 void rv_bucket_scratch_free(rv_bucket_scratch_t *sc)
 {
     if (!sc) return;
-    free(sc->it), free(sc->tmp), free(sc->lcp), free(sc->off);
+    free(sc->it), free(sc->tmp), free(sc->lcp), free(sc->off), free(sc->cur);
     free(sc);
 }
 
@@ -692,8 +706,10 @@ static int scratch_fit(rv_bucket_scratch_t *sc, uint64_t m, uint64_t nc)
         if (!sc->cap) return rv_error("buckets", "out of memory (%llu suffixes in one job)", (unsigned long long)m);
     }
     if (nc + 1 > sc->cap_off) {
-        free(sc->off);
-        sc->cap_off = (sc->off = malloc((nc + 1) * sizeof *sc->off)) ? nc + 1 : 0;
+        free(sc->off), free(sc->cur);
+        sc->off = malloc((nc + 1) * sizeof *sc->off);
+        sc->cur = malloc((nc + 1) * sizeof *sc->cur);
+        sc->cap_off = sc->off && sc->cur ? nc + 1 : 0;
         if (!sc->cap_off) return rv_error("buckets", "out of memory");
     }
     return 0;
@@ -767,8 +783,8 @@ static uint64_t collect_listed(const rv_seq_t *s, const rv_bucket_plan_t *p, con
 /* The starts of the job in text order with their codes, then a stable LSD radix
  * sort by code: passes over a few thousand counters, where a direct scatter into
  * nc buckets misses the cache at every suffix. */
-static void collect_cpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *job, uint64_t nc,
-                        uint64_t m, rv_bucket_scratch_t *sc)
+static int collect_cpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *job, uint64_t nc,
+                       uint64_t m, rv_bucket_scratch_t *sc)
 {
     uint64_t got = 0, t0 = now_ns();
     item_t *it = sc->it;
@@ -803,18 +819,31 @@ static void collect_cpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_b
 collected:;
     uint64_t t1 = now_ns();
     rv_bucket_phase_add(RV_JOB_COLLECT, t1 - t0);
+    /* by code: a counting pass on the top 11 bits of the code into tmp, then each
+     * code's items to its place in the job's buckets (sc->off), reading tmp in
+     * order: the second pass's writes stay within one top part, which the cache
+     * holds (two passes of LSD radix over all m items cost twice the memory
+     * traffic) */
     int bits = 0;
     while (bits < 64 && (1ull << bits) < nc) bits++;
-    item_t *src = it, *dst = sc->tmp;
-    for (int sh = 0; sh < bits; sh += 11) {
-        uint64_t cnt[2048] = {0};
-        for (uint64_t i = 0; i < m; i++) cnt[src[i].key >> sh & 2047]++;
-        for (uint64_t d = 0, sum = 0; d < 2048; d++) { uint64_t c = cnt[d]; cnt[d] = sum; sum += c; }
-        for (uint64_t i = 0; i < m; i++) dst[cnt[src[i].key >> sh & 2047]++] = src[i];
-        item_t *x = src; src = dst; dst = x;
+    const int sh = bits > 11 ? bits - 11 : 0;
+    uint64_t cnt[2048] = {0}, far = 0;
+    item_t *tmp = sc->tmp;
+    for (uint64_t i = 0; i < got; i++) far |= it[i].key >= nc, cnt[it[i].key >> sh & 2047]++;
+    /* a plan of another text (or lists of another plan): its counts do not hold */
+    if (got != m || far) return rv_error("buckets", "the plan does not fit the text");
+    for (uint64_t d = 0, sum = 0; d < 2048; d++) { uint64_t c = cnt[d]; cnt[d] = sum; sum += c; }
+    for (uint64_t i = 0; i < m; i++) tmp[cnt[it[i].key >> sh]++] = it[i];
+    uint64_t *cur = sc->cur;
+    const uint64_t *off = sc->off;
+    memcpy(cur, off, nc * sizeof *cur);
+    for (uint64_t i = 0; i < m; i++) {
+        const uint64_t c = tmp[i].key;
+        if (cur[c] == off[c + 1]) return rv_error("buckets", "the plan does not fit the text");
+        it[cur[c]++] = tmp[i];
     }
-    if (src != it) memcpy(it, src, m * sizeof *it);
     rv_bucket_phase_add(RV_JOB_RADIX, now_ns() - t1);
+    return 0;
 }
 
 int rv_bucket_job_sort_in(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j, rv_bucket_scratch_t *sc,
@@ -836,7 +865,7 @@ int rv_bucket_job_sort_in(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t
         const char *tr = getenv("REPVIEW_GPU_TRACE");
         if (tr && *tr && *tr != '0') fprintf(stderr, "gpu bucket job failed (%s): sorted on the CPU\n", rv_last_error());
     }
-    collect_cpu(s, p, job, nc, m, sc);
+    if (collect_cpu(s, p, job, nc, m, sc) < 0) return -1;
     item_t *it = sc->it;
     const uint64_t k = (uint64_t)p->k;
     uint64_t t2 = now_ns();

@@ -58,7 +58,8 @@ enum { BLOCKS = 192, MIN_SAMPLE = 12, MORE_ROUNDS = 1, SINK_PAIRS = 1 << 21, HEA
 #define FORMAT_BYTE_S 5e-9      /* BEDPE formatting and writing, per byte on one core */
 #define PLAN_SEND_BYTE_S 0.5e-9 /* the plan's counts into a host's window, per byte */
 #define MPI_RSS_BYTES (32ull << 20) /* what Open MPI adds to a rank */
-#define LISTS_FILL 1.0              /* filling the job lists, in text passes */
+#define LISTS_FILL 9.5              /* filling the job lists, in text passes (an empty job's) */
+#define MAP_FILL 5.5                /* filling the job map, the same */
 #define SE_MORE 0.2 /* a relative standard error of the pairs above this: sample as much again */
 
 typedef struct {
@@ -128,6 +129,8 @@ static int sort_codes(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t lo,
     rv_bucket_plan_t one = *p;
     one.jobs = &job;
     one.n_jobs = 1;
+    rv_bucket_plan_use_map(&one, NULL), rv_bucket_plan_use_lists(&one, NULL); /* they name p's jobs */
+    one.own_map = one.own_lists = NULL;
     return rv_bucket_job_sort(s, &one, 0, pos, lcp, m);
 }
 
@@ -334,6 +337,35 @@ static uint64_t pow2_at_least(uint64_t v)
     return p;
 }
 
+/* How a job of the run of plan q finds its suffixes (rv_bucket_plan_make_map,
+ * cli_mpi_share_map): in job lists where they fit the budget (no pass: the job
+ * reads its own starts), else by a vector scan of a one-byte job map, else by the
+ * rolling prefix code over the text (a two-byte map's scalar scan costs about as
+ * much). */
+enum { FIND_SCAN, FIND_MAP, FIND_MAP2, FIND_LISTS };
+static int finder(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv_estimate_opts_t *eo)
+{
+    const uint64_t budget = rv_bucket_map_budget(eo->mem_budget);
+    const int width = rv_bucket_map_width(q);
+    if (q->n_jobs < 2) return FIND_SCAN;
+    if (rv_bucket_prefer_lists(q, s->n, budget)) return FIND_LISTS;
+    if (!width || s->n > budget / (uint64_t)width) return FIND_SCAN;
+    return width == 1 ? FIND_MAP : FIND_MAP2;
+}
+
+/* A job's pass (a two-byte map's scalar scan costs about a text pass), and the
+ * filling of the map or lists on one thread (measured on the development machine:
+ * RESULTS.md). */
+static double job_pass_s(int find, const rv_estimate_t *e, double scan_s)
+{
+    return find == FIND_LISTS ? 0 : find == FIND_MAP ? e->map_pass_s : scan_s;
+}
+
+static double fill_s(int find, double scan_s)
+{
+    return find == FIND_SCAN ? 0 : find == FIND_LISTS ? LISTS_FILL * scan_s : MAP_FILL * scan_s;
+}
+
 /* Peak bytes of the largest rank for plan q, w ranks of `threads` threads, each
  * phase at its own time (base: this process's bytes as the command read the
  * input, text and record bytes).
@@ -352,9 +384,9 @@ static uint64_t rank_peak(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv
     for (uint64_t j = 0; j < q->n_jobs; j++) if (q->jobs[j].suffixes > largest) largest = q->jobs[j].suffixes;
     uint64_t codes = q->n_codes * sizeof *q->count, jobs = q->n_jobs * sizeof *q->jobs;
     const int width = rv_bucket_map_width(q);
-    const uint64_t budget = rv_bucket_map_budget(eo->mem_budget), lists = rv_bucket_lists_bytes(q, s->n);
-    const uint64_t map = q->n_jobs < 2 ? 0 : lists && lists <= budget ? lists
-                       : width && s->n <= budget / (uint64_t)width ? s->n * (uint64_t)width : 0;
+    const int find = finder(s, q, eo);
+    const uint64_t map = find == FIND_LISTS ? rv_bucket_lists_bytes(q, s->n)
+                       : find == FIND_SCAN ? 0 : s->n * (uint64_t)width;
     /* a job at its peak (its items and their radix copy; the walker needs less) */
     uint64_t job = rv_bucket_job_bytes(largest);
     uint64_t mem = o->mem_bytes ? o->mem_bytes : 256ull << 20;
@@ -505,33 +537,14 @@ static void extrapolate(const rv_bucket_plan_t *p, const block_t *b, uint64_t nb
 static int plan_for(const rv_bucket_plan_t *p, uint64_t slots, rv_bucket_plan_t *q)
 {
     *q = *p;
+    rv_bucket_plan_use_map(q, NULL), rv_bucket_plan_use_lists(q, NULL); /* p's, and for p's jobs */
+    q->own_map = q->own_lists = NULL;
     q->jobs = malloc((p->n_jobs ? p->n_jobs : 1) * sizeof *q->jobs);
     if (!q->jobs) return rv_error("estimate", "out of memory");
     memcpy(q->jobs, p->jobs, p->n_jobs * sizeof *q->jobs);
     return rv_pairs_bucket_spread(q, slots);
 }
 
-/* How a job of the run of plan q finds its suffixes (rv_bucket_plan_make_map,
- * cli_mpi_share_map): in job lists where they fit the budget (no pass: the job
- * reads its own starts), else by a vector scan of a one-byte job map, else by the
- * rolling prefix code over the text (a two-byte map's scalar scan costs about as
- * much). */
-enum { FIND_SCAN, FIND_MAP, FIND_LISTS };
-static int finder(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv_estimate_opts_t *eo)
-{
-    const uint64_t budget = rv_bucket_map_budget(eo->mem_budget), lists = rv_bucket_lists_bytes(q, s->n);
-    if (q->n_jobs < 2) return FIND_SCAN;
-    if (lists && lists <= budget) return FIND_LISTS;
-    return rv_bucket_map_width(q) == 1 && s->n <= budget ? FIND_MAP : FIND_SCAN;
-}
-
-/* A job's pass, and the filling of the map or lists on one thread. */
-static double job_pass_s(int find, const rv_estimate_t *e, double scan_s)
-{
-    return find == FIND_LISTS ? 0 : find == FIND_MAP ? e->map_pass_s : scan_s;
-}
-
-static double fill_s(int find, double scan_s) { return find == FIND_SCAN ? 0 : find == FIND_LISTS ? LISTS_FILL * scan_s : scan_s; }
 
 static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo,
                    const rv_bucket_plan_t *plan, const double *cum_s, const double *cum_p, double scan_s,

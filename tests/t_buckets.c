@@ -231,22 +231,27 @@ static int check_map(const rv_seq_t *s, rv_bucket_plan_t *p, int threads, void *
     int width = rv_bucket_map_width(p);
     CHECK(width == (p->n_jobs < 255 ? 1 : p->n_jobs < 65535 ? 2 : 0), "%s: map width %d for %llu jobs", what, width,
           (unsigned long long)p->n_jobs);
-    const int listed = p->n_jobs >= 2 && p->n_jobs <= RV_BUCKET_LIST_JOBS;
-    if (map_mode == 3) { /* lists where they can be, else a map */
+    /* lists can be made from 2 to RV_BUCKET_LIST_JOBS jobs, and are preferred from
+     * RV_BUCKET_LIST_MIN_JOBS */
+    const int can_list = p->n_jobs >= 2 && p->n_jobs <= RV_BUCKET_LIST_JOBS;
+    const int listed = can_list && p->n_jobs >= RV_BUCKET_LIST_MIN_JOBS;
+    CHECK((rv_bucket_lists_bytes(p, s->n) != 0) == can_list && rv_bucket_prefer_lists(p, s->n, UINT64_MAX) == listed &&
+          !rv_bucket_prefer_lists(p, s->n, rv_bucket_lists_bytes(p, s->n) - 1), "%s: lists for %llu jobs", what,
+          (unsigned long long)p->n_jobs);
+    if (map_mode == 3) { /* lists where they are preferred, else a map */
         CHECK(rv_bucket_plan_make_map(p, s, UINT64_MAX, threads) == 0, "%s: make_map: %s", what, rv_last_error());
         CHECK((p->lists != NULL) == listed && (p->map != NULL) == (p->n_jobs >= 2 && !listed),
               "%s: %llu jobs, %s lists, %s map", what, (unsigned long long)p->n_jobs, p->lists ? "" : "no",
               p->map ? "a" : "no");
-        return !check_failed_ && (!p->lists || check_lists_content(s, p, what));
-    }
-    if (map_mode == 4) {
-        if (listed && (*slices = lists_in_slices(s, p, threads, what)) && !check_failed_) {
+        if (check_failed_ || (p->lists && !check_lists_content(s, p, what))) return 0;
+    } else if (map_mode == 4) {
+        if (can_list && (*slices = lists_in_slices(s, p, threads, what)) && !check_failed_) {
             rv_bucket_plan_use_lists(p, *slices);
-            return check_lists_content(s, p, what);
+            CHECK(p->lists && !p->map, "%s: use_lists kept a map", what);
+            return !check_failed_ && check_lists_content(s, p, what);
         }
         return !check_failed_;
-    }
-    if (map_mode == 1) { /* room for the map only: not for the lists */
+    } else if (map_mode == 1) { /* room for the map only: not for the lists */
         CHECK(rv_bucket_plan_make_map(p, s, s->n * (uint64_t)width, threads) == 0, "%s: make_map: %s", what,
               rv_last_error());
         CHECK((p->map != NULL) == (p->n_jobs >= 2) && !p->lists, "%s: %llu jobs and %s map", what,
@@ -286,7 +291,11 @@ static int check_plan_and_sort_on(const rv_seq_t *s, uint64_t min_len, uint64_t 
           (unsigned long long)p.n_codes, (unsigned long long)min_len);
     if (check_failed_) { rv_bucket_plan_free(&p); return 0; }
     void *slices = NULL;
-    if (map_mode && !check_map(s, &p, threads, &slices, what)) { rv_bucket_plan_free(&p); return 0; }
+    if (map_mode && !check_map(s, &p, threads, &slices, what)) {
+        free(slices);
+        rv_bucket_plan_free(&p);
+        return 0;
+    }
     /* counts by brute force */
     uint64_t *want = calloc(p.n_codes, sizeof *want), valid = 0, largest = 0;
     char *seen = calloc(s->n + 1, 1);
@@ -473,7 +482,7 @@ static void test_lists_blocks(void)
     buf[n] = 0;
     rv_seq_t *s = rv_seq_from_string(buf, n, RV_ALPHA_DNA, "blocks");
     CHECK(s && s->n > 5 * RV_BUCKET_BLOCK, "seq: %s", rv_last_error());
-    static const uint64_t sizes[3] = {40000, 7001, 1500};
+    static const uint64_t sizes[3] = {30000, 7001, 1500};
     for (int z = 0; s && z < 3 && !check_failed_; z++) {
         char what[96];
         snprintf(what, sizeof what, "lists over blocks, jobs of %llu", (unsigned long long)sizes[z]);
@@ -519,6 +528,46 @@ static void test_lists_blocks(void)
     rv_seq_free(s);
     free(buf);
     case_end("buckets_lists_blocks");
+}
+
+/* The CPU's jobs with a plan of another text of the same length, found by the
+ * scan, a map and lists of the plan's own text (a finder that does not fit the
+ * text either): none fails on the plan's own text; on the other, a job whose
+ * counts do not hold fails with a message (some must), and none writes past its
+ * arrays (the radix sort places items by the plan's counts: run under ASan). */
+static void test_cpu_foreign_plan(void)
+{
+    case_begin();
+    rng_t r = rng_new(1524);
+    char *a = malloc(9001), *b = malloc(9001);
+    for (int i = 0; i < 9000; i++) a[i] = b[i] = "ACGT"[rng_below(&r, 4)];
+    for (int i = 0; i < 9000; i += 97) b[i] = "ACGT"[rng_below(&r, 4)];
+    a[9000] = b[9000] = 0;
+    rv_seq_t *sa = rv_seq_from_string(a, 9000, RV_ALPHA_DNA, "a"), *sb = rv_seq_from_string(b, 9000, RV_ALPHA_DNA, "b");
+    static const char *const how[3] = {"scan", "map", "lists"};
+    for (int h = 0; h < 3 && sa && sb && !check_failed_; h++) {
+        rv_bucket_plan_t p = {0};
+        CHECK(rv_bucket_plan(sa, 8, 900, 1, &p) == 0 && p.n_jobs > 3, "%s: plan: %s", how[h], rv_last_error());
+        if (h == 1) CHECK(rv_bucket_plan_make_map(&p, sa, sa->n, 1) == 0 && p.map && !p.lists, "map: %s", rv_last_error());
+        if (h == 2) CHECK(rv_bucket_plan_make_map(&p, sa, UINT64_MAX, 1) == 0 && p.lists, "lists: %s", rv_last_error());
+        int failed = 0;
+        for (uint64_t j = 0; j < p.n_jobs && !check_failed_; j++) {
+            uint64_t *pos = NULL, *lcp = NULL, m = 0;
+            CHECK(rv_bucket_job_sort(sa, &p, j, &pos, &lcp, &m) == 0 && m == p.jobs[j].suffixes, "%s: own text, job %llu: %s",
+                  how[h], (unsigned long long)j, rv_last_error());
+            free(pos), free(lcp);
+            pos = lcp = NULL;
+            int rc = rv_bucket_job_sort(sb, &p, j, &pos, &lcp, &m);
+            CHECK(rc == 0 || rv_last_error()[0], "%s: job %llu failed without a message", how[h], (unsigned long long)j);
+            failed += rc < 0;
+            free(pos), free(lcp);
+        }
+        CHECK(failed > 0, "%s: no job of the foreign plan failed", how[h]);
+        rv_bucket_plan_free(&p);
+    }
+    rv_seq_free(sa), rv_seq_free(sb);
+    free(a), free(b);
+    case_end("buckets_cpu_foreign_plan");
 }
 
 /* The device's jobs against a plan of another text (its counts differ): each job
@@ -1180,6 +1229,7 @@ int main(void)
     }
     map_mode = 0;
     test_lists_blocks();
+    test_cpu_foreign_plan();
     /* the same oracles with the GPU sorting the jobs (skipped without one) */
     char gname[256], why[256];
     if (rv_gpu_probe(gname, sizeof gname, why, sizeof why)) {

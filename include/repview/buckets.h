@@ -69,8 +69,8 @@ uint64_t *rv_bucket_jobs_largest_first(const rv_bucket_plan_t *p);
  * position takes for the plan's jobs (1 up to 255 jobs, 2 up to 65535, else 0:
  * no map).  rv_bucket_map_fill() writes the positions [lo, hi) of map (whose
  * position 0 is the text's) on `threads` threads; rv_bucket_plan_use_map() lets
- * the plan's jobs read it (the caller keeps it alive; cutting the plan again drops
- * it).  0, or -1 with a message. */
+ * the plan's jobs read it instead of any lists (the caller keeps it alive; cutting
+ * the plan again drops it; NULL: none).  0, or -1 with a message. */
 #define RV_BUCKET_NO_JOB 0xffffu
 int rv_bucket_map_width(const rv_bucket_plan_t *p);
 int rv_bucket_map_fill(const rv_seq_t *s, const rv_bucket_plan_t *p, void *map, uint64_t lo, uint64_t hi,
@@ -86,16 +86,23 @@ void rv_bucket_plan_use_map(rv_bucket_plan_t *p, const void *map);
  * plan has fewer than 2 jobs or more than RV_BUCKET_LIST_JOBS).
  * rv_bucket_lists_fill() fills the blocks of positions [lo, hi), lo a multiple of
  * RV_BUCKET_BLOCK and hi one too or past the text's end, on `threads` threads;
- * rv_bucket_plan_use_lists() lets the plan's jobs read them (the caller keeps them
- * alive; cutting the plan again drops them).  0, or -1 with a message. */
+ * rv_bucket_plan_use_lists() lets the plan's jobs read them instead of any map
+ * (the caller keeps them alive; cutting the plan again drops them; NULL: none).
+ * 0, or -1 with a message. */
 #define RV_BUCKET_BLOCK (1ull << 16)
 #define RV_BUCKET_LIST_JOBS 4095
 uint64_t rv_bucket_lists_bytes(const rv_bucket_plan_t *p, uint64_t n);
 int rv_bucket_lists_fill(const rv_seq_t *s, const rv_bucket_plan_t *p, void *lists, uint64_t lo, uint64_t hi,
                          int threads);
 void rv_bucket_plan_use_lists(rv_bucket_plan_t *p, const void *lists);
-/* Job lists of the plan's own when they take at most `bytes`, else a job map when
- * it does (else neither: the jobs scan the text).  0, or -1 with a message. */
+/* Whether a plan's jobs should find their starts in job lists within `bytes`: the
+ * lists fit, and the plan has RV_BUCKET_LIST_MIN_JOBS jobs or more (below that a
+ * one-byte map costs half the memory and its few scans little time). */
+#define RV_BUCKET_LIST_MIN_JOBS 8
+int rv_bucket_prefer_lists(const rv_bucket_plan_t *p, uint64_t n, uint64_t bytes);
+/* Job lists of the plan's own where rv_bucket_prefer_lists() says so, else a job
+ * map when it fits `bytes` (else neither: the jobs scan the text); lists or a map
+ * the plan had before are dropped.  0, or -1 with a message. */
 int rv_bucket_plan_make_map(rv_bucket_plan_t *p, const rv_seq_t *s, uint64_t bytes, int threads);
 /* The bytes a job map may take under a memory budget (0 = the default 1 GB): half. */
 uint64_t rv_bucket_map_budget(uint64_t mem_budget);

@@ -603,7 +603,7 @@ void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes
     int any = 0, width = rv_bucket_map_width(plan);
     MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     const uint64_t lists = rv_bucket_lists_bytes(plan, s->n);
-    if (lists && lists <= bytes) width = 0; /* the lists, not the map */
+    if (rv_bucket_prefer_lists(plan, s->n, bytes)) width = 0; /* the lists, not the map */
     else if (!width || plan->n_jobs < 2 || s->n > bytes / (uint64_t)width) return;
     if (!any) return;
     int *weight = malloc((size_t)node_size * sizeof *weight);

@@ -643,7 +643,8 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     /* the CPU workers find their jobs' suffixes in job lists or a job map of the host */
     if (rc == 0) cli_mpi_share_map(s, &plan, rv_bucket_map_budget(mem_budget), (rank > 0 || own) && gpu != 1,
                                    rank == 0 ? rv_default_threads() : threads);
-    mpi_trace(rank, plan.lists ? "job map (lists)" : plan.map ? "job map (a byte map)" : "job map (none)", t0);
+    mpi_trace(rank, plan.lists ? "job map (lists)" : plan.map_width == 1 ? "job map (a byte map)"
+                  : plan.map ? "job map (a two-byte map)" : "job map (none)", t0);
     if (rc == 0 && rank == 0 && out && cli_out_begin(out) < 0) rc = -1;
     if (rc == 0) rc = rank == 0 ? mpi_master(s, o, &plan, size, own, count, c->quiet, t0)
                                 : mpi_worker(s, o, &plan, rank, size, own, count, t0);
