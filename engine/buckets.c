@@ -9,7 +9,10 @@
  * the first breaker on so that a suffix ends where its repeats must end.  Equal
  * keys without a breaker go one key deeper; equal keys with one are equal
  * suffixes as far as any repeat is concerned (their order is by position).  The
- * LCP of neighbours is then found by comparing keys, eight symbols at a time.
+ * LCPs of neighbours come with the sort (LCP-aware multikey quicksort: from the
+ * keys at each partition's boundaries and in each small range), the text read
+ * again only for neighbours with equal keys; at a bucket's start, from the two
+ * buckets' codes.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -517,7 +520,50 @@ static inline int item_less(const uint8_t *t, uint64_t n, const item_t *a, const
     return suffix_less(t, n, a->pos, b->pos, d + 8);
 }
 
-static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth, int keyed)
+/* lcp of the suffixes at a and b, known to share d symbols. */
+static uint64_t lcp_from(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, uint64_t d)
+{
+    for (;; d += 8) {
+        uint64_t x = key_at(t, n, a + d), y = key_at(t, n, b + d);
+        uint64_t diff = x ^ y;
+        /* the first breaker of x, as a byte index (8 when none) */
+        const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+        uint64_t zx = ~(((x & lo7) + lo7) | x | lo7);
+        uint64_t stop = zx ? (uint64_t)(__builtin_clzll(zx) >> 3) : 8;
+        uint64_t same = diff ? (uint64_t)(__builtin_clzll(diff) >> 3) : 8;
+        if (stop < same) same = stop;
+        if (same < 8) return d + same;
+    }
+}
+
+/* Symbols before the first breaker of a key (8: none). */
+static inline uint64_t key_run(uint64_t k)
+{
+    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t z = ~(((k & lo7) + lo7) | k | lo7);
+    return z ? (uint64_t)(__builtin_clzll(z) >> 3) : 8;
+}
+
+/* lcp of two suffixes sharing d symbols whose keys at d are x and y: keys that
+ * differ differ no later than a breaker (a key is zero from its first breaker on),
+ * equal keys that end are equal up to the breaker, and only equal keys without
+ * one need the text. */
+static inline uint64_t lcp_of_keys(const uint8_t *t, uint64_t n, const item_t *a, const item_t *b, uint64_t d)
+{
+    if (a->key != b->key) return d + (uint64_t)(__builtin_clzll(a->key ^ b->key) >> 3);
+    if (key_ended(a->key)) return d + key_run(a->key);
+    return lcp_from(t, n, a->pos, b->pos, d + 8);
+}
+
+/* Sort items a[0, m) by their suffixes from depth on (keyed: their keys at depth
+ * are already read): multikey quicksort on eight symbols at a time.  With lcp, also
+ * lcp[i] = lcp(a[i-1], a[i]) for 0 < i < m, found as the sort goes (LCP-aware
+ * string sorting): a partition at depth d knows the lcp at its two boundaries
+ * from the largest key below the pivot and the smallest above, and a range small
+ * enough for insertion sort from its neighbours' keys; the text is read again only
+ * for neighbours whose keys are the same. */
+static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth, int keyed,
+                      uint64_t *lcp)
 {
     uint64_t cap = 64, sp = 0;
     task_t *st = malloc(cap * sizeof *st);
@@ -540,17 +586,26 @@ static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint6
                 for (; j > 0 && item_less(t, n, &x, &v[j - 1], k.depth); j--) v[j] = v[j - 1];
                 v[j] = x;
             }
+            for (uint64_t i = 1; lcp && i < len; i++) lcp[k.lo + i] = lcp_of_keys(t, n, &v[i - 1], &v[i], k.depth);
             continue;
         }
         /* median of three keys as the pivot, then a three-way partition */
         uint64_t x = v[0].key, y = v[len / 2].key, z = v[len - 1].key;
         uint64_t piv = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
-        uint64_t lt = 0, i = 0, gt = len;
+        uint64_t lt = 0, i = 0, gt = len, below = 0, above = UINT64_MAX;
         while (i < gt) {
-            if (v[i].key < piv) { item_t s = v[lt]; v[lt++] = v[i]; v[i++] = s; }
-            else if (v[i].key > piv) { item_t s = v[--gt]; v[gt] = v[i]; v[i] = s; }
-            else i++;
+            if (v[i].key < piv) {
+                if (v[i].key > below) below = v[i].key;
+                item_t s = v[lt]; v[lt++] = v[i]; v[i++] = s;
+            } else if (v[i].key > piv) {
+                if (v[i].key < above) above = v[i].key;
+                item_t s = v[--gt]; v[gt] = v[i]; v[i] = s;
+            } else {
+                i++;
+            }
         }
+        if (lcp && lt > 0) lcp[k.lo + lt] = k.depth + (uint64_t)(__builtin_clzll(below ^ piv) >> 3);
+        if (lcp && gt < len) lcp[k.lo + gt] = k.depth + (uint64_t)(__builtin_clzll(piv ^ above) >> 3);
         if (sp + 3 > cap) {
             task_t *g = realloc(st, (cap *= 2) * sizeof *g);
             if (!g) { free(st); return rv_error("buckets", "out of memory"); }
@@ -565,6 +620,7 @@ static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint6
                 for (; w > lt && v[w - 1].pos > s.pos; w--) v[w] = v[w - 1];
                 v[w] = s;
             }
+            for (uint64_t u = lt + 1; lcp && u < gt; u++) lcp[k.lo + u] = k.depth + key_run(piv);
         } else {
             st[sp++] = (task_t){k.lo + lt, k.lo + gt, k.depth + 8};
         }
@@ -574,31 +630,15 @@ static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint6
 }
 
 /* Sort a bucket's items by their suffixes from depth on (keyed: their keys at depth
- * are already read). */
+ * are already read; lcp: their LCPs too, but for lcp[0]). */
 static int sort_bucket(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth)
 {
-    return sort_items(t, n, a, m, depth, 0);
+    return sort_items(t, n, a, m, depth, 0, NULL);
 }
 
-static int sort_bucket_keyed(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth)
+static int sort_bucket_keyed(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth, uint64_t *lcp)
 {
-    return sort_items(t, n, a, m, depth, 1);
-}
-
-/* lcp of the suffixes at a and b, known to share d symbols. */
-static uint64_t lcp_from(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, uint64_t d)
-{
-    for (;; d += 8) {
-        uint64_t x = key_at(t, n, a + d), y = key_at(t, n, b + d);
-        uint64_t diff = x ^ y;
-        /* the first breaker of x, as a byte index (8 when none) */
-        const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
-        uint64_t zx = ~(((x & lo7) + lo7) | x | lo7);
-        uint64_t stop = zx ? (uint64_t)(__builtin_clzll(zx) >> 3) : 8;
-        uint64_t same = diff ? (uint64_t)(__builtin_clzll(diff) >> 3) : 8;
-        if (stop < same) same = stop;
-        if (same < 8) return d + same;
-    }
+    return sort_items(t, n, a, m, depth, 1, lcp);
 }
 
 /* ---- where a job's time goes (REPVIEW_JOB_TRACE=1) ------------------------------ */
@@ -713,6 +753,16 @@ static int scratch_fit(rv_bucket_scratch_t *sc, uint64_t m, uint64_t nc)
         if (!sc->cap_off) return rv_error("buckets", "out of memory");
     }
     return 0;
+}
+
+/* Leading symbols two different codes of k symbols share. */
+static uint64_t codes_lcp(uint64_t a, uint64_t b, int k, uint64_t sigma)
+{
+    if (sigma == 4) return (uint64_t)k - 1 - (uint64_t)(63 - __builtin_clzll(a ^ b)) / 2;
+    uint64_t top = 1, same = 0;
+    for (int i = 1; i < k; i++) top *= sigma;
+    for (; top && a / top == b / top; top /= sigma) a %= top, b %= top, same++;
+    return same;
 }
 
 /* The code of the k symbols at p, relative to lo. */
@@ -876,15 +926,19 @@ int rv_bucket_job_sort_in(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t
         it[i].key = key_at(s->text, s->n, it[i].pos + k);
     }
     int rc = 0;
+    /* the LCPs inside each bucket come with its sort */
     for (uint64_t c = 0; rc == 0 && c < nc; c++)
-        rc = sort_bucket_keyed(s->text, s->n, it + off[c], off[c + 1] - off[c], k);
+        rc = sort_bucket_keyed(s->text, s->n, it + off[c], off[c + 1] - off[c], k, lcp + off[c]);
     uint64_t t3 = now_ns();
     rv_bucket_phase_add(RV_JOB_SORT, t3 - t2);
     for (uint64_t i = 0; rc == 0 && i < m; i++) pos[i] = it[i].pos; /* pos[i] overwrites what it[i / 2] held */
-    for (uint64_t c = 0, r = 0; rc == 0 && c < nc; c++)
-        for (r = off[c]; r < off[c + 1]; r++) {
-            if (r + 8 < m) __builtin_prefetch(s->text + pos[r + 8] + k);
-            lcp[r] = r == 0 ? 0 : lcp_from(s->text, s->n, pos[r - 1], pos[r], r == off[c] ? 0 : k);
+    /* and those at the buckets' starts: below k, the common leading symbols of the
+     * two buckets' codes (no text read: two cache misses a bucket were most of
+     * the LCP pass once the sort gave the rest) */
+    for (uint64_t c = 0, prev = UINT64_MAX; rc == 0 && c < nc; c++)
+        if (off[c] < off[c + 1]) {
+            lcp[off[c]] = prev == UINT64_MAX ? 0 : codes_lcp(job->code_lo + prev, job->code_lo + c, p->k, p->sigma);
+            prev = c;
         }
     rv_bucket_phase_add(RV_JOB_LCP, now_ns() - t3);
     return rc;
