@@ -390,23 +390,31 @@ int rv_bucket_prefer_lists(const rv_bucket_plan_t *p, uint64_t n, uint64_t bytes
     return need && need <= bytes && p->n_jobs >= RV_BUCKET_LIST_MIN_JOBS;
 }
 
+int rv_bucket_finder(const rv_bucket_plan_t *p, uint64_t n, uint64_t bytes)
+{
+    const int width = rv_bucket_map_width(p);
+    /* one job reads the text once either way */
+    if (p->n_jobs < 2) return RV_BUCKET_FIND_SCAN;
+    if (rv_bucket_prefer_lists(p, n, bytes)) return RV_BUCKET_FIND_LISTS;
+    return width && n <= bytes / (uint64_t)width ? RV_BUCKET_FIND_MAP : RV_BUCKET_FIND_SCAN;
+}
+
 int rv_bucket_plan_make_map(rv_bucket_plan_t *p, const rv_seq_t *s, uint64_t bytes, int threads)
 {
-    int width = rv_bucket_map_width(p);
-    /* one job reads the text once either way; the GPU's jobs find their starts on
-     * the device */
+    int width = rv_bucket_map_width(p), find = rv_bucket_finder(p, s->n, bytes);
     rv_bucket_plan_use_map(p, NULL), rv_bucket_plan_use_lists(p, NULL);
     free(p->own_map), free(p->own_lists);
     p->own_map = p->own_lists = NULL;
-    if (p->n_jobs < 2 || (atomic_load(&gpu_on) && gpu_seq == s)) return 0;
-    void *lists = rv_bucket_prefer_lists(p, s->n, bytes) ? malloc(rv_bucket_lists_bytes(p, s->n)) : NULL;
+    /* the GPU's jobs find their starts on the device */
+    if (find == RV_BUCKET_FIND_SCAN || (atomic_load(&gpu_on) && gpu_seq == s)) return 0;
+    void *lists = find == RV_BUCKET_FIND_LISTS ? malloc(rv_bucket_lists_bytes(p, s->n)) : NULL;
     if (lists) {
         if (rv_bucket_lists_fill(s, p, lists, 0, s->n, threads) < 0) { free(lists); return -1; }
         rv_bucket_plan_use_lists(p, lists);
         p->own_lists = lists;
         return 0;
     }
-    if (!width || s->n > bytes / (uint64_t)width) return 0;
+    if (!width || s->n > bytes / (uint64_t)width) return 0; /* lists that did not fit the heap: a map if it fits */
     void *map = malloc(s->n * (uint64_t)width);
     if (!map) return 0; /* the jobs scan the text */
     if (rv_bucket_map_fill(s, p, map, 0, s->n, threads) < 0) { free(map); return -1; }

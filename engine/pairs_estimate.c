@@ -345,12 +345,10 @@ static uint64_t pow2_at_least(uint64_t v)
 enum { FIND_SCAN, FIND_MAP, FIND_MAP2, FIND_LISTS };
 static int finder(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv_estimate_opts_t *eo)
 {
-    const uint64_t budget = rv_bucket_map_budget(eo->mem_budget);
-    const int width = rv_bucket_map_width(q);
-    if (q->n_jobs < 2) return FIND_SCAN;
-    if (rv_bucket_prefer_lists(q, s->n, budget)) return FIND_LISTS;
-    if (!width || s->n > budget / (uint64_t)width) return FIND_SCAN;
-    return width == 1 ? FIND_MAP : FIND_MAP2;
+    const int find = rv_bucket_finder(q, s->n, rv_bucket_map_budget(eo->mem_budget));
+    return find == RV_BUCKET_FIND_LISTS ? FIND_LISTS
+         : find == RV_BUCKET_FIND_SCAN  ? FIND_SCAN
+         : rv_bucket_map_width(q) == 1  ? FIND_MAP : FIND_MAP2;
 }
 
 /* A job's pass (a two-byte map's scalar scan costs about a text pass), and the

@@ -100,6 +100,11 @@ void rv_bucket_plan_use_lists(rv_bucket_plan_t *p, const void *lists);
  * one-byte map costs half the memory and its few scans little time). */
 #define RV_BUCKET_LIST_MIN_JOBS 8
 int rv_bucket_prefer_lists(const rv_bucket_plan_t *p, uint64_t n, uint64_t bytes);
+/* How the jobs of plan p for a text of n symbols find their starts within `bytes`:
+ * lists where preferred, else a map (rv_bucket_map_width() bytes a position) where
+ * it fits, else a scan of the text. */
+enum { RV_BUCKET_FIND_SCAN, RV_BUCKET_FIND_MAP, RV_BUCKET_FIND_LISTS };
+int rv_bucket_finder(const rv_bucket_plan_t *p, uint64_t n, uint64_t bytes);
 /* Job lists of the plan's own where rv_bucket_prefer_lists() says so, else a job
  * map when it fits `bytes` (else neither: the jobs scan the text); lists or a map
  * the plan had before are dropped.  0, or -1 with a message. */

@@ -602,10 +602,10 @@ void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes
 {
     int any = 0, width = rv_bucket_map_width(plan);
     MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    const int find = rv_bucket_finder(plan, s->n, bytes);
+    if (!any || find == RV_BUCKET_FIND_SCAN) return;
+    if (find == RV_BUCKET_FIND_LISTS) width = 0; /* the lists, not the map */
     const uint64_t lists = rv_bucket_lists_bytes(plan, s->n);
-    if (rv_bucket_prefer_lists(plan, s->n, bytes)) width = 0; /* the lists, not the map */
-    else if (!width || plan->n_jobs < 2 || s->n > bytes / (uint64_t)width) return;
-    if (!any) return;
     int *weight = malloc((size_t)node_size * sizeof *weight);
     if (!weight) { /* the others wait in the gather: end the job rather than hang it */
         fprintf(stderr, "repview: mpi: out of memory\n");
