@@ -3,11 +3,13 @@
  *
  * A bucket is named by the code of its first k symbols, sum of (c - 1) sigma^i,
  * most significant first, so code order is suffix order.  The plan counts every
- * code in one threaded pass; a job collects its codes' suffixes in one more pass
- * (a counting sort by code), then sorts each bucket by multikey quicksort
+ * code in one threaded pass; a job collects its codes' suffixes in one more pass,
+ * with the key after each code read while the starts come in text order (a
+ * counting sort by code follows), then sorts each bucket by multikey quicksort
  * (Bentley & Sedgewick) on 64-bit keys holding the next eight symbols, zeroed from
  * the first breaker on so that a suffix ends where its repeats must end.  Equal
- * keys without a breaker go one key deeper; equal keys with one are equal
+ * keys without a breaker go one key deeper, or, when a whole range is equal, to
+ * where its suffixes part (compared in place); equal keys with one are equal
  * suffixes as far as any repeat is concerned (their order is by position).  The
  * LCPs of neighbours come with the sort (LCP-aware multikey quicksort: from the
  * keys at each partition's boundaries and in each small range), the text read
@@ -502,22 +504,57 @@ static inline uint64_t key_at(const uint8_t *t, uint64_t n, uint64_t p)
 
 static inline int key_ended(uint64_t k) { return (k & 0xff) == 0; }
 
+/* Symbols before the first breaker of a key (8: none). */
+static inline uint64_t key_run(uint64_t k)
+{
+    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t z = ~(((k & lo7) + lo7) | k | lo7);
+    return z ? (uint64_t)(__builtin_clzll(z) >> 3) : 8;
+}
+
 typedef struct {
     uint64_t key, pos;
 } item_t;
 
 typedef struct {
-    uint64_t lo, hi, depth;
+    uint64_t lo, hi, depth, keyed; /* keyed: the items' keys are those at depth */
 } task_t;
 
-/* Full comparison of two suffixes from depth d (for the small ranges). */
+/* lcp of the suffixes at a and b, known to share d symbols, but no more than lim:
+ * the text compared in place, 16 bytes at a time, to the first difference or the
+ * first breaker (long repeats cost a key a step otherwise). */
+static uint64_t lcp_upto(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, uint64_t d, uint64_t lim)
+{
+    uint64_t end = n - (a > b ? a : b), i = d;
+    if (end > lim) end = lim;
+#ifdef __SSE2__
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 16 <= end; i += 16) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(t + a + i)), y = _mm_loadu_si128((const __m128i *)(t + b + i));
+        const unsigned same = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)),
+                       brk = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, zero));
+        const unsigned stop = (~same | brk) & 0xffffu;
+        if (stop) return i + (uint64_t)__builtin_ctz(stop);
+    }
+#endif
+    for (; i < end; i++)
+        if (t[a + i] != t[b + i] || t[a + i] == RV_BREAK) return i;
+    return end;
+}
+
+static inline uint64_t lcp_from(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, uint64_t d)
+{
+    return lcp_upto(t, n, a, b, d, UINT64_MAX);
+}
+
+/* Full comparison of two suffixes from depth d (for the small ranges): the
+ * symbols after their lcp, a breaker or the text's end being below all; equal up
+ * to a breaker, by position. */
 static int suffix_less(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, uint64_t d)
 {
-    for (;; d += 8) {
-        uint64_t x = key_at(t, n, a + d), y = key_at(t, n, b + d);
-        if (x != y) return x < y;
-        if (key_ended(x)) return a < b;
-    }
+    const uint64_t l = lcp_from(t, n, a, b, d);
+    const unsigned x = a + l < n ? t[a + l] : RV_BREAK, y = b + l < n ? t[b + l] : RV_BREAK;
+    return x != y ? x < y : a < b;
 }
 
 /* Order of two items whose keys are those at depth d. */
@@ -526,30 +563,6 @@ static inline int item_less(const uint8_t *t, uint64_t n, const item_t *a, const
     if (a->key != b->key) return a->key < b->key;
     if (key_ended(a->key)) return a->pos < b->pos;
     return suffix_less(t, n, a->pos, b->pos, d + 8);
-}
-
-/* lcp of the suffixes at a and b, known to share d symbols. */
-static uint64_t lcp_from(const uint8_t *t, uint64_t n, uint64_t a, uint64_t b, uint64_t d)
-{
-    for (;; d += 8) {
-        uint64_t x = key_at(t, n, a + d), y = key_at(t, n, b + d);
-        uint64_t diff = x ^ y;
-        /* the first breaker of x, as a byte index (8 when none) */
-        const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
-        uint64_t zx = ~(((x & lo7) + lo7) | x | lo7);
-        uint64_t stop = zx ? (uint64_t)(__builtin_clzll(zx) >> 3) : 8;
-        uint64_t same = diff ? (uint64_t)(__builtin_clzll(diff) >> 3) : 8;
-        if (stop < same) same = stop;
-        if (same < 8) return d + same;
-    }
-}
-
-/* Symbols before the first breaker of a key (8: none). */
-static inline uint64_t key_run(uint64_t k)
-{
-    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
-    uint64_t z = ~(((k & lo7) + lo7) | k | lo7);
-    return z ? (uint64_t)(__builtin_clzll(z) >> 3) : 8;
 }
 
 /* lcp of two suffixes sharing d symbols whose keys at d are x and y: keys that
@@ -569,24 +582,25 @@ static inline uint64_t lcp_of_keys(const uint8_t *t, uint64_t n, const item_t *a
  * string sorting): a partition at depth d knows the lcp at its two boundaries
  * from the largest key below the pivot and the smallest above, and a range small
  * enough for insertion sort from its neighbours' keys; the text is read again only
- * for neighbours whose keys are the same. */
+ * for neighbours whose keys are the same.  A range whose keys are all the same
+ * (a repeat longer than a key) goes at once to the depth where its suffixes part,
+ * found by comparing them in place with its first, instead of a key at a time. */
 static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth, int keyed,
                       uint64_t *lcp)
 {
     uint64_t cap = 64, sp = 0;
     task_t *st = malloc(cap * sizeof *st);
     if (!st) return rv_error("buckets", "out of memory");
-    st[sp++] = (task_t){0, m, depth};
+    st[sp++] = (task_t){0, m, depth, (uint64_t)keyed};
     while (sp) {
         task_t k = st[--sp];
         uint64_t len = k.hi - k.lo;
         item_t *v = a + k.lo;
         if (len < 2) continue;
-        for (uint64_t i = 0; !keyed && i < len; i++) { /* random reads of the text: ask ahead */
+        for (uint64_t i = 0; !k.keyed && i < len; i++) { /* random reads of the text: ask ahead */
             if (i + 8 < len) __builtin_prefetch(t + v[i + 8].pos + k.depth);
             v[i].key = key_at(t, n, v[i].pos + k.depth);
         }
-        keyed = 0; /* the keys of every deeper task are read here */
         if (len <= SMALL_SORT) { /* insertion sort on the keys, deeper only on ties */
             for (uint64_t i = 1; i < len; i++) {
                 item_t x = v[i];
@@ -619,8 +633,8 @@ static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint6
             if (!g) { free(st); return rv_error("buckets", "out of memory"); }
             st = g;
         }
-        st[sp++] = (task_t){k.lo, k.lo + lt, k.depth};
-        st[sp++] = (task_t){k.lo + gt, k.hi, k.depth};
+        st[sp++] = (task_t){k.lo, k.lo + lt, k.depth, 1}; /* keys at the same depth: kept */
+        st[sp++] = (task_t){k.lo + gt, k.hi, k.depth, 1};
         if (key_ended(piv)) { /* equal up to a breaker: by position, as suffix_less does */
             for (uint64_t u = lt + 1; u < gt; u++) {
                 item_t s = v[u];
@@ -629,9 +643,15 @@ static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint6
                 v[w] = s;
             }
             for (uint64_t u = lt + 1; lcp && u < gt; u++) lcp[k.lo + u] = k.depth + key_run(piv);
-        } else {
-            st[sp++] = (task_t){k.lo + lt, k.lo + gt, k.depth + 8};
+            continue;
         }
+        uint64_t next = k.depth + 8;
+        if (lt == 0 && gt == len) { /* all the same: where the first parts from the others */
+            uint64_t most = UINT64_MAX;
+            for (uint64_t u = 1; u < len && most > next; u++) most = lcp_upto(t, n, v[0].pos, v[u].pos, next, most);
+            next = most;
+        }
+        st[sp++] = (task_t){k.lo + lt, k.lo + gt, next, 0};
     }
     free(st);
     return 0;
@@ -784,9 +804,21 @@ static inline uint64_t code_at(const uint8_t *t, uint64_t p, int k, uint64_t sig
     return c - lo;
 }
 
+/* A start as collected: its key after the k symbols of its code, read while the
+ * starts come in text order (after the sort by code they are scattered, and each
+ * read was a cache miss), and its code relative to the job above its position
+ * (POS_BITS), for the sort by code. */
+enum { POS_BITS = 64 - MAX_CODES_LOG2 };
+#define POS_MASK ((1ull << POS_BITS) - 1)
+
+static inline item_t start_item(const uint8_t *t, uint64_t n, uint64_t q, int k, uint64_t code)
+{
+    return (item_t){key_at(t, n, q + (uint64_t)k), code << POS_BITS | q};
+}
+
 /* The job's starts found in the job map: a scan for its number. */
 static uint64_t collect_mapped(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *job,
-                               uint64_t m, item_t *it)
+                               uint64_t m, item_t *it, uint64_t nc, int *far)
 {
     const uint64_t j = (uint64_t)(job - p->jobs), n = s->n, lo = job->code_lo, sigma = p->sigma;
     const int k = p->k;
@@ -804,23 +836,30 @@ static uint64_t collect_mapped(const rv_seq_t *s, const rv_bucket_plan_t *p, con
             while (bits && got < m) {
                 const uint64_t q = at + (uint64_t)__builtin_ctz(bits);
                 bits &= bits - 1;
-                it[got++] = (item_t){code_at(s->text, q, k, sigma, lo), q};
+                const uint64_t c = code_at(s->text, q, k, sigma, lo);
+                *far |= c >= nc, it[got++] = start_item(s->text, n, q, k, c);
             }
         }
 #endif
         for (; at < n && got < m; at++)
-            if (map[at] == j) it[got++] = (item_t){code_at(s->text, at, k, sigma, lo), at};
+            if (map[at] == j) {
+                const uint64_t c = code_at(s->text, at, k, sigma, lo);
+                *far |= c >= nc, it[got++] = start_item(s->text, n, at, k, c);
+            }
     } else {
         const uint16_t *map = p->map;
         for (uint64_t at = 0; at < n && got < m; at++)
-            if (map[at] == j) it[got++] = (item_t){code_at(s->text, at, k, sigma, lo), at};
+            if (map[at] == j) {
+                const uint64_t c = code_at(s->text, at, k, sigma, lo);
+                *far |= c >= nc, it[got++] = start_item(s->text, n, at, k, c);
+            }
     }
     return got;
 }
 
 /* The job's starts read from the job lists: its group in every block. */
 static uint64_t collect_listed(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *job,
-                               uint64_t m, item_t *it)
+                               uint64_t m, item_t *it, uint64_t nc, int *far)
 {
     const uint64_t j = (uint64_t)(job - p->jobs), n = s->n, lo = job->code_lo, sigma = p->sigma, row = p->n_jobs + 1;
     const uint16_t *starts = p->lists;
@@ -831,23 +870,26 @@ static uint64_t collect_listed(const rv_seq_t *s, const rv_bucket_plan_t *p, con
         const uint64_t a = b * RV_BUCKET_BLOCK;
         const uint16_t *r = starts + a;
         for (uint32_t i = table[b * row + j], e = table[b * row + j + 1]; i < e && got < m; i++) {
-            const uint64_t q = a + r[i];
-            it[got++] = (item_t){code_at(s->text, q, k, sigma, lo), q};
+            const uint64_t q = a + r[i], c = code_at(s->text, q, k, sigma, lo);
+            *far |= c >= nc, it[got++] = start_item(s->text, n, q, k, c);
         }
     }
     return got;
 }
 
-/* The starts of the job in text order with their codes, then a stable LSD radix
- * sort by code: passes over a few thousand counters, where a direct scatter into
- * nc buckets misses the cache at every suffix. */
+/* The starts of the job in text order with their codes and first keys, then a
+ * stable sort by code: passes over a few thousand counters, where a direct
+ * scatter into nc buckets misses the cache at every suffix. */
 static int collect_cpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *job, uint64_t nc,
                        uint64_t m, rv_bucket_scratch_t *sc)
 {
     uint64_t got = 0, t0 = now_ns();
     item_t *it = sc->it;
+    int far = 0;
+    if (s->n >> POS_BITS) return rv_error("buckets", "the text is too long for the buckets");
     if (p->lists || p->map) {
-        got = p->lists ? collect_listed(s, p, job, m, it) : collect_mapped(s, p, job, m, it);
+        got = p->lists ? collect_listed(s, p, job, m, it, nc, &far)
+                       : collect_mapped(s, p, job, m, it, nc, &far);
         goto collected;
     }
     /* the rolling code of code_iter_t in local variables: this loop reads the whole
@@ -863,7 +905,7 @@ static int collect_cpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bu
             uint8_t x = t[j];
             run = x == RV_BREAK ? 0 : run + 1;
             code = ((code << 2) | (uint64_t)((x - 1) & 3)) & mask;
-            if (code - lo < nc && run >= k && got < m) it[got++] = (item_t){code - lo, j + 1 - k};
+            if (code - lo < nc && run >= k && got < m) it[got++] = start_item(t, n, j + 1 - k, (int)k, code - lo);
         }
     } else {
         for (uint64_t j = 0; j < n; j++) {
@@ -871,7 +913,7 @@ static int collect_cpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bu
             if (x == RV_BREAK) { run = code = 0; continue; }
             if (run >= k) code -= (uint64_t)(t[j - k] - 1) * top;
             code = code * sigma + (uint64_t)(x - 1);
-            if (++run >= k && code - lo < nc && got < m) it[got++] = (item_t){code - lo, j + 1 - k};
+            if (++run >= k && code - lo < nc && got < m) it[got++] = start_item(t, n, j + 1 - k, (int)k, code - lo);
         }
     }
 collected:;
@@ -885,20 +927,20 @@ collected:;
     int bits = 0;
     while (bits < 64 && (1ull << bits) < nc) bits++;
     const int sh = bits > 11 ? bits - 11 : 0;
-    uint64_t cnt[2048] = {0}, far = 0;
+    uint64_t cnt[2048] = {0};
     item_t *tmp = sc->tmp;
-    for (uint64_t i = 0; i < got; i++) far |= it[i].key >= nc, cnt[it[i].key >> sh & 2047]++;
     /* a plan of another text (or lists of another plan): its counts do not hold */
     if (got != m || far) return rv_error("buckets", "the plan does not fit the text");
+    for (uint64_t i = 0; i < m; i++) cnt[it[i].pos >> POS_BITS >> sh & 2047]++;
     for (uint64_t d = 0, sum = 0; d < 2048; d++) { uint64_t c = cnt[d]; cnt[d] = sum; sum += c; }
-    for (uint64_t i = 0; i < m; i++) tmp[cnt[it[i].key >> sh]++] = it[i];
+    for (uint64_t i = 0; i < m; i++) tmp[cnt[it[i].pos >> POS_BITS >> sh]++] = it[i];
     uint64_t *cur = sc->cur;
     const uint64_t *off = sc->off;
     memcpy(cur, off, nc * sizeof *cur);
     for (uint64_t i = 0; i < m; i++) {
-        const uint64_t c = tmp[i].key;
+        const uint64_t c = tmp[i].pos >> POS_BITS;
         if (cur[c] == off[c + 1]) return rv_error("buckets", "the plan does not fit the text");
-        it[cur[c]++] = tmp[i];
+        it[cur[c]++] = (item_t){tmp[i].key, tmp[i].pos & POS_MASK};
     }
     rv_bucket_phase_add(RV_JOB_RADIX, now_ns() - t1);
     return 0;
@@ -927,12 +969,7 @@ int rv_bucket_job_sort_in(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t
     item_t *it = sc->it;
     const uint64_t k = (uint64_t)p->k;
     uint64_t t2 = now_ns();
-    /* the keys after the prefix, read ahead across the buckets (most hold a few
-     * suffixes, too few for sort_bucket to read ahead within one) */
-    for (uint64_t i = 0; i < m; i++) {
-        if (i + 16 < m) __builtin_prefetch(s->text + it[i + 16].pos + k);
-        it[i].key = key_at(s->text, s->n, it[i].pos + k);
-    }
+    /* the keys after the prefix came with the collect */
     int rc = 0;
     /* the LCPs inside each bucket come with its sort */
     for (uint64_t c = 0; rc == 0 && c < nc; c++)
