@@ -131,12 +131,11 @@ static int plan_done(rv_bucket_plan_t *p, uint64_t *total, uint64_t job_suffixes
     return rv_bucket_plan_cut(p, job_suffixes);
 }
 
-int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, int threads,
-                   rv_bucket_plan_t *p)
+/* The plan's alphabet and k: the longest prefix up to min_len whose codes fit
+ * MAX_CODES_LOG2. */
+static void plan_shape(const rv_seq_t *s, uint64_t min_len, rv_bucket_plan_t *p)
 {
     memset(p, 0, sizeof *p);
-    if (min_len < 1) return rv_error("buckets", "minimum length must be at least 1");
-    if (threads <= 0) threads = rv_default_threads();
     p->sigma = s->sigma > 0 ? (uint64_t)s->sigma : 1;
     p->k = 1;
     p->n_codes = p->sigma;
@@ -144,9 +143,15 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
         p->k++;
         p->n_codes *= p->sigma;
     }
-    uint64_t *total = calloc(p->n_codes, sizeof *total);
-    if (total && atomic_load(&gpu_on) && gpu_seq == s) { /* the device holds the text: it counts */
-        if (rv_gpu_buckets_count(p->sigma, p->k, p->n_codes, total) == 0) return plan_done(p, total, job_suffixes);
+}
+
+/* Every code's suffixes into total (zeroed, n_codes of them): on the device when it
+ * holds the text, else in one threaded pass. */
+static int count_codes(const rv_seq_t *s, const rv_bucket_plan_t *p, int threads, uint64_t *total)
+{
+    if (threads <= 0) threads = rv_default_threads();
+    if (atomic_load(&gpu_on) && gpu_seq == s) { /* the device holds the text: it counts */
+        if (rv_gpu_buckets_count(p->sigma, p->k, p->n_codes, total) == 0) return 0;
         const char *tr = getenv("REPVIEW_GPU_TRACE");
         if (tr && *tr && *tr != '0') fprintf(stderr, "gpu bucket count failed (%s): counted on the CPU\n", rv_last_error());
         memset(total, 0, p->n_codes * sizeof *total);
@@ -155,7 +160,7 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
     if ((uint64_t)threads > nchunks) threads = nchunks ? (int)nchunks : 1;
     const int wide = s->n >= UINT32_MAX;
     void **count = calloc((size_t)threads, sizeof *count);
-    int ok = count && total;
+    int ok = count != NULL;
     for (int t = 0; ok && t < threads; t++) ok = (count[t] = calloc(p->n_codes, wide ? 8 : 4)) != NULL;
     if (ok) {
         count_job_t c = {s, p, count, wide, total, chunk, 1};
@@ -165,11 +170,52 @@ int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, i
     }
     for (int t = 0; count && t < threads; t++) free(count[t]);
     free(count);
-    if (!ok) {
+    return ok ? 0 : rv_error("buckets", "out of memory");
+}
+
+int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, int threads,
+                   rv_bucket_plan_t *p)
+{
+    if (min_len < 1) return memset(p, 0, sizeof *p), rv_error("buckets", "minimum length must be at least 1");
+    plan_shape(s, min_len, p);
+    uint64_t *total = calloc(p->n_codes, sizeof *total);
+    if (!total) return rv_error("buckets", "out of memory");
+    if (count_codes(s, p, threads, total) < 0) {
         free(total);
-        return rv_error("buckets", "out of memory");
+        return -1;
     }
     return plan_done(p, total, job_suffixes);
+}
+
+int rv_bucket_count(const rv_seq_t *s, uint64_t min_len, int threads, uint64_t **counts, uint64_t *n_codes)
+{
+    rv_bucket_plan_t p;
+    *counts = NULL, *n_codes = 0;
+    if (min_len < 1) return rv_error("buckets", "minimum length must be at least 1");
+    plan_shape(s, min_len, &p);
+    uint64_t *total = calloc(p.n_codes, sizeof *total);
+    if (!total) return rv_error("buckets", "out of memory");
+    if (count_codes(s, &p, threads, total) < 0) {
+        free(total);
+        return -1;
+    }
+    *counts = total, *n_codes = p.n_codes;
+    return 0;
+}
+
+int rv_bucket_plan_counted(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, uint64_t *counts,
+                           uint64_t n_codes, rv_bucket_plan_t *p)
+{
+    if (min_len < 1) return memset(p, 0, sizeof *p), free(counts), rv_error("buckets", "minimum length must be at least 1");
+    plan_shape(s, min_len, p);
+    uint64_t sum = 0;
+    for (uint64_t c = 0; c < n_codes && n_codes == p->n_codes; c++) sum += counts[c];
+    if (n_codes != p->n_codes || sum > s->n) { /* counts of another text or length */
+        free(counts);
+        memset(p, 0, sizeof *p);
+        return rv_error("buckets", "the counts do not fit the text");
+    }
+    return plan_done(p, counts, job_suffixes);
 }
 
 int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes)

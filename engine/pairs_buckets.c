@@ -86,17 +86,31 @@ static int produce_buckets(void *ctx, int threads, pf_sink_t *sinks)
     return run_jobs(b, threads);
 }
 
-int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
-                         rv_bucket_plan_t *plan)
+/* Suffixes a job may hold: the job's arrays and the walker's lists of each of
+ * `threads` workers in half the budget; the other half is the sort buffers of the
+ * pairs (o->mem_bytes). */
+static uint64_t job_suffixes(uint64_t mem_budget, int threads)
 {
     if (!mem_budget) mem_budget = 1ull << 30;
     if (threads <= 0) threads = rv_default_threads();
-    /* the job's arrays and the walker's lists; the other half of the budget is the
-     * sort buffers of the pairs (o->mem_bytes) */
     uint64_t per = rv_bucket_job_bytes(1) + 24, job = mem_budget / 2 / (uint64_t)threads / per;
+    return job ? job : 1;
+}
+
+int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
+                         rv_bucket_plan_t *plan)
+{
     /* counted on o->threads (0 = all cores); jobs sized for `threads` workers */
-    if (rv_bucket_plan(s, o->min_len, job ? job : 1, o->threads, plan) < 0) return -1;
-    return rv_pairs_bucket_spread(plan, (uint64_t)threads);
+    if (rv_bucket_plan(s, o->min_len, job_suffixes(mem_budget, threads), o->threads, plan) < 0) return -1;
+    return rv_pairs_bucket_spread(plan, (uint64_t)(threads > 0 ? threads : rv_default_threads()));
+}
+
+int rv_pairs_bucket_plan_counted(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
+                                 uint64_t *counts, uint64_t n_codes, rv_bucket_plan_t *plan)
+{
+    if (rv_bucket_plan_counted(s, o->min_len, job_suffixes(mem_budget, threads), counts, n_codes, plan) < 0)
+        return -1;
+    return rv_pairs_bucket_spread(plan, (uint64_t)(threads > 0 ? threads : rv_default_threads()));
 }
 
 int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers)

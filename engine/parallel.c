@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include "repview/common.h"
 #include "internal.h"
 
 typedef struct {
@@ -80,4 +82,24 @@ int rv_parallel_dynamic(int threads, uint64_t n, uint64_t chunk, rv_range_fn fn,
     job_t jobs[256];
     for (int t = 0; t < threads; t++) jobs[t] = (job_t){fn, ctx, 0, 0, n, chunk, t, &next};
     return spawn(threads, jobs, run_dynamic);
+}
+
+typedef struct {
+    uint8_t *dst;
+    const uint8_t *src;
+} copy_t;
+
+static void copy_range(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    copy_t *c = ctx;
+    (void)t;
+    memcpy(c->dst + lo, c->src + lo, hi - lo);
+}
+
+void rv_copy_threads(void *dst, const void *src, uint64_t n, int threads)
+{
+    copy_t c = {dst, src};
+    if (threads <= 0) threads = rv_default_threads();
+    if (n < (1u << 24)) threads = 1; /* below 16 MB a thread's start is most of it */
+    rv_parallel_for(threads, n, copy_range, &c);
 }

@@ -573,6 +573,45 @@ static void test_cpu_foreign_plan(void)
 /* The device's jobs against a plan of another text (its counts differ): each job
  * whose counts are not the device's fails with a message, the others sort; none
  * writes past its arrays.  And a job that claims one suffix more fails. */
+/* A plan from counts made apart (rv_bucket_count, as a GPU rank counts for rank 0
+ * under mpirun) is the plan rv_bucket_plan makes; counts of another length, or
+ * more suffixes than the text has, are refused. */
+static void test_plan_counted(void)
+{
+    case_begin();
+    rng_t r = rng_new(77);
+    char *a = malloc(20001);
+    for (int i = 0; i < 20000; i++) a[i] = i % 1000 == 999 ? 'N' : "ACGT"[rng_below(&r, 4)];
+    a[20000] = 0;
+    rv_seq_t *s = rv_seq_from_string(a, 20000, RV_ALPHA_DNA, "a");
+    for (uint64_t L = 1; L <= 40 && s && !check_failed_; L += 13) {
+        rv_bucket_plan_t p = {0}, q = {0};
+        uint64_t *counts = NULL, nc = 0;
+        CHECK(rv_bucket_plan(s, L, 700, 2, &p) == 0, "plan: %s", rv_last_error());
+        if (!gpu_begin(s, "plan_counted")) break; /* the device counts (GPU mode) */
+        CHECK(rv_bucket_count(s, L, 2, &counts, &nc) == 0 && nc == p.n_codes, "count: %s", rv_last_error());
+        CHECK(rv_bucket_plan_counted(s, L, 700, counts, nc, &q) == 0, "counted: %s", rv_last_error());
+        CHECK(q.k == p.k && q.n_jobs == p.n_jobs && q.suffixes == p.suffixes && q.largest == p.largest &&
+                  !memcmp(q.count, p.count, nc * sizeof *p.count) && !memcmp(q.jobs, p.jobs, p.n_jobs * sizeof *p.jobs),
+              "L=%llu: the counted plan differs", (unsigned long long)L);
+        rv_bucket_plan_free(&q);
+        if (L > 1) { /* another length's counts, then too many suffixes */
+            CHECK(rv_bucket_count(s, 1, 1, &counts, &nc) == 0, "count 1: %s", rv_last_error());
+            CHECK(rv_bucket_plan_counted(s, L, 700, counts, nc, &q) < 0 && strstr(rv_last_error(), "do not fit"),
+                  "L=%llu: counts of k=1 taken", (unsigned long long)L);
+            CHECK(rv_bucket_count(s, L, 1, &counts, &nc) == 0, "count: %s", rv_last_error());
+            counts[nc - 1] += s->n;
+            CHECK(rv_bucket_plan_counted(s, L, 700, counts, nc, &q) < 0, "L=%llu: too many suffixes taken",
+                  (unsigned long long)L);
+        }
+        rv_bucket_plan_free(&p);
+        if (gpu_mode) rv_bucket_gpu_end();
+    }
+    rv_seq_free(s);
+    free(a);
+    case_end(gpu_mode ? "buckets_plan_counted_gpu" : "buckets_plan_counted");
+}
+
 static void test_gpu_foreign_plan(void)
 {
     case_begin();
@@ -1230,6 +1269,7 @@ int main(void)
     map_mode = 0;
     test_lists_blocks();
     test_cpu_foreign_plan();
+    test_plan_counted();
     /* the same oracles with the GPU sorting the jobs (skipped without one) */
     char gname[256], why[256];
     if (rv_gpu_probe(gname, sizeof gname, why, sizeof why)) {
@@ -1240,6 +1280,7 @@ int main(void)
         gpu_mode = 2;
         test_pairs_large();
         test_gpu_foreign_plan();
+        test_plan_counted();
         /* the starts grouped in chunks of 997 positions (a code's starts then span
          * chunks), and not grouped at all (each job scans the codes) */
         static const char *const var[2][3] = {{"REPVIEW_GPU_GROUP_CHUNK", "997", "_chunks"},

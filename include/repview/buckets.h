@@ -53,6 +53,14 @@ typedef struct {
  * with a message. */
 int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, int threads,
                    rv_bucket_plan_t *p);
+
+/* The counting step of rv_bucket_plan alone (on the device when it holds s):
+ * *counts (n_codes of them, to free) for the plan's k.  Under mpirun a GPU rank
+ * counts for rank 0, which plans with rv_bucket_plan_counted (taking the counts:
+ * they are freed on failure).  0, or -1 with a message. */
+int rv_bucket_count(const rv_seq_t *s, uint64_t min_len, int threads, uint64_t **counts, uint64_t *n_codes);
+int rv_bucket_plan_counted(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, uint64_t *counts,
+                           uint64_t n_codes, rv_bucket_plan_t *p);
 void rv_bucket_plan_free(rv_bucket_plan_t *p);
 /* Cut the plan's jobs again at job_suffixes (smaller jobs for more workers: the
  * counts are kept).  0, or -1 with a message. */

@@ -29,4 +29,8 @@ int rv_default_threads(void);
 /* Wall-clock seconds since an arbitrary epoch (monotonic). */
 double rv_now(void);
 
+/* memcpy on `threads` threads (0 = all): into fresh memory the page faults are
+ * most of the cost, and they are taken in parallel. */
+void rv_copy_threads(void *dst, const void *src, uint64_t n, int threads);
+
 #endif

@@ -199,6 +199,10 @@ int rv_pairs_part_write(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t me
  * workers sharing mem_budget. */
 int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
                          rv_bucket_plan_t *plan);
+/* The same plan from counts made elsewhere (rv_bucket_count; taken, freed on
+ * failure). */
+int rv_pairs_bucket_plan_counted(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
+                                 uint64_t *counts, uint64_t n_codes, rv_bucket_plan_t *plan);
 /* Cut smaller jobs when the plan has fewer than about eight per worker. */
 int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers);
 /* A source of job indexes (a master rank): 1 with *job set, 0 when none is left,

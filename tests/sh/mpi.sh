@@ -265,6 +265,15 @@ for v in "lists:" "a byte map:--mem-budget 2m" "none:--mem-budget 1m"; do
     expect_eq "mpi_np4_finder_${v%%:*}" "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$REF4"
     expect_eq "mpi_np4_finder_${v%%:*}_trace" "$(grep -c "job map (${v%%:*})" "$T/err")" 4
 done
+# the buckets counted by another rank for rank 0 (as the first GPU rank does): the
+# counts travel, rank 0 plans from them; the same output, and a count
+for r in 1 3; do
+    rm -f "$T/m2"
+    REPVIEW_MPI_COUNTER=$r REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -l 16 --strands both -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
+    expect_eq "mpi_np4_counter$r" "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$REF4"
+    expect_eq "mpi_np4_counter${r}_trace" "$(grep -c -e "rank $r.counted for rank 0" -e "rank 0.counted (by another rank)" "$T/err")" 2
+done
+expect_eq mpi_np3_counter_count "$(REPVIEW_MPI_COUNTER=2 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --strands both --count "$F" 2>&1)" "$CNT2"
 # stdout (small output), filters, a mem budget, hand-made inputs with more ranks than jobs
 expect_eq mpi_np3_stdout "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 30 "$F" 2>&1)" "$("$REPVIEW" pairs -l 30 "$F")"
 # rank 0 writes stdout itself, past mpirun's relay: to a pipe, a file (> and >>,
