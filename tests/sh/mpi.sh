@@ -256,12 +256,13 @@ expect_eq mpi_np3_count_both "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --st
 # how the ranks find their jobs' starts: job lists of the host (both strands of
 # 400 kbp: 13 blocks, filled in shares by the 4 ranks), a byte map where the lists
 # do not fit the budget's half and the map does, neither below that; the same
-# output each way
+# output each way (CPU ranks: next to GPU ranks the plan has more, smaller jobs,
+# and the map takes two bytes a position)
 "$RV_BUILD/gen_chrom" --kind dna --records 3 400k 16 >"$T/g4.fa" || bad mpi_finder_input "gen_chrom failed"
 REF4=$("$REPVIEW" pairs -l 16 --strands both "$T/g4.fa")
 for v in "lists:" "a byte map:--mem-budget 2m" "none:--mem-budget 1m"; do
     rm -f "$T/m2"
-    REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -l 16 --strands both ${v#*:} -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
+    REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 4 "$REPVIEW" pairs --cpu -l 16 --strands both ${v#*:} -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
     expect_eq "mpi_np4_finder_${v%%:*}" "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$REF4"
     expect_eq "mpi_np4_finder_${v%%:*}_trace" "$(grep -c "job map (${v%%:*})" "$T/err")" 4
 done
