@@ -30,7 +30,7 @@
 #include "repview/part.h"
 #include "internal.h"
 
-enum { MAX_CODES_LOG2 = 22, SMALL_SORT = 16 };
+enum { MAX_CODES_LOG2 = 22, SMALL_SORT = 16, JUMP_MAX = 64 };
 _Static_assert(MAX_CODES_LOG2 <= 32, "codes are 32-bit in the job finder");
 
 /* the text on the GPU for the jobs (rv_bucket_gpu_begin) */
@@ -630,7 +630,8 @@ static inline uint64_t lcp_of_keys(const uint8_t *t, uint64_t n, const item_t *a
  * enough for insertion sort from its neighbours' keys; the text is read again only
  * for neighbours whose keys are the same.  A range whose keys are all the same
  * (a repeat longer than a key) goes at once to the depth where its suffixes part,
- * found by comparing them in place with its first, instead of a key at a time. */
+ * up to JUMP_MAX symbols deeper, found by comparing them in place with its first,
+ * instead of a key at a time. */
 static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint64_t depth, int keyed,
                       uint64_t *lcp)
 {
@@ -692,8 +693,12 @@ static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint6
             continue;
         }
         uint64_t next = k.depth + 8;
-        if (lt == 0 && gt == len) { /* all the same: where the first parts from the others */
-            uint64_t most = UINT64_MAX;
+        if (lt == 0 && gt == len) {
+            /* all the same: where the first parts from the others, but at most
+             * JUMP_MAX symbols on (an exact tandem array of c copies sheds one suffix
+             * every period: scans to the end each time were cubic in c, 62 s
+             * against 1.9 s for 2000 copies of 40 bp) */
+            uint64_t most = next + JUMP_MAX;
             for (uint64_t u = 1; u < len && most > next; u++) most = lcp_upto(t, n, v[0].pos, v[u].pos, next, most);
             next = most;
         }

@@ -570,9 +570,6 @@ static void test_cpu_foreign_plan(void)
     case_end("buckets_cpu_foreign_plan");
 }
 
-/* The device's jobs against a plan of another text (its counts differ): each job
- * whose counts are not the device's fails with a message, the others sort; none
- * writes past its arrays.  And a job that claims one suffix more fails. */
 /* A plan from counts made apart (rv_bucket_count, as a GPU rank counts for rank 0
  * under mpirun) is the plan rv_bucket_plan makes; counts of another length, or
  * more suffixes than the text has, are refused. */
@@ -588,7 +585,10 @@ static void test_plan_counted(void)
         rv_bucket_plan_t p = {0}, q = {0};
         uint64_t *counts = NULL, nc = 0;
         CHECK(rv_bucket_plan(s, L, 700, 2, &p) == 0, "plan: %s", rv_last_error());
-        if (!gpu_begin(s, "plan_counted")) break; /* the device counts (GPU mode) */
+        if (!gpu_begin(s, "plan_counted")) { /* the device counts (GPU mode) */
+            rv_bucket_plan_free(&p);
+            break;
+        }
         CHECK(rv_bucket_count(s, L, 2, &counts, &nc) == 0 && nc == p.n_codes, "count: %s", rv_last_error());
         CHECK(rv_bucket_plan_counted(s, L, 700, counts, nc, &q) == 0, "counted: %s", rv_last_error());
         CHECK(q.k == p.k && q.n_jobs == p.n_jobs && q.suffixes == p.suffixes && q.largest == p.largest &&
@@ -612,6 +612,9 @@ static void test_plan_counted(void)
     case_end(gpu_mode ? "buckets_plan_counted_gpu" : "buckets_plan_counted");
 }
 
+/* The device's jobs against a plan of another text (its counts differ): each job
+ * whose counts are not the device's fails with a message, the others sort; none
+ * writes past its arrays.  And a job that claims one suffix more fails. */
 static void test_gpu_foreign_plan(void)
 {
     case_begin();
@@ -667,11 +670,17 @@ static void test_sort_fixed(void)
     case_begin();
     char *buf = malloc(4001);
     rng_t r = rng_new(7);
-    /* all-A, long period, with one breaker; ACGT random; large text alphabet */
-    for (int v = 0; v < 4 && !check_failed_; v++) {
+    /* all-A, long period, with one breaker; ACGT random; large text alphabet; exact
+     * tandem arrays (many equal-key ranges, each shedding one suffix a period: the
+     * sort's jumps), one inside random text, one running into the text's end */
+    char unit[41];
+    for (int i = 0; i < 40; i++) unit[i] = "ACGT"[rng_below(&r, 4)];
+    for (int v = 0; v < 6 && !check_failed_; v++) {
         size_t n = v == 0 ? 1500 : 4000;
         for (size_t i = 0; i < n; i++)
-            buf[i] = v == 0 ? 'A' : v == 1 ? "ACGTTGCA"[i % 7] : v == 2 ? "ACGT"[rng_below(&r, 4)] : (char)('!' + rng_below(&r, 90));
+            buf[i] = v == 0 ? 'A' : v == 1 ? "ACGTTGCA"[i % 7] : v == 3 ? (char)('!' + rng_below(&r, 90))
+                   : v == 4 && i >= 500 && i < 3700 ? unit[i % 40] : v == 5 && i >= 800 ? unit[i % 37]
+                   : "ACGT"[rng_below(&r, 4)];
         if (v == 1) buf[n / 3] = 'N';
         buf[n] = 0;
         rv_seq_t *s = rv_seq_from_string(buf, n, v == 3 ? RV_ALPHA_TEXT : RV_ALPHA_DNA, "x");

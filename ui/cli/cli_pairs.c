@@ -609,14 +609,20 @@ static int mpi_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_bu
         rv_pairs_opts_t all = *o;
         all.threads = 0;
         if (counter > 0 && cli_mpi_recv_bytes(counter, &nc, sizeof nc) == 0 && nc) {
-            if (!(counts = malloc(nc * sizeof *counts)) || cli_mpi_recv_bytes(counter, counts, nc * sizeof *counts) < 0)
-                ok = 0; /* the counter waits in its send: the error ends every rank */
+            if (!(counts = malloc(nc * sizeof *counts))) /* the counter waits in its send: the error ends every rank */
+                ok = rv_error("mpi", "out of memory") == 0;
+            else if (cli_mpi_recv_bytes(counter, counts, nc * sizeof *counts) < 0)
+                ok = 0;
         }
-        /* jobs fit the budget of the rank with the most threads */
-        given = counts != NULL;
-        if (ok) ok = (counts ? rv_pairs_bucket_plan_counted(s, &all, mem_budget, threads, counts, nc, plan)
-                             : rv_pairs_bucket_plan(s, &all, mem_budget, threads, plan)) == 0;
-        else free(counts);
+        /* jobs fit the budget of the rank with the most threads; counts that do not
+         * fit the text are counted again here */
+        given = ok && counts && rv_pairs_bucket_plan_counted(s, &all, mem_budget, threads, counts, nc, plan) == 0;
+        if (!ok) {
+            free(counts);
+        } else if (!given) {
+            rv_bucket_plan_free(plan);
+            ok = rv_pairs_bucket_plan(s, &all, mem_budget, threads, plan) == 0;
+        }
         ok = ok && rv_pairs_bucket_spread(plan, worker_threads ? worker_threads : (uint64_t)(size - 1)) == 0;
         mpi_trace(0, given ? "counted (by another rank)" : "counted", t0);
     }
