@@ -9,8 +9,9 @@
  * (Bentley & Sedgewick) on 64-bit keys holding the next eight symbols, zeroed from
  * the first breaker on so that a suffix ends where its repeats must end.  Equal
  * keys without a breaker go one key deeper, or, when a whole range is equal, to
- * where its suffixes part (compared in place); equal keys with one are equal
- * suffixes as far as any repeat is concerned (their order is by position).  The
+ * where its suffixes part (compared in place, at most JUMP_MAX symbols on); equal
+ * keys with one are equal suffixes as far as any repeat is concerned (their order
+ * is by position).  The
  * LCPs of neighbours come with the sort (LCP-aware multikey quicksort: from the
  * keys at each partition's boundaries and in each small range), the text read
  * again only for neighbours with equal keys; at a bucket's start, from the two
@@ -176,15 +177,9 @@ static int count_codes(const rv_seq_t *s, const rv_bucket_plan_t *p, int threads
 int rv_bucket_plan(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, int threads,
                    rv_bucket_plan_t *p)
 {
-    if (min_len < 1) return memset(p, 0, sizeof *p), rv_error("buckets", "minimum length must be at least 1");
-    plan_shape(s, min_len, p);
-    uint64_t *total = calloc(p->n_codes, sizeof *total);
-    if (!total) return rv_error("buckets", "out of memory");
-    if (count_codes(s, p, threads, total) < 0) {
-        free(total);
-        return -1;
-    }
-    return plan_done(p, total, job_suffixes);
+    uint64_t *counts, n_codes;
+    if (rv_bucket_count(s, min_len, threads, &counts, &n_codes) < 0) return memset(p, 0, sizeof *p), -1;
+    return rv_bucket_plan_counted(s, min_len, job_suffixes, counts, n_codes, p);
 }
 
 int rv_bucket_count(const rv_seq_t *s, uint64_t min_len, int threads, uint64_t **counts, uint64_t *n_codes)
