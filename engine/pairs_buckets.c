@@ -101,8 +101,9 @@ int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t m
                          rv_bucket_plan_t *plan)
 {
     /* counted on o->threads (0 = all cores); jobs sized for `threads` workers */
-    if (rv_bucket_plan(s, o->min_len, job_suffixes(mem_budget, threads), o->threads, plan) < 0) return -1;
-    return rv_pairs_bucket_spread(plan, (uint64_t)(threads > 0 ? threads : rv_default_threads()));
+    uint64_t *counts, n_codes;
+    if (rv_bucket_count(s, o->min_len, o->threads, &counts, &n_codes) < 0) return memset(plan, 0, sizeof *plan), -1;
+    return rv_pairs_bucket_plan_counted(s, o, mem_budget, threads, counts, n_codes, plan);
 }
 
 int rv_pairs_bucket_plan_counted(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
