@@ -272,8 +272,8 @@ int rv_pairs_count(const rv_index_t *x, const rv_pairs_opts_t *o, uint64_t *coun
     return run_all(x, &f, f.any ? MODE_COUNT : MODE_PRODUCT, o, resolve_threads(o), NULL, count);
 }
 
-int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, pf_produce_fn produce,
-               void *pctx, rv_pairs_batch_fn fn, void *ud, const rv_pairs_text_t *t)
+int pf_collect_sinks(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, pf_produce_fn produce,
+                     void *pctx, pf_sinks_fn use, void *ud)
 {
     int threads = resolve_threads(o);
     uint64_t mem = o->mem_bytes ? o->mem_bytes : 256ull << 20;
@@ -291,12 +291,30 @@ int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, 
     double t_phase = rv_now();
     if (rc == 0) rc = produce(pctx, threads, sinks);
     rv_trace("pairs: produced", &t_phase);
-    pf_out_t out = {fn, ud, t, f->both}; /* both: the sinks hold p2 encoded (pf_orient) */
-    if (rc == 0) rc = pf_merge(sinks, threads, &out);
-    rv_trace("pairs: merged and passed on", &t_phase);
+    if (rc == 0) rc = use(ud, sinks, threads);
     for (int k = 0; k < made; k++) pf_sink_free(&sinks[k]);
     free(sinks);
     return rc;
+}
+
+typedef struct {
+    const pf_out_t *out;
+} merge_use_t;
+
+static int merge_sinks(void *ud, pf_sink_t *sinks, int n)
+{
+    double t_phase = rv_now();
+    int rc = pf_merge(sinks, n, ((const merge_use_t *)ud)->out);
+    rv_trace("pairs: merged and passed on", &t_phase);
+    return rc;
+}
+
+int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, pf_produce_fn produce,
+               void *pctx, rv_pairs_batch_fn fn, void *ud, const rv_pairs_text_t *t)
+{
+    pf_out_t out = {fn, ud, t, f->both}; /* both: the sinks hold p2 encoded (pf_orient) */
+    merge_use_t m = {&out};
+    return pf_collect_sinks(f, o, n_text, produce, pctx, merge_sinks, &m);
 }
 
 typedef struct {

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "repview/buckets.h"
 #include "repview/common.h"
 #include "repview/pairs.h"
@@ -192,8 +193,18 @@ int rv_pairs_buckets_count(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t
     return rc;
 }
 
-/* ---- part files (part.h): the run of pairs (per pair: varints of p1 - previous
- * p1, p2 - p1, and 2 len + inverted) -------------------------------------------- */
+/* ---- part files (part.h) -----------------------------------------------------------
+ *
+ * A pairs part holds its pairs as the sorted runs its sinks made (the slice's
+ * producing threads), coded as spill runs are (pairs_sort.c: varints of p1 -
+ * previous p1, p2 - p1 and len, p2 as the sinks hold it, every `check`-th pair
+ * coded from p1 = 0), so that nobody merges twice: the merge of the parts is the
+ * one merge of a single process, cut into chunks at the runs' checkpoints and run
+ * on every core (pairs_merge.c).  Body layout, offsets from the body's start:
+ *   the runs' bytes, one after another;
+ *   the directory: nruns, nck, check, both; per run its offset, pairs and first
+ *   checkpoint; per checkpoint its offset, p1 and p2 (all uint64);
+ *   the directory's offset (uint64, the body's last bytes). */
 
 /* What the pairs of a part depend on besides the text (part.h's options). */
 typedef struct {
@@ -203,35 +214,69 @@ typedef struct {
     uint64_t plan;                      /* the jobs' cut: every slice needs the same */
 } pairs_part_opts_t;
 
+enum { DIR_HEAD = 4, COPY_BYTES = 1 << 20 };
+
 typedef struct {
     FILE *out;
-    uint64_t prev, pairs;
-    uint8_t *buf; /* a batch coded (3 varints of at most 10 bytes a pair), one fwrite */
-} part_put_t;
+    uint64_t pairs;
+    int both;
+} part_use_t;
 
-/* A batch of the merge, coded in memory and written at once: the merge's one serial
- * step (putc for every byte of 2.9 GB held up a 3 Gbp run under mpirun by seconds). */
-static int part_put(void *ud, const rv_pair_t *p, size_t n)
+static int put_words(FILE *f, const uint64_t *w, size_t n)
 {
-    part_put_t *w = ud;
-    for (size_t i = 0; i < n;) {
-        size_t m = n - i < RV_PAIRS_BATCH ? n - i : RV_PAIRS_BATCH;
-        uint8_t *b = w->buf;
-        for (size_t j = i; j < i + m; j++) {
-            b = pf_put_varint(b, p[j].p1 - w->prev);
-            b = pf_put_varint(b, p[j].p2 - p[j].p1);
-            b = pf_put_varint(b, 2 * p[j].len + (uint64_t)(p[j].inverted != 0));
-            w->prev = p[j].p1;
-        }
-        if (fwrite(w->buf, 1, (size_t)(b - w->buf), w->out) != (size_t)(b - w->buf))
-            return rv_error("part", "cannot write: %s", strerror(errno));
-        i += m;
-    }
-    w->pairs += n;
-    return ferror(w->out) ? rv_error("part", "cannot write: %s", strerror(errno)) : 0;
+    return fwrite(w, sizeof *w, n, f) == n ? 0 : rv_error("part", "cannot write: %s", strerror(errno));
 }
 
-/* The part of the jobs b hands out: its pairs, then the header. */
+/* pf_sinks_fn: every sink's last buffer spilled as a run, then every run copied
+ * into the part with the directory after them. */
+static int put_runs(void *ud, pf_sink_t *sinks, int n)
+{
+    part_use_t *u = ud;
+    for (int t = 0; t < n; t++) {
+        if (sinks[t].n && pf_sink_spill(&sinks[t]) < 0) return rv_error(NULL, "%s", sinks[t].errmsg);
+        if (sinks[t].err) return rv_error(NULL, "%s", sinks[t].errmsg);
+    }
+    uint64_t nruns = 0, nck = 0, at, check = n ? sinks[0].check : 1;
+    for (int t = 0; t < n; t++) nruns += sinks[t].nruns, nck += sinks[t].nck;
+    uint8_t *buf = malloc(COPY_BYTES);
+    if (!buf) return rv_error("part", "out of memory");
+    int rc = 0;
+    for (int t = 0; t < n && rc == 0; t++) /* the runs' bytes */
+        for (uint64_t off = 0; off < sinks[t].file_bytes && rc == 0;) {
+            uint64_t want = sinks[t].file_bytes - off < COPY_BYTES ? sinks[t].file_bytes - off : COPY_BYTES;
+            ssize_t r = pread(sinks[t].fd, buf, (size_t)want, (off_t)off);
+            if (r <= 0) rc = rv_error("pairs", "cannot read a temporary file: %s", r < 0 ? strerror(errno) : "short read");
+            else if (fwrite(buf, 1, (size_t)r, u->out) != (size_t)r) rc = rv_error("part", "cannot write: %s", strerror(errno));
+            off += (uint64_t)(r > 0 ? r : 0);
+        }
+    free(buf);
+    uint64_t head[DIR_HEAD] = {nruns, nck, check, (uint64_t)(u->both != 0)};
+    if (rc == 0) rc = put_words(u->out, head, DIR_HEAD);
+    uint64_t base = 0, ck_base = 0;
+    for (int t = 0; t < n && rc == 0; t++) {
+        const pf_sink_t *k = &sinks[t];
+        for (uint64_t q = 0; q < k->nruns && rc == 0; q++) {
+            uint64_t w[3] = {base + k->run_off[q], k->run_len[q], ck_base + k->run_ck[q]};
+            rc = put_words(u->out, w, 3);
+            u->pairs += k->run_len[q];
+        }
+        base += k->file_bytes, ck_base += k->nck;
+    }
+    at = base;
+    base = 0;
+    for (int t = 0; t < n && rc == 0; t++) {
+        const pf_sink_t *k = &sinks[t];
+        for (uint64_t c = 0; c < k->nck && rc == 0; c++) {
+            uint64_t w[3] = {base + k->ck_off[c], k->ck_p1[c], k->ck_p2[c]};
+            rc = put_words(u->out, w, 3);
+        }
+        base += k->file_bytes;
+    }
+    if (rc == 0) rc = put_words(u->out, &at, 1);
+    return rc;
+}
+
+/* The part of the jobs b hands out: its runs and their directory, then the header. */
 static int write_part(bucket_run_t *b, const rv_pairs_opts_t *o, uint64_t slice, uint64_t n_slices,
                       const char *path, int durable)
 {
@@ -244,11 +289,9 @@ static int write_part(bucket_run_t *b, const rv_pairs_opts_t *o, uint64_t slice,
     po.plan = rv_bucket_plan_hash(b->plan);
     rv_part_writer_t *w = rv_part_writer_begin(path, RV_PART_PAIRS, slice, n_slices, b->s, &po, sizeof po);
     if (!w) return -1;
-    part_put_t pw = {rv_part_writer_file(w), 0, 0, malloc(30 * (size_t)RV_PAIRS_BATCH)};
-    int rc = pw.buf ? pf_collect(b->f, o, b->s->n, produce_buckets, b, part_put, &pw, NULL)
-                    : rv_error("part", "out of memory");
-    free(pw.buf);
-    return rv_part_writer_end(w, pw.pairs, durable, rc);
+    part_use_t u = {rv_part_writer_file(w), 0, b->f->both};
+    int rc = pf_collect_sinks(b->f, o, b->s->n, produce_buckets, b, put_runs, &u);
+    return rv_part_writer_end(w, u.pairs, durable, rc);
 }
 
 int rv_pairs_part_write(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
@@ -292,154 +335,113 @@ int rv_pairs_buckets_count_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, 
 
 /* ---- merging parts -------------------------------------------------------------- */
 
-/* A part's run being read. */
+/* The runs of a part's directory, checked to lie in its body in order (the body's
+ * hash guards against damage; this against a part that was never ours): appended
+ * to *runs, their checkpoints' arrays kept in *keep for the caller to free. */
 typedef struct {
-    const rv_part_t *part;
-    unsigned char *raw;
-    uint64_t off, left, prev;
-    size_t rpos, rlen;
-    rv_pair_t cur;
-} cursor_t;
+    pf_run_t *runs;
+    uint64_t nruns, cap;
+    uint64_t **keep;
+    size_t nkeep;
+    int both;
+} part_runs_t;
 
-enum { PART_RAW = 1 << 16 };
-
-static int cursor_varint(cursor_t *c, uint64_t *v)
+static int bad_part(const rv_part_t *p)
 {
-    if (c->rlen - c->rpos < 10) { /* refill */
-        memmove(c->raw, c->raw + c->rpos, c->rlen - c->rpos);
-        c->rlen -= c->rpos, c->rpos = 0;
-        int64_t r = rv_part_read(c->part, c->raw + c->rlen, PART_RAW - c->rlen, c->off);
-        if (r < 0) return rv_error(rv_part_path(c->part), "cannot read: %s", strerror(errno));
-        c->rlen += (size_t)r, c->off += (uint64_t)r;
-    }
-    uint64_t x = 0;
-    for (int sh = 0; c->rpos < c->rlen && sh < 64; sh += 7) {
-        unsigned char b = c->raw[c->rpos++];
-        x |= (uint64_t)(b & 0x7f) << sh;
-        if (!(b & 0x80)) { *v = x; return 0; }
-    }
-    return rv_error(rv_part_path(c->part), "corrupt part file");
+    return rv_error(rv_part_path(p), "not a part of this repview (its runs do not add up)");
 }
 
-/* Next pair of c into c->cur: 1, 0 at the end, -1 on error. */
-static int cursor_next(cursor_t *c)
+static int read_words(const rv_part_t *p, uint64_t *w, uint64_t n, uint64_t off)
 {
-    if (!c->left) return 0;
-    uint64_t d1, d2, l2;
-    if (cursor_varint(c, &d1) < 0 || cursor_varint(c, &d2) < 0 || cursor_varint(c, &l2) < 0) return -1;
-    c->prev += d1;
-    c->cur = (rv_pair_t){c->prev, c->prev + d2, l2 >> 1, (int)(l2 & 1)};
-    c->left--;
-    return 1;
+    uint64_t bytes = n * sizeof *w;
+    return n > (UINT64_MAX / sizeof *w) || rv_part_read(p, w, bytes, off) != (int64_t)bytes ? bad_part(p) : 0;
 }
 
-static void heap_down(const cursor_t *cur, size_t *h, size_t n, size_t i)
+static int part_runs(const rv_part_t *p, int fd, uint64_t body, part_runs_t *pr, int first)
 {
-    for (;;) {
-        size_t m = i, l = 2 * i + 1, r = l + 1;
-        if (l < n && pf_pair_less(&cur[h[l]].cur, &cur[h[m]].cur)) m = l;
-        if (r < n && pf_pair_less(&cur[h[r]].cur, &cur[h[m]].cur)) m = r;
-        if (m == i) return;
-        size_t t = h[i]; h[i] = h[m]; h[m] = t;
-        i = m;
+    const uint64_t size = rv_part_body_bytes(p);
+    uint64_t at, head[DIR_HEAD];
+    if (size < (DIR_HEAD + 1) * sizeof(uint64_t) || read_words(p, &at, 1, size - sizeof at) < 0 ||
+        at > size - (DIR_HEAD + 1) * sizeof(uint64_t) || read_words(p, head, DIR_HEAD, at) < 0)
+        return bad_part(p);
+    const uint64_t nruns = head[0], nck = head[1], check = head[2], room = (size - at) / sizeof(uint64_t);
+    if (check < 1 || head[3] > 1 || nruns > room / 3 || nck > room / 3 ||
+        DIR_HEAD + 3 * (nruns + nck) + 1 != room || (size - at) % sizeof(uint64_t) || (!first && (int)head[3] != pr->both))
+        return bad_part(p);
+    pr->both = (int)head[3];
+    uint64_t *rw = malloc((3 * nruns + 1) * sizeof *rw), *ck = malloc((3 * nck + 1) * sizeof *ck);
+    if (!rw || !ck) {
+        free(rw), free(ck);
+        return rv_error("merge", "out of memory");
     }
+    int rc = read_words(p, rw, 3 * nruns, at + DIR_HEAD * sizeof(uint64_t));
+    if (rc == 0) rc = read_words(p, ck, 3 * nck, at + (DIR_HEAD + 3 * nruns) * sizeof(uint64_t));
+    /* the checkpoints as three arrays, offsets in the file */
+    uint64_t *ck_off = rc == 0 ? malloc((3 * nck + 1) * sizeof *ck_off) : NULL;
+    if (rc == 0 && !ck_off) rc = rv_error("merge", "out of memory");
+    uint64_t *ck_p1 = ck_off + nck, *ck_p2 = ck_off + 2 * nck, pairs = 0;
+    for (uint64_t c = 0; rc == 0 && c < nck; c++) ck_off[c] = body + ck[3 * c], ck_p1[c] = ck[3 * c + 1], ck_p2[c] = ck[3 * c + 2];
+    uint64_t **keep = rc == 0 ? realloc(pr->keep, (pr->nkeep + 1) * sizeof *keep) : NULL;
+    if (keep) pr->keep = keep;
+    else if (rc == 0) rc = rv_error("merge", "out of memory");
+    if (rc == 0 && pr->nruns + nruns > pr->cap) {
+        uint64_t c = 2 * (pr->nruns + nruns) + 8;
+        pf_run_t *r = realloc(pr->runs, c * sizeof *r);
+        if (r) pr->runs = r, pr->cap = c;
+        else rc = rv_error("merge", "out of memory");
+    }
+    for (uint64_t q = 0; rc == 0 && q < nruns; q++) {
+        const uint64_t off = rw[3 * q], len = rw[3 * q + 1], c0 = rw[3 * q + 2];
+        const uint64_t end = q + 1 < nruns ? rw[3 * (q + 1)] : at;
+        const uint64_t c1 = q + 1 < nruns ? rw[3 * (q + 1) + 2] : nck;
+        /* runs back to back from 0, each with ceil(len / check) checkpoints from its
+         * start, in order inside it */
+        if (len == 0 || end <= off || end > at || c1 > nck || c1 < c0 || c1 - c0 != (len - 1) / check + 1 ||
+                 (q == 0 && (off != 0 || c0 != 0)) || ck[3 * c0] != off)
+            rc = bad_part(p);
+        for (uint64_t c = c0 + 1; rc == 0 && c < c1; c++)
+            if (ck[3 * c] <= ck[3 * (c - 1)] || ck[3 * c] >= end) rc = bad_part(p);
+        if (rc == 0)
+            pr->runs[pr->nruns++] = (pf_run_t){.n = len, .fd = fd, .end_off = body + end, .ck_off = ck_off + c0,
+                                               .ck_p1 = ck_p1 + c0, .ck_p2 = ck_p2 + c0, .nck = c1 - c0, .check = check};
+        pairs += len;
+    }
+    if (rc == 0 && (nruns ? rw[3 * (nruns - 1) + 2] + (rw[3 * (nruns - 1) + 1] - 1) / check + 1 != nck : nck != 0))
+        rc = bad_part(p);
+    if (rc == 0 && pairs != rv_part_items(p)) rc = bad_part(p);
+    if (rc == 0) pr->keep[pr->nkeep++] = ck_off;
+    else free(ck_off);
+    free(rw), free(ck);
+    return rc;
 }
 
-/* The merge runs a batch ahead on a thread of its own: while fn formats and
- * writes one batch, the next is merged (the heap is the one serial step of a
- * merge whose formatting runs on every core). */
-typedef struct {
-    cursor_t *cur;
-    size_t *h, nh;
-    rv_pair_t *batch[2];
-    size_t len[2];
-    int full[2], ended, stop, rc; /* ended: the last batch is full */
-    char err[512];
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-} merge_run_t;
-
-/* Fill batches in turn until the runs end, the consumer stops or a part fails. */
-static void *merge_loop(void *arg)
+static int parts_merge(rv_part_t *const *parts, size_t n, int threads, const pf_out_t *out)
 {
-    merge_run_t *m = arg;
+    part_runs_t pr = {0};
     int rc = 0;
-    for (int g = 0; rc == 0; g ^= 1) {
-        pthread_mutex_lock(&m->mu);
-        while (m->full[g] && !m->stop) pthread_cond_wait(&m->cv, &m->mu);
-        int stop = m->stop;
-        pthread_mutex_unlock(&m->mu);
-        if (stop) break;
-        size_t nb = 0;
-        rv_pair_t *b = m->batch[g];
-        while (nb < RV_PAIRS_BATCH && m->nh) {
-            cursor_t *c = &m->cur[m->h[0]];
-            b[nb++] = c->cur;
-            int f = cursor_next(c);
-            if (f < 0) { rc = -1; break; }
-            if (!f) m->h[0] = m->h[--m->nh];
-            heap_down(m->cur, m->h, m->nh, 0);
-        }
-        pthread_mutex_lock(&m->mu);
-        if (rc < 0) m->rc = -1, snprintf(m->err, sizeof m->err, "%s", rv_last_error());
-        else m->len[g] = nb, m->full[g] = nb > 0;
-        if (rc < 0 || !m->nh) m->ended = 1;
-        pthread_cond_broadcast(&m->cv);
-        pthread_mutex_unlock(&m->mu);
-        if (m->ended) break;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = part_runs(parts[i], rv_part_fd(parts[i]), rv_part_body_offset(parts[i]), &pr, i == 0);
+    if (rc == 0) {
+        pf_out_t o = *out;
+        o.both = pr.both;
+        int ran;
+        rc = pf_merge_runs(pr.runs, pr.nruns, &o, threads < 1 ? rv_default_threads() : threads, "a part file", &ran);
+        if (!ran) rc = rv_error("merge", "out of memory");
     }
-    return NULL;
+    for (size_t i = 0; i < pr.nkeep; i++) free(pr.keep[i]);
+    free(pr.keep);
+    free(pr.runs);
+    return rc;
 }
 
 int rv_parts_merge(rv_part_t *const *parts, size_t n, rv_pairs_batch_fn fn, void *ud)
 {
-    merge_run_t m;
-    memset(&m, 0, sizeof m);
-    m.h = malloc((n ? n : 1) * sizeof *m.h);
-    m.cur = calloc(n ? n : 1, sizeof *m.cur);
-    m.batch[0] = malloc(RV_PAIRS_BATCH * sizeof *m.batch[0]);
-    m.batch[1] = malloc(RV_PAIRS_BATCH * sizeof *m.batch[1]);
-    int rc = m.h && m.cur && m.batch[0] && m.batch[1] ? 0 : rv_error("merge", "out of memory");
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        m.cur[i].part = parts[i], m.cur[i].left = rv_part_items(parts[i]);
-        if (!(m.cur[i].raw = malloc(PART_RAW))) rc = rv_error("merge", "out of memory");
-        int f = rc == 0 ? cursor_next(&m.cur[i]) : 0;
-        if (f < 0) rc = -1;
-        else if (f) m.h[m.nh++] = i;
-    }
-    for (size_t i = m.nh / 2; rc == 0 && i-- > 0;) heap_down(m.cur, m.h, m.nh, i);
-    pthread_t th;
-    pthread_mutex_init(&m.mu, NULL);
-    pthread_cond_init(&m.cv, NULL);
-    int started = rc == 0 && m.nh && pthread_create(&th, NULL, merge_loop, &m) == 0;
-    if (rc == 0 && m.nh && !started) rc = rv_error("merge", "cannot start a thread");
-    for (int g = 0; started && rc == 0; g ^= 1) { /* hand the batches to fn in turn */
-        pthread_mutex_lock(&m.mu);
-        while (!m.full[g] && !m.ended) pthread_cond_wait(&m.cv, &m.mu);
-        int have = m.full[g];
-        pthread_mutex_unlock(&m.mu);
-        if (!have) break;
-        rc = fn(ud, m.batch[g], m.len[g]);
-        pthread_mutex_lock(&m.mu);
-        m.full[g] = 0;
-        if (rc != 0) m.stop = 1;
-        pthread_cond_broadcast(&m.cv);
-        pthread_mutex_unlock(&m.mu);
-    }
-    if (started) {
-        pthread_mutex_lock(&m.mu);
-        m.stop = 1; /* ended already, or fn stopped */
-        pthread_cond_broadcast(&m.cv);
-        pthread_mutex_unlock(&m.mu);
-        pthread_join(th, NULL);
-        if (rc == 0 && m.rc < 0) rc = rv_error(NULL, "%s", m.err);
-    }
-    pthread_mutex_destroy(&m.mu);
-    pthread_cond_destroy(&m.cv);
-    for (size_t i = 0; m.cur && i < n; i++) free(m.cur[i].raw);
-    free(m.cur);
-    free(m.h);
-    free(m.batch[0]);
-    free(m.batch[1]);
-    return rc;
+    pf_out_t out = {fn, ud, NULL, 0};
+    return parts_merge(parts, n, 0, &out);
+}
+
+int rv_parts_merge_text(rv_part_t *const *parts, size_t n, int threads, const rv_pairs_text_t *t)
+{
+    pf_out_t out = {NULL, NULL, t, 0};
+    return parts_merge(parts, n, threads, &out);
 }

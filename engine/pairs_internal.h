@@ -179,6 +179,19 @@ void pf_emitter_free(pf_emitter_t *e);
 /* Sort what is left in every sink and pass all pairs to out in (p1, p2) order. */
 int pf_merge(pf_sink_t *sinks, int nsinks, const pf_out_t *out);
 
+/* One sorted run as a merge sees it: pairs in memory, or coded in a file (a
+ * sink's spill file, a part's body) read with pread: p1 - previous p1, p2 - p1 and
+ * len as varints, every `check`-th pair coded from p1 = 0, its offset and key
+ * listed as a checkpoint (offsets are the file's). */
+typedef struct {
+    const rv_pair_t *a;                /* memory run of n pairs, or NULL */
+    uint64_t n;
+    int fd;
+    uint64_t end_off;                  /* the coded run ends here in the file */
+    const uint64_t *ck_off, *ck_p1, *ck_p2; /* its checkpoints [0, nck) */
+    uint64_t nck, check;
+} pf_run_t;
+
 /* The parallel merge's chunk (pairs) and the checkpoint spacing of the runs:
  * defaults, or REPVIEW_MERGE_CHUNK (tests). */
 void pf_merge_tuning(uint64_t *chunk, uint64_t *check);
@@ -188,6 +201,11 @@ void pf_merge_tuning(uint64_t *chunk, uint64_t *check);
  * pf_merge, with *ran 0 when it could not start (a spill file that cannot be
  * mapped, no memory) and passed nothing: the caller merges serially. */
 int pf_merge_parallel(pf_sink_t *sinks, int nsinks, const pf_out_t *out, int *ran);
+/* The same over any sorted runs, on `threads` threads (1: the calling thread
+ * alone); `source` names the coded runs' files in a read error (NULL: a
+ * temporary file). */
+int pf_merge_runs(const pf_run_t *runs, uint64_t nruns, const pf_out_t *out, int threads, const char *source,
+                  int *ran);
 
 /* Sort pairs by (p1, p2), then len when with_len: LSD radix over `bits`-bit fields
  * (a large run first split by the top bits of p1, each part then by LSD), tmp the
@@ -215,6 +233,12 @@ typedef int (*pf_produce_fn)(void *ctx, int threads, pf_sink_t *sinks);
  * rv_pairs_each_batch(). */
 int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, pf_produce_fn produce,
                void *pctx, rv_pairs_batch_fn fn, void *ud, const rv_pairs_text_t *t);
+
+/* The same up to the merge: the produced sinks (their buffers unsorted) go to
+ * use(ud, sinks, n), whose value is returned; the sinks are freed after. */
+typedef int (*pf_sinks_fn)(void *ud, pf_sink_t *sinks, int n);
+int pf_collect_sinks(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, pf_produce_fn produce,
+                     void *pctx, pf_sinks_fn use, void *ud);
 
 /* The traversal over one bucket's sorted suffixes pos[0..m) with lcp[r] =
  * lcp(pos[r-1], pos[r]) (pairs_buckets.c): its pairs go to sink, or are counted

@@ -47,17 +47,6 @@ static inline pkey_t key_of(const rv_pair_t *p)
     return (pkey_t){p->p1, p->p2};
 }
 
-/* One sorted run as the chunks see it: a sink's buffer, or a coded run in a
- * spill file (read with pread: mapping it would count the file in the RSS). */
-typedef struct {
-    const rv_pair_t *a;                /* memory run of n pairs, or NULL */
-    uint64_t n;
-    int fd;
-    uint64_t end_off;                  /* the coded run ends here in the file */
-    const uint64_t *ck_off, *ck_p1, *ck_p2; /* its checkpoints [0, nck) */
-    uint64_t nck, check;
-} run_t;
-
 /* A run's pairs inside one chunk; cur is the next one. */
 typedef struct {
     rv_pair_t cur;
@@ -133,7 +122,7 @@ static uint64_t lower_bound(const rv_pair_t *a, uint64_t n, pkey_t k)
 }
 
 /* First checkpoint of r with key >= k (r->nck when none). */
-static uint64_t ck_lower_bound(const run_t *r, pkey_t k)
+static uint64_t ck_lower_bound(const pf_run_t *r, pkey_t k)
 {
     uint64_t lo = 0, hi = r->nck;
     while (lo < hi) {
@@ -146,7 +135,7 @@ static uint64_t ck_lower_bound(const run_t *r, pkey_t k)
 
 /* Place c on run r's pairs in [lo, hi) and load the first: 1, 0 when none, -1.
  * *bound gets at most how many there are.  raw: RAW bytes for a coded run. */
-static int cursor_open(cursor_t *c, const run_t *r, pkey_t lo, pkey_t hi, uint8_t *raw, uint64_t *bound)
+static int cursor_open(cursor_t *c, const pf_run_t *r, pkey_t lo, pkey_t hi, uint8_t *raw, uint64_t *bound)
 {
     memset(c, 0, sizeof *c);
     c->hi = hi;
@@ -182,7 +171,7 @@ typedef struct {
 
 typedef struct {
     const pf_out_t *to;
-    const run_t *runs;
+    const pf_run_t *runs;
     uint64_t nruns;
     const pkey_t *cut;     /* chunk c is [cut[c], cut[c + 1]) */
     uint64_t nchunks, window;
@@ -191,6 +180,7 @@ typedef struct {
     pthread_cond_t cv;
     uint64_t taken, handed; /* chunks given to a thread; chunks passed to fn */
     int stop, failed, code; /* code: what the call returns after a failure */
+    const char *source;     /* what the coded runs are, for a read error */
     char err[256];
 } merge_t;
 
@@ -286,7 +276,8 @@ static int work(merge_t *m, const scratch_t *sc, int caller, uint64_t only)
         slot_t *s = &m->slots[ch % m->window];
         pthread_mutex_unlock(&m->mu);
         int rc = merge_chunk(m, ch, s, sc);
-        if (rc < 0) rc = rv_error("pairs", rc == -2 ? "out of memory" : "cannot read a temporary file");
+        if (rc == -2) rc = rv_error("pairs", "out of memory");
+        else if (rc < 0) rc = rv_error("pairs", "cannot read %s (corrupt or cut short)", m->source);
         else rc = finish_chunk(m, s);
         pthread_mutex_lock(&m->mu);
         if (rc != 0) {
@@ -345,20 +336,20 @@ static int hand_over(merge_t *m, const scratch_t *sc)
 }
 
 /* The runs of every sink. */
-static run_t *list_runs(const pf_sink_t *sinks, int nsinks, uint64_t *nruns)
+static pf_run_t *list_runs(const pf_sink_t *sinks, int nsinks, uint64_t *nruns)
 {
     uint64_t n = 0;
     for (int t = 0; t < nsinks; t++) n += sinks[t].nruns + 1;
-    run_t *r = calloc(n, sizeof *r);
+    pf_run_t *r = calloc(n, sizeof *r);
     if (!r) return NULL;
     n = 0;
     for (int t = 0; t < nsinks; t++) {
         const pf_sink_t *k = &sinks[t];
-        if (k->n) r[n++] = (run_t){.a = k->buf, .n = k->n};
+        if (k->n) r[n++] = (pf_run_t){.a = k->buf, .n = k->n};
         for (uint64_t q = 0; q < k->nruns; q++) {
             uint64_t end = q + 1 < k->nruns ? k->run_off[q + 1] : k->file_bytes;
             uint64_t c0 = k->run_ck[q], c1 = q + 1 < k->nruns ? k->run_ck[q + 1] : k->nck;
-            r[n++] = (run_t){.n = k->run_len[q], .fd = k->fd, .end_off = end, .ck_off = k->ck_off + c0,
+            r[n++] = (pf_run_t){.n = k->run_len[q], .fd = k->fd, .end_off = end, .ck_off = k->ck_off + c0,
                              .ck_p1 = k->ck_p1 + c0, .ck_p2 = k->ck_p2 + c0, .nck = c1 - c0, .check = k->check};
         }
     }
@@ -374,7 +365,7 @@ static int cmp_key(const void *a, const void *b)
 
 /* Cut points from a sample of every run's keys (one per `check` pairs): about
  * one chunk per `chunk` pairs; cut[0] the least key, cut[n] past every key. */
-static pkey_t *cut_chunks(const run_t *runs, uint64_t nruns, uint64_t chunk, uint64_t check, uint64_t *nchunks)
+static pkey_t *cut_chunks(const pf_run_t *runs, uint64_t nruns, uint64_t chunk, uint64_t check, uint64_t *nchunks)
 {
     uint64_t ns = 0, total = 0;
     for (uint64_t r = 0; r < nruns; r++) {
@@ -385,7 +376,7 @@ static pkey_t *cut_chunks(const run_t *runs, uint64_t nruns, uint64_t chunk, uin
     if (!smp) return NULL;
     uint64_t k = 0;
     for (uint64_t r = 0; r < nruns; r++) {
-        const run_t *x = &runs[r];
+        const pf_run_t *x = &runs[r];
         if (x->a) for (uint64_t i = 0; i < x->n; i += check) smp[k++] = key_of(&x->a[i]);
         else for (uint64_t i = 0; i < x->nck; i++) smp[k++] = (pkey_t){x->ck_p1[i], x->ck_p2[i]};
     }
@@ -407,23 +398,25 @@ static pkey_t *cut_chunks(const run_t *runs, uint64_t nruns, uint64_t chunk, uin
     return cut;
 }
 
-int pf_merge_parallel(pf_sink_t *sinks, int nsinks, const pf_out_t *out, int *ran)
+int pf_merge_runs(const pf_run_t *runs, uint64_t nruns, const pf_out_t *out, int threads, const char *source,
+                  int *ran)
 {
-    uint64_t chunk, check, nruns = 0, nchunks = 0;
+    uint64_t chunk, check, nchunks = 0;
     pf_merge_tuning(&chunk, &check);
-    run_t *runs = list_runs(sinks, nsinks, &nruns);
-    pkey_t *cut = runs ? cut_chunks(runs, nruns, chunk, check, &nchunks) : NULL;
+    pkey_t *cut = cut_chunks(runs, nruns, chunk, check, &nchunks);
+    if (threads < 1) threads = 1;
     /* with text, the calling thread writes it: one worker fewer, so that the writer
      * (the only one in order) has a core of its own */
-    int threads = nsinks, workers = out->text ? nsinks - 1 : nsinks, rc = 0;
+    int workers = out->text ? threads - 1 : threads, rc = 0;
     merge_t m = {.to = out, .runs = runs, .nruns = nruns, .cut = cut, .nchunks = nchunks,
-                 .window = (uint64_t)threads + WINDOW_EXTRA};
+                 .window = (uint64_t)threads + WINDOW_EXTRA, .source = source ? source : "a temporary file"};
     m.slots = cut ? calloc(m.window, sizeof *m.slots) : NULL;
     worker_t *w = m.slots ? calloc((size_t)threads + 1, sizeof *w) : NULL;
     pthread_t *tid = w ? calloc((size_t)threads, sizeof *tid) : NULL;
     int ok = tid != NULL;
+    const uint64_t nr = nruns ? nruns : 1;
     for (int t = 0; ok && t <= threads; t++) {
-        w[t] = (worker_t){&m, {malloc(nruns * sizeof(cursor_t)), malloc(nruns * sizeof(uint32_t)), malloc(nruns * RAW)}};
+        w[t] = (worker_t){&m, {malloc(nr * sizeof(cursor_t)), malloc(nr * sizeof(uint32_t)), malloc(nr * RAW)}};
         ok = w[t].sc.cur && w[t].sc.heap && w[t].sc.raw;
     }
     int started = 0;
@@ -448,6 +441,18 @@ int pf_merge_parallel(pf_sink_t *sinks, int nsinks, const pf_out_t *out, int *ra
     free(w);
     free(m.slots);
     free(cut);
+    return rc;
+}
+
+int pf_merge_parallel(pf_sink_t *sinks, int nsinks, const pf_out_t *out, int *ran)
+{
+    uint64_t nruns = 0;
+    pf_run_t *runs = list_runs(sinks, nsinks, &nruns);
+    if (!runs) {
+        *ran = 0;
+        return 0;
+    }
+    int rc = pf_merge_runs(runs, nruns, out, nsinks, NULL, ran);
     free(runs);
     return rc;
 }

@@ -19,7 +19,9 @@
 #include "repview/part.h"
 #include "internal.h"
 
-#define PART_MAGIC "RVPART03"
+/* 04: pairs parts hold their threads' sorted runs with a directory (pairs_buckets.c) */
+#define PART_MAGIC "RVPART04"
+#define PART_MAGIC_STEM "RVPART" /* two digits follow: the format */
 
 typedef struct {
     char magic[8];
@@ -225,7 +227,11 @@ int rv_part_open(const char *path, rv_part_t **out)
     struct stat st;
     part_header_t *h = &p->h;
     if (fstat(p->fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof *h ||
-        pread(p->fd, h, sizeof *h, 0) != (ssize_t)sizeof *h || memcmp(h->magic, PART_MAGIC, 8) ||
+        pread(p->fd, h, sizeof *h, 0) != (ssize_t)sizeof *h)
+        return open_fail(p, path, NULL);
+    if (!memcmp(h->magic, PART_MAGIC_STEM, 6) && memcmp(h->magic, PART_MAGIC, 8)) /* another format */
+        return open_fail(p, path, "a part file of another repview version: write the parts again with this one");
+    if (memcmp(h->magic, PART_MAGIC, 8) ||
         h->opts_bytes > (1u << 30) || h->path_bytes > 65536 ||
         (uint64_t)st.st_size - sizeof *h < h->opts_bytes + h->path_bytes ||
         (uint64_t)st.st_size - sizeof *h - h->opts_bytes - h->path_bytes != h->body_bytes)
@@ -287,6 +293,9 @@ FILE *rv_part_body(rv_part_t *p)
     }
     return p->body;
 }
+
+int rv_part_fd(const rv_part_t *p) { return p->fd; }
+uint64_t rv_part_body_offset(const rv_part_t *p) { return sizeof p->h + p->h.opts_bytes + p->h.path_bytes; }
 
 int64_t rv_part_read(const rv_part_t *p, void *buf, uint64_t len, uint64_t off)
 {

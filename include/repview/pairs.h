@@ -216,8 +216,11 @@ int rv_pairs_buckets_count_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, 
                                    rv_bucket_next_fn next, void *nctx, uint64_t *count);
 
 /* Every pair of the parts (part.h, checked by rv_parts_check) in (p1, p2) order, in
- * batches, as rv_pairs_each_batch(). */
+ * batches, as rv_pairs_each_batch(): one merge of the runs the slices' threads
+ * made, on every core. */
 int rv_parts_merge(rv_part_t *const *parts, size_t n, rv_pairs_batch_fn fn, void *ud);
+/* The same as text, as rv_pairs_each_text(), on `threads` threads (0: all cores). */
+int rv_parts_merge_text(rv_part_t *const *parts, size_t n, int threads, const rv_pairs_text_t *t);
 
 /* ---- estimate before running (issue 15; RACE's cost model, seeds/002 §5.3) -----
  *

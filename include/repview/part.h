@@ -69,6 +69,9 @@ FILE *rv_part_body(rv_part_t *p);
 /* Up to `len` bytes of the body from offset `off`: bytes read, or -1 on error. */
 int64_t rv_part_read(const rv_part_t *p, void *buf, uint64_t len, uint64_t off);
 uint64_t rv_part_body_bytes(const rv_part_t *p);
+/* The part's open file and where its body starts in it (for pread). */
+int rv_part_fd(const rv_part_t *p);
+uint64_t rv_part_body_offset(const rv_part_t *p);
 
 /* The parts make one complete set: one kind, every slice of the same N once, the
  * same input and options; with s, the input (as read again) unchanged.  0, or -1

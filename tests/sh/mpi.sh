@@ -274,6 +274,14 @@ for r in 1 3; do
     expect_eq "mpi_np4_counter$r" "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$REF4"
     expect_eq "mpi_np4_counter${r}_trace" "$(grep -c -e "rank $r.counted for rank 0" -e "rank 0.counted (by another rank)" "$T/err")" 2
 done
+# a worker's part is opened by rank 0 where the worker wrote it (the same host);
+# with REPVIEW_MPI_COPY_FILES=1 it travels as bytes, as from another host
+for v in "opened in place:" "copied:REPVIEW_MPI_COPY_FILES=1"; do
+    rm -f "$T/m2"
+    env ${v#*:} REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -l 16 --strands both -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
+    expect_eq "mpi_np4_parts_${v%%:*}" "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$REF4"
+    expect_eq "mpi_np4_parts_${v%%:*}_trace" "$(grep -c "file of rank [123]: ${v%%:*}" "$T/err")" 3
+done
 expect_eq mpi_np3_counter_count "$(REPVIEW_MPI_COUNTER=2 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --strands both --count "$F" 2>&1)" "$CNT2"
 # stdout (small output), filters, a mem budget, hand-made inputs with more ranks than jobs
 expect_eq mpi_np3_stdout "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 30 "$F" 2>&1)" "$("$REPVIEW" pairs -l 30 "$F")"
@@ -356,6 +364,7 @@ for n in 1 2 3 4 7; do
     "${MPIRUN[@]}" -np "$n" "$REPVIEW" lr -o "$T/l1" "$F" 2>"$T/err"; rc=$?
     expect_eq "mpi_lr_np${n}" "$(cat "$T/l1" 2>&1)$(rc_note $rc)" "$LREF"
 done
+expect_eq mpi_lr_np3_copied "$(REPVIEW_MPI_COPY_FILES=1 "${MPIRUN[@]}" -np 3 "$REPVIEW" lr "$F" 2>&1)" "$LREF"
 expect_eq mpi_lr_np3_bedgraph_region "$("${MPIRUN[@]}" -np 3 "$REPVIEW" lr --bedgraph --mem-budget 1m "$F" chrSyn_2:1000-60000 2>&1)" \
     "$("$REPVIEW" lr --bedgraph "$F" chrSyn_2:1000-60000)"
 expect_eq mpi_lr_np4_leftmost "$("${MPIRUN[@]}" -np 4 "$REPVIEW" lr --leftmost "$F" chrSyn_1 2>&1)" "$("$REPVIEW" lr --leftmost "$F" chrSyn_1)"
@@ -383,6 +392,7 @@ for n in 1 2 3 4 7; do
     "${MPIRUN[@]}" -np "$n" "$REPVIEW" tandem --min-len 2 --mem-budget 1m -o "$T/t1" "$F" 2>"$T/err"; rc=$?
     expect_eq "mpi_tandem_np${n}" "$(cat "$T/t1" 2>&1)$(rc_note $rc)" "$TREF"
 done
+expect_eq mpi_tandem_np3_copied "$(REPVIEW_MPI_COPY_FILES=1 "${MPIRUN[@]}" -np 3 "$REPVIEW" tandem --min-len 2 --mem-budget 1m "$F" 2>&1)" "$TREF"
 expect_eq mpi_tandem_np3_region "$("${MPIRUN[@]}" -np 3 "$REPVIEW" tandem --min-len 3 "$F" chrSyn_2:1000-60000 2>&1)" "$TREG"
 LREF=$("$REPVIEW" tandem --min-len 20 "$T/longp.fa")
 for n in 2 4; do

@@ -136,6 +136,12 @@ for k in lr td fd; do
     expect_exit "merge_${k}_altered" 1 "$REPVIEW" merge "$T/$k.1" "$T/cut.2" "$T/$k.3"
 done
 
+# a part of an older format (the magic's two digits): refused, saying so
+cp "$T/lr.2" "$T/cut.2"
+printf 'RVPART03' | dd of="$T/cut.2" bs=1 conv=notrunc 2>/dev/null
+expect_exit merge_older_format 1 "$REPVIEW" merge "$T/lr.1" "$T/cut.2" "$T/lr.3"
+grep -q "another repview version" "$T/err" && ok merge_older_format_says || bad merge_older_format_says "$(cat "$T/err")"
+
 # a failed merge leaves an existing OUT as it was, and no temporary
 echo old >"$T/OUT"
 expect_exit out_failed_merge 1 "$REPVIEW" merge -o "$T/OUT" "$T/lr.1" "$T/lr.2"

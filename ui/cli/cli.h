@@ -160,9 +160,15 @@ int cli_mpi_own_job(void *ctx, uint64_t *job);
  * T jobs at a time, and again while half of them are left. */
 int cli_mpi_next_job(void *ctx, uint64_t *job);
 void cli_mpi_job_batch(int threads);
-/* A worker sends a file to rank 0, which writes it to path. */
+/* A worker sends a file to rank 0.  Rank 0 opens the worker's own file when the
+ * worker runs on its host (the same name, size, device and inode; not with
+ * REPVIEW_MPI_COPY_FILES set), or else receives a copy at path and opens that:
+ * open_file(name, ud) opens it, before the worker may remove its file. */
+typedef int (*cli_mpi_open_fn)(const char *path, void *ud);
 int cli_mpi_send_file(const char *path);
-int cli_mpi_recv_file(int from, const char *path);
+int cli_mpi_recv_file(int from, const char *path, cli_mpi_open_fn open_file, void *ud);
+/* A cli_mpi_open_fn: fopen(path, "rb") into *(FILE **)ud. */
+int cli_mpi_fopen(const char *path, void *ud);
 int cli_mpi_send_count(uint64_t v);
 /* Bytes from one rank to another (the receiver waits without spinning). */
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes);

@@ -342,9 +342,8 @@ static int mpi_master(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t 
     char path[4096];
     cli_mpi_temp_path(path, sizeof path, "lr", "in");
     for (int r = 1; r < size && rc == 0; r++) {
-        rc = cli_mpi_recv_file(r, path);
-        FILE *f = rc == 0 ? fopen(path, "rb") : NULL;
-        if (rc == 0 && !f) rc = rv_error(path, "%s", strerror(errno));
+        FILE *f = NULL;
+        rc = cli_mpi_recv_file(r, path, cli_mpi_fopen, &f);
         if (rc == 0) rc = values_read(f, w, (uint64_t)plan->k);
         if (f) fclose(f);
         unlink(path);

@@ -30,6 +30,13 @@ int cli_mpi_ranks(void)
     return 1;
 }
 
+int cli_mpi_fopen(const char *path, void *ud)
+{
+    FILE **f = ud;
+    *f = fopen(path, "rb");
+    return *f ? 0 : rv_error(path, "%s", strerror(errno));
+}
+
 #if RV_HAVE_MPI
 #include <mpi.h>
 
@@ -427,18 +434,41 @@ int cli_mpi_next_job(void *ctx, uint64_t *job)
     return 1;
 }
 
+/* A file goes to rank 0 in two steps: its name and identity (size, device,
+ * inode), then, unless rank 0 answers that it opened the file itself (a rank of
+ * its own host, where the name means the same file), its bytes. */
+typedef struct {
+    uint64_t size, dev, ino, name_len;
+} file_head_t;
+
+enum { FILE_SEND = 0, FILE_TAKEN = 1 };
+
 int cli_mpi_send_file(const char *path)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0) return rv_error(path, "%s", strerror(errno));
-    uint64_t size = (uint64_t)lseek(fd, 0, SEEK_END);
-    char *buf = malloc(CHUNK);
-    int rc = buf ? 0 : rv_error("mpi", "out of memory");
-    if (rc == 0) MPI_Send(&size, 1, MPI_UINT64_T, 0, TAG_FILE, MPI_COMM_WORLD);
-    for (uint64_t off = 0; rc == 0 && off < size;) {
-        uint64_t want = size - off < CHUNK ? size - off : CHUNK;
-        ssize_t r = pread(fd, buf, want, (off_t)off);
-        if (r <= 0) { rc = rv_error(path, "cannot read"); break; }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        close(fd);
+        return rv_error(path, "%s", strerror(errno));
+    }
+    file_head_t h = {(uint64_t)st.st_size, (uint64_t)st.st_dev, (uint64_t)st.st_ino, strlen(path)};
+    MPI_Send(&h, sizeof h, MPI_BYTE, 0, TAG_FILE, MPI_COMM_WORLD);
+    MPI_Send(path, (int)h.name_len, MPI_BYTE, 0, TAG_FILE, MPI_COMM_WORLD);
+    MPI_Status st0;
+    int answer = FILE_SEND;
+    wait_for(0, TAG_FILE, &st0); /* rank 0 may be merging another part: no spinning */
+    MPI_Recv(&answer, 1, MPI_INT, 0, TAG_FILE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    char *buf = answer == FILE_SEND ? malloc(CHUNK) : NULL;
+    int rc = answer == FILE_SEND && !buf ? rv_error("mpi", "out of memory") : 0;
+    for (uint64_t off = 0; answer == FILE_SEND && off < h.size;) {
+        uint64_t want = h.size - off < CHUNK ? h.size - off : CHUNK;
+        ssize_t r = buf ? pread(fd, buf, want, (off_t)off) : -1;
+        if (r <= 0) { /* the receiver waits for more: an empty message ends it */
+            if (rc == 0) rc = rv_error(path, "cannot read");
+            MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_FILE, MPI_COMM_WORLD);
+            break;
+        }
         MPI_Send(buf, (int)r, MPI_BYTE, 0, TAG_FILE, MPI_COMM_WORLD);
         off += (uint64_t)r;
     }
@@ -447,25 +477,52 @@ int cli_mpi_send_file(const char *path)
     return rc;
 }
 
-int cli_mpi_recv_file(int from, const char *path)
+/* Is world rank r on this host? */
+static int on_this_host(int r)
 {
-    uint64_t size;
+    for (int i = 0; node_world && i < node_size; i++)
+        if (node_world[i] == r) return 1;
+    return 0;
+}
+
+int cli_mpi_recv_file(int from, const char *path, cli_mpi_open_fn open_file, void *ud)
+{
+    file_head_t h;
     MPI_Status first;
     wait_for(from, TAG_FILE, &first);
-    MPI_Recv(&size, 1, MPI_UINT64_T, from, TAG_FILE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&h, sizeof h, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    char *name = calloc(h.name_len + 1, 1);
+    MPI_Recv(name ? name : (char[1]){0}, name ? (int)h.name_len : 0, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    struct stat st;
+    int answer = name && on_this_host(from) && !getenv("REPVIEW_MPI_COPY_FILES") && stat(name, &st) == 0 &&
+                         (uint64_t)st.st_size == h.size && (uint64_t)st.st_dev == h.dev && (uint64_t)st.st_ino == h.ino
+                     ? FILE_TAKEN : FILE_SEND;
+    int rc = 0;
+    if (getenv("REPVIEW_MPI_TRACE"))
+        fprintf(stderr, "mpi\trank 0\tfile of rank %d: %s\n", from, answer == FILE_TAKEN ? "opened in place" : "copied");
+    if (answer == FILE_TAKEN) rc = open_file(name, ud); /* open before the worker may remove it */
+    free(name);
+    MPI_Send(&answer, 1, MPI_INT, from, TAG_FILE, MPI_COMM_WORLD);
+    if (answer == FILE_TAKEN) return rc;
     FILE *f = fopen(path, "wb");
     char *buf = malloc(CHUNK);
-    int rc = f && buf ? 0 : rv_error(path, "cannot create: %s", strerror(errno));
-    for (uint64_t got = 0; got < size;) {
-        MPI_Status st;
+    rc = f && buf ? 0 : rv_error(path, "cannot create: %s", strerror(errno));
+    for (uint64_t got = 0; got < h.size;) {
+        MPI_Status st1;
         int len;
-        MPI_Recv(buf ? buf : (char[1]){0}, buf ? CHUNK : 0, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD, &st);
-        MPI_Get_count(&st, MPI_BYTE, &len);
+        MPI_Recv(buf ? buf : (char[1]){0}, buf ? CHUNK : 0, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD, &st1);
+        MPI_Get_count(&st1, MPI_BYTE, &len);
+        if (len == 0) { /* the sender could not read its file */
+            if (rc == 0) rc = rv_error(path, "rank %d could not read its part", from);
+            break;
+        }
         if (rc == 0 && fwrite(buf, 1, (size_t)len, f) != (size_t)len) rc = rv_error(path, "cannot write: %s", strerror(errno));
         got += (uint64_t)len;
     }
     if (f && fclose(f) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
     free(buf);
+    if (rc == 0) rc = open_file(path, ud);
     return rc;
 }
 
@@ -687,9 +744,8 @@ int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cons
     char path[4096];
     cli_mpi_temp_path(path, sizeof path, what, "in");
     for (int r = 1; r < size && rc == 0; r++) {
-        rc = cli_mpi_recv_file(r, path);
-        FILE *f = rc == 0 ? fopen(path, "rb") : NULL;
-        if (rc == 0 && !f) rc = rv_error(path, "%s", strerror(errno));
+        FILE *f = NULL;
+        rc = cli_mpi_recv_file(r, path, cli_mpi_fopen, &f);
         if (rc == 0) rc = read(f, ud);
         if (f) fclose(f);
         unlink(path);
@@ -725,7 +781,7 @@ int cli_mpi_own_job(void *ctx, uint64_t *job) { return -1; }
 int cli_mpi_next_job(void *ctx, uint64_t *job) { return -1; }
 void cli_mpi_job_batch(int threads) { (void)threads; }
 int cli_mpi_send_file(const char *path) { return -1; }
-int cli_mpi_recv_file(int from, const char *path) { return -1; }
+int cli_mpi_recv_file(int from, const char *path, cli_mpi_open_fn open_file, void *ud) { return -1; }
 int cli_mpi_send_count(uint64_t v) { return -1; }
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes) { return -1; }

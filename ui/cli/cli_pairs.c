@@ -533,6 +533,12 @@ static int mpi_worker(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     return rc;
 }
 
+/* cli_mpi_open_fn: a part into *(rv_part_t **)ud. */
+static int open_part(const char *path, void *ud)
+{
+    return rv_part_open(path, ud);
+}
+
 /* Rank 0 hands out the jobs and, with own set, works on them with a thread of its
  * own (a CPU run: next to GPU ranks it would hold up the end with a large job);
  * then it adds the counts or merges the parts. */
@@ -576,8 +582,7 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     char path[4200];
     for (int r = 1; r < size && rc == 0; r++) {
         snprintf(path, sizeof path, "%s/part.%d", dir, r);
-        rc = cli_mpi_recv_file(r, path);
-        if (rc == 0) rc = rv_part_open(path, &parts[k++]);
+        rc = cli_mpi_recv_file(r, path, open_part, &parts[k++]);
         unlink(path);
     }
     mpi_trace(0, "parts received", t0);
@@ -705,9 +710,10 @@ int cli_pairs_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int th
 {
     writer_t w;
     int rc = writer_init(&w, s, threads);
+    rv_pairs_text_t text = {format_text, write_text, &w};
     if (rc == 0) {
         put_header(stdout);
-        rc = rv_parts_merge(parts, n, put_batch, &w);
+        rc = rv_parts_merge_text(parts, n, w.threads, &text);
     }
     writer_free(&w);
     return rc;
