@@ -6,8 +6,8 @@
  * sinks and merge as the index's, so the output is the same, byte for byte.  A
  * slice I of N takes the jobs that a greedy largest-first assignment gives it, so
  * N processes that never talk to each other share the work evenly (part.h); each
- * writes a part file holding its pairs as one sorted run, and rv_parts_merge()
- * joins the parts into the one ordered output.
+ * writes a part file holding the sorted runs of its threads, and rv_parts_merge()
+ * joins the runs of all parts into the one ordered output.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -379,7 +379,7 @@ static int part_runs(const rv_part_t *p, int fd, uint64_t body, part_runs_t *pr,
     /* the checkpoints as three arrays, offsets in the file */
     uint64_t *ck_off = rc == 0 ? malloc((3 * nck + 1) * sizeof *ck_off) : NULL;
     if (rc == 0 && !ck_off) rc = rv_error("merge", "out of memory");
-    uint64_t *ck_p1 = ck_off + nck, *ck_p2 = ck_off + 2 * nck, pairs = 0;
+    uint64_t *ck_p1 = ck_off ? ck_off + nck : NULL, *ck_p2 = ck_off ? ck_off + 2 * nck : NULL, pairs = 0;
     for (uint64_t c = 0; rc == 0 && c < nck; c++) ck_off[c] = body + ck[3 * c], ck_p1[c] = ck[3 * c + 1], ck_p2[c] = ck[3 * c + 2];
     uint64_t **keep = rc == 0 ? realloc(pr->keep, (pr->nkeep + 1) * sizeof *keep) : NULL;
     if (keep) pr->keep = keep;
@@ -394,13 +394,16 @@ static int part_runs(const rv_part_t *p, int fd, uint64_t body, part_runs_t *pr,
         const uint64_t off = rw[3 * q], len = rw[3 * q + 1], c0 = rw[3 * q + 2];
         const uint64_t end = q + 1 < nruns ? rw[3 * (q + 1)] : at;
         const uint64_t c1 = q + 1 < nruns ? rw[3 * (q + 1) + 2] : nck;
-        /* runs back to back from 0, each with ceil(len / check) checkpoints from its
-         * start, in order inside it */
-        if (len == 0 || end <= off || end > at || c1 > nck || c1 < c0 || c1 - c0 != (len - 1) / check + 1 ||
-                 (q == 0 && (off != 0 || c0 != 0)) || ck[3 * c0] != off)
+        /* runs back to back from 0, at least 3 bytes a pair (three varints: so no
+         * count of pairs outgrows the file, nor their sums), each with ceil(len /
+         * check) checkpoints from its start, in order inside it, keys ascending */
+        if (len == 0 || end <= off || end > at || len > (end - off) / 3 || c1 > nck || c1 < c0 ||
+            c1 - c0 != (len - 1) / check + 1 || (q == 0 && (off != 0 || c0 != 0)) || ck[3 * c0] != off)
             rc = bad_part(p);
         for (uint64_t c = c0 + 1; rc == 0 && c < c1; c++)
-            if (ck[3 * c] <= ck[3 * (c - 1)] || ck[3 * c] >= end) rc = bad_part(p);
+            if (ck[3 * c] <= ck[3 * (c - 1)] || ck[3 * c] >= end || ck[3 * c + 1] < ck[3 * (c - 1) + 1] ||
+                (ck[3 * c + 1] == ck[3 * (c - 1) + 1] && ck[3 * c + 2] < ck[3 * (c - 1) + 2]))
+                rc = bad_part(p);
         if (rc == 0)
             pr->runs[pr->nruns++] = (pf_run_t){.n = len, .fd = fd, .end_off = body + end, .ck_off = ck_off + c0,
                                                .ck_p1 = ck_p1 + c0, .ck_p2 = ck_p2 + c0, .nck = c1 - c0, .check = check};
@@ -428,6 +431,18 @@ static int parts_merge(rv_part_t *const *parts, size_t n, int threads, const pf_
         rc = pf_merge_runs(pr.runs, pr.nruns, &o, threads < 1 ? rv_default_threads() : threads, "a part file", &ran);
         if (!ran) rc = rv_error("merge", "out of memory");
     }
+    for (size_t i = 0; i < pr.nkeep; i++) free(pr.keep[i]);
+    free(pr.keep);
+    free(pr.runs);
+    return rc;
+}
+
+int rv_parts_check_runs(rv_part_t *const *parts, size_t n)
+{
+    part_runs_t pr = {0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = part_runs(parts[i], rv_part_fd(parts[i]), rv_part_body_offset(parts[i]), &pr, i == 0);
     for (size_t i = 0; i < pr.nkeep; i++) free(pr.keep[i]);
     free(pr.keep);
     free(pr.runs);

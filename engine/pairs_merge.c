@@ -12,6 +12,7 @@
  * chunk's own heap orders them in full (pf_pair_less).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -214,11 +215,12 @@ static int merge_chunk(const merge_t *m, uint64_t ch, slot_t *s, const scratch_t
     for (uint64_t r = 0; r < m->nruns; r++) {
         uint64_t b;
         int got = cursor_open(&cur[nh], &m->runs[r], m->cut[ch], m->cut[ch + 1], sc->raw + nh * RAW, &b);
-        if (got < 0) return -1;
+        if (got < 0 || b > UINT64_MAX - bound) return -1;
         bound += b;
         if (got) heap[nh] = (uint32_t)nh, nh++;
     }
     if (bound > s->cap) {
+        if (bound > SIZE_MAX / sizeof *s->out) return -2;
         rv_pair_t *o = realloc(s->out, bound * sizeof *o);
         if (!o) return -2;
         s->out = o, s->cap = bound;

@@ -974,10 +974,13 @@ static void test_parts_random(void)
         o.threads = 1 + (int)rng_below(&r, 2);
         blist_t ref = {0};
         CHECK(rv_pairs_each_batch(x, &o, collect_batch, &ref) == 0, "index: %s", rv_last_error());
+        /* sinks of 64 pairs in a third of the runs: each thread spills many runs into
+         * its part, the directory lists them all */
+        if (rng_below(&r, 3) == 0) o.mem_bytes = 1;
         uint64_t n = 1 + rng_below(&r, 5), budget = rng_below(&r, 2) ? 1 : 3000;
         describe(&in, d, sizeof d);
-        snprintf(what, sizeof what, "%s strands %s min %llu N %llu [%s]", kinds[kind], strands_name(o.strands),
-                 (unsigned long long)o.min_len, (unsigned long long)n, d);
+        snprintf(what, sizeof what, "%s strands %s min %llu N %llu%s [%s]", kinds[kind], strands_name(o.strands),
+                 (unsigned long long)o.min_len, (unsigned long long)n, o.mem_bytes ? " small sinks" : "", d);
         if (write_parts(s, &o, budget, n, "r")) {
             uint64_t which[8];
             for (uint64_t i = 0; i < n; i++) which[i] = i;
@@ -1026,6 +1029,22 @@ static void test_parts_random(void)
     case_end(name);
 }
 
+/* A batch callback that also keeps how many pairs came before each of the first
+ * 64 calls. */
+typedef struct {
+    blist_t all;
+    size_t before[64];
+    int calls;
+} sizes_t;
+
+static int size_batch(void *ud, const rv_pair_t *p, size_t n)
+{
+    sizes_t *z = ud;
+    if (z->calls < 64) z->before[z->calls] = z->all.n;
+    z->calls++;
+    return collect_batch(&z->all, p, n);
+}
+
 /* A batch callback that stops (returns 5) at batch `stop` (1-based; 0: never). */
 typedef struct {
     blist_t got;
@@ -1071,19 +1090,19 @@ static void test_parts_batches(void)
         CHECK(ref.n > 2 * RV_PAIRS_BATCH, "%s: too few pairs for three batches", what);
         rv_part_t *parts[8] = {0};
         if (x && s && write_parts(s, &o, 1 << 20, n, "b") && open_parts("b", which, n, parts)) {
-            blist_t got = {0};
-            CHECK(rv_parts_merge(parts, n, collect_batch, &got) == 0, "%s: merge: %s", what, rv_last_error());
-            CHECK(!got.bad_batch, "%s: merge: bad batch", what);
-            CHECK(same_list(&got, &ref, why, sizeof why), "%s: %s", what, why);
-            free(got.a);
-            int batches = (int)((ref.n + RV_PAIRS_BATCH - 1) / RV_PAIRS_BATCH);
+            sizes_t got = {{0}, {0}, 0};
+            CHECK(rv_parts_merge(parts, n, size_batch, &got) == 0, "%s: merge: %s", what, rv_last_error());
+            CHECK(!got.all.bad_batch, "%s: merge: bad batch", what);
+            CHECK(same_list(&got.all, &ref, why, sizeof why), "%s: %s", what, why);
+            free(got.all.a);
+            int batches = got.calls < 64 ? got.calls : 64;
             for (int k = 1; k <= batches; k++) {
                 stopper_t st = {{0}, 0, k};
                 CHECK(rv_parts_merge(parts, n, stop_batch, &st) == 5, "%s: stop at %d: not stopped", what, k);
                 CHECK(st.calls == k, "%s: stop at %d: %d calls", what, k, st.calls);
-                /* batches end at the merge's chunks too: at most a full one each */
-                CHECK(st.got.n <= (size_t)(k - 1) * RV_PAIRS_BATCH && st.got.n >= (size_t)(k - 1),
-                      "%s: stop at %d: %zu pairs before", what, k, st.got.n);
+                /* batches end at the merge's chunks too: the sizes of the full merge's */
+                CHECK(st.got.n == got.before[k - 1], "%s: stop at %d: %zu pairs before, want %zu", what, k,
+                      st.got.n, got.before[k - 1]);
                 for (size_t i = 0; i < st.got.n && i < ref.n; i++)
                     if (st.got.a[i].p1 != ref.a[i].p1 || st.got.a[i].p2 != ref.a[i].p2 ||
                         st.got.a[i].len != ref.a[i].len || st.got.a[i].inverted != ref.a[i].inverted) {
@@ -1159,6 +1178,107 @@ static int write_file(const char *path, const void *buf, size_t len)
     if (!f) return -1;
     int ok = fwrite(buf, 1, len, f) == len;
     return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* Parts whose directory was altered but whose hashes are right (a body of our own
+ * through the part writer, as anyone could make): the merge refuses each with a
+ * message, before any pair where the directory does not add up (a run one pair
+ * longer than its bytes is found as it is read), never a crash (`make asan` runs
+ * this); the body copied unaltered merges as the part it came from. */
+enum { CRAFT_NONE, CRAFT_HUGE_RUNS, CRAFT_LEN, CRAFT_CK_ORDER, CRAFT_NRUNS, CRAFT_DIR_PAST, CRAFT_KEYS, CRAFT_BOTH,
+       N_CRAFT };
+
+/* The crafted copy of part p at path: its runs' bytes, then the directory words w
+ * (altered by `how`), the items the directory's runs add up to (wrapping). */
+static rv_part_t *craft_part(rv_part_t *p, const rv_seq_t *s, int how, const char *path)
+{
+    uint64_t nb = rv_part_body_bytes(p), at;
+    uint8_t *body = malloc(nb);
+    if (!body || rv_part_read(p, body, nb, 0) != (int64_t)nb) { free(body); return NULL; }
+    memcpy(&at, body + nb - 8, 8);
+    uint64_t nw = (nb - at) / 8, *w = malloc(nw * sizeof *w);
+    memcpy(w, body + at, nw * 8);
+    uint64_t nruns = w[0], nck = w[1], *run = w + 4, *ck = run + 3 * nruns;
+    switch (how) {
+    case CRAFT_HUGE_RUNS: /* counts that wrap to the file's, checkpoints that fit any */
+        w[2] = 1ull << 63;
+        run[1] = 1ull << 63, run[4] = 1ull << 63;
+        break;
+    case CRAFT_LEN: run[1]++; break;
+    case CRAFT_CK_ORDER: ck[3] = ck[0]; break;
+    case CRAFT_NRUNS: w[0] = 1ull << 62; break;
+    case CRAFT_DIR_PAST: w[nw - 1] = nb; break;
+    case CRAFT_KEYS: ck[3 * 2 + 1] = 0, ck[3 * 1 + 1] = UINT64_MAX / 2; break;
+    case CRAFT_BOTH: w[3] = 2; break;
+    }
+    uint64_t items = 0;
+    for (uint64_t q = 0; q < nruns; q++) items += run[3 * q + 1];
+    (void)nck;
+    size_t ob;
+    const void *opts = rv_part_opts(p, &ob);
+    rv_part_writer_t *pw = rv_part_writer_begin(path, RV_PART_PAIRS, 0, 1, s, opts, ob);
+    rv_part_t *q = NULL;
+    if (pw) {
+        FILE *f = rv_part_writer_file(pw);
+        fwrite(body, 1, (size_t)at, f);
+        fwrite(w, 8, (size_t)nw, f);
+        if (rv_part_writer_end(pw, items, 0, 0) == 0 && rv_part_open(path, &q) < 0) q = NULL;
+    }
+    free(w);
+    free(body);
+    return q;
+}
+
+static void test_parts_crafted(void)
+{
+    static const char *const names[N_CRAFT] = {"unaltered", "huge runs", "a run's length", "checkpoints' order",
+                                               "run count", "directory past the end", "keys' order", "both flag"};
+    rng_t r = rng_new(1511);
+    case_begin();
+    input_t in = {.kind = 2, .nrec = 1};
+    in.rec[0] = malloc(4001);
+    random_record(&r, in.kind, in.rec[0], 4000);
+    rv_seq_t *s = seq_of(&in, 1);
+    rv_pairs_opts_t o;
+    rv_pairs_opts_init(&o, 2);
+    o.threads = 2, o.mem_bytes = 1; /* runs of 64 pairs: several in each sink */
+    rv_part_t *parts[2] = {0};
+    uint64_t zero = 0;
+    /* "c": a checkpoint a run; "d": a checkpoint every 3 pairs */
+    int ok = s && write_parts(s, &o, 1 << 20, 1, "c") && open_parts("c", &zero, 1, &parts[0]);
+    setenv("REPVIEW_MERGE_CHUNK", "97", 1);
+    ok = ok && write_parts(s, &o, 1 << 20, 1, "d") && open_parts("d", &zero, 1, &parts[1]);
+    unsetenv("REPVIEW_MERGE_CHUNK");
+    blist_t ref = {0};
+    CHECK(ok && rv_parts_merge(parts, 1, collect_batch, &ref) == 0, "reference: %s", rv_last_error());
+    char path[4200], why[256];
+    for (int how = 0; ok && how < N_CRAFT; how++) {
+        int use = how == CRAFT_CK_ORDER || how == CRAFT_KEYS;
+        part_path(path, sizeof path, "crafted", (uint64_t)how);
+        rv_part_t *q = craft_part(parts[use], s, how, path);
+        CHECK(q != NULL, "%s: could not craft: %s", names[how], rv_last_error());
+        if (!q) continue;
+        blist_t got = {0};
+        rv_clear_error();
+        int checked = rv_parts_check_runs(&q, 1), merged = rv_parts_merge(&q, 1, collect_batch, &got);
+        if (how == CRAFT_NONE) {
+            CHECK(checked == 0 && merged == 0, "unaltered copy refused: %s", rv_last_error());
+            CHECK(same_list(&got, &ref, why, sizeof why), "unaltered copy: %s", why);
+        } else if (how == CRAFT_LEN) { /* the directory adds up: the run's bytes end early */
+            CHECK(merged < 0 && rv_last_error()[0], "%s: merged (%d)", names[how], merged);
+        } else {
+            CHECK(checked < 0 && merged < 0 && strstr(rv_last_error(), "do not add up"),
+                  "%s: accepted (check %d, merge %d: %s)", names[how], checked, merged, rv_last_error());
+            CHECK(got.n == 0, "%s: %zu pairs passed on", names[how], got.n);
+        }
+        free(got.a);
+        rv_part_close(q);
+    }
+    free(ref.a);
+    close_parts(parts, 2);
+    rv_seq_free(s);
+    input_free(&in);
+    case_end("buckets_parts_crafted");
 }
 
 /* Refusals: runs of other options, slices of other N, another input, truncated
@@ -1276,6 +1396,7 @@ int main(void)
     test_pairs_large();
     test_parts_random();
     test_parts_batches();
+    test_parts_crafted();
     setenv("REPVIEW_MERGE_CHUNK", "97", 1);
     merge_variant = "_chunks";
     test_parts_random();

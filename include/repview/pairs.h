@@ -188,7 +188,7 @@ int rv_pairs_buckets_each_text(const rv_seq_t *s, const rv_pairs_opts_t *o, uint
 int rv_pairs_buckets_count(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
                            uint64_t n_slices, uint64_t *count);
 
-/* A part file (part.h): the pairs of one slice as one sorted run, with the
+/* A part file (part.h): the pairs of one slice as its threads' sorted runs, with the
  * options and the plan's hash (written to PATH.tmp.PID and renamed into place, so
  * a part that exists is complete).  0, or -1 with a message. */
 int rv_pairs_part_write(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
@@ -219,6 +219,10 @@ int rv_pairs_buckets_count_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, 
  * batches, as rv_pairs_each_batch(): one merge of the runs the slices' threads
  * made, on every core. */
 int rv_parts_merge(rv_part_t *const *parts, size_t n, rv_pairs_batch_fn fn, void *ud);
+/* The directories of the parts' runs read and checked (as the merges do first),
+ * for a caller that must refuse a bad part before any output: 0, or -1 with a
+ * message. */
+int rv_parts_check_runs(rv_part_t *const *parts, size_t n);
 /* The same as text, as rv_pairs_each_text(), on `threads` threads (0: all cores). */
 int rv_parts_merge_text(rv_part_t *const *parts, size_t n, int threads, const rv_pairs_text_t *t);
 

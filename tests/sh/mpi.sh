@@ -276,11 +276,14 @@ for r in 1 3; do
 done
 # a worker's part is opened by rank 0 where the worker wrote it (the same host);
 # with REPVIEW_MPI_COPY_FILES=1 it travels as bytes, as from another host
-for v in "opened in place:" "copied:REPVIEW_MPI_COPY_FILES=1"; do
-    rm -f "$T/m2"
-    env ${v#*:} REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -l 16 --strands both -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
-    expect_eq "mpi_np4_parts_${v%%:*}" "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$REF4"
-    expect_eq "mpi_np4_parts_${v%%:*}_trace" "$(grep -c "file of rank [123]: ${v%%:*}" "$T/err")" 3
+# (TMPDIR of their own: nothing is left there after)
+for v in "in_place:opened in place:REPVIEW_MPI_COPY_FILES=0" "copied:copied:REPVIEW_MPI_COPY_FILES=1"; do
+    label=${v%%:*} says=${v#*:}; says=${says%%:*}
+    rm -rf "$T/m2" "$T/tmpd"; mkdir "$T/tmpd"
+    env "${v##*:}" TMPDIR="$T/tmpd" REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -l 16 --strands both -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
+    expect_eq "mpi_np4_parts_$label" "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$REF4"
+    expect_eq "mpi_np4_parts_${label}_trace" "$(grep -c "file of rank [123]: $says" "$T/err")" 3
+    expect_eq "mpi_np4_parts_${label}_nothing_left" "$(ls -A "$T/tmpd")" ""
 done
 expect_eq mpi_np3_counter_count "$(REPVIEW_MPI_COUNTER=2 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --strands both --count "$F" 2>&1)" "$CNT2"
 # stdout (small output), filters, a mem budget, hand-made inputs with more ranks than jobs

@@ -162,7 +162,7 @@ int cli_mpi_next_job(void *ctx, uint64_t *job);
 void cli_mpi_job_batch(int threads);
 /* A worker sends a file to rank 0.  Rank 0 opens the worker's own file when the
  * worker runs on its host (the same name, size, device and inode; not with
- * REPVIEW_MPI_COPY_FILES set), or else receives a copy at path and opens that:
+ * REPVIEW_MPI_COPY_FILES=1), or else receives a copy at path and opens that:
  * open_file(name, ud) opens it, before the worker may remove its file. */
 typedef int (*cli_mpi_open_fn)(const char *path, void *ud);
 int cli_mpi_send_file(const char *path);

@@ -495,11 +495,12 @@ int cli_mpi_recv_file(int from, const char *path, cli_mpi_open_fn open_file, voi
     MPI_Recv(name ? name : (char[1]){0}, name ? (int)h.name_len : 0, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
     struct stat st;
-    int answer = name && on_this_host(from) && !getenv("REPVIEW_MPI_COPY_FILES") && stat(name, &st) == 0 &&
+    const char *copy = getenv("REPVIEW_MPI_COPY_FILES"), *trace = getenv("REPVIEW_MPI_TRACE");
+    int answer = name && on_this_host(from) && !(copy && *copy == '1') && stat(name, &st) == 0 &&
                          (uint64_t)st.st_size == h.size && (uint64_t)st.st_dev == h.dev && (uint64_t)st.st_ino == h.ino
                      ? FILE_TAKEN : FILE_SEND;
     int rc = 0;
-    if (getenv("REPVIEW_MPI_TRACE"))
+    if (trace && *trace == '1')
         fprintf(stderr, "mpi\trank 0\tfile of rank %d: %s\n", from, answer == FILE_TAKEN ? "opened in place" : "copied");
     if (answer == FILE_TAKEN) rc = open_file(name, ud); /* open before the worker may remove it */
     free(name);

@@ -708,6 +708,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
 
 int cli_pairs_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threads)
 {
+    if (rv_parts_check_runs(parts, n) < 0) return -1; /* before any output */
     writer_t w;
     int rc = writer_init(&w, s, threads);
     rv_pairs_text_t text = {format_text, write_text, &w};
