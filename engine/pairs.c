@@ -297,14 +297,11 @@ int pf_collect_sinks(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_
     return rc;
 }
 
-typedef struct {
-    const pf_out_t *out;
-} merge_use_t;
-
+/* pf_sinks_fn: the sinks merged to the pf_out_t at ud. */
 static int merge_sinks(void *ud, pf_sink_t *sinks, int n)
 {
     double t_phase = rv_now();
-    int rc = pf_merge(sinks, n, ((const merge_use_t *)ud)->out);
+    int rc = pf_merge(sinks, n, ud);
     rv_trace("pairs: merged and passed on", &t_phase);
     return rc;
 }
@@ -313,8 +310,7 @@ int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, 
                void *pctx, rv_pairs_batch_fn fn, void *ud, const rv_pairs_text_t *t)
 {
     pf_out_t out = {fn, ud, t, f->both}; /* both: the sinks hold p2 encoded (pf_orient) */
-    merge_use_t m = {&out};
-    return pf_collect_sinks(f, o, n_text, produce, pctx, merge_sinks, &m);
+    return pf_collect_sinks(f, o, n_text, produce, pctx, merge_sinks, &out);
 }
 
 typedef struct {

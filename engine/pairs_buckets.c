@@ -418,12 +418,26 @@ static int part_runs(const rv_part_t *p, int fd, uint64_t body, part_runs_t *pr,
     return rc;
 }
 
+/* Every part's runs into pr (free it with runs_free whatever this returns). */
+static int runs_load(rv_part_t *const *parts, size_t n, part_runs_t *pr)
+{
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = part_runs(parts[i], rv_part_fd(parts[i]), rv_part_body_offset(parts[i]), pr, i == 0);
+    return rc;
+}
+
+static void runs_free(part_runs_t *pr)
+{
+    for (size_t i = 0; i < pr->nkeep; i++) free(pr->keep[i]);
+    free(pr->keep);
+    free(pr->runs);
+}
+
 static int parts_merge(rv_part_t *const *parts, size_t n, int threads, const pf_out_t *out)
 {
     part_runs_t pr = {0};
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = part_runs(parts[i], rv_part_fd(parts[i]), rv_part_body_offset(parts[i]), &pr, i == 0);
+    int rc = runs_load(parts, n, &pr);
     if (rc == 0) {
         pf_out_t o = *out;
         o.both = pr.both;
@@ -431,21 +445,15 @@ static int parts_merge(rv_part_t *const *parts, size_t n, int threads, const pf_
         rc = pf_merge_runs(pr.runs, pr.nruns, &o, threads < 1 ? rv_default_threads() : threads, "a part file", &ran);
         if (!ran) rc = rv_error("merge", "out of memory");
     }
-    for (size_t i = 0; i < pr.nkeep; i++) free(pr.keep[i]);
-    free(pr.keep);
-    free(pr.runs);
+    runs_free(&pr);
     return rc;
 }
 
 int rv_parts_check_runs(rv_part_t *const *parts, size_t n)
 {
     part_runs_t pr = {0};
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = part_runs(parts[i], rv_part_fd(parts[i]), rv_part_body_offset(parts[i]), &pr, i == 0);
-    for (size_t i = 0; i < pr.nkeep; i++) free(pr.keep[i]);
-    free(pr.keep);
-    free(pr.runs);
+    int rc = runs_load(parts, n, &pr);
+    runs_free(&pr);
     return rc;
 }
 
