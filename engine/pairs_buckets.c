@@ -335,9 +335,7 @@ int rv_pairs_buckets_count_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, 
 
 /* ---- merging parts -------------------------------------------------------------- */
 
-/* The runs of a part's directory, checked to lie in its body in order (the body's
- * hash guards against damage; this against a part that was never ours): appended
- * to *runs, their checkpoints' arrays kept in *keep for the caller to free. */
+/* The runs of the parts being merged, and their checkpoints' arrays (to free). */
 typedef struct {
     pf_run_t *runs;
     uint64_t nruns, cap;
@@ -357,8 +355,13 @@ static int read_words(const rv_part_t *p, uint64_t *w, uint64_t n, uint64_t off)
     return n > (UINT64_MAX / sizeof *w) || rv_part_read(p, w, bytes, off) != (int64_t)bytes ? bad_part(p) : 0;
 }
 
-static int part_runs(const rv_part_t *p, int fd, uint64_t body, part_runs_t *pr, int first)
+/* The runs of part p's directory, checked to lie in its body in order (the body's
+ * hash guards against damage; this against a part that was never ours), appended
+ * to pr->runs (first: the first part, whose flag the others must share). */
+static int part_runs(const rv_part_t *p, part_runs_t *pr, int first)
 {
+    const int fd = rv_part_fd(p);
+    const uint64_t body = rv_part_body_offset(p);
     const uint64_t size = rv_part_body_bytes(p);
     uint64_t at, head[DIR_HEAD];
     if (size < (DIR_HEAD + 1) * sizeof(uint64_t) || read_words(p, &at, 1, size - sizeof at) < 0 ||
@@ -423,7 +426,7 @@ static int runs_load(rv_part_t *const *parts, size_t n, part_runs_t *pr)
 {
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = part_runs(parts[i], rv_part_fd(parts[i]), rv_part_body_offset(parts[i]), pr, i == 0);
+        rc = part_runs(parts[i], pr, i == 0);
     return rc;
 }
 
