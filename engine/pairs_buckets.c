@@ -276,7 +276,8 @@ static int put_runs(void *ud, pf_sink_t *sinks, int n)
     return rc;
 }
 
-/* The part of the jobs b hands out: its runs and their directory, then the header. */
+/* The part of the jobs b hands out: its runs and their directory, then the header.
+ * path NULL: a part without a name, whose descriptor is returned. */
 static int write_part(bucket_run_t *b, const rv_pairs_opts_t *o, uint64_t slice, uint64_t n_slices,
                       const char *path, int durable)
 {
@@ -291,7 +292,7 @@ static int write_part(bucket_run_t *b, const rv_pairs_opts_t *o, uint64_t slice,
     if (!w) return -1;
     part_use_t u = {rv_part_writer_file(w), 0, b->f->both};
     int rc = pf_collect_sinks(b->f, o, b->s->n, produce_buckets, b, put_runs, &u);
-    return rv_part_writer_end(w, u.pairs, durable, rc);
+    return path ? rv_part_writer_end(w, u.pairs, durable, rc) : rv_part_writer_end_fd(w, u.pairs, rc);
 }
 
 int rv_pairs_part_write(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, uint64_t slice,
@@ -313,13 +314,12 @@ int rv_pairs_part_write(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t me
 }
 
 int rv_pairs_part_write_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan,
-                                rv_bucket_next_fn next, void *nctx, uint64_t slice, uint64_t n_slices,
-                                const char *path)
+                                rv_bucket_next_fn next, void *nctx, uint64_t slice, uint64_t n_slices)
 {
     pf_filter_t f;
     if (pf_filter_init(&f, s, o) < 0) return -1;
     bucket_run_t b = {.s = s, .plan = plan, .f = &f, .src = {.next = next, .nctx = nctx}};
-    return write_part(&b, o, slice, n_slices, path, 0); /* a transfer, not kept */
+    return write_part(&b, o, slice, n_slices, NULL, 0); /* a transfer, not kept */
 }
 
 int rv_pairs_buckets_count_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan,

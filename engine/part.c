@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,7 @@ static int hash_range(int fd, uint64_t off, uint64_t len, uint64_t *hash)
 
 struct rv_part_writer {
     FILE *f;
+    int unnamed; /* f has no name yet (linked as tmp at the end) or none ever (path NULL) */
     char *path, *tmp, *input;
     void *opts;
     part_header_t h;
@@ -94,6 +96,30 @@ static void writer_free(rv_part_writer_t *w)
     free(w->path), free(w->tmp), free(w->input), free(w->opts), free(w);
 }
 
+/* The file the part is written to (w+b: read back for the body hash), with no
+ * name while it is written where the file system allows it. */
+static int writer_open(rv_part_writer_t *w)
+{
+    int fd = -1;
+    if (!w->path) {
+        fd = rv_temp_fd(NULL);
+        if (fd < 0) return -1;
+    } else {
+        char *dir = strdup(w->path);
+        if (!dir) return rv_error(w->path, "out of memory");
+        fd = rv_temp_unnamed(dirname(dir));
+        free(dir);
+    }
+    if (fd >= 0) {
+        w->unnamed = 1;
+        if ((w->f = fdopen(fd, "w+b"))) return 0;
+        close(fd);
+    } else {
+        w->f = fopen(w->tmp, "w+b");
+    }
+    return w->f ? 0 : rv_error(w->path ? w->path : "part", "cannot create: %s", strerror(errno));
+}
+
 rv_part_writer_t *rv_part_writer_begin(const char *path, rv_part_kind_t kind, uint64_t slice, uint64_t n_slices,
                                        const rv_seq_t *s, const void *opts, size_t opts_bytes)
 {
@@ -103,21 +129,21 @@ rv_part_writer_t *rv_part_writer_begin(const char *path, rv_part_kind_t kind, ui
         return NULL;
     }
     struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* never rename over a device or FIFO */
+    if (path && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* never rename over a device or FIFO */
         rv_error(path, "not a regular file: a part file needs one");
         return NULL;
     }
     rv_part_writer_t *w = calloc(1, sizeof *w);
-    size_t plen = strlen(path);
+    size_t plen = path ? strlen(path) : 0;
     if (w) {
-        w->path = strdup(path), w->tmp = malloc(plen + 32), w->opts = malloc(opts_bytes ? opts_bytes : 1);
+        w->path = path ? strdup(path) : NULL, w->tmp = malloc(plen + 32), w->opts = malloc(opts_bytes ? opts_bytes : 1);
         /* the input's absolute path: merge may run elsewhere */
         w->input = s->path && strcmp(s->path, "-") ? realpath(s->path, NULL) : NULL;
         if (!w->input) w->input = strdup(s->path ? s->path : "-");
     }
-    if (!w || !w->path || !w->tmp || !w->opts || !w->input) {
+    if (!w || (path && !w->path) || !w->tmp || !w->opts || !w->input) {
         if (w) writer_free(w);
-        rv_error(path, "out of memory");
+        rv_error(path ? path : "part", "out of memory");
         return NULL;
     }
     memcpy(w->opts, opts, opts_bytes);
@@ -129,9 +155,8 @@ rv_part_writer_t *rv_part_writer_begin(const char *path, rv_part_kind_t kind, ui
     h->nf = rv_seq_fwd_len(s), h->glen = s->glen;
     h->src_size = s->src_size, h->src_mtime_ns = s->src_mtime_ns;
     h->text_hash = text_hash(s);
-    snprintf(w->tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-    if (!(w->f = fopen(w->tmp, "w+b"))) /* read back for the body hash */ {
-        rv_error(path, "cannot create: %s", strerror(errno));
+    snprintf(w->tmp, plen + 32, "%s.tmp.%ld", path ? path : "", (long)getpid());
+    if (writer_open(w) < 0) {
         writer_free(w);
         return NULL;
     }
@@ -141,7 +166,7 @@ rv_part_writer_t *rv_part_writer_begin(const char *path, rv_part_kind_t kind, ui
     memset(&blank, 0, sizeof blank);
     if (fwrite(&blank, sizeof blank, 1, w->f) != 1 || fwrite(w->opts, 1, opts_bytes, w->f) != opts_bytes ||
         fwrite(w->input, 1, h->path_bytes, w->f) != h->path_bytes) {
-        rv_error(path, "cannot write: %s", strerror(errno));
+        rv_error(path ? path : "part", "cannot write: %s", strerror(errno));
         rv_part_writer_end(w, 0, 0, -1);
         return NULL;
     }
@@ -150,28 +175,54 @@ rv_part_writer_t *rv_part_writer_begin(const char *path, rv_part_kind_t kind, ui
 
 FILE *rv_part_writer_file(rv_part_writer_t *w) { return w->f; }
 
-int rv_part_writer_end(rv_part_writer_t *w, uint64_t items, int durable, int rc)
+/* The header written over the placeholder, once the body is complete: rc. */
+static int writer_finish(rv_part_writer_t *w, uint64_t items, int durable, int rc)
 {
     part_header_t *h = &w->h;
+    const char *name = w->path ? w->path : "part";
     const uint64_t body = sizeof *h + h->opts_bytes + h->path_bytes;
-    if (rc == 0 && (fflush(w->f) != 0 || ferror(w->f))) rc = rv_error(w->path, "cannot write: %s", strerror(errno));
+    if (rc == 0 && (fflush(w->f) != 0 || ferror(w->f))) rc = rv_error(name, "cannot write: %s", strerror(errno));
     off_t end = rc == 0 ? lseek(fileno(w->f), 0, SEEK_END) : -1;
-    if (rc == 0 && (end < 0 || (uint64_t)end < body)) rc = rv_error(w->path, "cannot write: %s", strerror(errno));
+    if (rc == 0 && (end < 0 || (uint64_t)end < body)) rc = rv_error(name, "cannot write: %s", strerror(errno));
     if (rc == 0) {
         h->items = items;
         h->body_bytes = (uint64_t)end - body;
         if (hash_range(fileno(w->f), body, h->body_bytes, &h->body_hash) < 0)
-            rc = rv_error(w->path, "cannot read back: %s", strerror(errno));
+            rc = rv_error(name, "cannot read back: %s", strerror(errno));
         h->check = header_check(h, w->opts, w->input);
     }
     if (rc == 0 && pwrite(fileno(w->f), h, sizeof *h, 0) != (ssize_t)sizeof *h)
-        rc = rv_error(w->path, "cannot write: %s", strerror(errno));
-    if (rc == 0 && durable && fsync(fileno(w->f)) != 0) rc = rv_error(w->path, "cannot write: %s", strerror(errno));
-    if (fclose(w->f) != 0 && rc == 0) rc = rv_error(w->path, "cannot write: %s", strerror(errno));
+        rc = rv_error(name, "cannot write: %s", strerror(errno));
+    if (rc == 0 && durable && fsync(fileno(w->f)) != 0) rc = rv_error(name, "cannot write: %s", strerror(errno));
+    return rc;
+}
+
+int rv_part_writer_end(rv_part_writer_t *w, uint64_t items, int durable, int rc)
+{
+    rc = writer_finish(w, items, durable, rc);
+    int named = !w->unnamed;
+    if (rc == 0 && w->path && w->unnamed) { /* its first name: the temporary one, then path */
+        if (rv_temp_link(fileno(w->f), w->tmp) == 0) named = 1;
+        else rc = rv_error(w->path, "cannot create: %s", strerror(errno));
+    }
+    if (fclose(w->f) != 0 && rc == 0) rc = rv_error(w->path ? w->path : "part", "cannot write: %s", strerror(errno));
+    if (rc == 0 && !w->path) rc = rv_error("part", "a part without a name ends with rv_part_writer_end_fd");
     if (rc == 0 && rename(w->tmp, w->path) != 0) rc = rv_error(w->path, "cannot rename into place: %s", strerror(errno));
-    if (rc < 0) unlink(w->tmp);
+    if (rc < 0 && named && w->path) unlink(w->tmp);
     writer_free(w);
     return rc;
+}
+
+int rv_part_writer_end_fd(rv_part_writer_t *w, uint64_t items, int rc)
+{
+    int fd = -1;
+    rc = writer_finish(w, items, 0, rc);
+    if (rc == 0 && (w->path || (fd = dup(fileno(w->f))) < 0)) rc = rv_error("part", "cannot hand the part on");
+    if (fclose(w->f) != 0 && rc == 0) rc = rv_error("part", "cannot write: %s", strerror(errno));
+    if (rc < 0 && fd >= 0) close(fd), fd = -1;
+    if (w->path && !w->unnamed) unlink(w->tmp);
+    writer_free(w);
+    return rc < 0 ? -1 : fd;
 }
 
 uint64_t *rv_part_share(const uint64_t *order, const uint64_t *size, uint64_t n, uint64_t slice, uint64_t n_slices,

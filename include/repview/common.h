@@ -33,4 +33,15 @@ double rv_now(void);
  * most of the cost, and they are taken in parallel. */
 void rv_copy_threads(void *dst, const void *src, uint64_t n, int threads);
 
+/* Files with no name, so that nothing is left of them however the process ends
+ * (tempfile.c).  rv_temp_unnamed: one in dir (NULL: $TMPDIR, else /tmp), open for
+ * reading and writing, that rv_temp_link can name later; -1 with errno where the
+ * file system cannot make one (no O_TMPFILE; REPVIEW_TEMP_NAMED=1 in tests).
+ * rv_temp_fd: the same, else a file named only between its mkstemp and its unlink
+ * (never linkable); -1 with a message.  rv_temp_link: 0, or -1 with errno (path
+ * must not exist). */
+int rv_temp_unnamed(const char *dir);
+int rv_temp_fd(const char *dir);
+int rv_temp_link(int fd, const char *path);
+
 #endif

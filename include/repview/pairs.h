@@ -208,10 +208,10 @@ int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers);
 /* A source of job indexes (a master rank): 1 with *job set, 0 when none is left,
  * -1 on error (message set).  Called by one thread at a time. */
 typedef int (*rv_bucket_next_fn)(void *ctx, uint64_t *job);
-/* The part of the jobs `next` hands out (slice/n_slices name it in the header). */
+/* The part of the jobs `next` hands out (slice/n_slices name it in the header), in
+ * a file that never has a name (part.h): its descriptor, or -1 with a message. */
 int rv_pairs_part_write_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan,
-                                rv_bucket_next_fn next, void *nctx, uint64_t slice, uint64_t n_slices,
-                                const char *path);
+                                rv_bucket_next_fn next, void *nctx, uint64_t slice, uint64_t n_slices);
 int rv_pairs_buckets_count_dynamic(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan,
                                    rv_bucket_next_fn next, void *nctx, uint64_t *count);
 

@@ -9,8 +9,8 @@
  * rest), then the command's options that shape its output (bytes the command
  * defines and compares: two parts with other options are of other runs), the input
  * path, and the body the command wrote.  A file cut short, extended or altered
- * anywhere fails rv_part_open(); a part exists only complete (temporary name,
- * renamed when done).
+ * anywhere fails rv_part_open(); a part exists only complete (no name, or a
+ * temporary one, until it is done).
  */
 #ifndef REPVIEW_PART_H
 #define REPVIEW_PART_H
@@ -30,15 +30,22 @@ typedef struct rv_part_writer rv_part_writer_t;
 
 /* Begin part file `path` of slice `slice` (0-based) of n_slices for the input s,
  * with the command's options (opts_bytes bytes, copied): the body then goes to
- * rv_part_writer_file().  path must be a regular file or not exist.  NULL with a
- * message. */
+ * rv_part_writer_file().  path must be a regular file or not exist; the file has
+ * no name until it is complete where the file system allows (else path.tmp.PID).
+ * path NULL: a part that never has a name (in $TMPDIR), ended by
+ * rv_part_writer_end_fd.  NULL with a message. */
 rv_part_writer_t *rv_part_writer_begin(const char *path, rv_part_kind_t kind, uint64_t slice, uint64_t n_slices,
                                        const rv_seq_t *s, const void *opts, size_t opts_bytes);
 FILE *rv_part_writer_file(rv_part_writer_t *w);
 /* Finish: with rc == 0 the header (items = what the body holds: pairs, lengths,
- * runs or hits) is written, the file synced when `durable` and renamed into
- * place; otherwise (or when that fails) the temporary file is removed.  Frees w.  rc, or -1 with a message. */
+ * runs or hits) is written, the file synced when `durable` and given its name;
+ * otherwise (or when that fails) nothing is left.  Frees w.  rc, or -1 with a
+ * message. */
 int rv_part_writer_end(rv_part_writer_t *w, uint64_t items, int durable, int rc);
+/* The same for a part begun without a name: a descriptor open on the complete
+ * part (read from /proc/self/fd/N or handed to another process), or -1 with a
+ * message (rc < 0: -1).  Frees w. */
+int rv_part_writer_end_fd(rv_part_writer_t *w, uint64_t items, int rc);
 
 /* Of items 0..n-1 in `order` (largest first) with their sizes, those that slice
  * `slice` of n_slices gets from a greedy largest-first assignment (each to the

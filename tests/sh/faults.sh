@@ -101,5 +101,25 @@ for d in 0.2 0.8 1.5; do
 done
 $R pairs -l 40 --no-save -o out.bed ref.fa 2>/dev/null
 cmp -s out.bed pairs_want.bed && [ "$(ls out.bed*)" = out.bed ] && ok output_whole || bad output_whole "differs from stdout"
-REPVIEW_OUT_NAMED=1 $R pairs -l 40 --no-save -o named.bed ref.fa 2>/dev/null
+REPVIEW_TEMP_NAMED=1 $R pairs -l 40 --no-save -o named.bed ref.fa 2>/dev/null
 cmp -s named.bed pairs_want.bed && [ "$(ls named.bed*)" = named.bed ] && ok output_named_fallback || bad output_named_fallback "differs"
+
+# the same for a part (`--buckets I/N -o PART`): no name until complete, and its
+# spills in TMPDIR none ever; a whole part and the named fallback merge as stdout
+mkdir -p tmpd
+for d in 0.8 2; do
+    rm -f part.rvp*
+    TMPDIR=$PWD/tmpd $REPVIEW pairs -l 40 --no-save --mem-budget 1m --buckets 1/1 -o part.rvp ref.fa 2>/dev/null & pid=$!
+    sleep "$d"; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+    left=$(ls part.rvp* 2>/dev/null)
+    if [ -n "$(ls -A tmpd)" ]; then bad "kill9_part_after_${d}s" "left in TMPDIR: $(ls -A tmpd | head -3)"
+    elif [ -z "$left" ] || { [ "$left" = part.rvp ] && $R merge part.rvp 2>/dev/null | cmp -s - pairs_want.bed; }; then
+        ok "kill9_part_after_${d}s"
+    else bad "kill9_part_after_${d}s" "left: $left"; fi
+done
+for v in unnamed:0 named:1; do
+    rm -f part.rvp*
+    REPVIEW_TEMP_NAMED=${v#*:} $R pairs -l 40 --no-save --buckets 1/1 -o part.rvp ref.fa 2>/dev/null
+    $R merge part.rvp 2>/dev/null | cmp -s - pairs_want.bed && [ "$(ls part.rvp*)" = part.rvp ] &&
+        ok "part_whole_${v%%:*}" || bad "part_whole_${v%%:*}" "differs from stdout, or a temporary left"
+done

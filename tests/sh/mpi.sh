@@ -275,9 +275,12 @@ for r in 1 3; do
     expect_eq "mpi_np4_counter${r}_trace" "$(grep -c -e "rank $r.counted for rank 0" -e "rank 0.counted (by another rank)" "$T/err")" 2
 done
 # a worker's part is opened by rank 0 where the worker wrote it (the same host);
-# with REPVIEW_MPI_COPY_FILES=1 it travels as bytes, as from another host
-# (TMPDIR of their own: nothing is left there after)
-for v in "in_place:opened in place:REPVIEW_MPI_COPY_FILES=0" "copied:copied:REPVIEW_MPI_COPY_FILES=1"; do
+# with REPVIEW_MPI_COPY_FILES=1 it travels as bytes, as from another host; with
+# REPVIEW_TEMP_NAMED=1 the files have names for a moment (mkstemp, then unlink), as
+# where the file system cannot make them without (TMPDIR of their own: nothing is
+# left there after)
+for v in "in_place:opened in place:REPVIEW_MPI_COPY_FILES=0" "copied:copied:REPVIEW_MPI_COPY_FILES=1" \
+         "named_fallback:opened in place:REPVIEW_TEMP_NAMED=1"; do
     label=${v%%:*} says=${v#*:}; says=${says%%:*}
     rm -rf "$T/m2" "$T/tmpd"; mkdir "$T/tmpd"
     env "${v##*:}" TMPDIR="$T/tmpd" REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 4 "$REPVIEW" pairs -l 16 --strands both -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
@@ -419,16 +422,21 @@ mpi_one_error mpi_find_bad_pattern 2 find -o "$T/mo" "$F" 'AC*GT'
 mpi_one_error mpi_find_missing_patterns 1 find -f "$T/nope.fa" -o "$T/mo" "$F"
 
 # ---- a rank that dies (REPVIEW_TEST_KILL_RANK: SIGKILL as it first asks for a job): a
-# non-zero exit, a message naming the rank, no output file and no temporary
+# non-zero exit, a message naming the rank, no output file and no temporary, in the
+# output's directory or in TMPDIR (the ranks' files have no name: mpirun ends the
+# others too); also where the file system cannot make files without a name
 mpi_rank_dies() { # NAME RANK COMMAND args...
     local name=$1 r=$2; shift 2
-    rm -f "$T"/KO*
-    REPVIEW_TEST_KILL_RANK=$r "${MPIRUN[@]}" -np 3 "$REPVIEW" "$@" -o "$T/KO" >"$T/out" 2>"$T/err"; local rc=$?
+    rm -rf "$T"/KO* "$T/tmpd"; mkdir "$T/tmpd"
+    TMPDIR="$T/tmpd" REPVIEW_TEST_KILL_RANK=$r "${MPIRUN[@]}" -np 3 "$REPVIEW" "$@" -o "$T/KO" >"$T/out" 2>"$T/err"; local rc=$?
     if [ "$rc" -eq 0 ]; then bad "$name" "exit 0 after rank $r died"
     elif ! grep -qi "rank $r" "$T/err"; then bad "$name" "no message about rank $r: $(head -c 300 "$T/err")"
     elif ls "$T" | grep -q '^KO'; then bad "$name" "output or temporary left: $(ls "$T" | grep '^KO')"
+    elif [ -n "$(ls -A "$T/tmpd")" ]; then bad "$name" "left in TMPDIR: $(ls -A "$T/tmpd" | head -5 | tr '\n' ' ')"
     else ok "$name"; fi
 }
 mpi_rank_dies mpi_lr_rank_dies 2 lr "$F"
 mpi_rank_dies mpi_tandem_rank_dies 2 tandem --mem-budget 1m "$F"
 mpi_rank_dies mpi_find_rank_dies 1 find "$F" ACGTAC
+mpi_rank_dies mpi_pairs_rank_dies 2 pairs -l 12 --mem-budget 1m "$F"
+REPVIEW_TEMP_NAMED=1 mpi_rank_dies mpi_pairs_rank_dies_named_fallback 1 pairs -l 12 --mem-budget 1m "$F"

@@ -160,13 +160,16 @@ int cli_mpi_own_job(void *ctx, uint64_t *job);
  * T jobs at a time, and again while half of them are left. */
 int cli_mpi_next_job(void *ctx, uint64_t *job);
 void cli_mpi_job_batch(int threads);
-/* A worker sends a file to rank 0.  Rank 0 opens the worker's own file when the
- * worker runs on its host (the same name, size, device and inode; not with
- * REPVIEW_MPI_COPY_FILES=1), or else receives a copy at path and opens that:
- * open_file(name, ud) opens it, before the worker may remove its file. */
+/* Files from a worker to rank 0.  A worker's file has no name (cli_mpi_temp_file:
+ * nothing is left of it however the job ends); the worker sends its descriptor,
+ * open until rank 0 answers.  Rank 0 opens it in place, as /proc/PID/fd/N, when the
+ * worker runs on its host (the same size, device and inode; not with
+ * REPVIEW_MPI_COPY_FILES=1), or else receives a copy into a file of its own with no
+ * name: open_file(path, ud) opens either. */
 typedef int (*cli_mpi_open_fn)(const char *path, void *ud);
-int cli_mpi_send_file(const char *path);
-int cli_mpi_recv_file(int from, const char *path, cli_mpi_open_fn open_file, void *ud);
+FILE *cli_mpi_temp_file(void);
+int cli_mpi_send_file(int fd);
+int cli_mpi_recv_file(int from, cli_mpi_open_fn open_file, void *ud);
 /* A cli_mpi_open_fn: fopen(path, "rb") into *(FILE **)ud. */
 int cli_mpi_fopen(const char *path, void *ud);
 int cli_mpi_send_count(uint64_t v);
@@ -197,15 +200,11 @@ int cli_mpi_fail_all(int rank, int code, int printed);
  * file and ends every rank with status 1; otherwise rank 0 flushes the output and
  * renames OUT into place.  The exit code. */
 int cli_mpi_end(int rank, int rc, const char *cmd, const char *out);
-int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud);
-/* A temporary path of this process, TMPDIR/repview-WHAT.PID.TAG (TMPDIR unset:
- * /tmp), for the files a rank sends or receives. */
-void cli_mpi_temp_path(char *buf, size_t len, const char *what, const char *tag);
+int cli_mpi_work(int rank, cli_mpi_job_fn job, void *ud);
 /* cli_mpi_next_job for rank `rank` (REPVIEW_TEST_KILL_RANK=rank kills it as it
  * first asks: the tests of a rank that dies). */
 int cli_mpi_next_job_of(int rank, uint64_t *job);
-int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
-                    void *ud);
+int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cli_mpi_read_fn read, void *ud);
 
 /* The bucket jobs of this process sorted on GPU `device` (buckets.h) when one is
  * usable and the text is large enough to pay for its start (any size when

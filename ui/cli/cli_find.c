@@ -285,7 +285,7 @@ static int mpi_master(const rv_seq_t *s, const pattern_set_t *ps, uint64_t n_ran
     uint64_t *order = malloc(n_ranges * sizeof *order);
     int rc = r.hits && r.n && order ? 0 : rv_error("find", "out of memory");
     for (uint64_t j = 0; rc == 0 && j < n_ranges; j++) order[j] = j; /* ranges are alike: in order */
-    if (rc == 0) rc = cli_mpi_collect(order, n_ranges, size, quiet, "find", read_hits, &r);
+    if (rc == 0) rc = cli_mpi_collect(order, n_ranges, size, quiet, read_hits, &r);
     if (rc == 0) rc = print_ranges(s, ps, &r, count);
     for (uint64_t j = 0; r.hits && j < n_ranges; j++) free(r.hits[j]);
     free(r.hits), free(r.n), free(order);
@@ -324,7 +324,7 @@ static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts
     const uint64_t n_ranges = n ? (n + range - 1) / range : 1;
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
     scan_t w = {f, n, range, c->build.threads, 0};
-    int rc = rank == 0 ? mpi_master(s, &ps, n_ranges, size, c->quiet, o->count) : cli_mpi_work(rank, "find", scan_job, &w);
+    int rc = rank == 0 ? mpi_master(s, &ps, n_ranges, size, c->quiet, o->count) : cli_mpi_work(rank, scan_job, &w);
     code = cli_mpi_end(rank, rc, "find", o->out);
     rv_find_text_free(f);
     set_free(&ps);

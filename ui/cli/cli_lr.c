@@ -318,15 +318,12 @@ static int next_job(void *ctx, uint64_t *job) { return cli_mpi_next_job_of(*(con
 static int mpi_worker(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t lo, uint64_t hi, int threads,
                       int rank)
 {
-    char path[4096], tag[16];
-    snprintf(tag, sizeof tag, "%d", rank);
-    cli_mpi_temp_path(path, sizeof path, "lr", tag);
-    values_out_t o = {fopen(path, "wb"), (uint64_t)plan->k, 0};
-    if (!o.f) return rv_error(path, "cannot create: %s", strerror(errno));
+    values_out_t o = {cli_mpi_temp_file(), (uint64_t)plan->k, 0};
+    if (!o.f) return -1;
     int rc = rv_lr_buckets_run(s, plan, NULL, 0, next_job, &rank, lo, hi, threads, values_put, &o);
-    if (fclose(o.f) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
-    if (rc == 0) rc = cli_mpi_send_file(path);
-    unlink(path);
+    if (fflush(o.f) != 0 && rc == 0) rc = rv_error("lr", "cannot write a temporary file: %s", strerror(errno));
+    if (rc == 0) rc = cli_mpi_send_file(fileno(o.f));
+    fclose(o.f);
     return rc;
 }
 
@@ -339,14 +336,11 @@ static int mpi_master(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t 
     free(order);
     rv_lr_window_t *w = rc == 0 ? rv_lr_window_new(s, plan, lo, hi, 0) : NULL; /* the workers are done */
     if (!w) return -1;
-    char path[4096];
-    cli_mpi_temp_path(path, sizeof path, "lr", "in");
     for (int r = 1; r < size && rc == 0; r++) {
         FILE *f = NULL;
-        rc = cli_mpi_recv_file(r, path, cli_mpi_fopen, &f);
+        rc = cli_mpi_recv_file(r, cli_mpi_fopen, &f);
         if (rc == 0) rc = values_read(f, w, (uint64_t)plan->k);
         if (f) fclose(f);
-        unlink(path);
     }
     if (rc == 0) rc = window_print(w, s, o->leftmost, o->bedgraph);
     rv_lr_window_free(w);

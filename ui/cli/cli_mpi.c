@@ -438,23 +438,29 @@ int cli_mpi_next_job(void *ctx, uint64_t *job)
  * inode), then, unless rank 0 answers that it opened the file itself (a rank of
  * its own host, where the name means the same file), its bytes. */
 typedef struct {
-    uint64_t size, dev, ino, name_len;
+    uint64_t size, dev, ino, pid, fd;
 } file_head_t;
 
 enum { FILE_SEND = 0, FILE_TAKEN = 1 };
 
-int cli_mpi_send_file(const char *path)
+FILE *cli_mpi_temp_file(void)
 {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) return rv_error(path, "%s", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
+    int fd = rv_temp_fd(NULL);
+    FILE *f = fd >= 0 ? fdopen(fd, "w+b") : NULL;
+    if (fd >= 0 && !f) {
+        rv_error("mpi", "%s", strerror(errno));
         close(fd);
-        return rv_error(path, "%s", strerror(errno));
     }
-    file_head_t h = {(uint64_t)st.st_size, (uint64_t)st.st_dev, (uint64_t)st.st_ino, strlen(path)};
+    return f;
+}
+
+int cli_mpi_send_file(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) return rv_error("mpi", "a temporary file: %s", strerror(errno));
+    file_head_t h = {(uint64_t)st.st_size, (uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)getpid(),
+                     (uint64_t)fd};
     MPI_Send(&h, sizeof h, MPI_BYTE, 0, TAG_FILE, MPI_COMM_WORLD);
-    MPI_Send(path, (int)h.name_len, MPI_BYTE, 0, TAG_FILE, MPI_COMM_WORLD);
     MPI_Status st0;
     int answer = FILE_SEND;
     wait_for(0, TAG_FILE, &st0); /* rank 0 may be merging another part: no spinning */
@@ -465,7 +471,7 @@ int cli_mpi_send_file(const char *path)
         uint64_t want = h.size - off < CHUNK ? h.size - off : CHUNK;
         ssize_t r = buf ? pread(fd, buf, want, (off_t)off) : -1;
         if (r <= 0) { /* the receiver waits for more: an empty message ends it */
-            if (rc == 0) rc = rv_error(path, "cannot read");
+            if (rc == 0) rc = rv_error("mpi", "cannot read back a temporary file");
             MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_FILE, MPI_COMM_WORLD);
             break;
         }
@@ -473,7 +479,6 @@ int cli_mpi_send_file(const char *path)
         off += (uint64_t)r;
     }
     free(buf);
-    close(fd);
     return rc;
 }
 
@@ -485,46 +490,57 @@ static int on_this_host(int r)
     return 0;
 }
 
-int cli_mpi_recv_file(int from, const char *path, cli_mpi_open_fn open_file, void *ud)
+/* The bytes of a file rank `from` sends, into a file of this process with no
+ * name, opened by open_file as /proc/self/fd/N. */
+static int recv_copy(int from, const file_head_t *h, cli_mpi_open_fn open_file, void *ud)
 {
-    file_head_t h;
-    MPI_Status first;
-    wait_for(from, TAG_FILE, &first);
-    MPI_Recv(&h, sizeof h, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    char *name = calloc(h.name_len + 1, 1);
-    MPI_Recv(name ? name : (char[1]){0}, name ? (int)h.name_len : 0, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
-    struct stat st;
-    const char *copy = getenv("REPVIEW_MPI_COPY_FILES"), *trace = getenv("REPVIEW_MPI_TRACE");
-    int answer = name && on_this_host(from) && !(copy && *copy == '1') && stat(name, &st) == 0 &&
-                         (uint64_t)st.st_size == h.size && (uint64_t)st.st_dev == h.dev && (uint64_t)st.st_ino == h.ino
-                     ? FILE_TAKEN : FILE_SEND;
-    int rc = 0;
-    if (trace && *trace == '1')
-        fprintf(stderr, "mpi\trank 0\tfile of rank %d: %s\n", from, answer == FILE_TAKEN ? "opened in place" : "copied");
-    if (answer == FILE_TAKEN) rc = open_file(name, ud); /* open before the worker may remove it */
-    free(name);
-    MPI_Send(&answer, 1, MPI_INT, from, TAG_FILE, MPI_COMM_WORLD);
-    if (answer == FILE_TAKEN) return rc;
-    FILE *f = fopen(path, "wb");
+    int fd = rv_temp_fd(NULL), rc = fd < 0 ? -1 : 0;
     char *buf = malloc(CHUNK);
-    rc = f && buf ? 0 : rv_error(path, "cannot create: %s", strerror(errno));
-    for (uint64_t got = 0; got < h.size;) {
+    if (rc == 0 && !buf) rc = rv_error("mpi", "out of memory");
+    for (uint64_t got = 0; got < h->size;) {
         MPI_Status st1;
         int len;
         MPI_Recv(buf ? buf : (char[1]){0}, buf ? CHUNK : 0, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD, &st1);
         MPI_Get_count(&st1, MPI_BYTE, &len);
         if (len == 0) { /* the sender could not read its file */
-            if (rc == 0) rc = rv_error(path, "rank %d could not read its part", from);
+            if (rc == 0) rc = rv_error("mpi", "rank %d could not read its part", from);
             break;
         }
-        if (rc == 0 && fwrite(buf, 1, (size_t)len, f) != (size_t)len) rc = rv_error(path, "cannot write: %s", strerror(errno));
+        for (int w = 0; rc == 0 && w < len;) {
+            ssize_t r = pwrite(fd, buf + w, (size_t)(len - w), (off_t)(got + (uint64_t)w));
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) rc = rv_error("mpi", "cannot write a temporary file: %s", strerror(errno));
+            else w += (int)r;
+        }
         got += (uint64_t)len;
     }
-    if (f && fclose(f) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
     free(buf);
-    if (rc == 0) rc = open_file(path, ud);
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    if (rc == 0) rc = open_file(proc, ud);
+    if (fd >= 0) close(fd); /* open_file has its own */
     return rc;
+}
+
+int cli_mpi_recv_file(int from, cli_mpi_open_fn open_file, void *ud)
+{
+    file_head_t h;
+    MPI_Status first;
+    wait_for(from, TAG_FILE, &first);
+    MPI_Recv(&h, sizeof h, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    /* the worker's file, open in the worker, has no name: /proc reaches it on its host */
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/%llu/fd/%llu", (unsigned long long)h.pid, (unsigned long long)h.fd);
+    struct stat st;
+    const char *copy = getenv("REPVIEW_MPI_COPY_FILES"), *trace = getenv("REPVIEW_MPI_TRACE");
+    int answer = on_this_host(from) && !(copy && *copy == '1') && stat(proc, &st) == 0 &&
+                         (uint64_t)st.st_size == h.size && (uint64_t)st.st_dev == h.dev && (uint64_t)st.st_ino == h.ino
+                     ? FILE_TAKEN : FILE_SEND;
+    if (answer == FILE_TAKEN && open_file(proc, ud) != 0) answer = FILE_SEND; /* before the worker closes it */
+    if (trace && *trace == '1')
+        fprintf(stderr, "mpi\trank 0\tfile of rank %d: %s\n", from, answer == FILE_TAKEN ? "opened in place" : "copied");
+    MPI_Send(&answer, 1, MPI_INT, from, TAG_FILE, MPI_COMM_WORLD);
+    return answer == FILE_TAKEN ? 0 : recv_copy(from, &h, open_file, ud);
 }
 
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes)
@@ -718,38 +734,31 @@ int cli_mpi_next_job_of(int rank, uint64_t *job)
     return cli_mpi_next_job(NULL, job);
 }
 
-int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud)
+int cli_mpi_work(int rank, cli_mpi_job_fn job, void *ud)
 {
-    char path[4096], tag[16];
-    snprintf(tag, sizeof tag, "%d", rank);
-    cli_mpi_temp_path(path, sizeof path, what, tag);
-    FILE *out = fopen(path, "wb");
-    if (!out) return rv_error(path, "cannot create: %s", strerror(errno));
+    FILE *out = cli_mpi_temp_file();
+    if (!out) return -1;
     uint64_t j;
     int rc = 0, got;
     while (rc == 0 && (got = cli_mpi_next_job_of(rank, &j)) == 1) {
         rc = job(j, out, ud);
-        if (rc == 0 && ferror(out)) rc = rv_error(path, "cannot write: %s", strerror(errno));
+        if (rc == 0 && ferror(out)) rc = rv_error("mpi", "cannot write a temporary file: %s", strerror(errno));
     }
     if (rc == 0 && got < 0) rc = -1;
-    if (fclose(out) != 0 && rc == 0) rc = rv_error(path, "cannot write: %s", strerror(errno));
-    if (rc == 0) rc = cli_mpi_send_file(path);
-    unlink(path);
+    if (fflush(out) != 0 && rc == 0) rc = rv_error("mpi", "cannot write a temporary file: %s", strerror(errno));
+    if (rc == 0) rc = cli_mpi_send_file(fileno(out));
+    fclose(out);
     return rc;
 }
 
-int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
-                    void *ud)
+int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cli_mpi_read_fn read, void *ud)
 {
     int rc = cli_mpi_serve_jobs(order, n, size - 1, quiet);
-    char path[4096];
-    cli_mpi_temp_path(path, sizeof path, what, "in");
     for (int r = 1; r < size && rc == 0; r++) {
         FILE *f = NULL;
-        rc = cli_mpi_recv_file(r, path, cli_mpi_fopen, &f);
+        rc = cli_mpi_recv_file(r, cli_mpi_fopen, &f);
         if (rc == 0) rc = read(f, ud);
         if (f) fclose(f);
-        unlink(path);
     }
     return rc;
 }
@@ -781,8 +790,9 @@ void cli_mpi_queue(const uint64_t *order, uint64_t n) {}
 int cli_mpi_own_job(void *ctx, uint64_t *job) { return -1; }
 int cli_mpi_next_job(void *ctx, uint64_t *job) { return -1; }
 void cli_mpi_job_batch(int threads) { (void)threads; }
-int cli_mpi_send_file(const char *path) { return -1; }
-int cli_mpi_recv_file(int from, const char *path, cli_mpi_open_fn open_file, void *ud) { return -1; }
+FILE *cli_mpi_temp_file(void) { return NULL; }
+int cli_mpi_send_file(int fd) { return -1; }
+int cli_mpi_recv_file(int from, cli_mpi_open_fn open_file, void *ud) { return -1; }
 int cli_mpi_send_count(uint64_t v) { return -1; }
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes) { return -1; }
@@ -790,9 +800,11 @@ int cli_mpi_recv_count(int from, uint64_t *v) { return -1; }
 int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok) { return -1; }
 void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes, int want, int threads) {}
 int cli_mpi_next_job_of(int rank, uint64_t *job) { return -1; }
-int cli_mpi_work(int rank, const char *what, cli_mpi_job_fn job, void *ud) { return -1; }
-int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, const char *what, cli_mpi_read_fn read,
-                    void *ud) { return -1; }
+int cli_mpi_work(int rank, cli_mpi_job_fn job, void *ud) { return -1; }
+int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cli_mpi_read_fn read, void *ud)
+{
+    return -1;
+}
 
 #endif
 
@@ -825,12 +837,6 @@ int cli_mpi_gpu_threads(int t_given, int threads)
 }
 
 /* ---- a command's life under mpirun (with or without MPI built in) ---------------- */
-
-void cli_mpi_temp_path(char *buf, size_t len, const char *what, const char *tag)
-{
-    const char *dir = getenv("TMPDIR");
-    snprintf(buf, len, "%s/repview-%s.%ld.%s", dir && *dir ? dir : "/tmp", what, (long)getpid(), tag);
-}
 
 int cli_mpi_start(const char *file, cli_common_t *c, int *rank, int *size, rv_seq_t **s)
 {

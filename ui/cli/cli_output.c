@@ -33,20 +33,15 @@ static void out_drop(int sig)
 /* A file with no name in the directory of out, as standard output: 0 or -1. */
 static int out_unnamed(const char *out)
 {
-#ifdef O_TMPFILE
     char *copy = strdup(out);
     if (!copy) return -1;
-    const int fd = open(dirname(copy), O_TMPFILE | O_WRONLY, 0666);
+    const int fd = rv_temp_unnamed(dirname(copy));
     free(copy);
     if (fd < 0) return -1;
     fflush(stdout);
     if (dup2(fd, STDOUT_FILENO) < 0) { close(fd); return -1; }
     close(fd);
     return 0;
-#else
-    (void)out;
-    return -1;
-#endif
 }
 
 int cli_out_begin(const char *out)
@@ -62,7 +57,7 @@ int cli_out_begin(const char *out)
     if (!out_tmp) return -1;
     snprintf(out_tmp, l, "%s.tmp.%ld", out, (long)getpid());
     out_started = 0;
-    if (getenv("REPVIEW_OUT_NAMED") == NULL && out_unnamed(out) == 0) return 0; /* tests: the fallback */
+    if (out_unnamed(out) == 0) return 0; /* REPVIEW_TEMP_NAMED=1 (tests): the fallback */
     out_named = 1;
     signal(SIGINT, out_drop);
     signal(SIGTERM, out_drop);
@@ -77,9 +72,7 @@ int cli_out_begin(const char *out)
 /* The unnamed file linked as out_tmp: 0 or -1. */
 static int out_link(void)
 {
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(stdout));
-    if (linkat(AT_FDCWD, proc, AT_FDCWD, out_tmp, AT_SYMLINK_FOLLOW) != 0) return -1;
+    if (rv_temp_link(fileno(stdout), out_tmp) != 0) return -1;
     out_named = 1;
     return 0;
 }

@@ -499,7 +499,7 @@ typedef struct {
     rv_bucket_next_fn next;
     int rank, count, rc;
     uint64_t slice, n_slices, n;
-    char path[4096];
+    int fd; /* the part, a file with no name */
     double t0;
 } work_t;
 
@@ -507,29 +507,30 @@ static void *do_work(void *arg)
 {
     work_t *w = arg;
     if (w->count) {
-        w->rc = rv_pairs_buckets_count_dynamic(w->s, w->o, w->plan, w->next, NULL, &w->n);
+        w->rc = rv_pairs_buckets_count_dynamic(w->s, w->o, w->plan, w->next, &w->rank, &w->n);
     } else {
-        const char *dir = getenv("TMPDIR");
-        snprintf(w->path, sizeof w->path, "%s/repview-part.%ld.%d", dir && *dir ? dir : "/tmp", (long)getpid(),
-                 w->rank);
-        w->rc = rv_pairs_part_write_dynamic(w->s, w->o, w->plan, w->next, NULL, w->slice, w->n_slices, w->path);
+        w->fd = rv_pairs_part_write_dynamic(w->s, w->o, w->plan, w->next, &w->rank, w->slice, w->n_slices);
+        w->rc = w->fd < 0 ? -1 : 0;
     }
     mpi_trace(w->rank, "jobs and part", w->t0);
     job_trace(w->rank);
     return NULL;
 }
 
+/* A worker's next job (ctx: its rank, for the tests of a rank that dies). */
+static int next_job(void *ctx, uint64_t *job) { return cli_mpi_next_job_of(*(const int *)ctx, job); }
+
 /* The parts are numbered 0..workers-1 over the ranks that work: every rank, or
  * all but rank 0 (own = 0). */
 static int mpi_worker(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_bucket_plan_t *plan, int rank,
                       int size, int own, int count, double t0)
 {
-    work_t w = {s, o, plan, cli_mpi_next_job, rank, count, 0, (uint64_t)(rank - !own), (uint64_t)(size - !own),
-                0, "", t0};
+    work_t w = {s, o, plan, next_job, rank, count, 0, (uint64_t)(rank - !own), (uint64_t)(size - !own),
+                0, -1, t0};
     do_work(&w);
     if (w.rc < 0) return -1;
-    int rc = count ? cli_mpi_send_count(w.n) : cli_mpi_send_file(w.path);
-    if (!count) unlink(w.path);
+    int rc = count ? cli_mpi_send_count(w.n) : cli_mpi_send_file(w.fd);
+    if (w.fd >= 0) close(w.fd);
     return rc;
 }
 
@@ -547,7 +548,7 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
 {
     uint64_t *order = rv_bucket_jobs_largest_first(plan);
     if (!order) return rv_error("pairs", "out of memory");
-    work_t mine = {s, o, plan, cli_mpi_own_job, 0, count, 0, 0, (uint64_t)size, 0, "", t0};
+    work_t mine = {s, o, plan, cli_mpi_own_job, 0, count, 0, 0, (uint64_t)size, 0, -1, t0};
     pthread_t th;
     cli_mpi_queue(order, plan->n_jobs);
     if (own && pthread_create(&th, NULL, do_work, &mine) != 0) own = 0, mine.rc = rv_error("pairs", "cannot start a thread");
@@ -557,40 +558,30 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     free(order);
     mpi_trace(0, "jobs served", t0);
     if (rc == 0 && mine.rc < 0) rc = -1;
-    if (rc < 0) {
-        if (own && !count) unlink(mine.path);
-        return -1;
-    }
-    if (count) {
+    if (rc == 0 && count) {
         uint64_t total = mine.n, v;
         for (int r = 1; r < size && rc == 0; r++) rc = cli_mpi_recv_count(r, &v), total += v;
         if (rc == 0) printf("%llu\n", (unsigned long long)total);
-        return rc;
     }
-    const char *tmpdir = getenv("TMPDIR");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/repview-merge.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(dir)) {
-        if (own) unlink(mine.path);
-        return rv_error(dir, "%s", strerror(errno));
+    if (rc < 0 || count) {
+        if (mine.fd >= 0) close(mine.fd);
+        return rc;
     }
     size_t n_parts = (size_t)(size - !own), k = 0;
     rv_part_t **parts = calloc((size_t)size, sizeof *parts);
     if (!parts) rc = rv_error("pairs", "out of memory");
-    if (rc == 0 && own) rc = rv_part_open(mine.path, &parts[k++]);
-    if (own) unlink(mine.path); /* open: readable until closed */
-    char path[4200];
-    for (int r = 1; r < size && rc == 0; r++) {
-        snprintf(path, sizeof path, "%s/part.%d", dir, r);
-        rc = cli_mpi_recv_file(r, path, open_part, &parts[k++]);
-        unlink(path);
+    if (rc == 0 && own) {
+        char proc[64];
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", mine.fd);
+        rc = rv_part_open(proc, &parts[k++]);
     }
+    if (mine.fd >= 0) close(mine.fd); /* the part has its own */
+    for (int r = 1; r < size && rc == 0; r++) rc = cli_mpi_recv_file(r, open_part, &parts[k++]);
     mpi_trace(0, "parts received", t0);
     if (rc == 0) rc = rv_parts_check(parts, n_parts, s);
     if (rc == 0) rc = cli_pairs_merge(parts, n_parts, s, 0); /* the workers are done: every core */
     for (int r = 0; parts && r < size; r++) rv_part_close(parts[r]);
     free(parts);
-    rmdir(dir);
     return rc;
 }
 

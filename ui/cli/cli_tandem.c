@@ -288,7 +288,7 @@ static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, uint64_t n_long, const
     if (!order || !sl.slot) { free(order), free(sl.slot); return rv_error("tandem", "out of memory"); }
     for (uint64_t j = 0; j < n_long; j++) order[j] = n_jobs + j; /* the buckets' slices first: the largest */
     largest_first(jobs, n_jobs, order + n_long);                  /* then the others */
-    int rc = cli_mpi_collect(order, n_all, size, quiet, "tandem", read_runs, &sl);
+    int rc = cli_mpi_collect(order, n_all, size, quiet, read_runs, &sl);
     if (rc == 0) rc = print_slots(s, &sl);
     for (uint64_t j = 0; j < n_jobs; j++) free(sl.slot[j].v);
     free(sl.slot);
@@ -320,7 +320,7 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
     worker_t w = {s, jobs, n_jobs, n_long, o->mem_budget, &o->f, lo, hi, c->build.threads, 0};
     /* GPU ranks sort the buckets of the runs of long period */
     if (rank > 0 && n_long && cli_mpi_bucket_gpu(s, c, "tandem", rank) < 0) rc = -1;
-    else rc = rank == 0 ? mpi_master(s, n_jobs, n_long, jobs, size, c->quiet) : cli_mpi_work(rank, "tandem", work_job, &w);
+    else rc = rank == 0 ? mpi_master(s, n_jobs, n_long, jobs, size, c->quiet) : cli_mpi_work(rank, work_job, &w);
     code = cli_mpi_end(rank, rc, "tandem", o->out);
     rv_bucket_gpu_end();
     free(jobs);
