@@ -238,10 +238,25 @@ static int put_runs(void *ud, pf_sink_t *sinks, int n)
     }
     uint64_t nruns = 0, nck = 0, at, check = n ? sinks[0].check : 1;
     for (int t = 0; t < n; t++) nruns += sinks[t].nruns, nck += sinks[t].nck;
+    int rc = 0, t0 = 0;
+    /* the runs' bytes: copied by the kernel where it can (no trip through here) */
+    if (fflush(u->out) != 0) return rv_error("part", "cannot write: %s", strerror(errno));
+    for (; t0 < n && rc == 0; t0++) {
+        loff_t off = 0;
+        while ((uint64_t)off < sinks[t0].file_bytes) {
+            ssize_t r = copy_file_range(sinks[t0].fd, &off, fileno(u->out), NULL,
+                                        (size_t)(sinks[t0].file_bytes - (uint64_t)off), 0);
+            if (r <= 0) break;
+        }
+        if ((uint64_t)off < sinks[t0].file_bytes) { /* not here (other file systems, old kernels) */
+            if (off > 0) rc = rv_error("pairs", "cannot copy a temporary file: %s", strerror(errno));
+            break;
+        }
+    }
+    if (rc == 0 && fseeko(u->out, 0, SEEK_END) != 0) rc = rv_error("part", "cannot write: %s", strerror(errno));
     uint8_t *buf = malloc(COPY_BYTES);
     if (!buf) return rv_error("part", "out of memory");
-    int rc = 0;
-    for (int t = 0; t < n && rc == 0; t++) /* the runs' bytes */
+    for (int t = t0; t < n && rc == 0; t++) /* the rest through a buffer */
         for (uint64_t off = 0; off < sinks[t].file_bytes && rc == 0;) {
             uint64_t want = sinks[t].file_bytes - off < COPY_BYTES ? sinks[t].file_bytes - off : COPY_BYTES;
             ssize_t r = pread(sinks[t].fd, buf, (size_t)want, (off_t)off);

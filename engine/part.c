@@ -154,7 +154,7 @@ rv_part_writer_t *rv_part_writer_begin(const char *path, rv_part_kind_t kind, ui
     h->opts_bytes = opts_bytes, h->path_bytes = strlen(w->input);
     h->nf = rv_seq_fwd_len(s), h->glen = s->glen;
     h->src_size = s->src_size, h->src_mtime_ns = s->src_mtime_ns;
-    h->text_hash = text_hash(s);
+    h->text_hash = path ? text_hash(s) : 0; /* a transfer: rank 0 has the same text */
     snprintf(w->tmp, plen + 32, "%s.tmp.%ld", path ? path : "", (long)getpid());
     if (writer_open(w) < 0) {
         writer_free(w);
@@ -187,7 +187,7 @@ static int writer_finish(rv_part_writer_t *w, uint64_t items, int durable, int r
     if (rc == 0) {
         h->items = items;
         h->body_bytes = (uint64_t)end - body;
-        if (hash_range(fileno(w->f), body, h->body_bytes, &h->body_hash) < 0)
+        if (w->path && hash_range(fileno(w->f), body, h->body_bytes, &h->body_hash) < 0) /* a transfer: none */
             rc = rv_error(name, "cannot read back: %s", strerror(errno));
         h->check = header_check(h, w->opts, w->input);
     }
@@ -264,7 +264,7 @@ static int open_fail(rv_part_t *p, const char *path, const char *why)
     return rc;
 }
 
-int rv_part_open(const char *path, rv_part_t **out)
+static int part_open(const char *path, int transfer, rv_part_t **out)
 {
     *out = NULL;
     rv_part_t *p = calloc(1, sizeof *p);
@@ -294,12 +294,15 @@ int rv_part_open(const char *path, rv_part_t **out)
     uint64_t hash;
     if (pread(p->fd, p->opts, h->opts_bytes, sizeof *h) != (ssize_t)h->opts_bytes ||
         pread(p->fd, p->input, h->path_bytes, (off_t)(sizeof *h + h->opts_bytes)) != (ssize_t)h->path_bytes ||
-        h->check != header_check(h, p->opts, p->input) || hash_range(p->fd, body, h->body_bytes, &hash) < 0 ||
-        hash != h->body_hash)
+        h->check != header_check(h, p->opts, p->input) ||
+        (!transfer && (hash_range(p->fd, body, h->body_bytes, &hash) < 0 || hash != h->body_hash)))
         return open_fail(p, path, NULL);
     *out = p;
     return 0;
 }
+
+int rv_part_open(const char *path, rv_part_t **out) { return part_open(path, 0, out); }
+int rv_part_open_transfer(const char *path, rv_part_t **out) { return part_open(path, 1, out); }
 
 void rv_part_close(rv_part_t *p)
 {

@@ -32,8 +32,10 @@ typedef struct rv_part_writer rv_part_writer_t;
  * with the command's options (opts_bytes bytes, copied): the body then goes to
  * rv_part_writer_file().  path must be a regular file or not exist; the file has
  * no name until it is complete where the file system allows (else path.tmp.PID).
- * path NULL: a part that never has a name (in $TMPDIR), ended by
- * rv_part_writer_end_fd.  NULL with a message. */
+ * path NULL: a transfer (from an MPI rank to rank 0 of the same job), a part that
+ * never has a name (in $TMPDIR), ended by rv_part_writer_end_fd, without the
+ * hashes of the text and the body (the reader has the same text, and the bytes
+ * come straight from the writer).  NULL with a message. */
 rv_part_writer_t *rv_part_writer_begin(const char *path, rv_part_kind_t kind, uint64_t slice, uint64_t n_slices,
                                        const rv_seq_t *s, const void *opts, size_t opts_bytes);
 FILE *rv_part_writer_file(rv_part_writer_t *w);
@@ -62,6 +64,9 @@ typedef struct rv_part rv_part_t;
 /* Open a part file and check it whole (header, options, path and body against
  * their hashes and sizes).  0, or -1 with a message (*out NULL). */
 int rv_part_open(const char *path, rv_part_t **out);
+/* The same for a transfer (rv_part_writer_begin): the sizes and the header's hash
+ * checked, not the body's (it has none); check such parts with s NULL. */
+int rv_part_open_transfer(const char *path, rv_part_t **out);
 void rv_part_close(rv_part_t *p);
 int rv_part_kind(const rv_part_t *p);
 const char *rv_part_path(const rv_part_t *p);  /* the part file's own path */
