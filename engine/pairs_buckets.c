@@ -356,7 +356,8 @@ typedef struct {
     uint64_t nruns, cap;
     uint64_t **keep;
     size_t nkeep;
-    int both;
+    int both;     /* the runs' p2 coded as 2 p2 + inverted */
+    uint64_t nf;  /* the input's text, one strand */
 } part_runs_t;
 
 static int bad_part(const rv_part_t *p)
@@ -370,9 +371,23 @@ static int read_words(const rv_part_t *p, uint64_t *w, uint64_t n, uint64_t off)
     return n > (UINT64_MAX / sizeof *w) || rv_part_read(p, w, bytes, off) != (int64_t)bytes ? bad_part(p) : 0;
 }
 
+/* Does the directory's flag `both` say what part p's options do: one strand (the
+ * text as long as the input's) or both (twice as long and a breaker; an empty
+ * input has no reverse strand)? */
+static int strands_agree(const rv_part_t *p, uint64_t both)
+{
+    size_t bytes;
+    const pairs_part_opts_t *po = rv_part_opts(p, &bytes);
+    const uint64_t nf = rv_part_input_len(p);
+    if (bytes != sizeof *po) return 0;
+    if (!both) return po->n == nf;
+    return nf ? nf <= (UINT64_MAX - 1) / 2 && po->n == 2 * nf + 1 : po->n == 0;
+}
+
 /* The runs of part p's directory, checked to lie in its body in order (the body's
  * hash guards against damage; this against a part that was never ours), appended
- * to pr->runs (first: the first part, whose flag the others must share). */
+ * to pr->runs (first: the first part, whose flag and input length the others must
+ * share). */
 static int part_runs(const rv_part_t *p, part_runs_t *pr, int first)
 {
     const int fd = rv_part_fd(p);
@@ -384,9 +399,11 @@ static int part_runs(const rv_part_t *p, part_runs_t *pr, int first)
         return bad_part(p);
     const uint64_t nruns = head[0], nck = head[1], check = head[2], room = (size - at) / sizeof(uint64_t);
     if (check < 1 || head[3] > 1 || nruns > room / 3 || nck > room / 3 ||
-        DIR_HEAD + 3 * (nruns + nck) + 1 != room || (size - at) % sizeof(uint64_t) || (!first && (int)head[3] != pr->both))
+        DIR_HEAD + 3 * (nruns + nck) + 1 != room || (size - at) % sizeof(uint64_t) || !strands_agree(p, head[3]) ||
+        (!first && ((int)head[3] != pr->both || rv_part_input_len(p) != pr->nf)))
         return bad_part(p);
     pr->both = (int)head[3];
+    pr->nf = rv_part_input_len(p);
     uint64_t *rw = malloc((3 * nruns + 1) * sizeof *rw), *ck = malloc((3 * nck + 1) * sizeof *ck);
     if (!rw || !ck) {
         free(rw), free(ck);
@@ -458,7 +475,7 @@ static int parts_merge(rv_part_t *const *parts, size_t n, int threads, const pf_
     int rc = runs_load(parts, n, &pr);
     if (rc == 0) {
         pf_out_t o = *out;
-        o.both = pr.both;
+        o.both = pr.both, o.nf = pr.nf;
         int ran;
         rc = pf_merge_runs(pr.runs, pr.nruns, &o, threads < 1 ? rv_default_threads() : threads, "a part file", &ran);
         if (!ran) rc = rv_error("merge", "out of memory");
@@ -477,12 +494,12 @@ int rv_parts_check_runs(rv_part_t *const *parts, size_t n)
 
 int rv_parts_merge(rv_part_t *const *parts, size_t n, rv_pairs_batch_fn fn, void *ud)
 {
-    pf_out_t out = {fn, ud, NULL, 0};
+    pf_out_t out = {fn, ud, NULL, 0, 0}; /* both and nf: the parts' */
     return parts_merge(parts, n, 0, &out);
 }
 
 int rv_parts_merge_text(rv_part_t *const *parts, size_t n, int threads, const rv_pairs_text_t *t)
 {
-    pf_out_t out = {NULL, NULL, t, 0};
+    pf_out_t out = {NULL, NULL, t, 0, 0};
     return parts_merge(parts, n, threads, &out);
 }

@@ -157,12 +157,15 @@ static inline void pf_sink_push(pf_sink_t *k, uint64_t p1, uint64_t p2, uint64_t
     if (k->n == k->cap && pf_sink_room(k) < 0) return;
     k->buf[k->n++] = (rv_pair_t){p1, p2, len, 0};
 }
-/* Where merged pairs go: batches to fn, or text (t); p2 decoded first when both. */
+/* Where merged pairs go: batches to fn, or text (t); p2 decoded first when both.
+ * nf: the forward text's length, which every pair read from a coded run must lie
+ * in (pf_merge_runs; UINT64_MAX: any). */
 typedef struct {
     rv_pairs_batch_fn fn;
     void *ud;
     const rv_pairs_text_t *text;
     int both;
+    uint64_t nf;
 } pf_out_t;
 
 /* Hand n pairs in order to out on the calling thread (decoded, formatted, written
@@ -202,8 +205,9 @@ void pf_merge_tuning(uint64_t *chunk, uint64_t *check);
  * mapped, no memory) and passed nothing: the caller merges serially. */
 int pf_merge_parallel(pf_sink_t *sinks, int nsinks, const pf_out_t *out, int *ran);
 /* The same over any sorted runs, on `threads` threads (1: the calling thread
- * alone); `source` names the coded runs' files in a read error (NULL: a
- * temporary file). */
+ * alone).  A coded run whose pair at a checkpoint is not the checkpoint's key, or
+ * whose pair lies outside out->nf, fails it with a message; `source` names the
+ * coded runs' files in that message (NULL: a temporary file). */
 int pf_merge_runs(const pf_run_t *runs, uint64_t nruns, const pf_out_t *out, int threads, const char *source,
                   int *ran);
 

@@ -57,6 +57,11 @@ typedef struct {
     uint8_t *raw;           /* RAW bytes, [rpos, rlen) unread */
     uint32_t rpos, rlen;
     uint64_t left, prev, idx, check;
+    const uint64_t *ck_p1, *ck_p2; /* the run's checkpoint keys, ck the next one's */
+    uint64_t ck;
+    int both;               /* p2 coded as 2 p2 + inverted (pf_orient) */
+    uint64_t nf;            /* pairs lie in the forward text [0, nf) */
+    const char *bad;        /* why the run is damaged (NULL: it did not read) */
     pkey_t hi;
 } cursor_t;
 
@@ -92,7 +97,22 @@ static int varint(cursor_t *c, uint64_t *v)
     return -1;
 }
 
-/* Advance c to its next pair below hi: 1, 0 when done, -1 on a corrupt run. */
+/* Does the pair coded d1, d2, len after c->prev lie in the forward text: p1 <=
+ * p2 (decoded) and p2 + len <= nf, no sum wrapping?  (c->prev is 0 or a p1 that
+ * did.) */
+static int pair_fits(const cursor_t *c, uint64_t d1, uint64_t d2, uint64_t len)
+{
+    if (d1 >= c->nf - c->prev) return 0;
+    const uint64_t p1 = c->prev + d1;
+    uint64_t p2 = p1 + d2;
+    if (p2 < p1) return 0;
+    if (c->both) p2 >>= 1;
+    return p1 <= p2 && p2 < c->nf && len >= 1 && len <= c->nf - p2;
+}
+
+/* Advance c to its next pair below hi: 1, 0 when done, -1 on a run that does not
+ * read or is damaged (c->bad says how: a pair outside the text, or one at a
+ * checkpoint that is not the checkpoint's key). */
 static int cursor_next(cursor_t *c)
 {
     if (c->a) {
@@ -102,11 +122,16 @@ static int cursor_next(cursor_t *c)
     }
     if (!c->left) return 0;
     uint64_t d1, d2, len;
-    if (c->idx++ % c->check == 0) c->prev = 0;
+    const int at_ck = c->idx++ % c->check == 0;
+    if (at_ck) c->prev = 0;
     if (refill(c) < 0 || varint(c, &d1) < 0 || varint(c, &d2) < 0 || varint(c, &len) < 0) return -1;
+    if (!pair_fits(c, d1, d2, len)) return c->bad = "a pair outside the text", -1;
     c->left--;
     c->prev += d1;
     c->cur = (rv_pair_t){c->prev, c->prev + d2, len, 0};
+    if (at_ck && (c->cur.p1 != c->ck_p1[c->ck] || c->cur.p2 != c->ck_p2[c->ck]))
+        return c->bad = "a checkpoint's key is not its pair", -1;
+    c->ck += at_ck;
     return key_less(key_of(&c->cur), c->hi) ? 1 : (c->left = 0, 0);
 }
 
@@ -135,8 +160,10 @@ static uint64_t ck_lower_bound(const pf_run_t *r, pkey_t k)
 }
 
 /* Place c on run r's pairs in [lo, hi) and load the first: 1, 0 when none, -1.
- * *bound gets at most how many there are.  raw: RAW bytes for a coded run. */
-static int cursor_open(cursor_t *c, const pf_run_t *r, pkey_t lo, pkey_t hi, uint8_t *raw, uint64_t *bound)
+ * *bound gets at most how many there are.  raw: RAW bytes for a coded run; out:
+ * how its pairs are coded and where they lie. */
+static int cursor_open(cursor_t *c, const pf_run_t *r, const pf_out_t *out, pkey_t lo, pkey_t hi, uint8_t *raw,
+                       uint64_t *bound)
 {
     memset(c, 0, sizeof *c);
     c->hi = hi;
@@ -156,6 +183,8 @@ static int cursor_open(cursor_t *c, const pf_run_t *r, pkey_t lo, pkey_t hi, uin
     c->end_off = e < r->nck ? r->ck_off[e] : r->end_off;
     c->raw = raw;
     c->check = r->check;
+    c->ck_p1 = r->ck_p1, c->ck_p2 = r->ck_p2, c->ck = j;
+    c->both = out->both, c->nf = out->nf;
     *bound = c->left;
     int got;
     while ((got = cursor_next(c)) == 1 && key_less(key_of(&c->cur), lo)) {}
@@ -206,7 +235,14 @@ typedef struct {
     uint8_t *raw;
 } scratch_t;
 
-/* Merge chunk ch into s.  0, -1 (a corrupt or unreadable run) or -2 (memory). */
+/* A run of m that does not read, or c's damaged one: -1 with a message. */
+static int damaged(const merge_t *m, const cursor_t *c)
+{
+    return rv_error("pairs", "cannot read %s (%s)", m->source, c && c->bad ? c->bad : "corrupt or cut short");
+}
+
+/* Merge chunk ch into s.  0, -1 with a message (a corrupt or unreadable run) or
+ * -2 (memory). */
 static int merge_chunk(const merge_t *m, uint64_t ch, slot_t *s, const scratch_t *sc)
 {
     cursor_t *cur = sc->cur;
@@ -214,8 +250,9 @@ static int merge_chunk(const merge_t *m, uint64_t ch, slot_t *s, const scratch_t
     uint64_t nh = 0, bound = 0;
     for (uint64_t r = 0; r < m->nruns; r++) {
         uint64_t b;
-        int got = cursor_open(&cur[nh], &m->runs[r], m->cut[ch], m->cut[ch + 1], sc->raw + nh * RAW, &b);
-        if (got < 0 || b > UINT64_MAX - bound) return -1;
+        int got = cursor_open(&cur[nh], &m->runs[r], m->to, m->cut[ch], m->cut[ch + 1], sc->raw + nh * RAW, &b);
+        if (got < 0) return damaged(m, &cur[nh]);
+        if (b > UINT64_MAX - bound) return damaged(m, NULL);
         bound += b;
         if (got) heap[nh] = (uint32_t)nh, nh++;
     }
@@ -229,10 +266,10 @@ static int merge_chunk(const merge_t *m, uint64_t ch, slot_t *s, const scratch_t
     uint64_t n = 0;
     while (nh) {
         cursor_t *c = &cur[heap[0]];
-        if (n == s->cap) return -1; /* more pairs than the checkpoints allow */
+        if (n == s->cap) return damaged(m, NULL); /* more pairs than the checkpoints allow */
         s->out[n++] = c->cur;
         int got = cursor_next(c);
-        if (got < 0) return -1;
+        if (got < 0) return damaged(m, c);
         if (!got) heap[0] = heap[--nh];
         heap_down(cur, heap, nh, 0);
     }
@@ -279,8 +316,7 @@ static int work(merge_t *m, const scratch_t *sc, int caller, uint64_t only)
         pthread_mutex_unlock(&m->mu);
         int rc = merge_chunk(m, ch, s, sc);
         if (rc == -2) rc = rv_error("pairs", "out of memory");
-        else if (rc < 0) rc = rv_error("pairs", "cannot read %s (corrupt or cut short)", m->source);
-        else rc = finish_chunk(m, s);
+        else if (rc == 0) rc = finish_chunk(m, s);
         pthread_mutex_lock(&m->mu);
         if (rc != 0) {
             fail(m, rc);

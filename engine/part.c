@@ -316,6 +316,7 @@ int rv_part_kind(const rv_part_t *p) { return (int)p->h.kind; }
 const char *rv_part_path(const rv_part_t *p) { return p->path; }
 const char *rv_part_input(const rv_part_t *p) { return p->input; }
 rv_alpha_t rv_part_alpha(const rv_part_t *p) { return (rv_alpha_t)p->h.alpha; }
+uint64_t rv_part_input_len(const rv_part_t *p) { return p->h.nf; }
 uint64_t rv_part_items(const rv_part_t *p) { return p->h.items; }
 uint64_t rv_part_body_bytes(const rv_part_t *p) { return p->h.body_bytes; }
 

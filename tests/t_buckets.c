@@ -1183,13 +1183,15 @@ static int write_file(const char *path, const void *buf, size_t len)
 /* Parts whose directory was altered but whose hashes are right (a body of our own
  * through the part writer, as anyone could make): the merge refuses each with a
  * message, before any pair where the directory does not add up (a run one pair
- * longer than its bytes is found as it is read), never a crash (`make asan` runs
- * this); the body copied unaltered merges as the part it came from. */
+ * longer than its bytes is found as it is read; so are a checkpoint whose key is
+ * not its pair and pairs outside the text the part names), never a crash (`make
+ * asan` runs this); the body copied unaltered merges as the part it came from. */
 enum { CRAFT_NONE, CRAFT_HUGE_RUNS, CRAFT_LEN, CRAFT_CK_ORDER, CRAFT_NRUNS, CRAFT_DIR_PAST, CRAFT_KEYS, CRAFT_BOTH,
-       N_CRAFT };
+       CRAFT_CK_KEY, CRAFT_BOTH_ON, CRAFT_BOTH_OFF, CRAFT_OUTSIDE, N_CRAFT };
 
 /* The crafted copy of part p at path: its runs' bytes, then the directory words w
- * (altered by `how`), the items the directory's runs add up to (wrapping). */
+ * (altered by `how`), the items the directory's runs add up to (wrapping); the
+ * header of input s, the options p's but for the text length (s's). */
 static rv_part_t *craft_part(rv_part_t *p, const rv_seq_t *s, int how, const char *path)
 {
     uint64_t nb = rv_part_body_bytes(p), at;
@@ -1210,13 +1212,20 @@ static rv_part_t *craft_part(rv_part_t *p, const rv_seq_t *s, int how, const cha
     case CRAFT_DIR_PAST: w[nw - 1] = nb; break;
     case CRAFT_KEYS: ck[3 * 2 + 1] = 0, ck[3 * 1 + 1] = UINT64_MAX / 2; break;
     case CRAFT_BOTH: w[3] = 2; break;
+    case CRAFT_CK_KEY: ck[3 * (run[3 + 2] - 1) + 1]++; break; /* run 0's last checkpoint: keys still ascend */
+    case CRAFT_BOTH_ON: w[3] = 1; break;
+    case CRAFT_BOTH_OFF: w[3] = 0; break;
     }
     uint64_t items = 0;
     for (uint64_t q = 0; q < nruns; q++) items += run[3 * q + 1];
     (void)nck;
     size_t ob;
     const void *opts = rv_part_opts(p, &ob);
-    rv_part_writer_t *pw = rv_part_writer_begin(path, RV_PART_PAIRS, 0, 1, s, opts, ob);
+    uint8_t po[256];
+    if (ob > sizeof po) { free(w), free(body); return NULL; }
+    memcpy(po, opts, ob);
+    memcpy(po, &s->n, sizeof s->n); /* the options begin with the text length */
+    rv_part_writer_t *pw = rv_part_writer_begin(path, RV_PART_PAIRS, 0, 1, s, po, ob);
     rv_part_t *q = NULL;
     if (pw) {
         FILE *f = rv_part_writer_file(pw);
@@ -1232,30 +1241,36 @@ static rv_part_t *craft_part(rv_part_t *p, const rv_seq_t *s, int how, const cha
 static void test_parts_crafted(void)
 {
     static const char *const names[N_CRAFT] = {"unaltered", "huge runs", "a run's length", "checkpoints' order",
-                                               "run count", "directory past the end", "keys' order", "both flag"};
+                                               "run count", "directory past the end", "keys' order", "both flag",
+                                               "a checkpoint's key", "both flag on one strand",
+                                               "both flag off both strands", "a shorter input"};
     rng_t r = rng_new(1511);
     case_begin();
     input_t in = {.kind = 2, .nrec = 1};
     in.rec[0] = malloc(4001);
     random_record(&r, in.kind, in.rec[0], 4000);
-    rv_seq_t *s = seq_of(&in, 1);
+    rv_seq_t *s = seq_of(&in, 1), *s2 = seq_of(&in, 2);
+    in.rec[0][2000] = 0;
+    rv_seq_t *shorter = seq_of(&in, 1);
     rv_pairs_opts_t o;
     rv_pairs_opts_init(&o, 2);
     o.threads = 2, o.mem_bytes = 1; /* runs of 64 pairs: several in each sink */
-    rv_part_t *parts[2] = {0};
+    rv_part_t *parts[3] = {0};
     uint64_t zero = 0;
-    /* "c": a checkpoint a run; "d": a checkpoint every 3 pairs */
-    int ok = s && write_parts(s, &o, 1 << 20, 1, "c") && open_parts("c", &zero, 1, &parts[0]);
+    /* "c": a checkpoint a run; "d": a checkpoint every 3 pairs; "b": both strands */
+    int ok = s && s2 && shorter && write_parts(s, &o, 1 << 20, 1, "c") && open_parts("c", &zero, 1, &parts[0]);
     setenv("REPVIEW_MERGE_CHUNK", "97", 1);
     ok = ok && write_parts(s, &o, 1 << 20, 1, "d") && open_parts("d", &zero, 1, &parts[1]);
     unsetenv("REPVIEW_MERGE_CHUNK");
+    o.strands = 2;
+    ok = ok && write_parts(s2, &o, 1 << 20, 1, "b") && open_parts("b", &zero, 1, &parts[2]);
     blist_t ref = {0};
     CHECK(ok && rv_parts_merge(parts, 1, collect_batch, &ref) == 0, "reference: %s", rv_last_error());
     char path[4200], why[256];
     for (int how = 0; ok && how < N_CRAFT; how++) {
-        int use = how == CRAFT_CK_ORDER || how == CRAFT_KEYS;
+        int use = how == CRAFT_CK_ORDER || how == CRAFT_KEYS || how == CRAFT_CK_KEY ? 1 : how == CRAFT_BOTH_OFF ? 2 : 0;
         part_path(path, sizeof path, "crafted", (uint64_t)how);
-        rv_part_t *q = craft_part(parts[use], s, how, path);
+        rv_part_t *q = craft_part(parts[use], how == CRAFT_OUTSIDE ? shorter : use == 2 ? s2 : s, how, path);
         CHECK(q != NULL, "%s: could not craft: %s", names[how], rv_last_error());
         if (!q) continue;
         blist_t got = {0};
@@ -1266,6 +1281,12 @@ static void test_parts_crafted(void)
             CHECK(same_list(&got, &ref, why, sizeof why), "unaltered copy: %s", why);
         } else if (how == CRAFT_LEN) { /* the directory adds up: the run's bytes end early */
             CHECK(merged < 0 && rv_last_error()[0], "%s: merged (%d)", names[how], merged);
+        } else if (how == CRAFT_CK_KEY || how == CRAFT_OUTSIDE) { /* found as the pairs are read */
+            const char *says = how == CRAFT_CK_KEY ? "checkpoint's key is not its pair" : "a pair outside the text";
+            CHECK(checked == 0 && merged < 0 && strstr(rv_last_error(), says),
+                  "%s: merged (check %d, merge %d: %s)", names[how], checked, merged, rv_last_error());
+            rv_part_t *mix[2] = {parts[use], q}; /* parts of two lengths: whose bound? */
+            CHECK(how != CRAFT_OUTSIDE || rv_parts_check_runs(mix, 2) < 0, "parts of two text lengths accepted");
         } else {
             CHECK(checked < 0 && merged < 0 && strstr(rv_last_error(), "do not add up"),
                   "%s: accepted (check %d, merge %d: %s)", names[how], checked, merged, rv_last_error());
@@ -1275,8 +1296,10 @@ static void test_parts_crafted(void)
         rv_part_close(q);
     }
     free(ref.a);
-    close_parts(parts, 2);
+    close_parts(parts, 3);
     rv_seq_free(s);
+    rv_seq_free(s2);
+    rv_seq_free(shorter);
     input_free(&in);
     case_end("buckets_parts_crafted");
 }

@@ -72,6 +72,7 @@ int rv_part_kind(const rv_part_t *p);
 const char *rv_part_path(const rv_part_t *p);  /* the part file's own path */
 const char *rv_part_input(const rv_part_t *p); /* the input it was made from */
 rv_alpha_t rv_part_alpha(const rv_part_t *p);  /* the input's alphabet */
+uint64_t rv_part_input_len(const rv_part_t *p); /* its text, one strand (rv_seq_fwd_len) */
 uint64_t rv_part_items(const rv_part_t *p);
 void rv_part_slice(const rv_part_t *p, uint64_t *slice, uint64_t *n_slices);
 const void *rv_part_opts(const rv_part_t *p, size_t *bytes);
