@@ -205,9 +205,11 @@ void pf_merge_tuning(uint64_t *chunk, uint64_t *check);
  * mapped, no memory) and passed nothing: the caller merges serially. */
 int pf_merge_parallel(pf_sink_t *sinks, int nsinks, const pf_out_t *out, int *ran);
 /* The same over any sorted runs, on `threads` threads (1: the calling thread
- * alone).  A coded run whose pair at a checkpoint is not the checkpoint's key, or
- * whose pair lies outside out->nf, fails it with a message; `source` names the
- * coded runs' files in that message (NULL: a temporary file). */
+ * alone), fewer when not every thread's cursors (8 KiB a run) can be
+ * allocated: *ran 0 only when not even the calling thread's can.  A coded run
+ * whose pair at a checkpoint is not the checkpoint's key, or whose pair lies
+ * outside out->nf, fails it with a message; `source` names the coded runs' files
+ * in that message (NULL: a temporary file). */
 int pf_merge_runs(const pf_run_t *runs, uint64_t nruns, const pf_out_t *out, int threads, const char *source,
                   int *ran);
 

@@ -335,6 +335,24 @@ typedef struct {
     scratch_t sc;
 } worker_t;
 
+/* A thread's scratch for nr runs: 0, or -1 (nothing kept) when out of memory. */
+static int scratch_new(scratch_t *sc, uint64_t nr)
+{
+    *sc = (scratch_t){malloc(nr * sizeof *sc->cur), malloc(nr * sizeof *sc->heap), malloc(nr * RAW)};
+    if (sc->cur && sc->heap && sc->raw) return 0;
+    free(sc->cur), free(sc->heap), free(sc->raw);
+    return -1;
+}
+
+/* How many threads' scratch the merge may have: no limit, or N with
+ * REPVIEW_MERGE_SCRATCH=N (tests: N such allocations succeed and the next fails,
+ * as when memory runs out). */
+static uint64_t scratch_max(void)
+{
+    const char *e = getenv("REPVIEW_MERGE_SCRATCH");
+    return e && *e ? strtoull(e, NULL, 10) : UINT64_MAX;
+}
+
 static void *worker_main(void *arg)
 {
     worker_t *w = arg;
@@ -449,14 +467,16 @@ int pf_merge_runs(const pf_run_t *runs, uint64_t nruns, const pf_out_t *out, int
     merge_t m = {.to = out, .runs = runs, .nruns = nruns, .cut = cut, .nchunks = nchunks,
                  .window = (uint64_t)threads + WINDOW_EXTRA, .source = source ? source : "a temporary file"};
     m.slots = cut ? calloc(m.window, sizeof *m.slots) : NULL;
-    worker_t *w = m.slots ? calloc((size_t)threads + 1, sizeof *w) : NULL;
-    pthread_t *tid = w ? calloc((size_t)threads, sizeof *tid) : NULL;
-    int ok = tid != NULL;
-    const uint64_t nr = nruns ? nruns : 1;
-    for (int t = 0; ok && t <= threads; t++) {
-        w[t] = (worker_t){&m, {malloc(nr * sizeof(cursor_t)), malloc(nr * sizeof(uint32_t)), malloc(nr * RAW)}};
-        ok = w[t].sc.cur && w[t].sc.heap && w[t].sc.raw;
-    }
+    worker_t *w = m.slots ? calloc((size_t)workers + 1, sizeof *w) : NULL;
+    pthread_t *tid = w ? calloc((size_t)workers + 1, sizeof *tid) : NULL;
+    /* scratch for the calling thread, then each worker (nruns x RAW bytes each):
+     * fewer workers when memory runs out, down to none (the calling thread merges
+     * every chunk) */
+    const uint64_t nr = nruns ? nruns : 1, most = scratch_max();
+    int have = 0;
+    while (tid && have <= workers && (uint64_t)have < most && scratch_new(&w[have].sc, nr) == 0) w[have++].m = &m;
+    if (have <= workers) workers = have - 1;
+    const int ok = have > 0;
     int started = 0;
     *ran = ok;
     if (ok) {
@@ -473,7 +493,7 @@ int pf_merge_runs(const pf_run_t *runs, uint64_t nruns, const pf_out_t *out, int
         pthread_mutex_destroy(&m.mu);
         pthread_cond_destroy(&m.cv);
     }
-    for (int t = 0; w && t <= threads; t++) free(w[t].sc.cur), free(w[t].sc.heap), free(w[t].sc.raw);
+    for (int t = 0; t < have; t++) free(w[t].sc.cur), free(w[t].sc.heap), free(w[t].sc.raw);
     for (uint64_t i = 0; m.slots && i < m.window; i++) free(m.slots[i].out), free(m.slots[i].txt);
     free(tid);
     free(w);

@@ -1304,6 +1304,50 @@ static void test_parts_crafted(void)
     case_end("buckets_parts_crafted");
 }
 
+/* The merge when not every thread's cursors can be allocated
+ * (REPVIEW_MERGE_SCRATCH=N: only N can): fewer threads, down to the calling one
+ * alone, the same pairs; "out of memory" only when none can. */
+static void test_parts_scratch(void)
+{
+    rng_t r = rng_new(1512);
+    case_begin();
+    input_t in = {.kind = 2, .nrec = 1};
+    in.rec[0] = malloc(3001);
+    random_record(&r, in.kind, in.rec[0], 3000);
+    rv_seq_t *s = seq_of(&in, 1);
+    rv_pairs_opts_t o;
+    rv_pairs_opts_init(&o, 2);
+    o.threads = 3, o.mem_bytes = 1; /* many runs */
+    rv_part_t *parts[2] = {0};
+    const uint64_t both[2] = {0, 1};
+    int ok = s && write_parts(s, &o, 1 << 20, 2, "sc") && open_parts("sc", both, 2, parts);
+    blist_t ref = {0};
+    CHECK(ok && rv_pairs_buckets_each_batch(s, &o, 1 << 20, 0, 1, collect_batch, &ref) == 0, "reference: %s",
+          rv_last_error());
+    setenv("REPVIEW_MERGE_CHUNK", "97", 1); /* many chunks for the threads */
+    char env[16], why[256];
+    for (int most = 0; ok && most <= 3; most++) {
+        snprintf(env, sizeof env, "%d", most);
+        setenv("REPVIEW_MERGE_SCRATCH", env, 1);
+        blist_t got = {0};
+        rv_clear_error();
+        int rc = rv_parts_merge(parts, 2, collect_batch, &got);
+        if (most == 0)
+            CHECK(rc < 0 && strstr(rv_last_error(), "out of memory"), "no scratch: %d (%s)", rc, rv_last_error());
+        else
+            CHECK(rc == 0 && same_list(&got, &ref, why, sizeof why), "scratch for %d: %s", most,
+                  rc ? rv_last_error() : why);
+        free(got.a);
+    }
+    unsetenv("REPVIEW_MERGE_SCRATCH");
+    unsetenv("REPVIEW_MERGE_CHUNK");
+    free(ref.a);
+    close_parts(parts, 2);
+    rv_seq_free(s);
+    input_free(&in);
+    case_end("buckets_parts_scratch");
+}
+
 /* Refusals: runs of other options, slices of other N, another input, truncated
  * and garbage files, slices that do not exist. */
 static void test_parts_errors(void)
@@ -1420,6 +1464,7 @@ int main(void)
     test_parts_random();
     test_parts_batches();
     test_parts_crafted();
+    test_parts_scratch();
     setenv("REPVIEW_MERGE_CHUNK", "97", 1);
     merge_variant = "_chunks";
     test_parts_random();

@@ -1,10 +1,11 @@
 # parts.sh — `repview lr|tandem|find --buckets I/N -o PART` and `repview merge`
-# (issue 15 point 4; mpi.sh has those of pairs): for N = 1, 2, 3 and 7 slices the
-# parts merged, in any order, give the single-process output byte for byte, in the
-# commands' output modes and filters, on DNA of several records with N runs,
-# protein, periodic and empty inputs; merge refuses missing and repeated slices,
-# parts of other runs, inputs or commands, and parts cut or altered, with one error
-# line and no output left behind.  No MPI needed.
+# (issue 15 point 4; mpi.sh has those of pairs, but for a merge short of memory at
+# the end): for N = 1, 2, 3 and 7 slices the parts merged, in any order, give the
+# single-process output byte for byte, in the commands' output modes and filters,
+# on DNA of several records with N runs, protein, periodic and empty inputs; merge
+# refuses missing and repeated slices, parts of other runs, inputs or commands, and
+# parts cut or altered, with one error line and no output left behind.  No MPI
+# needed.
 source "$RV_TOP/tests/lib.sh"
 
 # ---- inputs
@@ -156,3 +157,16 @@ touch -d '2001-01-01' "$T/c.fa"
 expect_exit merge_input_touched 1 "$REPVIEW" merge "$T/cp.1" "$T/cp.2"
 rm -f "$T/c.fa"
 expect_exit merge_input_gone 1 "$REPVIEW" merge "$T/cp.1" "$T/cp.2"
+
+# pairs parts merged when not every thread's cursors can be allocated
+# (REPVIEW_MERGE_SCRATCH=N: only N can): fewer threads, down to the calling one
+# alone, the same bytes; "out of memory" only when none can
+ref=$("$REPVIEW" pairs -l 12 "$F" 2>&1)
+mk pr 2 pairs -l 12 "$F"
+for most in 1 2; do
+    expect_eq "merge_pairs_scratch_$most" \
+        "$(REPVIEW_MERGE_SCRATCH=$most REPVIEW_MERGE_CHUNK=500 "$REPVIEW" merge -t 4 "$T/pr.1" "$T/pr.2" 2>&1)" "$ref"
+done
+REPVIEW_MERGE_SCRATCH=0 expect_exit merge_pairs_no_scratch 1 "$REPVIEW" merge -o "$T/PR" "$T/pr.1" "$T/pr.2"
+grep -q "out of memory" "$T/err" && ok merge_pairs_no_scratch_says || bad merge_pairs_no_scratch_says "$(cat "$T/err")"
+expect_eq merge_pairs_no_scratch_nothing "$(ls "$T" | grep -c '^PR')" 0
