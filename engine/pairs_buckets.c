@@ -238,33 +238,33 @@ static int put_runs(void *ud, pf_sink_t *sinks, int n)
     }
     uint64_t nruns = 0, nck = 0, at, check = n ? sinks[0].check : 1;
     for (int t = 0; t < n; t++) nruns += sinks[t].nruns, nck += sinks[t].nck;
-    int rc = 0, t0 = 0;
-    /* the runs' bytes: copied by the kernel where it can (no trip through here) */
+    /* the runs' bytes: copied by the kernel where it can (no trip through here);
+     * from where it first cannot (other file systems, old kernels), through a
+     * buffer, the stream first placed past what the kernel wrote */
     if (fflush(u->out) != 0) return rv_error("part", "cannot write: %s", strerror(errno));
-    for (; t0 < n && rc == 0; t0++) {
+    uint8_t *buf = NULL;
+    int rc = 0, kernel = 1;
+    for (int t = 0; t < n && rc == 0; t++) {
         loff_t off = 0;
-        while ((uint64_t)off < sinks[t0].file_bytes) {
-            ssize_t r = copy_file_range(sinks[t0].fd, &off, fileno(u->out), NULL,
-                                        (size_t)(sinks[t0].file_bytes - (uint64_t)off), 0);
-            if (r <= 0) break;
+        while (kernel && (uint64_t)off < sinks[t].file_bytes) {
+            ssize_t r = copy_file_range(sinks[t].fd, &off, fileno(u->out), NULL,
+                                        (size_t)(sinks[t].file_bytes - (uint64_t)off), 0);
+            if (r <= 0) kernel = 0;
         }
-        if ((uint64_t)off < sinks[t0].file_bytes) { /* not here (other file systems, old kernels) */
-            if (off > 0) rc = rv_error("pairs", "cannot copy a temporary file: %s", strerror(errno));
-            break;
-        }
-    }
-    if (rc == 0 && fseeko(u->out, 0, SEEK_END) != 0) rc = rv_error("part", "cannot write: %s", strerror(errno));
-    uint8_t *buf = malloc(COPY_BYTES);
-    if (!buf) return rv_error("part", "out of memory");
-    for (int t = t0; t < n && rc == 0; t++) /* the rest through a buffer */
-        for (uint64_t off = 0; off < sinks[t].file_bytes && rc == 0;) {
-            uint64_t want = sinks[t].file_bytes - off < COPY_BYTES ? sinks[t].file_bytes - off : COPY_BYTES;
-            ssize_t r = pread(sinks[t].fd, buf, (size_t)want, (off_t)off);
+        if ((uint64_t)off < sinks[t].file_bytes && fseeko(u->out, 0, SEEK_END) != 0)
+            rc = rv_error("part", "cannot write: %s", strerror(errno));
+        if (rc == 0 && (uint64_t)off < sinks[t].file_bytes && !buf && !(buf = malloc(COPY_BYTES)))
+            rc = rv_error("part", "out of memory");
+        while (rc == 0 && (uint64_t)off < sinks[t].file_bytes) {
+            uint64_t want = sinks[t].file_bytes - (uint64_t)off < COPY_BYTES ? sinks[t].file_bytes - (uint64_t)off : COPY_BYTES;
+            ssize_t r = pread(sinks[t].fd, buf, (size_t)want, off);
             if (r <= 0) rc = rv_error("pairs", "cannot read a temporary file: %s", r < 0 ? strerror(errno) : "short read");
             else if (fwrite(buf, 1, (size_t)r, u->out) != (size_t)r) rc = rv_error("part", "cannot write: %s", strerror(errno));
-            off += (uint64_t)(r > 0 ? r : 0);
+            off += r > 0 ? r : 0;
         }
+    }
     free(buf);
+    if (rc == 0 && fseeko(u->out, 0, SEEK_END) != 0) rc = rv_error("part", "cannot write: %s", strerror(errno));
     uint64_t head[DIR_HEAD] = {nruns, nck, check, (uint64_t)(u->both != 0)};
     if (rc == 0) rc = put_words(u->out, head, DIR_HEAD);
     uint64_t base = 0, ck_base = 0;

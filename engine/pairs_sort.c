@@ -245,13 +245,8 @@ void pf_sort_pairs(rv_pair_t *a, rv_pair_t *tmp, uint64_t n, int bits, int with_
 
 static int open_spill(pf_sink_t *k)
 {
-    const char *dir = getenv("TMPDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/repview-pairs.XXXXXX", dir && *dir ? dir : "/tmp");
-    k->fd = mkstemp(path);
-    if (k->fd < 0) return sink_fail(k, "cannot create a temporary file");
-    unlink(path); /* gone when closed, even after a crash */
-    return 0;
+    k->fd = rv_temp_fd(NULL); /* no name: nothing is left however the process ends */
+    return k->fd < 0 ? sink_fail(k, "cannot create a temporary file") : 0;
 }
 
 static int write_all(pf_sink_t *k, const uint8_t *p, uint64_t len)

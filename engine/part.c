@@ -201,7 +201,9 @@ int rv_part_writer_end(rv_part_writer_t *w, uint64_t items, int durable, int rc)
 {
     rc = writer_finish(w, items, durable, rc);
     int named = !w->unnamed;
-    if (rc == 0 && w->path && w->unnamed) { /* its first name: the temporary one, then path */
+    if (rc == 0 && w->path && w->unnamed) { /* its first name: the temporary one (this
+                                             * process's: one left by a dead namesake goes), then path */
+        unlink(w->tmp);
         if (rv_temp_link(fileno(w->f), w->tmp) == 0) named = 1;
         else rc = rv_error(w->path, "cannot create: %s", strerror(errno));
     }
@@ -217,7 +219,9 @@ int rv_part_writer_end_fd(rv_part_writer_t *w, uint64_t items, int rc)
 {
     int fd = -1;
     rc = writer_finish(w, items, 0, rc);
-    if (rc == 0 && (w->path || (fd = dup(fileno(w->f))) < 0)) rc = rv_error("part", "cannot hand the part on");
+    if (rc == 0 && w->path) rc = rv_error("part", "a part with a name ends with rv_part_writer_end");
+    if (rc == 0 && (fd = fcntl(fileno(w->f), F_DUPFD_CLOEXEC, 0)) < 0)
+        rc = rv_error("part", "cannot hand the part on: %s", strerror(errno));
     if (fclose(w->f) != 0 && rc == 0) rc = rv_error("part", "cannot write: %s", strerror(errno));
     if (rc < 0 && fd >= 0) close(fd), fd = -1;
     if (w->path && !w->unnamed) unlink(w->tmp);
@@ -264,45 +268,48 @@ static int open_fail(rv_part_t *p, const char *path, const char *why)
     return rc;
 }
 
-static int part_open(const char *path, int transfer, rv_part_t **out)
+static int part_open(const char *path, const char *name, int transfer, rv_part_t **out)
 {
     *out = NULL;
     rv_part_t *p = calloc(1, sizeof *p);
-    if (!p) return rv_error(path, "out of memory");
+    if (!p) return rv_error(name, "out of memory");
     if ((p->fd = open(path, O_RDONLY | O_NONBLOCK)) < 0) { /* a FIFO must not block: it is refused */
         free(p);
-        return rv_error(path, "%s", strerror(errno));
+        return rv_error(name, "%s", strerror(errno));
     }
     fcntl(p->fd, F_SETFL, fcntl(p->fd, F_GETFL) & ~O_NONBLOCK);
-    if (!(p->path = strdup(path))) return open_fail(p, path, "out of memory");
+    if (!(p->path = strdup(name))) return open_fail(p, name, "out of memory");
     struct stat st;
     part_header_t *h = &p->h;
     if (fstat(p->fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof *h ||
         pread(p->fd, h, sizeof *h, 0) != (ssize_t)sizeof *h)
-        return open_fail(p, path, NULL);
+        return open_fail(p, name, NULL);
     if (!memcmp(h->magic, PART_MAGIC_STEM, 6) && memcmp(h->magic, PART_MAGIC, 8)) /* another format */
-        return open_fail(p, path, "a part file of another repview version: write the parts again with this one");
+        return open_fail(p, name, "a part file of another repview version: write the parts again with this one");
     if (memcmp(h->magic, PART_MAGIC, 8) ||
         h->opts_bytes > (1u << 30) || h->path_bytes > 65536 ||
         (uint64_t)st.st_size - sizeof *h < h->opts_bytes + h->path_bytes ||
         (uint64_t)st.st_size - sizeof *h - h->opts_bytes - h->path_bytes != h->body_bytes)
-        return open_fail(p, path, NULL);
+        return open_fail(p, name, NULL);
     p->opts = malloc(h->opts_bytes ? h->opts_bytes : 1);
     p->input = calloc(h->path_bytes + 1, 1);
-    if (!p->opts || !p->input) return open_fail(p, path, "out of memory");
+    if (!p->opts || !p->input) return open_fail(p, name, "out of memory");
     const uint64_t body = sizeof *h + h->opts_bytes + h->path_bytes;
     uint64_t hash;
     if (pread(p->fd, p->opts, h->opts_bytes, sizeof *h) != (ssize_t)h->opts_bytes ||
         pread(p->fd, p->input, h->path_bytes, (off_t)(sizeof *h + h->opts_bytes)) != (ssize_t)h->path_bytes ||
         h->check != header_check(h, p->opts, p->input) ||
         (!transfer && (hash_range(p->fd, body, h->body_bytes, &hash) < 0 || hash != h->body_hash)))
-        return open_fail(p, path, NULL);
+        return open_fail(p, name, NULL);
     *out = p;
     return 0;
 }
 
-int rv_part_open(const char *path, rv_part_t **out) { return part_open(path, 0, out); }
-int rv_part_open_transfer(const char *path, rv_part_t **out) { return part_open(path, 1, out); }
+int rv_part_open(const char *path, rv_part_t **out) { return part_open(path, path, 0, out); }
+int rv_part_open_transfer(const char *path, const char *name, rv_part_t **out)
+{
+    return part_open(path, name, 1, out);
+}
 
 void rv_part_close(rv_part_t *p)
 {

@@ -8,9 +8,12 @@
 #include <htslib/bgzf.h>
 #include <htslib/kstring.h>
 #include <htslib/khash_str2int.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
+#include <xxhash.h>
 #include "repview/common.h"
 #include "repview/seq.h"
 #include "seq_internal.h"
+#include "internal.h"
 
 typedef struct {
     char *buf;
@@ -444,4 +447,45 @@ rv_seq_t *rv_seq_unpack(const void *buf, uint64_t bytes, const uint8_t *text, ui
 bad:
     rv_error("sequence", "damaged sequence message");
     return NULL;
+}
+
+/* ---- the text's digest ------------------------------------------------------------ */
+
+enum { DIGEST_PIECE = 64u << 20 };
+
+static uint64_t piece_hash(const rv_seq_t *s, uint64_t i)
+{
+    const uint64_t at = i * DIGEST_PIECE, len = s->n - at < DIGEST_PIECE ? s->n - at : DIGEST_PIECE;
+    return XXH3_64bits(s->text + at, (size_t)len);
+}
+
+typedef struct {
+    const rv_seq_t *s;
+    uint64_t *piece;
+} digest_job_t;
+
+static void digest_range(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    (void)t;
+    const digest_job_t *j = ctx;
+    for (uint64_t i = lo; i < hi; i++) j->piece[i] = piece_hash(j->s, i);
+}
+
+uint64_t rv_seq_text_digest(const rv_seq_t *s, int threads)
+{
+    const uint64_t pieces = (s->n + DIGEST_PIECE - 1) / DIGEST_PIECE;
+    uint64_t *piece = malloc((pieces ? pieces : 1) * sizeof *piece);
+    if (piece) {
+        digest_job_t j = {s, piece};
+        rv_parallel_for(threads > 0 ? threads : rv_default_threads(), pieces, digest_range, &j);
+    }
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    for (uint64_t i = 0; i < pieces; i++) { /* without memory for them: one at a time */
+        const uint64_t h = piece ? piece[i] : piece_hash(s, i);
+        XXH3_64bits_update(&st, &h, sizeof h);
+    }
+    XXH3_64bits_update(&st, &s->n, sizeof s->n);
+    free(piece);
+    return XXH3_64bits_digest(&st);
 }

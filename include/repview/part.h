@@ -65,11 +65,13 @@ typedef struct rv_part rv_part_t;
  * their hashes and sizes).  0, or -1 with a message (*out NULL). */
 int rv_part_open(const char *path, rv_part_t **out);
 /* The same for a transfer (rv_part_writer_begin): the sizes and the header's hash
- * checked, not the body's (it has none); check such parts with s NULL. */
-int rv_part_open_transfer(const char *path, rv_part_t **out);
+ * checked, not the body's (it has none), nor the input's text (check such parts
+ * with s NULL: the job compares its hosts' texts as it reads them); `name` stands
+ * for the part in messages ("the part of rank 3"). */
+int rv_part_open_transfer(const char *path, const char *name, rv_part_t **out);
 void rv_part_close(rv_part_t *p);
 int rv_part_kind(const rv_part_t *p);
-const char *rv_part_path(const rv_part_t *p);  /* the part file's own path */
+const char *rv_part_path(const rv_part_t *p);  /* the part file's own path (a transfer's name) */
 const char *rv_part_input(const rv_part_t *p); /* the input it was made from */
 rv_alpha_t rv_part_alpha(const rv_part_t *p);  /* the input's alphabet */
 uint64_t rv_part_input_len(const rv_part_t *p); /* its text, one strand (rv_seq_fwd_len) */

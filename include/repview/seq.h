@@ -95,6 +95,9 @@ int rv_seq_pack(const rv_seq_t *s, void **buf, uint64_t *bytes);
  * used, borrowed: it must outlive the sequence); raw is NULL.  NULL with a message
  * when the buffer is not one (or does not fit the text). */
 rv_seq_t *rv_seq_unpack(const void *buf, uint64_t bytes, const uint8_t *text, uint64_t text_bytes);
+/* A hash of the text s->text[0, n) on `threads` threads (0: all cores): XXH3 of
+ * each 64 MiB, then of those hashes and n.  The same for the same text. */
+uint64_t rv_seq_text_digest(const rv_seq_t *s, int threads);
 
 /* Build the name lookup (and note duplicate names in s->warning). 0 or -1. */
 int rv_seq_index_names(rv_seq_t *s);

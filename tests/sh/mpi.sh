@@ -288,6 +288,27 @@ for v in "in_place:opened in place:REPVIEW_MPI_COPY_FILES=0" "copied:copied:REPV
     expect_eq "mpi_np4_parts_${label}_trace" "$(grep -c "file of rank [123]: $says" "$T/err")" 3
     expect_eq "mpi_np4_parts_${label}_nothing_left" "$(ls -A "$T/tmpd")" ""
 done
+# ranks on hosts of their own (REPVIEW_MPI_HOSTS_APART=1, as on a cluster): each reads
+# the input itself, the parts come as bytes; the same output.  A host whose file
+# differs (two records swapped: the same length and bucket counts) fails the job
+# with one message naming its rank, and no output (mpirun's MPMD form gives rank 1
+# the other file)
+rm -f "$T/m2"
+REPVIEW_MPI_HOSTS_APART=1 REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 16 --strands both -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
+expect_eq mpi_hosts_apart "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$REF4"
+expect_eq mpi_hosts_apart_copied "$(grep -c "file of rank [12]: copied" "$T/err")" 2
+expect_eq mpi_hosts_apart_lr "$(REPVIEW_MPI_HOSTS_APART=1 "${MPIRUN[@]}" -np 3 "$REPVIEW" lr "$F" 2>&1)" "$("$REPVIEW" lr "$F")"
+awk '/^>/{n++} {r[n]=r[n] $0 "\n"} END{printf "%s%s%s", r[1], r[3], r[2]}' "$T/g4.fa" >"$T/g4swap.fa"
+rm -f "$T/m2"
+REPVIEW_MPI_HOSTS_APART=1 "${MPIRUN[@]}" -np 1 "$REPVIEW" pairs -l 16 -o "$T/m2" "$T/g4.fa" : \
+    -np 1 "$REPVIEW" pairs -l 16 -o "$T/m2" "$T/g4swap.fa" >"$T/out" 2>"$T/err"; rc=$?
+if [ "$rc" -eq 0 ] || [ -e "$T/m2" ]; then bad mpi_hosts_text_differs "exit $rc, output: $(ls "$T"/m2 2>&1)"
+elif ! grep -q "host of rank 1 read another text" "$T/err"; then bad mpi_hosts_text_differs "$(head -c 300 "$T/err")"
+else ok mpi_hosts_text_differs; fi
+rm -f "$T/m2"
+REPVIEW_MPI_HOSTS_APART=1 "${MPIRUN[@]}" -np 1 "$REPVIEW" pairs -l 16 -o "$T/m2" "$T/g4.fa" : \
+    -np 1 "$REPVIEW" pairs -l 16 -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
+expect_eq mpi_hosts_text_same "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$("$REPVIEW" pairs -l 16 "$T/g4.fa")"
 expect_eq mpi_np3_counter_count "$(REPVIEW_MPI_COUNTER=2 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --strands both --count "$F" 2>&1)" "$CNT2"
 # stdout (small output), filters, a mem budget, hand-made inputs with more ranks than jobs
 expect_eq mpi_np3_stdout "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 30 "$F" 2>&1)" "$("$REPVIEW" pairs -l 30 "$F")"

@@ -165,13 +165,15 @@ void cli_mpi_job_batch(int threads);
  * open until rank 0 answers.  Rank 0 opens it in place, as /proc/PID/fd/N, when the
  * worker runs on its host (the same size, device and inode; not with
  * REPVIEW_MPI_COPY_FILES=1), or else receives a copy into a file of its own with no
- * name: open_file(path, ud) opens either. */
-typedef int (*cli_mpi_open_fn)(const char *path, void *ud);
+ * name: open_file(path, name, ud) opens either (a failure to open it is final, not
+ * a reason to copy). */
+typedef int (*cli_mpi_open_fn)(const char *path, const char *name, void *ud);
 FILE *cli_mpi_temp_file(void);
 int cli_mpi_send_file(int fd);
-int cli_mpi_recv_file(int from, cli_mpi_open_fn open_file, void *ud);
+/* name: what the file is, for messages ("the part of rank 3"). */
+int cli_mpi_recv_file(int from, const char *name, cli_mpi_open_fn open_file, void *ud);
 /* A cli_mpi_open_fn: fopen(path, "rb") into *(FILE **)ud. */
-int cli_mpi_fopen(const char *path, void *ud);
+int cli_mpi_fopen(const char *path, const char *name, void *ud);
 int cli_mpi_send_count(uint64_t v);
 /* Bytes from one rank to another (the receiver waits without spinning). */
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes);

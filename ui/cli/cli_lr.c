@@ -338,7 +338,9 @@ static int mpi_master(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t 
     if (!w) return -1;
     for (int r = 1; r < size && rc == 0; r++) {
         FILE *f = NULL;
-        rc = cli_mpi_recv_file(r, cli_mpi_fopen, &f);
+        char name[64];
+        snprintf(name, sizeof name, "rank %d's lengths", r);
+        rc = cli_mpi_recv_file(r, name, cli_mpi_fopen, &f);
         if (rc == 0) rc = values_read(f, w, (uint64_t)plan->k);
         if (f) fclose(f);
     }

@@ -30,11 +30,11 @@ int cli_mpi_ranks(void)
     return 1;
 }
 
-int cli_mpi_fopen(const char *path, void *ud)
+int cli_mpi_fopen(const char *path, const char *name, void *ud)
 {
     FILE **f = ud;
     *f = fopen(path, "rb");
-    return *f ? 0 : rv_error(path, "%s", strerror(errno));
+    return *f ? 0 : rv_error(name, "%s", strerror(errno));
 }
 
 #if RV_HAVE_MPI
@@ -145,7 +145,11 @@ int cli_mpi_init(int *rank, int *size)
     MPI_Comm_size(MPI_COMM_WORLD, size);
     /* a rank's threads take turns with MPI; a failure here is every rank's: end them all */
     const char *why = provided < MPI_THREAD_SERIALIZED ? "the MPI library cannot be called from threads" : NULL;
-    if (!why && MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+    /* REPVIEW_MPI_HOSTS_APART=1 (tests): every rank a host of its own, as on a cluster */
+    const char *apart = getenv("REPVIEW_MPI_HOSTS_APART");
+    if (!why && (apart && *apart == '1' ? MPI_Comm_split(MPI_COMM_WORLD, *rank, 0, &node)
+                                        : MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                                                              &node)) != MPI_SUCCESS)
         why = "cannot group the ranks by host";
     if (!why) {
         MPI_Comm_rank(node, &node_rank);
@@ -221,8 +225,9 @@ void cli_mpi_finalize(void)
  * others wait without spinning, and sends them the records (rv_seq_pack); all
  * allocate one shared window; the first rank copies its text there, drops its own
  * and says so; the others build their sequence over the window.  A rank that must
- * not repeat the reader's error gets *quiet set. */
-rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *quiet)
+ * not repeat the reader's error gets *quiet set; *shared is set once every rank of
+ * the host has the window. */
+static rv_seq_t *load_on_host(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *quiet, int *shared)
 {
     rv_seq_t *s = NULL;
     void *pack = NULL;
@@ -262,6 +267,7 @@ rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int 
         return NULL;
     }
     char done = 1;
+    *shared = 1;
     if (node_rank == 0) {
         MPI_Win_lock_all(MPI_MODE_NOCHECK, text_win);
         rv_copy_threads(base, s->text, s->n, 0); /* every core of the host: 3 GB took 2 s on one */
@@ -289,6 +295,45 @@ rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int 
         s = rv_seq_unpack(pack, bytes, text, (uint64_t)wsize);
     }
     free(pack);
+    return s;
+}
+
+/* Each host's first rank read the input itself: every host's text must be rank
+ * 0's (a file that differs between the hosts' file systems would give wrong
+ * pairs).  Compared only with more than one host; every rank past load_on_host
+ * calls it (s NULL where the rank failed).  0, or -1 with a message. */
+static int same_text_everywhere(const rv_seq_t *s, const char *path)
+{
+    int lead = node_rank == 0 && s, hosts = 0, world, bad, worst = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world);
+    if (MPI_Allreduce(&lead, &hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return rv_error("mpi", "a rank stopped answering");
+    if (hosts < 2) return 0;
+    uint64_t mine[2] = {0, 0}, ref[2];
+    if (lead) mine[0] = s->n, mine[1] = rv_seq_text_digest(s, 0);
+    memcpy(ref, mine, sizeof ref);
+    if (MPI_Bcast(ref, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return rv_error("mpi", "a rank stopped answering");
+    bad = lead && (mine[0] != ref[0] || mine[1] != ref[1]) ? world : -1;
+    if (MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return rv_error("mpi", "a rank stopped answering");
+    if (worst >= 0)
+        return rv_error(path, "the host of rank %d read another text than rank 0's (the file differs between the hosts)",
+                        worst);
+    return 0;
+}
+
+rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *quiet)
+{
+    int shared = 0;
+    rv_seq_t *s = load_on_host(path, alpha, strands, keep_raw, quiet, &shared);
+    if (shared && same_text_everywhere(s, path) < 0) { /* every rank knows: rank 0 says it */
+        int world;
+        MPI_Comm_rank(MPI_COMM_WORLD, &world);
+        *quiet = world != 0;
+        rv_seq_free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -434,9 +479,9 @@ int cli_mpi_next_job(void *ctx, uint64_t *job)
     return 1;
 }
 
-/* A file goes to rank 0 in two steps: its name and identity (size, device,
- * inode), then, unless rank 0 answers that it opened the file itself (a rank of
- * its own host, where the name means the same file), its bytes. */
+/* A file goes to rank 0 in two steps: its identity (size, device, inode, and the
+ * process and descriptor that hold it open), then, unless rank 0 answers that it
+ * opened the file itself (a rank of its own host, through /proc), its bytes. */
 typedef struct {
     uint64_t size, dev, ino, pid, fd;
 } file_head_t;
@@ -490,9 +535,17 @@ static int on_this_host(int r)
     return 0;
 }
 
+/* Open the file of descriptor fd as open_file does a path (/proc/self/fd/N). */
+static int open_fd(int fd, const char *name, cli_mpi_open_fn open_file, void *ud)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    return open_file(proc, name, ud);
+}
+
 /* The bytes of a file rank `from` sends, into a file of this process with no
- * name, opened by open_file as /proc/self/fd/N. */
-static int recv_copy(int from, const file_head_t *h, cli_mpi_open_fn open_file, void *ud)
+ * name. */
+static int recv_copy(int from, const file_head_t *h, const char *name, cli_mpi_open_fn open_file, void *ud)
 {
     int fd = rv_temp_fd(NULL), rc = fd < 0 ? -1 : 0;
     char *buf = malloc(CHUNK);
@@ -503,7 +556,7 @@ static int recv_copy(int from, const file_head_t *h, cli_mpi_open_fn open_file, 
         MPI_Recv(buf ? buf : (char[1]){0}, buf ? CHUNK : 0, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD, &st1);
         MPI_Get_count(&st1, MPI_BYTE, &len);
         if (len == 0) { /* the sender could not read its file */
-            if (rc == 0) rc = rv_error("mpi", "rank %d could not read its part", from);
+            if (rc == 0) rc = rv_error(name, "rank %d could not read it", from);
             break;
         }
         for (int w = 0; rc == 0 && w < len;) {
@@ -515,32 +568,34 @@ static int recv_copy(int from, const file_head_t *h, cli_mpi_open_fn open_file, 
         got += (uint64_t)len;
     }
     free(buf);
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-    if (rc == 0) rc = open_file(proc, ud);
+    if (rc == 0) rc = open_fd(fd, name, open_file, ud);
     if (fd >= 0) close(fd); /* open_file has its own */
     return rc;
 }
 
-int cli_mpi_recv_file(int from, cli_mpi_open_fn open_file, void *ud)
+int cli_mpi_recv_file(int from, const char *name, cli_mpi_open_fn open_file, void *ud)
 {
     file_head_t h;
     MPI_Status first;
     wait_for(from, TAG_FILE, &first);
     MPI_Recv(&h, sizeof h, MPI_BYTE, from, TAG_FILE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    /* the worker's file, open in the worker, has no name: /proc reaches it on its host */
+    /* the worker's file, open in the worker, has no name: /proc reaches it on its
+     * host (a refusal, or another host's /proc, and it comes as bytes) */
     char proc[64];
     snprintf(proc, sizeof proc, "/proc/%llu/fd/%llu", (unsigned long long)h.pid, (unsigned long long)h.fd);
-    struct stat st;
     const char *copy = getenv("REPVIEW_MPI_COPY_FILES"), *trace = getenv("REPVIEW_MPI_TRACE");
-    int answer = on_this_host(from) && !(copy && *copy == '1') && stat(proc, &st) == 0 &&
-                         (uint64_t)st.st_size == h.size && (uint64_t)st.st_dev == h.dev && (uint64_t)st.st_ino == h.ino
-                     ? FILE_TAKEN : FILE_SEND;
-    if (answer == FILE_TAKEN && open_file(proc, ud) != 0) answer = FILE_SEND; /* before the worker closes it */
+    int fd = on_this_host(from) && !(copy && *copy == '1') ? open(proc, O_RDONLY | O_CLOEXEC) : -1;
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || (uint64_t)st.st_size != h.size || (uint64_t)st.st_dev != h.dev ||
+                    (uint64_t)st.st_ino != h.ino))
+        close(fd), fd = -1;
+    const int answer = fd >= 0 ? FILE_TAKEN : FILE_SEND;
+    int rc = fd >= 0 ? open_fd(fd, name, open_file, ud) : 0; /* its failure is the file's: final */
+    if (fd >= 0) close(fd);
     if (trace && *trace == '1')
         fprintf(stderr, "mpi\trank 0\tfile of rank %d: %s\n", from, answer == FILE_TAKEN ? "opened in place" : "copied");
     MPI_Send(&answer, 1, MPI_INT, from, TAG_FILE, MPI_COMM_WORLD);
-    return answer == FILE_TAKEN ? 0 : recv_copy(from, &h, open_file, ud);
+    return answer == FILE_TAKEN ? rc : recv_copy(from, &h, name, open_file, ud);
 }
 
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes)
@@ -756,7 +811,9 @@ int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cli_
     int rc = cli_mpi_serve_jobs(order, n, size - 1, quiet);
     for (int r = 1; r < size && rc == 0; r++) {
         FILE *f = NULL;
-        rc = cli_mpi_recv_file(r, cli_mpi_fopen, &f);
+        char name[64];
+        snprintf(name, sizeof name, "rank %d's answers", r);
+        rc = cli_mpi_recv_file(r, name, cli_mpi_fopen, &f);
         if (rc == 0) rc = read(f, ud);
         if (f) fclose(f);
     }
@@ -792,7 +849,7 @@ int cli_mpi_next_job(void *ctx, uint64_t *job) { return -1; }
 void cli_mpi_job_batch(int threads) { (void)threads; }
 FILE *cli_mpi_temp_file(void) { return NULL; }
 int cli_mpi_send_file(int fd) { return -1; }
-int cli_mpi_recv_file(int from, cli_mpi_open_fn open_file, void *ud) { return -1; }
+int cli_mpi_recv_file(int from, const char *name, cli_mpi_open_fn open_file, void *ud) { return -1; }
 int cli_mpi_send_count(uint64_t v) { return -1; }
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes) { return -1; }
 int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes) { return -1; }

@@ -535,9 +535,9 @@ static int mpi_worker(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
 }
 
 /* cli_mpi_open_fn: a part into *(rv_part_t **)ud. */
-static int open_part(const char *path, void *ud)
+static int open_part(const char *path, const char *name, void *ud)
 {
-    return rv_part_open_transfer(path, ud);
+    return rv_part_open_transfer(path, name, ud);
 }
 
 /* Rank 0 hands out the jobs and, with own set, works on them with a thread of its
@@ -570,13 +570,17 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     size_t n_parts = (size_t)(size - !own), k = 0;
     rv_part_t **parts = calloc((size_t)size, sizeof *parts);
     if (!parts) rc = rv_error("pairs", "out of memory");
+    char name[64];
     if (rc == 0 && own) {
         char proc[64];
         snprintf(proc, sizeof proc, "/proc/self/fd/%d", mine.fd);
-        rc = rv_part_open_transfer(proc, &parts[k++]);
+        rc = rv_part_open_transfer(proc, "the part of rank 0", &parts[k++]);
     }
     if (mine.fd >= 0) close(mine.fd); /* the part has its own */
-    for (int r = 1; r < size && rc == 0; r++) rc = cli_mpi_recv_file(r, open_part, &parts[k++]);
+    for (int r = 1; r < size && rc == 0; r++) {
+        snprintf(name, sizeof name, "the part of rank %d", r);
+        rc = cli_mpi_recv_file(r, name, open_part, &parts[k++]);
+    }
     mpi_trace(0, "parts received", t0);
     if (rc == 0) rc = rv_parts_check(parts, n_parts, NULL); /* one text, the job's */
     if (rc == 0) rc = cli_pairs_merge(parts, n_parts, s, 0); /* the workers are done: every core */
