@@ -170,6 +170,12 @@ void cli_mpi_job_batch(int threads);
 typedef int (*cli_mpi_open_fn)(const char *path, const char *name, void *ud);
 FILE *cli_mpi_temp_file(void);
 int cli_mpi_send_file(int fd);
+/* A worker's temporary file f (from cli_mpi_temp_file) when rc == 0 is sent, then
+ * closed either way: rc, or -1 with a message. */
+int cli_mpi_send_temp(FILE *f, int rc);
+/* Open the file of descriptor fd (this process's) as open_file does a path:
+ * through /proc/self/fd/N. */
+int cli_mpi_open_fd(int fd, const char *name, cli_mpi_open_fn open_file, void *ud);
 /* name: what the file is, for messages ("the part of rank 3"). */
 int cli_mpi_recv_file(int from, const char *name, cli_mpi_open_fn open_file, void *ud);
 /* A cli_mpi_open_fn: fopen(path, "rb") into *(FILE **)ud. */

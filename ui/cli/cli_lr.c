@@ -320,11 +320,7 @@ static int mpi_worker(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t 
 {
     values_out_t o = {cli_mpi_temp_file(), (uint64_t)plan->k, 0};
     if (!o.f) return -1;
-    int rc = rv_lr_buckets_run(s, plan, NULL, 0, next_job, &rank, lo, hi, threads, values_put, &o);
-    if (fflush(o.f) != 0 && rc == 0) rc = rv_error("lr", "cannot write a temporary file: %s", strerror(errno));
-    if (rc == 0) rc = cli_mpi_send_file(fileno(o.f));
-    fclose(o.f);
-    return rc;
+    return cli_mpi_send_temp(o.f, rv_lr_buckets_run(s, plan, NULL, 0, next_job, &rank, lo, hi, threads, values_put, &o));
 }
 
 static int mpi_master(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t lo, uint64_t hi, int size,

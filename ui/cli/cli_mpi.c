@@ -37,6 +37,13 @@ int cli_mpi_fopen(const char *path, const char *name, void *ud)
     return *f ? 0 : rv_error(name, "%s", strerror(errno));
 }
 
+int cli_mpi_open_fd(int fd, const char *name, cli_mpi_open_fn open_file, void *ud)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    return open_file(proc, name, ud);
+}
+
 #if RV_HAVE_MPI
 #include <mpi.h>
 
@@ -499,6 +506,14 @@ FILE *cli_mpi_temp_file(void)
     return f;
 }
 
+int cli_mpi_send_temp(FILE *f, int rc)
+{
+    if (fflush(f) != 0 && rc == 0) rc = rv_error("mpi", "cannot write a temporary file: %s", strerror(errno));
+    if (rc == 0) rc = cli_mpi_send_file(fileno(f));
+    fclose(f);
+    return rc;
+}
+
 int cli_mpi_send_file(int fd)
 {
     struct stat st;
@@ -535,14 +550,6 @@ static int on_this_host(int r)
     return 0;
 }
 
-/* Open the file of descriptor fd as open_file does a path (/proc/self/fd/N). */
-static int open_fd(int fd, const char *name, cli_mpi_open_fn open_file, void *ud)
-{
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-    return open_file(proc, name, ud);
-}
-
 /* The bytes of a file rank `from` sends, into a file of this process with no
  * name. */
 static int recv_copy(int from, const file_head_t *h, const char *name, cli_mpi_open_fn open_file, void *ud)
@@ -568,7 +575,7 @@ static int recv_copy(int from, const file_head_t *h, const char *name, cli_mpi_o
         got += (uint64_t)len;
     }
     free(buf);
-    if (rc == 0) rc = open_fd(fd, name, open_file, ud);
+    if (rc == 0) rc = cli_mpi_open_fd(fd, name, open_file, ud);
     if (fd >= 0) close(fd); /* open_file has its own */
     return rc;
 }
@@ -590,7 +597,7 @@ int cli_mpi_recv_file(int from, const char *name, cli_mpi_open_fn open_file, voi
                     (uint64_t)st.st_ino != h.ino))
         close(fd), fd = -1;
     const int answer = fd >= 0 ? FILE_TAKEN : FILE_SEND;
-    int rc = fd >= 0 ? open_fd(fd, name, open_file, ud) : 0; /* its failure is the file's: final */
+    int rc = fd >= 0 ? cli_mpi_open_fd(fd, name, open_file, ud) : 0; /* its failure is the file's: final */
     if (fd >= 0) close(fd);
     if (trace && *trace == '1')
         fprintf(stderr, "mpi\trank 0\tfile of rank %d: %s\n", from, answer == FILE_TAKEN ? "opened in place" : "copied");
@@ -800,10 +807,7 @@ int cli_mpi_work(int rank, cli_mpi_job_fn job, void *ud)
         if (rc == 0 && ferror(out)) rc = rv_error("mpi", "cannot write a temporary file: %s", strerror(errno));
     }
     if (rc == 0 && got < 0) rc = -1;
-    if (fflush(out) != 0 && rc == 0) rc = rv_error("mpi", "cannot write a temporary file: %s", strerror(errno));
-    if (rc == 0) rc = cli_mpi_send_file(fileno(out));
-    fclose(out);
-    return rc;
+    return cli_mpi_send_temp(out, rc);
 }
 
 int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cli_mpi_read_fn read, void *ud)
@@ -849,6 +853,11 @@ int cli_mpi_next_job(void *ctx, uint64_t *job) { return -1; }
 void cli_mpi_job_batch(int threads) { (void)threads; }
 FILE *cli_mpi_temp_file(void) { return NULL; }
 int cli_mpi_send_file(int fd) { return -1; }
+int cli_mpi_send_temp(FILE *f, int rc)
+{
+    fclose(f);
+    return -1;
+}
 int cli_mpi_recv_file(int from, const char *name, cli_mpi_open_fn open_file, void *ud) { return -1; }
 int cli_mpi_send_count(uint64_t v) { return -1; }
 int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes) { return -1; }

@@ -571,11 +571,7 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     rv_part_t **parts = calloc((size_t)size, sizeof *parts);
     if (!parts) rc = rv_error("pairs", "out of memory");
     char name[64];
-    if (rc == 0 && own) {
-        char proc[64];
-        snprintf(proc, sizeof proc, "/proc/self/fd/%d", mine.fd);
-        rc = rv_part_open_transfer(proc, "the part of rank 0", &parts[k++]);
-    }
+    if (rc == 0 && own) rc = cli_mpi_open_fd(mine.fd, "the part of rank 0", open_part, &parts[k++]);
     if (mine.fd >= 0) close(mine.fd); /* the part has its own */
     for (int r = 1; r < size && rc == 0; r++) {
         snprintf(name, sizeof name, "the part of rank %d", r);
