@@ -337,10 +337,18 @@ int rv_seq_encode_threads(rv_seq_t *s, rv_alpha_t alpha, int threads, uint64_t c
         vtot += a;
         stot += b;
     }
-    uint64_t n = vtot ? vtot - 1 : 0;
-    j.t = big_alloc(n + 1);
+    uint64_t n = vtot ? vtot - 1 : 0, room = 0;
     j.seg = malloc((stot ? stot : 1) * sizeof *j.seg);
-    if (!j.t || !j.seg) { free(j.t); free(j.seg); goto oom; }
+    if (!j.seg) goto oom;
+    if (s->place) { /* t[v] for v <= n: n bytes, the caller's */
+        if (!(j.t = s->place(s->place_ud, n, &room))) {
+            free(j.seg), free(j.syms), free(j.starts);
+            return -1;
+        }
+    } else if (!(j.t = big_alloc(n + 1))) {
+        free(j.seg);
+        goto oom;
+    }
     j.pass = 2;
     rv_parallel_dynamic(threads, nch, 1, enc_range, &j);
     rv_trace("read.encode.write", &t);
@@ -348,7 +356,8 @@ int rv_seq_encode_threads(rv_seq_t *s, rv_alpha_t alpha, int threads, uint64_t c
         j.seg[k].len = (k + 1 < stot ? j.seg[k + 1].tpos - 1 : n) - j.seg[k].tpos;
     free(j.syms);
     free(j.starts);
-    s->owned_text = j.t;
+    s->owned_text = s->place ? NULL : j.t;
+    s->text_room = s->place ? room : 0;
     s->text = j.t;
     s->n = n;
     s->seg = j.seg;
@@ -415,6 +424,7 @@ static rv_seq_t *finish(rv_seq_t *s, int rc, rv_alpha_t alpha, int threads)
 {
     if (rc == 0) rc = rv_seq_index_names(s) < 0 ? rv_error(s->path, "out of memory") : 0;
     if (rc == 0) rc = rv_seq_encode_threads(s, alpha, threads, 0);
+    s->place = NULL, s->place_ud = NULL;
     if (rc != 0) { rv_seq_free(s); return NULL; }
     return s;
 }
@@ -435,7 +445,19 @@ static rv_seq_t *load_stream(const char *path, const struct stat *st, rv_alpha_t
     return finish(s, rc, alpha, threads);
 }
 
+static rv_seq_t *load_file(const char *path, rv_alpha_t alpha, int threads, rv_seq_place_fn place, void *ud);
+
 rv_seq_t *rv_seq_load_threads(const char *path, rv_alpha_t alpha, int threads)
+{
+    return load_file(path, alpha, threads, NULL, NULL);
+}
+
+rv_seq_t *rv_seq_load_placed(const char *path, rv_alpha_t alpha, int threads, rv_seq_place_fn place, void *ud)
+{
+    return load_file(path, alpha, threads, place, ud);
+}
+
+static rv_seq_t *load_file(const char *path, rv_alpha_t alpha, int threads, rv_seq_place_fn place, void *ud)
 {
     struct stat st;
     if (threads <= 0) threads = rv_default_threads();
@@ -450,6 +472,7 @@ rv_seq_t *rv_seq_load_threads(const char *path, rv_alpha_t alpha, int threads)
     ssize_t got = pread(fd, magic, 2, 0);
     rv_seq_t *s = new_seq(path, &st);
     if (!s) { close(fd); return NULL; }
+    s->place = place, s->place_ud = ud; /* the parallel encoder's (finish) */
     int rc;
     if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
         close(fd);

@@ -53,15 +53,20 @@ int rv_seq_add_reverse(rv_seq_t *s, int threads)
         return rv_error(s->path ? s->path : "strands", "both strands need DNA (alphabet is %s)",
                         rv_alpha_name(s->alpha));
     uint64_t nf = s->n, n = nf ? 2 * nf + 1 : 0;
-    uint8_t *t = malloc(n ? n : 1);
+    /* a placed text with room for both (rv_seq_load_placed) grows where it is */
+    int in_place = !s->owned_text && s->text_room >= n && s->text_room;
+    uint8_t *t = in_place ? (uint8_t *)s->text : malloc(n ? n : 1);
     if (!t) return rv_error(s->path ? s->path : "strands", "out of memory (%llu MB for both strands)",
                             (unsigned long long)(n >> 20));
-    memcpy(t, s->text, nf);
+    if (!in_place) memcpy(t, s->text, nf);
     if (nf) t[nf] = RV_BREAK;
-    reverse_t r = {s->text, t + nf + 1, nf};
+    reverse_t r = {t, t + nf + 1, nf};
     rv_parallel_for(threads > 0 ? threads : rv_default_threads(), nf, reverse_range, &r);
-    free(s->owned_text);
-    s->owned_text = t;
+    if (!in_place) {
+        free(s->owned_text);
+        s->owned_text = t;
+        s->text_room = 0;
+    }
     s->text = t;
     s->nf = nf;
     s->n = n;

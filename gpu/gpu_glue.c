@@ -13,7 +13,11 @@ int rv_gpu_compiled(void) { return 1; }
 
 int rv_gpu_probe(char *name, size_t name_len, char *why, size_t why_len)
 {
-    return rv_gpu_query(name, name_len, why, why_len);
+    return rv_gpu_query(0, name, name_len, why, why_len);
+}
+int rv_gpu_probe_device(int dev, char *name, size_t name_len, char *why, size_t why_len)
+{
+    return rv_gpu_query(dev, name, name_len, why, why_len);
 }
 
 /* stage 0, 1, 2 of the CUDA side: SA, ISA, LCP */

@@ -20,7 +20,7 @@
 #include <cub/cub.cuh>
 #include "gpu_internal.cuh"
 
-extern "C" int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_len)
+extern "C" int rv_gpu_query(int dev, char *name, size_t name_len, char *why, size_t why_len)
 {
     if (name_len) name[0] = 0;
     if (why_len) why[0] = 0;
@@ -30,8 +30,12 @@ extern "C" int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_l
         snprintf(why, why_len, "%s", e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
         return 0;
     }
+    if (dev < 0 || dev >= count) {
+        snprintf(why, why_len, "no CUDA device %d (%d present)", dev, count);
+        return 0;
+    }
     cudaDeviceProp prop;
-    e = cudaGetDeviceProperties(&prop, 0);
+    e = cudaGetDeviceProperties(&prop, dev);
     if (e != cudaSuccess) {
         snprintf(why, why_len, "%s", cudaGetErrorString(e));
         return 0;
@@ -42,8 +46,9 @@ extern "C" int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_l
         return 0;
     }
     /* create the context now: it proves the device usable, and its ~0.1 s is not
-     * counted as a build stage */
-    e = cudaFree(0);
+     * counted as a build stage (only on dev: a context costs device memory) */
+    e = cudaSetDevice(dev);
+    if (e == cudaSuccess) e = cudaFree(0);
     if (e != cudaSuccess) {
         snprintf(why, why_len, "%s", cudaGetErrorString(e));
         return 0;

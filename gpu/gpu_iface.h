@@ -49,8 +49,9 @@ typedef struct rv_gpu_job {
     double runs_s;         /* seconds for the runs (with their download) */
 } rv_gpu_job_t;
 
-/* 1 with the device name when a usable GPU is present, else 0 with the reason. */
-int rv_gpu_query(char *name, size_t name_len, char *why, size_t why_len);
+/* 1 with the name of device dev when it is present and usable, else 0 with the
+ * reason; the calling thread's device is then dev. */
+int rv_gpu_query(int dev, char *name, size_t name_len, char *why, size_t why_len);
 
 /* Build SA, ISA and LCP (and LLR, LLRc) on the GPU.  0, or -1 with a message through
  * rv_error(); the out arrays are then NULL. */

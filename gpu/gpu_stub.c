@@ -12,6 +12,12 @@ int rv_gpu_probe(char *name, size_t name_len, char *why, size_t why_len)
     return 0;
 }
 
+int rv_gpu_probe_device(int dev, char *name, size_t name_len, char *why, size_t why_len)
+{
+    (void)dev;
+    return rv_gpu_probe(name, name_len, why, why_len);
+}
+
 int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p)
 {
     (void)x; (void)o; (void)p;

@@ -268,6 +268,120 @@ static void case_files(void)
     case_end("load_files_threads_1_vs_4");
 }
 
+/* rv_seq_load_placed (the text of the MPI ranks of a host, encoded into their
+ * window): the same sequence as rv_seq_load_threads, its text in the placer's
+ * buffer and not past its room, both strands grown there; the placer called at
+ * most once and never by the serial reader; a placer that fails fails the load. */
+typedef struct {
+    int calls, strands, fail;
+    uint64_t asked, room;
+    uint8_t *buf;
+} placer_t;
+
+enum { CANARY = 64 };
+
+static uint8_t *placer(void *ud, uint64_t n, uint64_t *room)
+{
+    placer_t *p = ud;
+    p->calls++;
+    p->asked = n;
+    if (p->fail) return rv_error("placer", "no room"), NULL;
+    p->room = p->strands && n ? 2 * n + 1 : n ? n : 1;
+    p->buf = malloc(p->room + CANARY);
+    if (!p->buf) return NULL;
+    memset(p->buf, 0xA5, p->room + CANARY);
+    *room = p->room;
+    return p->buf;
+}
+
+static void case_placed(void)
+{
+    case_begin();
+    char dir[] = "/tmp/t_seq.XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    rng_t r = rng_new(17);
+    const char *modes[3] = {NULL, "wg", "w"};
+    char path[64];
+    int placed = 0, serial = 0;
+    for (int it = 0; it < check_iters(24) && !check_failed_; it++) {
+        buf_t b = {0};
+        int reps = it % 4 == 0 ? 40000 : 1 + (int)rng_below(&r, 30);
+        for (int k = 0; k < reps; k++) {
+            buf_t one = random_fasta(&r, 0);
+            put(&b, one.s, one.len);
+            if (b.len && b.s[b.len - 1] != '\n') putc_(&b, '\n');
+            free(one.s);
+        }
+        snprintf(path, sizeof path, "%s/in.fa", dir);
+        CHECK(write_file(path, &b, modes[it % 3]) == 0, "write");
+        int threads = it % 6 == 5 ? 1 : 4;
+        rv_seq_t *ref = rv_seq_load_threads(path, RV_ALPHA_AUTO, 4);
+        placer_t pl = {0, it % 8 == 0 || it % 2 == 1, 0, 0, 0, NULL};
+        rv_seq_t *s = rv_seq_load_placed(path, RV_ALPHA_AUTO, threads, placer, &pl);
+        char why[200] = "";
+        CHECK(!ref == !s, "iteration %d: %s", it, rv_last_error());
+        if (ref && s) {
+            CHECK(same_seq(ref, s, 1, why, sizeof why), "iteration %d (%zu bytes): %s", it, b.len, why);
+            CHECK(pl.calls <= 1, "placer called %d times", pl.calls);
+            if (threads == 1) CHECK(pl.calls == 0, "the serial reader placed the text");
+            if (pl.calls) {
+                placed++;
+                CHECK(pl.asked == ref->n && s->text == pl.buf && !s->owned_text && s->text_room == pl.room,
+                      "iteration %d: asked %llu for n %llu, text %s the placer's, room %llu", it,
+                      (unsigned long long)pl.asked, (unsigned long long)ref->n, s->text == pl.buf ? "is" : "is not",
+                      (unsigned long long)s->text_room);
+            } else {
+                serial++;
+                CHECK(s->owned_text && s->text_room == 0, "a text not placed is owned");
+            }
+            if (pl.strands && ref->alpha == RV_ALPHA_DNA) {
+                CHECK(rv_seq_add_reverse(ref, 2) == 0 && rv_seq_add_reverse(s, 2) == 0, "both strands: %s", rv_last_error());
+                CHECK(ref->n == s->n && memcmp(ref->text, s->text, ref->n) == 0, "both strands differ");
+                if (pl.calls) CHECK(s->text == pl.buf, "both strands left the placed buffer");
+            }
+            for (int k = 0; pl.buf && k < CANARY; k++) CHECK(pl.buf[pl.room + k] == 0xA5, "written past the room");
+        }
+        rv_seq_free(ref);
+        rv_seq_free(s); /* leaves the placed text: freed here (a double free otherwise) */
+        free(pl.buf);
+        free(b.s);
+    }
+    CHECK(placed > 0 && serial > 0, "placed %d, serial %d: both paths must run", placed, serial);
+    /* DNA past the serial reader's size: both strands grow in the placed buffer */
+    buf_t b = {0};
+    for (int k = 0; k < 300000; k++) {
+        if (k % 1000 == 0) puts_(&b, ">r\n");
+        for (int i = 0; i < 20; i++) putc_(&b, pick(&r, k % 7 ? "ACGT" : "ACGTN"));
+        putc_(&b, '\n');
+    }
+    snprintf(path, sizeof path, "%s/big.fa", dir);
+    write_file(path, &b, NULL);
+    rv_seq_t *ref = rv_seq_load_threads(path, RV_ALPHA_AUTO, 4);
+    placer_t pl = {0, 1, 0, 0, 0, NULL};
+    rv_seq_t *s = rv_seq_load_placed(path, RV_ALPHA_AUTO, 4, placer, &pl);
+    CHECK(ref && s && ref->alpha == RV_ALPHA_DNA && pl.calls == 1, "DNA placed: %s", rv_last_error());
+    if (ref && s && pl.calls == 1) {
+        CHECK(rv_seq_add_reverse(ref, 2) == 0 && rv_seq_add_reverse(s, 2) == 0, "both strands: %s", rv_last_error());
+        CHECK(ref->n == s->n && memcmp(ref->text, s->text, ref->n) == 0 && s->text == pl.buf && s->n == pl.room,
+              "both strands: n %llu vs %llu, %s the placed buffer", (unsigned long long)ref->n,
+              (unsigned long long)s->n, s->text == pl.buf ? "in" : "not in");
+        for (int k = 0; k < CANARY; k++) CHECK(pl.buf[pl.room + k] == 0xA5, "both strands written past the room");
+    }
+    rv_seq_free(ref);
+    rv_seq_free(s);
+    free(pl.buf);
+    /* a placer without room fails the load with its message */
+    pl = (placer_t){0, 0, 1, 0, 0, NULL};
+    s = rv_seq_load_placed(path, RV_ALPHA_AUTO, 4, placer, &pl);
+    CHECK(!s && pl.calls == 1 && strstr(rv_last_error(), "no room"), "a failing placer: %s",
+          s ? "loaded" : rv_last_error());
+    rv_seq_free(s);
+    free(b.s);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    CHECK(system(path) == 0, "cleanup");
+    case_end("load_placed_vs_threads");
+}
+
 /* rv_seq_pack / rv_seq_unpack (the records MPI ranks of a host receive): every
  * field but raw survives, lookups by name work, damage is refused. */
 static void case_pack_random(void)
@@ -340,5 +454,6 @@ int main(void)
     case_parse_random();
     case_encode_random();
     case_files();
+    case_placed();
     return check_exit();
 }

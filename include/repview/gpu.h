@@ -14,6 +14,10 @@ int rv_gpu_compiled(void);
 /* 1 and the device name when a usable GPU is present, 0 (with a reason in why)
  * otherwise. */
 int rv_gpu_probe(char *name, size_t name_len, char *why, size_t why_len);
+/* The same for device dev (0 is the probe's), which becomes the calling thread's:
+ * an MPI rank probes only its own device (a context on another costs that device
+ * memory and the rank time). */
+int rv_gpu_probe_device(int dev, char *name, size_t name_len, char *why, size_t why_len);
 
 /* Build SA, ISA and LCP of x->seq->text into the already allocated arrays of x on the
  * GPU (and LLR/LLRc when with_llr).  Returns 0, or -1 with a message; on -1 the

@@ -36,6 +36,10 @@ typedef struct {
     uint64_t tpos, gpos, len;
 } rv_segment_t;
 
+/* Room for a text of n codes (rv_seq_load_placed): a buffer the caller owns of
+ * *room >= n bytes (at least 1), or NULL with a message. */
+typedef uint8_t *(*rv_seq_place_fn)(void *ud, uint64_t n, uint64_t *room);
+
 typedef struct rv_seq {
     rv_alpha_t alpha;    /* never RV_ALPHA_AUTO once loaded */
     int sigma;           /* number of matching symbols (codes 1..sigma) */
@@ -64,6 +68,11 @@ typedef struct rv_seq {
     /* rec and seg are always owned; raw/text are freed through these (NULL when
      * they point into the index file's mapping) */
     void *owned_raw, *owned_text;
+    /* A text placed by rv_seq_load_placed(): the bytes text may hold there (0 when
+     * the text is in a buffer of its own), and, while loading, the placer. */
+    uint64_t text_room;
+    rv_seq_place_fn place;
+    void *place_ud;
 } rv_seq_t;
 
 /* Read every record of PATH ("-" = stdin): FASTA or FASTQ, plain/gzip/bgzip.
@@ -75,6 +84,15 @@ rv_seq_t *rv_seq_load(const char *path, rv_alpha_t alpha);
  * htslib's thread pool; gzip is inflated as one stream, then parsed in parallel;
  * stdin, pipes and threads = 1 are read line by line.  All give the same sequence. */
 rv_seq_t *rv_seq_load_threads(const char *path, rv_alpha_t alpha, int threads);
+
+/* rv_seq_load_threads() writing the encoded text straight into place(ud, n, &room)
+ * (the MPI ranks of a host share it in a window: no copy of 3 GB after the read).
+ * place is called once, from this thread, where the text is encoded in parallel
+ * (a plain or compressed file, threads > 1); the serial reader (stdin, pipes, one
+ * thread, damaged compressed data) and a failure before the encoding never call
+ * it, and the text is then owned as with rv_seq_load_threads().  A placed text is
+ * not freed by rv_seq_free(). */
+rv_seq_t *rv_seq_load_placed(const char *path, rv_alpha_t alpha, int threads, rv_seq_place_fn place, void *ud);
 
 /* Build a one-record sequence from a string (for `sa --string` and tests). */
 rv_seq_t *rv_seq_from_string(const char *s, size_t len, rv_alpha_t alpha, const char *name);

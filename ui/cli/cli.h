@@ -229,6 +229,9 @@ int cli_open_text(const char *file, const char *region, const cli_common_t *c, c
                   uint64_t *lo, uint64_t *hi);
 int cli_gpu_refused(const cli_common_t *c);
 int cli_mpi_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int rank);
+/* Before the read: a rank that may take a GPU starts its device in a thread
+ * (cli_mpi_bucket_gpu waits for it). */
+void cli_mpi_gpu_warm(const cli_common_t *c, int rank);
 /* The threads of a GPU rank: its host's share of the cores unless -t gave them
  * (t_given), with mpirun's binding widened to them. */
 int cli_mpi_gpu_threads(int t_given, int threads);

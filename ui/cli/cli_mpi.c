@@ -19,6 +19,8 @@
 #include "repview/gpu.h"
 #include "cli.h"
 
+static void warm_join(void);
+
 int cli_mpi_ranks(void)
 {
     /* the launcher's environment: Open MPI, then PMIx and Hydra/MPICH */
@@ -218,84 +220,138 @@ void cli_mpi_finalize(void)
      * asleep: the windows' frees and MPI_Finalize synchronise by polling flat
      * out, which took the cores rank 0's merge threads run on. */
     MPI_Request req;
+    const char *tr = getenv("REPVIEW_MPI_TRACE");
+    warm_join();
+    int world = -1;
+    double t0 = rv_now(), t1, t2;
     if (MPI_Ibarrier(MPI_COMM_WORLD, &req) == MPI_SUCCESS) wait_quietly(&req);
+    t1 = rv_now();
     if (count_win != MPI_WIN_NULL) MPI_Win_free(&count_win);
     if (map_win != MPI_WIN_NULL) MPI_Win_free(&map_win);
     if (text_win != MPI_WIN_NULL) MPI_Win_free(&text_win);
     if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
     free(node_world);
     node_world = NULL;
+    t2 = rv_now();
+    MPI_Comm_rank(MPI_COMM_WORLD, &world);
     MPI_Finalize();
+    if (tr && *tr == '1') { /* REPVIEW_MPI_TRACE: the end's steps, and the clock for what follows the exit */
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        fprintf(stderr, "mpi\trank %d\tend: barrier %.3f, windows freed %.3f, MPI_Finalize %.3f s; epoch %.3f\n",
+                world, t1 - t0, t2 - t1, rv_now() - t2, now.tv_sec + now.tv_nsec / 1e9);
+    }
 }
 
 /* The host's first rank reads the input with every core of the host while the
- * others wait without spinning, and sends them the records (rv_seq_pack); all
- * allocate one shared window; the first rank copies its text there, drops its own
- * and says so; the others build their sequence over the window.  A rank that must
- * not repeat the reader's error gets *quiet set; *shared is set once every rank of
- * the host has the window. */
-static rv_seq_t *load_on_host(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *quiet, int *shared)
+ * others wait without spinning.  All ranks of the host make one shared window
+ * (MPI_Win_allocate_shared) whose size the first rank sends them as soon as it
+ * knows it: its parallel encoder writes the text straight into the window
+ * (rv_seq_load_placed; a text read serially is copied there after), and with
+ * both strands the reverse complement follows it in place.  Then it sends the
+ * records (rv_seq_pack) and the others build their sequence over the window.  A
+ * window size of 0 means the first rank could not read the input, a records size
+ * of 0 that it failed after the window was made.  A rank that must not repeat the
+ * reader's error gets *quiet set; *shared is set once every rank of the host has
+ * the window. */
+typedef struct {
+    int strands, made, failed;
+    uint8_t *base;
+} window_t;
+
+/* The first rank's side: the size to the others, then the window with them. */
+static int make_window(window_t *w, uint64_t bytes)
 {
-    rv_seq_t *s = NULL;
+    w->made = 1;
+    for (int r = 1; r < node_size; r++) cli_mpi_send_bytes(node_world[r], &bytes, sizeof bytes);
+    if (MPI_Win_allocate_shared((MPI_Aint)bytes, 1, MPI_INFO_NULL, node, &w->base, &text_win) != MPI_SUCCESS) {
+        w->failed = 1;
+        return rv_error("mpi", "cannot share the text between the ranks of a host");
+    }
+    return 0;
+}
+
+/* rv_seq_place_fn: the window, with room for both strands where asked. */
+static uint8_t *place_text(void *ud, uint64_t n, uint64_t *room)
+{
+    window_t *w = ud;
+    uint64_t bytes = w->strands && n ? 2 * n + 1 : n;
+    if (make_window(w, bytes ? bytes : 1) < 0) return NULL;
+    *room = bytes;
+    return w->base;
+}
+
+static rv_seq_t *lead_host(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *shared)
+{
+    window_t w = {strands, 0, 0, NULL};
     void *pack = NULL;
     uint64_t bytes = 0;
-    int ok = 1; /* this rank can go on; every rank of the host joins the window all the same */
-    *quiet = 0;
-    if (node_rank == 0) {
-        s = rv_seq_load_threads(path, alpha, 0);
-        if (s && strands && rv_seq_add_reverse(s, 0) < 0) rv_seq_free(s), s = NULL;
-        if (s && rv_seq_pack(s, &pack, &bytes) < 0) rv_seq_free(s), s = NULL;
-        for (int r = 1; r < node_size; r++) {
-            cli_mpi_send_bytes(node_world[r], &bytes, sizeof bytes);
-            if (bytes) cli_mpi_send_bytes(node_world[r], pack, bytes);
-        }
-        free(pack);
-        pack = NULL;
-    } else {
-        if (cli_mpi_recv_bytes(node_world[0], &bytes, sizeof bytes) < 0) return NULL;
-        if (!bytes) {
-            *quiet = 1;
-            rv_error(path, "the host's first rank could not read it");
-            return NULL;
-        }
-        if (!(pack = malloc(bytes))) {
-            rv_error("mpi", "out of memory");
-            ok = 0;
-        }
-        if (ok && cli_mpi_recv_bytes(node_world[0], pack, bytes) < 0) ok = 0;
+    rv_seq_t *s = rv_seq_load_placed(path, alpha, 0, place_text, &w);
+    if (s && strands && rv_seq_add_reverse(s, 0) < 0) rv_seq_free(s), s = NULL;
+    if (s && !w.made && make_window(&w, s->n ? s->n : 1) == 0) { /* read serially: copied */
+        rv_copy_threads(w.base, s->text, s->n, 0); /* every core of the host: 3 GB took 2 s on one */
+        free(s->owned_text);
+        s->owned_text = NULL;
+        s->text = w.base;
     }
-    if (!bytes) return NULL; /* the reader, with its message; no rank of the host goes on */
-    uint64_t n = node_rank == 0 ? s->n : 0;
+    if (s && w.failed) rv_seq_free(s), s = NULL;
+    if (s && rv_seq_pack(s, &pack, &bytes) < 0) rv_seq_free(s), s = NULL;
+    if (!w.made) { /* nothing read: no window for anybody */
+        for (int r = 1; r < node_size; r++) cli_mpi_send_bytes(node_world[r], &bytes, sizeof bytes);
+        return NULL;
+    }
+    if (!w.failed) {
+        *shared = 1; /* every rank of the host has it */
+        MPI_Win_lock_all(MPI_MODE_NOCHECK, text_win);
+        MPI_Win_sync(text_win); /* the stores are seen by the ranks that get the records */
+        MPI_Win_unlock_all(text_win);
+    }
+    for (int r = 1; r < node_size; r++) {
+        cli_mpi_send_bytes(node_world[r], &bytes, sizeof bytes);
+        if (bytes) cli_mpi_send_bytes(node_world[r], pack, bytes);
+    }
+    free(pack);
+    if (s && !keep_raw) { /* the bytes as read: only for display */
+        free(s->owned_raw);
+        s->owned_raw = NULL;
+        s->raw = NULL;
+    }
+    return s;
+}
+
+static rv_seq_t *load_on_host(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *quiet, int *shared)
+{
+    *quiet = 0;
+    if (node_rank == 0) return lead_host(path, alpha, strands, keep_raw, shared);
+    uint64_t bytes = 0;
+    if (cli_mpi_recv_bytes(node_world[0], &bytes, sizeof bytes) < 0) return NULL;
+    if (!bytes) {
+        *quiet = 1;
+        rv_error(path, "the host's first rank could not read it");
+        return NULL;
+    }
     uint8_t *base = NULL;
-    if (MPI_Win_allocate_shared((MPI_Aint)(n ? n : 1), 1, MPI_INFO_NULL, node, &base, &text_win) != MPI_SUCCESS) {
-        rv_seq_free(s);
-        free(pack);
+    if (MPI_Win_allocate_shared(0, 1, MPI_INFO_NULL, node, &base, &text_win) != MPI_SUCCESS) {
         rv_error("mpi", "cannot share the text between the ranks of a host");
         return NULL;
     }
-    char done = 1;
     *shared = 1;
-    if (node_rank == 0) {
-        MPI_Win_lock_all(MPI_MODE_NOCHECK, text_win);
-        rv_copy_threads(base, s->text, s->n, 0); /* every core of the host: 3 GB took 2 s on one */
-        MPI_Win_sync(text_win); /* the stores are seen by the ranks that get `done` */
-        MPI_Win_unlock_all(text_win);
-        free(s->owned_text);
-        s->owned_text = NULL;
-        s->text = base;
-        if (!keep_raw) { /* the bytes as read: only for display */
-            free(s->owned_raw);
-            s->owned_raw = NULL;
-            s->raw = NULL;
-        }
-        for (int r = 1; r < node_size; r++) cli_mpi_send_bytes(node_world[r], &done, 1);
-        return s;
+    if (cli_mpi_recv_bytes(node_world[0], &bytes, sizeof bytes) < 0) return NULL;
+    if (!bytes) {
+        *quiet = 1;
+        rv_error(path, "the host's first rank could not read it");
+        return NULL;
     }
-    MPI_Aint wsize = 0;
-    int disp;
-    uint8_t *text = NULL;
-    MPI_Win_shared_query(text_win, 0, &wsize, &disp, &text);
-    if (cli_mpi_recv_bytes(node_world[0], &done, 1) == 0 && ok) {
+    void *pack = malloc(bytes);
+    int ok = pack != NULL;
+    if (!ok) rv_error("mpi", "out of memory"); /* the job ends on it (its send waits) */
+    if (ok && cli_mpi_recv_bytes(node_world[0], pack, bytes) < 0) ok = 0;
+    rv_seq_t *s = NULL;
+    if (ok) {
+        MPI_Aint wsize = 0;
+        int disp;
+        uint8_t *text = NULL;
+        MPI_Win_shared_query(text_win, 0, &wsize, &disp, &text);
         MPI_Win_lock_all(MPI_MODE_NOCHECK, text_win);
         MPI_Win_sync(text_win);
         MPI_Win_unlock_all(text_win);
@@ -833,7 +889,7 @@ int cli_mpi_init(int *rank, int *size)
     return rv_error("mpirun", "this repview was built without MPI (no mpicc at build time): "
                               "install libopenmpi-dev and rebuild, or run without mpirun");
 }
-void cli_mpi_finalize(void) {}
+void cli_mpi_finalize(void) { warm_join(); }
 void cli_mpi_host_workers(int *worker, int *workers) { *worker = -1, *workers = 0; }
 void cli_mpi_widen(int threads) { (void)threads; }
 int cli_mpi_host_leader(void) { return 1; }
@@ -876,8 +932,37 @@ int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cli_
 
 /* ---- GPU ranks (buckets.h): the worker ranks of a host take its GPUs in order ---- */
 
+/* A rank that may take a GPU makes its device's context while the host's first
+ * rank reads the input (a context took 0.15 s on an H200, after the driver's own
+ * start); cli_mpi_bucket_gpu waits for it. */
+static pthread_t warm_thread;
+static int warm_started;
+
+static void *warm_device(void *arg)
+{
+    int dev = (int)(intptr_t)arg;
+    char name[128], why[256];
+    if (dev < rv_gpu_devices()) (void)rv_gpu_probe_device(dev, name, sizeof name, why, sizeof why);
+    return NULL;
+}
+
+void cli_mpi_gpu_warm(const cli_common_t *c, int rank)
+{
+    int worker, workers;
+    if (rank == 0 || warm_started || !rv_gpu_compiled() || cli_gpu_refused(c)) return;
+    cli_mpi_host_workers(&worker, &workers);
+    if (worker >= 0) warm_started = pthread_create(&warm_thread, NULL, warm_device, (void *)(intptr_t)worker) == 0;
+}
+
+static void warm_join(void)
+{
+    if (warm_started) pthread_join(warm_thread, NULL);
+    warm_started = 0;
+}
+
 int cli_mpi_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, int rank)
 {
+    warm_join();
     if (rank == 0 || cli_gpu_refused(c)) return 0;
     int worker, workers, devices = rv_gpu_devices();
     cli_mpi_host_workers(&worker, &workers);
@@ -887,6 +972,9 @@ int cli_mpi_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd
                             devices, workers);
         return 0;
     }
+    /* the text goes up through a staging buffer that many threads fill: mpirun
+     * binds a rank of two to one core, where they took 0.9 s for 3 GB, not 0.5 s */
+    cli_mpi_widen(rv_default_threads() / (workers > 0 ? workers : 1));
     return cli_bucket_gpu(s, c, cmd, worker, 1);
 }
 
@@ -910,6 +998,7 @@ int cli_mpi_start(const char *file, cli_common_t *c, int *rank, int *size, rv_se
     if (cli_mpi_init(rank, size) < 0) return -1;
     if (*rank > 0) c->quiet = 1;                  /* rank 0 speaks for the job */
     if (!c->build.threads) c->build.threads = 1; /* a rank per core, unless -t */
+    cli_mpi_gpu_warm(c, *rank);
     if (!cli_mpi_available()) {
         *s = cli_load_text(file, c);
         return 0;

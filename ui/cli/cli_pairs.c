@@ -634,6 +634,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     if (rank > 0) c->quiet = 1;            /* rank 0 speaks for the job */
     int t_given = c->build.threads > 0;
     if (!t_given) c->build.threads = 1;    /* a rank per core, unless -t */
+    cli_mpi_gpu_warm(c, rank);
     mpi_trace(rank, "init", t0);
     /* rank 0 reads, plans and merges on every core, the first rank of a host reads */
     if (rank == 0 || cli_mpi_host_leader()) cli_mpi_widen(rv_default_threads());
@@ -647,6 +648,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     int threads = c->build.threads, gpu = rc == 0 ? cli_mpi_bucket_gpu(s, c, "pairs", rank) : 0;
     if (gpu < 0) rc = -1;
     if (gpu == 1) threads = cli_mpi_gpu_threads(t_given, threads);
+    if (gpu == 1) mpi_trace(rank, "text on the device", t0);
     /* rank 0 works too unless a rank has a GPU; the plan cuts about three jobs for
      * every worker thread of the job */
     uint64_t gpus = 0, any_gpu = 0, all = 0, most = 1;
@@ -761,11 +763,13 @@ int cli_pairs(int argc, char **argv)
     double t_read = rv_now();
     if (buckets) {
         if (!(s = load_text(argv[i], &c))) return RV_EXIT_DATA;
+        mpi_trace(0, "read", t_read);
         /* the estimate is of CPU ranks: its sample runs on the CPU */
         if (!a.estimate && cli_bucket_gpu(s, &c, "pairs", 0, 0) < 0) {
             rv_seq_free(s);
             return cli_data_error();
         }
+        mpi_trace(0, "device ready (or none)", t_read);
     } else {
         c.build.with_llr = 0;
         /* direct pairs come from any index (an index of both strands filters them);
@@ -806,14 +810,22 @@ int cli_pairs(int argc, char **argv)
     static char obuf[1 << 20];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     rc = run(x, x ? x->seq : s, &o, &a);
+    mpi_trace(0, "run", t_read);
     if (s && getenv("REPVIEW_JOB_TRACE")) rv_bucket_phase_report(stderr, "local");
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "repview: pairs: cannot write the output: %s\n", strerror(errno));
         rc = RV_EXIT_DATA;
     }
     rc = cli_out_end(a.out, rc);
+    mpi_trace(0, "output closed", t_read);
     rv_bucket_gpu_end();
     rv_seq_free(s);
     if (x) cli_close_index(x, &c);
+    mpi_trace(0, "freed", t_read);
+    if (getenv("REPVIEW_MPI_TRACE")) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        fprintf(stderr, "mpi\trank 0\tepoch %.3f\n", now.tv_sec + now.tv_nsec / 1e9);
+    }
     return rc;
 }

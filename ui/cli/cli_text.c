@@ -91,7 +91,7 @@ int cli_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd, in
     int forced = cli_gpu_forced(c);
     if (cli_gpu_refused(c) || (!forced && !any_size && s->n < GPU_MIN_TEXT)) return 0;
     char name[128], why[256];
-    if (!rv_gpu_probe(name, sizeof name, why, sizeof why)) {
+    if (!rv_gpu_probe_device(device, name, sizeof name, why, sizeof why)) {
         if (!forced) return 0;
         return rv_error(cmd, "--gpu: no usable GPU: %s", why);
     }
