@@ -44,6 +44,7 @@
 #include "repview/common.h"
 #include "repview/pairs.h"
 #include "internal.h"
+#include "seq_internal.h"
 #include "pairs_internal.h"
 
 enum { BLOCKS = 192, MIN_SAMPLE = 12, MORE_ROUNDS = 1, SINK_PAIRS = 1 << 21, HEADER_BYTES = 70 /* the BEDPE header line */,
@@ -371,7 +372,8 @@ static double fill_s(int find, double scan_s)
  *   for each thread, 4 bytes below 2^32 symbols), then works with the job lists
  *   or map;
  * - under mpirun: rank 0 encodes the text straight into the host's window (the
- *   text once, as in base), then counts; every rank that works holds the text and
+ *   text once, as in base; a text read serially is copied there: base + n), then
+ *   counts; every rank that works holds the text and
  *   the job lists or map of the window, the counts, its
  *   jobs' arrays and its pairs' sort buffers.  The record table, names and heap
  *   of base stay in every rank; the bytes as read (raw) are dropped under mpirun. */
@@ -396,7 +398,8 @@ static uint64_t rank_peak(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv
     const uint64_t work = jobs + map + (uint64_t)threads * (job + sink);
     if (w == 1) return base + codes + (counting > work ? counting : work);
     const uint64_t raw = s->raw && base > s->glen ? s->glen : 0;
-    uint64_t peak = base + MPI_RSS_BYTES;                           /* rank 0 shares the text */
+    const uint64_t copy = rv_seq_encodes_in_parallel(s->glen, 0) ? 0 : s->n;
+    uint64_t peak = base + copy + MPI_RSS_BYTES;                    /* rank 0 shares the text */
     const uint64_t at = base - raw + MPI_RSS_BYTES + codes;        /* then, raw dropped */
     const uint64_t merging = jobs + (uint64_t)RV_PAIRS_BATCH * 160; /* rank 0's formatting buffers */
     const uint64_t most = counting > work ? (counting > merging ? counting : merging) : (work > merging ? work : merging);

@@ -400,7 +400,7 @@ static int pack_fits(const seq_pack_t *h, uint64_t left, uint64_t text_bytes)
     }
     return h->magic == SEQ_PACK_MAGIC && h->n <= text_bytes && h->sigma >= 1 && h->sigma <= 255 &&
            h->alpha >= RV_ALPHA_DNA && h->alpha <= RV_ALPHA_TEXT && h->strands <= 2 &&
-           (h->strands != 2 || 2 * h->nf + 1 == h->n);
+           (h->strands != 2 || 2 * h->nf + 1 == h->n || (h->nf == 0 && h->n == 0));
 }
 
 rv_seq_t *rv_seq_unpack(const void *buf, uint64_t bytes, const uint8_t *text, uint64_t text_bytes)

@@ -31,5 +31,9 @@ void rv_seq_set_alpha(rv_seq_t *s, rv_alpha_t alpha, uint8_t code[256]);
  * positions over `threads` threads (0 = defaults); both give the same text and segments. */
 int rv_seq_encode_serial(rv_seq_t *s, rv_alpha_t alpha);
 int rv_seq_encode_threads(rv_seq_t *s, rv_alpha_t alpha, int threads, uint64_t chunk);
+/* 1 when rv_seq_encode_threads() encodes glen bytes of a file in parallel on
+ * `threads` (0 = all cores) with its default chunk: the only case in which
+ * rv_seq_load_placed() places the text. */
+int rv_seq_encodes_in_parallel(uint64_t glen, int threads);
 
 #endif

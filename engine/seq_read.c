@@ -307,6 +307,12 @@ static void enc_range(void *ctx, uint64_t lo, uint64_t hi, int tid)
     for (uint64_t c = lo; c < hi; c++) enc_chunk(ctx, c);
 }
 
+int rv_seq_encodes_in_parallel(uint64_t glen, int threads)
+{
+    if (threads <= 0) threads = rv_default_threads();
+    return threads > 1 && glen > MIN_CHUNK;
+}
+
 int rv_seq_encode_threads(rv_seq_t *s, rv_alpha_t alpha, int threads, uint64_t chunk)
 {
     if (threads <= 0) threads = rv_default_threads();

@@ -19,6 +19,9 @@ int rv_temp_unnamed(const char *dir)
 {
     const char *named = getenv("REPVIEW_TEMP_NAMED"); /* tests: the callers' fallbacks */
     if (named && *named == '1') return errno = EOPNOTSUPP, -1;
+    /* such a file gets its name through /proc/self/fd (rv_temp_link): without
+     * /proc (a chroot, a container without it) the callers' named files serve */
+    if (access("/proc/self/fd", X_OK) != 0) return errno = EOPNOTSUPP, -1;
 #ifdef O_TMPFILE
     return open(temp_dir(dir), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
 #else

@@ -825,7 +825,11 @@ extern "C" int rv_gpu_bk_open(const uint8_t *text, uint64_t n, int sigma, int de
     g.codes_k = 0;
     GK(cudaMalloc(&g.text, n + TEXT_PAD));
     GK(cudaMemsetAsync(g.text + n, 0, TEXT_PAD, g.s));
-    if (upload_staged(g.text, text, n, g.s) < 0) return -1;
+    if (upload_staged(g.text, text, n, g.s) < 0) { /* the device's memory back for what runs instead */
+        cudaFree(g.text);
+        g.text = nullptr;
+        return -1;
+    }
     g.dev = dev;
     g.n = n;
     g.text_sigma = sigma;
@@ -878,6 +882,10 @@ extern "C" int rv_gpu_bk_job(uint64_t sigma, int k, uint64_t lo, uint64_t nc, co
 {
     double t = rv_now();
     bk_download dl;
+    { /* the staging slots are page-locked in this device's context, not device 0's */
+        std::lock_guard<std::mutex> lock(g_mu);
+        if (g.dev >= 0 && cudaSetDevice(g.dev) != cudaSuccess) cudaGetLastError();
+    }
     /* g.n is set by the text's upload, before any job */
     const size_t need = 2 * m * (g.n < UINT32_MAX ? sizeof(uint32_t) : sizeof(uint64_t));
     int slot = pin_take(need);

@@ -370,6 +370,22 @@ static void case_placed(void)
     rv_seq_free(ref);
     rv_seq_free(s);
     free(pl.buf);
+    /* room for one strand only: both strands are made in a buffer of their own */
+    ref = rv_seq_load_threads(path, RV_ALPHA_AUTO, 4);
+    pl = (placer_t){0, 0, 0, 0, 0, NULL};
+    s = rv_seq_load_placed(path, RV_ALPHA_AUTO, 4, placer, &pl);
+    CHECK(ref && s && pl.calls == 1 && s->text_room == ref->n, "DNA placed, one strand's room: %s", rv_last_error());
+    if (ref && s && pl.calls == 1) {
+        CHECK(rv_seq_add_reverse(ref, 2) == 0 && rv_seq_add_reverse(s, 2) == 0, "both strands: %s", rv_last_error());
+        CHECK(ref->n == s->n && memcmp(ref->text, s->text, ref->n) == 0 && s->text != pl.buf && s->owned_text &&
+                  s->text_room == 0,
+              "both strands past the room: n %llu vs %llu, %s the placed buffer", (unsigned long long)ref->n,
+              (unsigned long long)s->n, s->text == pl.buf ? "in" : "not in");
+        for (int k = 0; k < CANARY; k++) CHECK(pl.buf[pl.room + k] == 0xA5, "both strands written past the room");
+    }
+    rv_seq_free(ref);
+    rv_seq_free(s);
+    free(pl.buf);
     /* a placer without room fails the load with its message */
     pl = (placer_t){0, 0, 1, 0, 0, NULL};
     s = rv_seq_load_placed(path, RV_ALPHA_AUTO, 4, placer, &pl);

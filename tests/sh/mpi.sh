@@ -309,6 +309,38 @@ rm -f "$T/m2"
 REPVIEW_MPI_HOSTS_APART=1 "${MPIRUN[@]}" -np 1 "$REPVIEW" pairs -l 16 -o "$T/m2" "$T/g4.fa" : \
     -np 1 "$REPVIEW" pairs -l 16 -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
 expect_eq mpi_hosts_text_same "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$("$REPVIEW" pairs -l 16 "$T/g4.fa")"
+# inputs past 4 MiB of sequence: the host's first rank encodes the text in
+# parallel straight into the shared window (both strands grow there), plain and
+# gzip, one host or hosts apart; a failure after the window exists (protein with
+# both strands), a text of no symbols, and a rank without room for the records
+# (REPVIEW_TEST_RECORDS_OOM) end with one message, not a hang
+"$RV_BUILD/gen_chrom" --kind dna --records 2 5m 21 >"$T/g5.fa" && gzip -c "$T/g5.fa" >"$T/g5.fa.gz" ||
+    bad mpi_placed_input "gen_chrom failed"
+"$RV_BUILD/gen_chrom" --kind protein 5m 3 >"$T/p5.fa" || bad mpi_placed_input "gen_chrom protein failed"
+awk 'BEGIN { print ">n"; for (i = 0; i < 90000; i++) print "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN" }' >"$T/n5.fa"
+REF5=$("$REPVIEW" pairs -l 40 "$T/g5.fa")
+rm -f "$T/m5"
+"${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 40 -o "$T/m5" "$T/g5.fa" 2>"$T/err"; rc=$?
+expect_eq mpi_placed_one "$(cat "$T/m5" 2>&1)$(rc_note $rc)" "$REF5"
+CNT5=$("$REPVIEW" pairs -l 40 --strands both --count "$T/g5.fa")
+expect_eq mpi_placed_both "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 40 --strands both --count "$T/g5.fa" 2>&1)" "$CNT5"
+expect_eq mpi_placed_minus_gz "$("${MPIRUN[@]}" -np 2 "$REPVIEW" pairs -l 40 --strands - --count "$T/g5.fa.gz" 2>&1)" \
+    "$("$REPVIEW" pairs -l 40 --strands - --count "$T/g5.fa")"
+expect_eq mpi_placed_both_hosts_apart "$(REPVIEW_MPI_HOSTS_APART=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" pairs -l 40 --strands both --count "$T/g5.fa" 2>&1)" "$CNT5"
+expect_eq mpi_placed_lr "$("${MPIRUN[@]}" -np 3 "$REPVIEW" lr --bedgraph "$T/g5.fa" 2>&1 | md5sum)" "$("$REPVIEW" lr --bedgraph "$T/g5.fa" | md5sum)"
+expect_eq mpi_placed_no_symbols "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 5 --strands both --count "$T/n5.fa" 2>&1)" \
+    "$("$REPVIEW" pairs -l 5 --strands both --count "$T/n5.fa" 2>&1)"
+expect_eq mpi_no_symbols_small "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 5 --strands both --count "$T/none.fa" 2>&1)" \
+    "$("$REPVIEW" pairs -l 5 --strands both --count "$T/none.fa" 2>&1)"
+rm -f "$T/mo"
+"${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 40 --strands both -o "$T/mo" "$T/p5.fa" >"$T/out" 2>"$T/err"; rc=$?
+if [ "$rc" != 1 ] || [ "$(grep -c '^repview: ' "$T/err")" != 1 ] || ! grep -q 'both strands need DNA' "$T/err" || [ -e "$T/mo" ]
+then bad mpi_placed_protein_both "exit $rc: $(head -c 300 "$T/err")"; else ok mpi_placed_protein_both; fi
+for r in 1 2; do
+    REPVIEW_TEST_RECORDS_OOM=$r "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 40 --strands both --count "$T/g5.fa" >"$T/out" 2>"$T/err"; rc=$?
+    if [ "$rc" != 1 ] || ! grep -q '^repview: mpi: out of memory' "$T/err"; then bad "mpi_records_oom_rank$r" "exit $rc: $(head -c 300 "$T/err")"
+    else ok "mpi_records_oom_rank$r"; fi
+done
 expect_eq mpi_np3_counter_count "$(REPVIEW_MPI_COUNTER=2 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --strands both --count "$F" 2>&1)" "$CNT2"
 # stdout (small output), filters, a mem budget, hand-made inputs with more ranks than jobs
 expect_eq mpi_np3_stdout "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 30 "$F" 2>&1)" "$("$REPVIEW" pairs -l 30 "$F")"

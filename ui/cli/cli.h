@@ -198,8 +198,10 @@ typedef int (*cli_mpi_job_fn)(uint64_t job, FILE *out, void *ud);
 typedef int (*cli_mpi_read_fn)(FILE *f, void *ud);
 /* A command started by mpirun: MPI, rank 0 alone speaking (the others quiet),
  * one thread a rank unless -t, and *s = the sequence of FILE (NULL with the
- * message set: a failure every rank meets).  0, or -1 when MPI did not start. */
-int cli_mpi_start(const char *file, cli_common_t *c, int *rank, int *size, rv_seq_t **s);
+ * message set: a failure every rank meets).  gpu: the command may give its
+ * workers GPUs (cli_mpi_bucket_gpu), which start while FILE is read.  0, or -1
+ * when MPI did not start. */
+int cli_mpi_start(const char *file, cli_common_t *c, int gpu, int *rank, int *size, rv_seq_t **s);
 /* A failure every rank meets before the work (FILE, REGION, patterns): rank 0
  * prints rv_last_error() unless printed and ends the job with code; the other
  * ranks get code back (to free, cli_mpi_finalize and return it). */

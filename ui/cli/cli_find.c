@@ -296,7 +296,7 @@ static int cli_find_mpi(int argc, char **argv, int i, cli_common_t *c, find_opts
 {
     int rank = 0, size = 1;
     rv_seq_t *s;
-    if (cli_mpi_start(argv[i], c, &rank, &size, &s) < 0) return cli_data_error();
+    if (cli_mpi_start(argv[i], c, 0, &rank, &size, &s) < 0) return cli_data_error();
     pattern_set_t ps = {0};
     rv_find_text_t *f = NULL;
     /* every rank reads the same input and patterns: a failure here is every

@@ -349,7 +349,7 @@ static int cli_lr_mpi(const char *file, const char *region, cli_common_t *c, con
 {
     int rank = 0, size = 1, t_given = c->build.threads > 0;
     rv_seq_t *s;
-    if (cli_mpi_start(file, c, &rank, &size, &s) < 0) return cli_data_error();
+    if (cli_mpi_start(file, c, 1, &rank, &size, &s) < 0) return cli_data_error();
     int rc = s ? 0 : -1, code = RV_EXIT_DATA;
     uint64_t lo = 0, hi = 0;
     if (rc == 0 && cli_text_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;

@@ -822,7 +822,8 @@ int cli_pairs(int argc, char **argv)
     rv_seq_free(s);
     if (x) cli_close_index(x, &c);
     mpi_trace(0, "freed", t_read);
-    if (getenv("REPVIEW_MPI_TRACE")) {
+    const char *tr = getenv("REPVIEW_MPI_TRACE");
+    if (tr && *tr == '1') {
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
         fprintf(stderr, "mpi\trank 0\tepoch %.3f\n", now.tv_sec + now.tv_nsec / 1e9);

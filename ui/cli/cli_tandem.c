@@ -300,7 +300,7 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
 {
     int rank = 0, size = 1;
     rv_seq_t *s;
-    if (cli_mpi_start(file, c, &rank, &size, &s) < 0) return cli_data_error();
+    if (cli_mpi_start(file, c, 0, &rank, &size, &s) < 0) return cli_data_error();
     int rc = s ? 0 : -1, code = RV_EXIT_DATA;
     uint64_t lo = 0, hi = 0, n_jobs = 0;
     if (rc == 0 && cli_text_range(s, region, &lo, &hi) < 0) rc = -1, code = RV_EXIT_USAGE;
