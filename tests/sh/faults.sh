@@ -123,3 +123,17 @@ for v in unnamed:0 named:1; do
     $R merge part.rvp 2>/dev/null | cmp -s - pairs_want.bed && [ "$(ls part.rvp*)" = part.rvp ] &&
         ok "part_whole_${v%%:*}" || bad "part_whole_${v%%:*}" "differs from stdout, or a temporary left"
 done
+# without /proc (a mount namespace of its own where it is unmounted: needs root
+# and unshare, skipped otherwise) a file without a name could not get one: the
+# output and a part take the named way
+if unshare -m sh -c 'umount -l /proc' 2>/dev/null; then
+    rm -f noproc.bed noproc.rvp
+    unshare -m sh -c "umount -l /proc && $R pairs -l 40 --no-save -o noproc.bed ref.fa && \
+        $R pairs -l 40 --no-save --buckets 1/1 -o noproc.rvp ref.fa" 2>err_noproc
+    cmp -s noproc.bed pairs_want.bed && [ "$(ls noproc.bed*)" = noproc.bed ] && ok output_without_proc ||
+        bad output_without_proc "$(head -c 200 err_noproc)"
+    $R merge noproc.rvp 2>/dev/null | cmp -s - pairs_want.bed && [ "$(ls noproc.rvp*)" = noproc.rvp ] &&
+        ok part_without_proc || bad part_without_proc "$(head -c 200 err_noproc)"
+else
+    echo "faults.sh: no mount namespace here (unshare -m): the runs without /proc are skipped" >&2
+fi
