@@ -294,6 +294,30 @@ static uint8_t *placer(void *ud, uint64_t n, uint64_t *room)
     return p->buf;
 }
 
+/* DNA of path placed with room for both strands or for one: both strands equal
+ * rv_seq_add_reverse of the unplaced load, in the placed buffer exactly when it has
+ * the room, and nothing written past the room. */
+static void both_strands_placed(const char *path, int room_both)
+{
+    rv_seq_t *ref = rv_seq_load_threads(path, RV_ALPHA_AUTO, 4);
+    placer_t pl = {0, room_both, 0, 0, 0, NULL};
+    rv_seq_t *s = rv_seq_load_placed(path, RV_ALPHA_AUTO, 4, placer, &pl);
+    CHECK(ref && s && ref->alpha == RV_ALPHA_DNA && pl.calls == 1 && s->text_room == pl.room,
+          "DNA placed (room for %s): %s", room_both ? "both" : "one", rv_last_error());
+    if (ref && s && pl.calls == 1) {
+        CHECK(rv_seq_add_reverse(ref, 2) == 0 && rv_seq_add_reverse(s, 2) == 0, "both strands: %s", rv_last_error());
+        int in_buf = s->text == pl.buf;
+        CHECK(ref->n == s->n && memcmp(ref->text, s->text, ref->n) == 0 && in_buf == room_both &&
+                  (room_both ? s->n == pl.room : s->owned_text && s->text_room == 0),
+              "both strands (room for %s): n %llu vs %llu, %s the placed buffer", room_both ? "both" : "one",
+              (unsigned long long)ref->n, (unsigned long long)s->n, in_buf ? "in" : "not in");
+        for (int k = 0; k < CANARY; k++) CHECK(pl.buf[pl.room + k] == 0xA5, "both strands written past the room");
+    }
+    rv_seq_free(ref);
+    rv_seq_free(s);
+    free(pl.buf);
+}
+
 static void case_placed(void)
 {
     case_begin();
@@ -356,39 +380,11 @@ static void case_placed(void)
     }
     snprintf(path, sizeof path, "%s/big.fa", dir);
     write_file(path, &b, NULL);
-    rv_seq_t *ref = rv_seq_load_threads(path, RV_ALPHA_AUTO, 4);
-    placer_t pl = {0, 1, 0, 0, 0, NULL};
-    rv_seq_t *s = rv_seq_load_placed(path, RV_ALPHA_AUTO, 4, placer, &pl);
-    CHECK(ref && s && ref->alpha == RV_ALPHA_DNA && pl.calls == 1, "DNA placed: %s", rv_last_error());
-    if (ref && s && pl.calls == 1) {
-        CHECK(rv_seq_add_reverse(ref, 2) == 0 && rv_seq_add_reverse(s, 2) == 0, "both strands: %s", rv_last_error());
-        CHECK(ref->n == s->n && memcmp(ref->text, s->text, ref->n) == 0 && s->text == pl.buf && s->n == pl.room,
-              "both strands: n %llu vs %llu, %s the placed buffer", (unsigned long long)ref->n,
-              (unsigned long long)s->n, s->text == pl.buf ? "in" : "not in");
-        for (int k = 0; k < CANARY; k++) CHECK(pl.buf[pl.room + k] == 0xA5, "both strands written past the room");
-    }
-    rv_seq_free(ref);
-    rv_seq_free(s);
-    free(pl.buf);
-    /* room for one strand only: both strands are made in a buffer of their own */
-    ref = rv_seq_load_threads(path, RV_ALPHA_AUTO, 4);
-    pl = (placer_t){0, 0, 0, 0, 0, NULL};
-    s = rv_seq_load_placed(path, RV_ALPHA_AUTO, 4, placer, &pl);
-    CHECK(ref && s && pl.calls == 1 && s->text_room == ref->n, "DNA placed, one strand's room: %s", rv_last_error());
-    if (ref && s && pl.calls == 1) {
-        CHECK(rv_seq_add_reverse(ref, 2) == 0 && rv_seq_add_reverse(s, 2) == 0, "both strands: %s", rv_last_error());
-        CHECK(ref->n == s->n && memcmp(ref->text, s->text, ref->n) == 0 && s->text != pl.buf && s->owned_text &&
-                  s->text_room == 0,
-              "both strands past the room: n %llu vs %llu, %s the placed buffer", (unsigned long long)ref->n,
-              (unsigned long long)s->n, s->text == pl.buf ? "in" : "not in");
-        for (int k = 0; k < CANARY; k++) CHECK(pl.buf[pl.room + k] == 0xA5, "both strands written past the room");
-    }
-    rv_seq_free(ref);
-    rv_seq_free(s);
-    free(pl.buf);
+    both_strands_placed(path, 1); /* in the placed buffer */
+    both_strands_placed(path, 0); /* room for one strand only: in a buffer of their own */
     /* a placer without room fails the load with its message */
-    pl = (placer_t){0, 0, 1, 0, 0, NULL};
-    s = rv_seq_load_placed(path, RV_ALPHA_AUTO, 4, placer, &pl);
+    placer_t pl = {0, 0, 1, 0, 0, NULL};
+    rv_seq_t *s = rv_seq_load_placed(path, RV_ALPHA_AUTO, 4, placer, &pl);
     CHECK(!s && pl.calls == 1 && strstr(rv_last_error(), "no room"), "a failing placer: %s",
           s ? "loaded" : rv_last_error());
     rv_seq_free(s);
