@@ -319,29 +319,29 @@ static rv_seq_t *lead_host(const char *path, rv_alpha_t alpha, int strands, int 
     return s;
 }
 
+/* The other ranks' side: a size from the host's first rank, 0 when it failed
+ * (its message is its own: *quiet).  0, or -1. */
+static int recv_size(const char *path, uint64_t *bytes, int *quiet)
+{
+    if (cli_mpi_recv_bytes(node_world[0], bytes, sizeof *bytes) < 0) return -1;
+    if (*bytes) return 0;
+    *quiet = 1;
+    return rv_error(path, "the host's first rank could not read it");
+}
+
 static rv_seq_t *load_on_host(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *quiet, int *shared)
 {
     *quiet = 0;
     if (node_rank == 0) return lead_host(path, alpha, strands, keep_raw, shared);
     uint64_t bytes = 0;
-    if (cli_mpi_recv_bytes(node_world[0], &bytes, sizeof bytes) < 0) return NULL;
-    if (!bytes) {
-        *quiet = 1;
-        rv_error(path, "the host's first rank could not read it");
-        return NULL;
-    }
+    if (recv_size(path, &bytes, quiet) < 0) return NULL;
     uint8_t *base = NULL;
     if (MPI_Win_allocate_shared(0, 1, MPI_INFO_NULL, node, &base, &text_win) != MPI_SUCCESS) {
         rv_error("mpi", "cannot share the text between the ranks of a host");
         return NULL;
     }
     *shared = 1;
-    if (cli_mpi_recv_bytes(node_world[0], &bytes, sizeof bytes) < 0) return NULL;
-    if (!bytes) {
-        *quiet = 1;
-        rv_error(path, "the host's first rank could not read it");
-        return NULL;
-    }
+    if (recv_size(path, &bytes, quiet) < 0) return NULL;
     /* test hook: REPVIEW_TEST_RECORDS_OOM=R, rank R has no room for the records */
     const char *oom = getenv("REPVIEW_TEST_RECORDS_OOM");
     int world = -1;
