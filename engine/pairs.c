@@ -309,7 +309,7 @@ static int merge_sinks(void *ud, pf_sink_t *sinks, int n)
 int pf_collect(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_text, pf_produce_fn produce,
                void *pctx, rv_pairs_batch_fn fn, void *ud, const rv_pairs_text_t *t)
 {
-    pf_out_t out = {fn, ud, t, f->both, f->nf}; /* both: the sinks hold p2 encoded (pf_orient) */
+    pf_out_t out = {fn, ud, t, f->both, f->nf, 0}; /* both: the sinks hold p2 encoded (pf_orient) */
     return pf_collect_sinks(f, o, n_text, produce, pctx, merge_sinks, &out);
 }
 

@@ -356,8 +356,9 @@ typedef struct {
     uint64_t nruns, cap;
     uint64_t **keep;
     size_t nkeep;
-    int both;     /* the runs' p2 coded as 2 p2 + inverted */
-    uint64_t nf;  /* the input's text, one strand */
+    int both;         /* the runs' p2 coded as 2 p2 + inverted */
+    uint64_t nf;      /* the input's text, one strand */
+    uint64_t min_len; /* the first part's (the parts share their options) */
 } part_runs_t;
 
 static int bad_part(const rv_part_t *p)
@@ -404,6 +405,7 @@ static int part_runs(const rv_part_t *p, part_runs_t *pr, int first)
         return bad_part(p);
     pr->both = (int)head[3];
     pr->nf = rv_part_input_len(p);
+    if (first) pr->min_len = ((const pairs_part_opts_t *)rv_part_opts(p, &(size_t){0}))->min_len;
     uint64_t *rw = malloc((3 * nruns + 1) * sizeof *rw), *ck = malloc((3 * nck + 1) * sizeof *ck);
     if (!rw || !ck) {
         free(rw), free(ck);
@@ -475,7 +477,7 @@ static int parts_merge(rv_part_t *const *parts, size_t n, int threads, const pf_
     int rc = runs_load(parts, n, &pr);
     if (rc == 0) {
         pf_out_t o = *out;
-        o.both = pr.both, o.nf = pr.nf;
+        o.both = pr.both, o.nf = pr.nf, o.min_len = pr.min_len;
         int ran;
         rc = pf_merge_runs(pr.runs, pr.nruns, &o, threads < 1 ? rv_default_threads() : threads, "a part file", &ran);
         if (!ran) rc = rv_error("merge", "out of memory");
@@ -494,12 +496,12 @@ int rv_parts_check_runs(rv_part_t *const *parts, size_t n)
 
 int rv_parts_merge(rv_part_t *const *parts, size_t n, rv_pairs_batch_fn fn, void *ud)
 {
-    pf_out_t out = {fn, ud, NULL, 0, 0}; /* both and nf: the parts' */
+    pf_out_t out = {fn, ud, NULL, 0, 0, 0}; /* both and nf: the parts' */
     return parts_merge(parts, n, 0, &out);
 }
 
 int rv_parts_merge_text(rv_part_t *const *parts, size_t n, int threads, const rv_pairs_text_t *t)
 {
-    pf_out_t out = {NULL, NULL, t, 0, 0};
+    pf_out_t out = {NULL, NULL, t, 0, 0, 0};
     return parts_merge(parts, n, threads, &out);
 }

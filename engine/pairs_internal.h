@@ -166,6 +166,7 @@ typedef struct {
     const rv_pairs_text_t *text;
     int both;
     uint64_t nf;
+    uint64_t min_len; /* a merge of parts: no pair is shorter (0: not checked) */
 } pf_out_t;
 
 /* Hand n pairs in order to out on the calling thread (decoded, formatted, written

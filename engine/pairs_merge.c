@@ -61,6 +61,8 @@ typedef struct {
     uint64_t ck;
     int both;               /* p2 coded as 2 p2 + inverted (pf_orient) */
     uint64_t nf;            /* pairs lie in the forward text [0, nf) */
+    uint64_t min_len;       /* and are at least this long */
+    int seen;               /* cur holds the run's pair before the next */
     const char *bad;        /* why the run is damaged (NULL: it did not read) */
     pkey_t hi;
 } cursor_t;
@@ -99,20 +101,25 @@ static int varint(cursor_t *c, uint64_t *v)
 
 /* Does the pair coded d1, d2, len after c->prev lie in the forward text: p1 <=
  * p2 (decoded) and p2 + len <= nf, no sum wrapping?  (c->prev is 0 or a p1 that
- * did.) */
-static int pair_fits(const cursor_t *c, uint64_t d1, uint64_t d2, uint64_t len)
+ * did.)  NULL, or what is wrong with it. */
+static const char *pair_fits(const cursor_t *c, uint64_t d1, uint64_t d2, uint64_t len)
 {
-    if (d1 >= c->nf - c->prev) return 0;
+    static const char outside[] = "a pair outside the text";
+    if (d1 >= c->nf - c->prev) return outside;
     const uint64_t p1 = c->prev + d1;
     uint64_t p2 = p1 + d2;
-    if (p2 < p1) return 0;
+    if (p2 < p1) return outside;
     if (c->both) p2 >>= 1;
-    return p1 <= p2 && p2 < c->nf && len >= 1 && len <= c->nf - p2;
+    if (!(p1 <= p2 && p2 < c->nf && len >= 1 && len <= c->nf - p2)) return outside;
+    return len < c->min_len ? "a pair shorter than the part's minimum length" : NULL;
 }
 
 /* Advance c to its next pair below hi: 1, 0 when done, -1 on a run that does not
- * read or is damaged (c->bad says how: a pair outside the text, or one at a
- * checkpoint that is not the checkpoint's key). */
+ * read or is damaged (c->bad says how: a pair outside the text or too short, one
+ * before the run's pair ahead of it, or one at a checkpoint that is not the
+ * checkpoint's key).  Every two neighbours of a run are compared in the chunk
+ * that reads both: a chunk reads its runs from the checkpoint below its start to
+ * the first pair at or past its end. */
 static int cursor_next(cursor_t *c)
 {
     if (c->a) {
@@ -125,10 +132,12 @@ static int cursor_next(cursor_t *c)
     const int at_ck = c->idx++ % c->check == 0;
     if (at_ck) c->prev = 0;
     if (refill(c) < 0 || varint(c, &d1) < 0 || varint(c, &d2) < 0 || varint(c, &len) < 0) return -1;
-    if (!pair_fits(c, d1, d2, len)) return c->bad = "a pair outside the text", -1;
+    if ((c->bad = pair_fits(c, d1, d2, len))) return -1;
     c->left--;
     c->prev += d1;
-    c->cur = (rv_pair_t){c->prev, c->prev + d2, len, 0};
+    const rv_pair_t next = {c->prev, c->prev + d2, len, 0};
+    if (c->seen && pf_pair_less(&next, &c->cur)) return c->bad = "pairs out of order", -1;
+    c->cur = next, c->seen = 1;
     if (at_ck && (c->cur.p1 != c->ck_p1[c->ck] || c->cur.p2 != c->ck_p2[c->ck]))
         return c->bad = "a checkpoint's key is not its pair", -1;
     c->ck += at_ck;
@@ -184,7 +193,7 @@ static int cursor_open(cursor_t *c, const pf_run_t *r, const pf_out_t *out, pkey
     c->raw = raw;
     c->check = r->check;
     c->ck_p1 = r->ck_p1, c->ck_p2 = r->ck_p2, c->ck = j;
-    c->both = out->both, c->nf = out->nf;
+    c->both = out->both, c->nf = out->nf, c->min_len = out->min_len;
     *bound = c->left;
     int got;
     while ((got = cursor_next(c)) == 1 && key_less(key_of(&c->cur), lo)) {}

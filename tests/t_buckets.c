@@ -1187,7 +1187,40 @@ static int write_file(const char *path, const void *buf, size_t len)
  * not its pair and pairs outside the text the part names), never a crash (`make
  * asan` runs this); the body copied unaltered merges as the part it came from. */
 enum { CRAFT_NONE, CRAFT_HUGE_RUNS, CRAFT_LEN, CRAFT_CK_ORDER, CRAFT_NRUNS, CRAFT_DIR_PAST, CRAFT_KEYS, CRAFT_BOTH,
-       CRAFT_CK_KEY, CRAFT_BOTH_ON, CRAFT_BOTH_OFF, CRAFT_OUTSIDE, N_CRAFT };
+       CRAFT_CK_KEY, CRAFT_BOTH_ON, CRAFT_BOTH_OFF, CRAFT_OUTSIDE, CRAFT_SHORT, CRAFT_ORDER, N_CRAFT };
+
+/* The varint at b + at: its value in *v, its width returned. */
+static size_t varint_get(const uint8_t *b, size_t at, uint64_t *v)
+{
+    size_t w = 0;
+    *v = 0;
+    do *v |= (uint64_t)(b[at + w] & 0x7f) << (7 * w);
+    while (b[at + w++] & 0x80);
+    return w;
+}
+
+/* v (below 2^(7 width)) over the varint of that width at b + at. */
+static void varint_put(uint8_t *b, size_t at, size_t width, uint64_t v)
+{
+    for (size_t i = 0; i < width; i++, v >>= 7) b[at + i] = (uint8_t)((v & 0x7f) | (i + 1 < width ? 0x80 : 0));
+}
+
+/* Pairs of run 0 (at the body's start, checkpoints every `check`) made wrong in
+ * the body: CRAFT_SHORT its first pair's length 1; CRAFT_ORDER the first pair
+ * past a checkpoint that has its neighbour's p1 gets p2 = p1, so it comes before
+ * that neighbour.  0, or -1 when the run has no such pair. */
+static int craft_body(uint8_t *b, uint64_t check, int how)
+{
+    size_t at = 0;
+    uint64_t d1, d2, len;
+    for (uint64_t i = 0; i < 64; i++) {
+        size_t w1 = varint_get(b, at, &d1), w2 = varint_get(b, at + w1, &d2), w3 = varint_get(b, at + w1 + w2, &len);
+        if (how == CRAFT_SHORT) return varint_put(b, at + w1 + w2, w3, 1), 0;
+        if (i % check && d1 == 0) return varint_put(b, at + w1, w2, 0), 0;
+        at += w1 + w2 + w3;
+    }
+    return -1;
+}
 
 /* The crafted copy of part p at path: its runs' bytes, then the directory words w
  * (altered by `how`), the items the directory's runs add up to (wrapping); the
@@ -1215,6 +1248,10 @@ static rv_part_t *craft_part(rv_part_t *p, const rv_seq_t *s, int how, const cha
     case CRAFT_CK_KEY: ck[3 * (run[3 + 2] - 1) + 1]++; break; /* run 0's last checkpoint: keys still ascend */
     case CRAFT_BOTH_ON: w[3] = 1; break;
     case CRAFT_BOTH_OFF: w[3] = 0; break;
+    case CRAFT_SHORT:
+    case CRAFT_ORDER:
+        if (craft_body(body, w[2], how) < 0) { free(w), free(body); return NULL; }
+        break;
     }
     uint64_t items = 0;
     for (uint64_t q = 0; q < nruns; q++) items += run[3 * q + 1];
@@ -1243,7 +1280,8 @@ static void test_parts_crafted(void)
     static const char *const names[N_CRAFT] = {"unaltered", "huge runs", "a run's length", "checkpoints' order",
                                                "run count", "directory past the end", "keys' order", "both flag",
                                                "a checkpoint's key", "both flag on one strand",
-                                               "both flag off both strands", "a shorter input"};
+                                               "both flag off both strands", "a shorter input",
+                                               "a pair below the minimum length", "pairs out of order"};
     rng_t r = rng_new(1511);
     case_begin();
     input_t in = {.kind = 2, .nrec = 1};
@@ -1268,7 +1306,9 @@ static void test_parts_crafted(void)
     CHECK(ok && rv_parts_merge(parts, 1, collect_batch, &ref) == 0, "reference: %s", rv_last_error());
     char path[4200], why[256];
     for (int how = 0; ok && how < N_CRAFT; how++) {
-        int use = how == CRAFT_CK_ORDER || how == CRAFT_KEYS || how == CRAFT_CK_KEY ? 1 : how == CRAFT_BOTH_OFF ? 2 : 0;
+        int use = how == CRAFT_CK_ORDER || how == CRAFT_KEYS || how == CRAFT_CK_KEY || how == CRAFT_ORDER ? 1
+                  : how == CRAFT_BOTH_OFF                                                          ? 2
+                                                                                                   : 0;
         part_path(path, sizeof path, "crafted", (uint64_t)how);
         rv_part_t *q = craft_part(parts[use], how == CRAFT_OUTSIDE ? shorter : use == 2 ? s2 : s, how, path);
         CHECK(q != NULL, "%s: could not craft: %s", names[how], rv_last_error());
@@ -1281,8 +1321,12 @@ static void test_parts_crafted(void)
             CHECK(same_list(&got, &ref, why, sizeof why), "unaltered copy: %s", why);
         } else if (how == CRAFT_LEN) { /* the directory adds up: the run's bytes end early */
             CHECK(merged < 0 && rv_last_error()[0], "%s: merged (%d)", names[how], merged);
-        } else if (how == CRAFT_CK_KEY || how == CRAFT_OUTSIDE) { /* found as the pairs are read */
-            const char *says = how == CRAFT_CK_KEY ? "checkpoint's key is not its pair" : "a pair outside the text";
+        } else if (how == CRAFT_CK_KEY || how == CRAFT_OUTSIDE || how == CRAFT_SHORT ||
+                   how == CRAFT_ORDER) { /* found as the pairs are read */
+            const char *says = how == CRAFT_CK_KEY  ? "checkpoint's key is not its pair"
+                               : how == CRAFT_SHORT ? "shorter than the part's minimum length"
+                               : how == CRAFT_ORDER ? "pairs out of order"
+                                                    : "a pair outside the text";
             CHECK(checked == 0 && merged < 0 && strstr(rv_last_error(), says),
                   "%s: merged (check %d, merge %d: %s)", names[how], checked, merged, rv_last_error());
             rv_part_t *mix[2] = {parts[use], q}; /* parts of two lengths: whose bound? */

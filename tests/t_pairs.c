@@ -565,7 +565,7 @@ static void test_spill_slices(void)
                         CHECK(!k[j].err && k[j].nruns == (n / (uint64_t)ns) / run, "%d threads: %llu runs spilled",
                               teams[q], (unsigned long long)k[j].nruns);
                     got.n = 0;
-                    pf_out_t out = {spill_collect, &got, NULL, 0, UINT64_MAX};
+                    pf_out_t out = {spill_collect, &got, NULL, 0, UINT64_MAX, 0};
                     CHECK(pf_merge(k, ns, &out) == 0 && got.n == n, "%d threads: merged %zu of %llu", teams[q],
                           got.n, (unsigned long long)n);
                     for (uint64_t i = 0; i < n && !check_failed_; i++)
