@@ -136,12 +136,14 @@ rv_part_writer_t *rv_part_writer_begin(const char *path, rv_part_kind_t kind, ui
     rv_part_writer_t *w = calloc(1, sizeof *w);
     size_t plen = path ? strlen(path) : 0;
     if (w) {
-        w->path = path ? strdup(path) : NULL, w->tmp = malloc(plen + 32), w->opts = malloc(opts_bytes ? opts_bytes : 1);
+        /* a part without a name (a transfer) never has one: no temporary name */
+        w->path = path ? strdup(path) : NULL, w->tmp = path ? malloc(plen + 32) : NULL;
+        w->opts = malloc(opts_bytes ? opts_bytes : 1);
         /* the input's absolute path: merge may run elsewhere */
         w->input = s->path && strcmp(s->path, "-") ? realpath(s->path, NULL) : NULL;
         if (!w->input) w->input = strdup(s->path ? s->path : "-");
     }
-    if (!w || (path && !w->path) || !w->tmp || !w->opts || !w->input) {
+    if (!w || (path && (!w->path || !w->tmp)) || !w->opts || !w->input) {
         if (w) writer_free(w);
         rv_error(path ? path : "part", "out of memory");
         return NULL;
@@ -155,7 +157,7 @@ rv_part_writer_t *rv_part_writer_begin(const char *path, rv_part_kind_t kind, ui
     h->nf = rv_seq_fwd_len(s), h->glen = s->glen;
     h->src_size = s->src_size, h->src_mtime_ns = s->src_mtime_ns;
     h->text_hash = path ? text_hash(s) : 0; /* a transfer: rank 0 has the same text */
-    snprintf(w->tmp, plen + 32, "%s.tmp.%ld", path ? path : "", (long)getpid());
+    if (path) snprintf(w->tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
     if (writer_open(w) < 0) {
         writer_free(w);
         return NULL;

@@ -983,9 +983,14 @@ int cli_mpi_bucket_gpu(const rv_seq_t *s, const cli_common_t *c, const char *cmd
         return 0;
     }
     /* the text goes up through a staging buffer that many threads fill: mpirun
-     * binds a rank of two to one core, where they took 0.9 s for 3 GB, not 0.5 s */
+     * binds a rank of two to one core, where they took 0.9 s for 3 GB, not 0.5 s;
+     * a rank whose device is not usable works on the CPU in mpirun's binding */
+    cpu_set_t bound;
+    const int had = sched_getaffinity(0, sizeof bound, &bound) == 0;
     cli_mpi_widen(rv_default_threads() / (workers > 0 ? workers : 1));
-    return cli_bucket_gpu(s, c, cmd, worker, 1);
+    const int gpu = cli_bucket_gpu(s, c, cmd, worker, 1);
+    if (gpu != 1 && had) sched_setaffinity(0, sizeof bound, &bound);
+    return gpu;
 }
 
 int cli_mpi_gpu_threads(int t_given, int threads)
