@@ -74,6 +74,20 @@ variant find_minus_small find "$T/small.fa" TACG --strand -
 variant find_prot find "$T/prot.fa" ACDXF KLM -k 1
 variant find_per find "$T/per.fa" ACGACG AAAA -k 2
 variant find_none find "$T/none.fa" AC
+# merge --count of find parts: find --count's lines (hits of every slice counted)
+count_variant() {
+    local name=$1 f=$2; shift 2
+    local ref n
+    ref=$("$REPVIEW" find --count "$f" "$@" 2>&1) || { bad "$name" "find --count: $ref"; return; }
+    for n in 1 3; do
+        slices "${name}_n$n" "$n" find "$f" "$@" || continue
+        expect_eq "${name}_n$n" "$("$REPVIEW" merge --count $(ls -r "$T"/part.*) 2>&1)" "$ref"
+    done
+}
+count_variant find_count_g "$T/g.fa" ACGTAC GGTNNA -k 1
+count_variant find_count_file_g "$T/g.fa" -f "$T/pat.fa" --strand +
+count_variant find_count_prot "$T/prot.fa" ACDXF KLM -k 1
+count_variant find_count_none "$T/none.fa" AC
 
 # ---- usage errors (exit 2)
 F=$T/g.fa
@@ -86,6 +100,10 @@ expect_exit find_buckets_word 2 "$REPVIEW" find --buckets x -o "$T/P" "$F" ACGT
 expect_exit find_buckets_no_o 2 "$REPVIEW" find --buckets 1/2 "$F" ACGT
 expect_exit lr_buckets_bad_region 2 "$REPVIEW" lr --buckets 1/2 -o "$T/P" "$F" chrX
 expect_exit find_buckets_bad_pattern 2 "$REPVIEW" find --buckets 1/2 -o "$T/P" "$F" 'AC!T'
+# a part holds hits or pairs, never their count: the merge counts (merge --count)
+expect_exit find_buckets_count 2 "$REPVIEW" find --count --buckets 1/2 -o "$T/P" "$F" ACGT
+grep -q "merge --count" "$T/err" && ok find_buckets_count_says || bad find_buckets_count_says "$(cat "$T/err")"
+expect_exit pairs_buckets_count 2 "$REPVIEW" pairs -l 20 --count --buckets 1/2 -o "$T/P" "$F"
 expect_exit lr_buckets_missing 1 "$REPVIEW" lr --buckets 1/2 -o "$T/P" "$T/nope.fa"
 expect_exit tandem_buckets_bad_dir 1 "$REPVIEW" tandem --buckets 1/2 -o "$T/no/such/P" "$F"
 expect_eq buckets_failed_no_part "$(ls "$T"/P* 2>/dev/null)" ""

@@ -249,14 +249,14 @@ int cli_merge(int argc, char **argv);
  * its company: RV_EXIT_OK when n_slices is 0 or with -o PART outside mpirun
  * (ranks: cli_mpi_ranks()), else the usage error's exit code. */
 int cli_parse_buckets(const char *cmd, const char *arg, uint64_t *slice, uint64_t *n_slices);
-int cli_buckets_usage(const char *cmd, uint64_t n_slices, const char *out, int ranks);
+int cli_buckets_usage(const char *cmd, uint64_t n_slices, const char *out, int ranks, int count);
 /* `repview merge` of a checked set of parts of each command (part.h), s their
  * input: the command's output on stdout, header included.  0, or -1 with a
  * message. */
 int cli_pairs_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threads);
 int cli_lr_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threads);
 int cli_tandem_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s);
-int cli_find_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s);
+int cli_find_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int count);
 /* `pairs --estimate` on the loaded text (cli_estimate.c): an exit code. */
 int cli_pairs_estimate(const char *file, const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo);
 int cli_tandem(int argc, char **argv);

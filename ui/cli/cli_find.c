@@ -378,7 +378,7 @@ static int find_part(const rv_seq_t *s, const pattern_set_t *ps, const find_opts
     return rc;
 }
 
-int cli_find_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s)
+int cli_find_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int count)
 {
     size_t bytes;
     const unsigned char *opts = rv_part_opts(parts[0], &bytes), *end = opts + bytes;
@@ -406,7 +406,7 @@ int cli_find_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s)
         FILE *f = rv_part_body(parts[i]);
         rc = f ? read_hits(f, &r) : -1;
     }
-    if (rc == 0) rc = print_ranges(s, &ps, &r, 0);
+    if (rc == 0) rc = print_ranges(s, &ps, &r, count);
     for (uint64_t j = 0; r.hits && j < n; j++) free(r.hits[j]);
     free(r.hits), free(r.n);
     set_free(&ps);
@@ -461,7 +461,7 @@ int cli_find(int argc, char **argv)
     if (i + 1 == argc && !o.file) return cli_usage_error("find", "no pattern (give PATTERN... or -f PATTERNS.fa)");
     for (int j = i + 1; j < argc; j++)
         if (!*argv[j]) return cli_usage_error("find", "empty pattern");
-    if ((code = cli_buckets_usage("find", o.n_slices, o.out, cli_mpi_ranks())) != RV_EXIT_OK) return code;
+    if ((code = cli_buckets_usage("find", o.n_slices, o.out, cli_mpi_ranks(), o.count)) != RV_EXIT_OK) return code;
     if (cli_mpi_ranks() > 1) return cli_find_mpi(argc, argv, i, &c, &o);
     rv_index_t *x = NULL;
     rv_seq_t *text = NULL;

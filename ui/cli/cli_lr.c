@@ -491,7 +491,7 @@ int cli_lr(int argc, char **argv)
     int ranks = cli_mpi_ranks();
     if ((o.mem_budget || o.n_slices || ranks > 1) && c.strands == 2)
         return cli_usage_error("lr", "--strands both needs the index (no --mem-budget, --buckets or mpirun)");
-    if ((code = cli_buckets_usage("lr", o.n_slices, o.out, cli_mpi_ranks())) != RV_EXIT_OK) return code;
+    if ((code = cli_buckets_usage("lr", o.n_slices, o.out, cli_mpi_ranks(), 0)) != RV_EXIT_OK) return code;
     if (o.n_slices) return lr_part(argv[i], region, &c, &o);
     if (ranks > 1) return cli_lr_mpi(argv[i], region, &c, &o);
     if (o.mem_budget) return lr_buckets(argv[i], region, &c, &o);

@@ -18,7 +18,8 @@ static const char usage[] =
     "named in them is read again (record names, the text) and must be unchanged.\n"
     "Parts of other runs, a missing or repeated slice, or a part cut short or\n"
     "altered are refused before anything is written.\n\n"
-    "  --count            pairs parts: print the number of pairs\n"
+    "  --count            pairs parts: print the number of pairs; find parts: one\n"
+    "                     line per pattern, as 'find --count' prints\n"
     "  -o, --output OUT   write to OUT (a temporary name, renamed when complete)\n";
 
 enum { OPT_COUNT = 1 };
@@ -37,13 +38,13 @@ static int on_opt(int opt, const char *arg, void *ud)
 }
 
 /* The merged output of a checked set of parts on stdout: 0, or -1 with a message. */
-static int merge_kind(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threads)
+static int merge_kind(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threads, int count)
 {
     switch (rv_part_kind(parts[0])) {
     case RV_PART_PAIRS: return cli_pairs_merge(parts, n, s, threads);
     case RV_PART_LR: return cli_lr_merge(parts, n, s, threads);
     case RV_PART_TANDEM: return cli_tandem_merge(parts, n, s);
-    case RV_PART_FIND: return cli_find_merge(parts, n, s);
+    case RV_PART_FIND: return cli_find_merge(parts, n, s, count);
     }
     return rv_error(rv_part_path(parts[0]), "a part of a command this repview does not know");
 }
@@ -65,12 +66,13 @@ int cli_merge(int argc, char **argv)
     int rc = parts ? 0 : rv_error("merge", "out of memory"), printed = 0;
     for (size_t k = 0; rc == 0 && k < n; k++) rc = rv_part_open(argv[i + (int)k], &parts[k]);
     if (rc == 0) rc = rv_parts_check(parts, n, NULL);
-    if (rc == 0 && a.count && rv_part_kind(parts[0]) != RV_PART_PAIRS) {
-        code = cli_usage_error("merge", "--count is for parts of 'pairs' (these are of '%s')",
+    const int kind = rc == 0 ? (int)rv_part_kind(parts[0]) : -1;
+    if (rc == 0 && a.count && kind != RV_PART_PAIRS && kind != RV_PART_FIND) {
+        code = cli_usage_error("merge", "--count is for parts of 'pairs' or 'find' (these are of '%s')",
                                rv_part_kind_name(rv_part_kind(parts[0])));
         goto out;
     }
-    if (rc == 0 && a.count) {
+    if (rc == 0 && a.count && kind == RV_PART_PAIRS) { /* from the headers alone */
         uint64_t total = 0;
         for (size_t k = 0; k < n; k++) total += rv_part_items(parts[k]);
         if (!a.out || cli_out_begin(a.out) == 0) printf("%llu\n", (unsigned long long)total);
@@ -82,7 +84,7 @@ int cli_merge(int argc, char **argv)
         if (rc == 0) {
             static char obuf[1 << 20];
             setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-            rc = merge_kind(parts, n, s, c.build.threads);
+            rc = merge_kind(parts, n, s, c.build.threads, a.count);
         }
     }
     code = rc < 0 ? printed ? RV_EXIT_DATA : cli_data_error() : RV_EXIT_OK;

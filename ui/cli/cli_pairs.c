@@ -745,7 +745,7 @@ int cli_pairs(int argc, char **argv)
         return cli_usage_error("pairs", "--estimate prints its own table: not with --buckets, -o, --count, --covering or under mpirun");
     int buckets = a.n_slices || a.mem_budget || ranks > 1 || a.estimate;
     if (buckets && a.covering) return cli_usage_error("pairs", "--covering needs the index (no --buckets, --mem-budget or mpirun)");
-    if ((code = cli_buckets_usage("pairs", a.n_slices, a.out, ranks)) != RV_EXIT_OK) return code;
+    if ((code = cli_buckets_usage("pairs", a.n_slices, a.out, ranks, a.count)) != RV_EXIT_OK) return code;
     rv_pairs_opts_t o;
     rv_pairs_opts_init(&o, a.min_len);
     o.use_min_gap = a.use_min_gap, o.min_gap = a.min_gap;

@@ -595,7 +595,7 @@ int cli_tandem(int argc, char **argv)
         if (o.n_slices || o.mem_budget) return cli_usage_error("tandem", "--mismatches is not for --buckets or --mem-budget");
         return tandem_kmruns(argv[i], region, &c, &o);
     }
-    if ((code = cli_buckets_usage("tandem", o.n_slices, o.out, cli_mpi_ranks())) != RV_EXIT_OK) return code;
+    if ((code = cli_buckets_usage("tandem", o.n_slices, o.out, cli_mpi_ranks(), 0)) != RV_EXIT_OK) return code;
     if (o.n_slices && o.approx) return cli_usage_error("tandem", "--approx is not for --buckets");
     if (o.n_slices && o.timing) return cli_usage_error("tandem", "--timing is not for --buckets");
     if (o.n_slices) return tandem_part(argv[i], region, &c, &o);

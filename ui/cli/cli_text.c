@@ -62,11 +62,13 @@ int cli_parse_buckets(const char *cmd, const char *arg, uint64_t *slice, uint64_
     return 0;
 }
 
-int cli_buckets_usage(const char *cmd, uint64_t n_slices, const char *out, int ranks)
+int cli_buckets_usage(const char *cmd, uint64_t n_slices, const char *out, int ranks, int count)
 {
     if (!n_slices) return RV_EXIT_OK;
     if (!out) return cli_usage_error(cmd, "--buckets I/N needs -o PART");
     if (ranks > 1) return cli_usage_error(cmd, "--buckets is for separate processes, not under mpirun");
+    /* a part holds what the merge prints, never a count: the merge counts */
+    if (count) return cli_usage_error(cmd, "--count with --buckets: count the parts with 'repview merge --count PART...'");
     return RV_EXIT_OK;
 }
 
