@@ -369,10 +369,16 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Hand the chunks to fn in order: 0, fn's value, or -1 with a message. */
+/* Hand the chunks to fn in order: 0, fn's value, or -1 with a message.  Each
+ * pair goes to one chunk at most (the chunks' keys do not overlap), so when all
+ * were handed on, fewer pairs than the runs hold means some were never read: a
+ * run out of order where a chunk ends (a cursor stops at the first pair past its
+ * chunk, and the pairs after it are nobody's). */
 static int hand_over(merge_t *m, const scratch_t *sc)
 {
     int rc = 0;
+    uint64_t pairs = 0, want = 0;
+    for (uint64_t r = 0; r < m->nruns; r++) want += m->runs[r].n;
     for (uint64_t ch = 0; ch < m->nchunks && rc == 0; ch++) {
         slot_t *s = &m->slots[ch % m->window];
         pthread_mutex_lock(&m->mu);
@@ -388,6 +394,7 @@ static int hand_over(merge_t *m, const scratch_t *sc)
         int failed = m->failed;
         pthread_mutex_unlock(&m->mu);
         if (failed) return m->code == -1 ? rv_error(NULL, "%s", m->err) : m->code;
+        pairs += s->n;
         if (m->to->text) rc = m->to->text->write(m->to->text->ud, s->txt, s->txt_len);
         for (uint64_t i = 0; !m->to->text && i < s->n && rc == 0; i += RV_PAIRS_BATCH)
             rc = m->to->fn(m->to->ud, s->out + i, s->n - i < RV_PAIRS_BATCH ? s->n - i : RV_PAIRS_BATCH);
@@ -397,6 +404,9 @@ static int hand_over(merge_t *m, const scratch_t *sc)
         pthread_cond_broadcast(&m->cv);
         pthread_mutex_unlock(&m->mu);
     }
+    if (rc == 0 && pairs != want)
+        rc = rv_error("pairs", "cannot read %s (pairs out of order: %llu of %llu merged)", m->source,
+                      (unsigned long long)pairs, (unsigned long long)want);
     return rc;
 }
 

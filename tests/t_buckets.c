@@ -1187,7 +1187,7 @@ static int write_file(const char *path, const void *buf, size_t len)
  * not its pair and pairs outside the text the part names), never a crash (`make
  * asan` runs this); the body copied unaltered merges as the part it came from. */
 enum { CRAFT_NONE, CRAFT_HUGE_RUNS, CRAFT_LEN, CRAFT_CK_ORDER, CRAFT_NRUNS, CRAFT_DIR_PAST, CRAFT_KEYS, CRAFT_BOTH,
-       CRAFT_CK_KEY, CRAFT_BOTH_ON, CRAFT_BOTH_OFF, CRAFT_OUTSIDE, CRAFT_SHORT, CRAFT_ORDER, N_CRAFT };
+       CRAFT_CK_KEY, CRAFT_BOTH_ON, CRAFT_BOTH_OFF, CRAFT_OUTSIDE, CRAFT_SHORT, CRAFT_ORDER, CRAFT_JUMP, N_CRAFT };
 
 /* The varint at b + at: its value in *v, its width returned. */
 static size_t varint_get(const uint8_t *b, size_t at, uint64_t *v)
@@ -1205,18 +1205,28 @@ static void varint_put(uint8_t *b, size_t at, size_t width, uint64_t v)
     for (size_t i = 0; i < width; i++, v >>= 7) b[at + i] = (uint8_t)((v & 0x7f) | (i + 1 < width ? 0x80 : 0));
 }
 
-/* Pairs of run 0 (at the body's start, checkpoints every `check`) made wrong in
- * the body: CRAFT_SHORT its first pair's length 1; CRAFT_ORDER the first pair
- * past a checkpoint that has its neighbour's p1 gets p2 = p1, so it comes before
- * that neighbour.  0, or -1 when the run has no such pair. */
-static int craft_body(uint8_t *b, uint64_t check, int how)
+/* Pairs of run 0 (at the body's start, checkpoints every `check`, the first
+ * nck of them with keys ck_p1) made wrong in the body: CRAFT_SHORT its first
+ * pair's length 1; CRAFT_ORDER the first pair past a checkpoint that has its
+ * neighbour's p1 gets p2 = p1, so it comes before that neighbour; CRAFT_JUMP the
+ * last pair before a checkpoint gets a p1 past the checkpoint after that one (in
+ * the text of nf symbols), so that a merge cut at every checkpoint stops before
+ * it and no chunk compares it with the pairs after it.  0, or -1 when the run
+ * has no such pair. */
+static int craft_body(uint8_t *b, uint64_t check, const uint64_t *ck_p1, uint64_t nck, uint64_t nf, int how)
 {
     size_t at = 0;
-    uint64_t d1, d2, len;
+    uint64_t d1, d2, len, prev = 0;
     for (uint64_t i = 0; i < 64; i++) {
         size_t w1 = varint_get(b, at, &d1), w2 = varint_get(b, at + w1, &d2), w3 = varint_get(b, at + w1 + w2, &len);
+        if (i % check == 0) prev = 0;
         if (how == CRAFT_SHORT) return varint_put(b, at + w1 + w2, w3, 1), 0;
-        if (i % check && d1 == 0) return varint_put(b, at + w1, w2, 0), 0;
+        if (how == CRAFT_ORDER && i % check && d1 == 0) return varint_put(b, at + w1, w2, 0), 0;
+        const uint64_t j = i / check, p1 = ck_p1[j + 2 < nck ? j + 2 : 0] + 1;
+        if (how == CRAFT_JUMP && i % check == check - 1 && i % check && j + 2 < nck && p1 - prev < 1ull << (7 * w1) &&
+            p1 + d2 + len <= nf)
+            return varint_put(b, at, w1, p1 - prev), 0;
+        prev += d1;
         at += w1 + w2 + w3;
     }
     return -1;
@@ -1250,12 +1260,15 @@ static rv_part_t *craft_part(rv_part_t *p, const rv_seq_t *s, int how, const cha
     case CRAFT_BOTH_OFF: w[3] = 0; break;
     case CRAFT_SHORT:
     case CRAFT_ORDER:
-        if (craft_body(body, w[2], how) < 0) { free(w), free(body); return NULL; }
+    case CRAFT_JUMP: {
+        uint64_t run0_ck[64], k = 0; /* run 0's checkpoint keys (p1) */
+        for (uint64_t c = run[2]; c < (nruns > 1 ? run[3 + 2] : nck) && k < 64; c++) run0_ck[k++] = ck[3 * c + 1];
+        if (craft_body(body, w[2], run0_ck, k, s->n, how) < 0) { free(w), free(body); return NULL; }
         break;
+    }
     }
     uint64_t items = 0;
     for (uint64_t q = 0; q < nruns; q++) items += run[3 * q + 1];
-    (void)nck;
     size_t ob;
     const void *opts = rv_part_opts(p, &ob);
     uint8_t po[256];
@@ -1281,7 +1294,8 @@ static void test_parts_crafted(void)
                                                "run count", "directory past the end", "keys' order", "both flag",
                                                "a checkpoint's key", "both flag on one strand",
                                                "both flag off both strands", "a shorter input",
-                                               "a pair below the minimum length", "pairs out of order"};
+                                               "a pair below the minimum length", "pairs out of order",
+                                               "a pair past the next checkpoint"};
     rng_t r = rng_new(1511);
     case_begin();
     input_t in = {.kind = 2, .nrec = 1};
@@ -1306,7 +1320,9 @@ static void test_parts_crafted(void)
     CHECK(ok && rv_parts_merge(parts, 1, collect_batch, &ref) == 0, "reference: %s", rv_last_error());
     char path[4200], why[256];
     for (int how = 0; ok && how < N_CRAFT; how++) {
-        int use = how == CRAFT_CK_ORDER || how == CRAFT_KEYS || how == CRAFT_CK_KEY || how == CRAFT_ORDER ? 1
+        int use = how == CRAFT_CK_ORDER || how == CRAFT_KEYS || how == CRAFT_CK_KEY || how == CRAFT_ORDER ||
+                          how == CRAFT_JUMP
+                      ? 1
                   : how == CRAFT_BOTH_OFF                                                          ? 2
                                                                                                    : 0;
         part_path(path, sizeof path, "crafted", (uint64_t)how);
@@ -1315,18 +1331,20 @@ static void test_parts_crafted(void)
         if (!q) continue;
         blist_t got = {0};
         rv_clear_error();
+        if (how == CRAFT_JUMP) setenv("REPVIEW_MERGE_CHUNK", "2", 1); /* a chunk at every checkpoint */
         int checked = rv_parts_check_runs(&q, 1), merged = rv_parts_merge(&q, 1, collect_batch, &got);
+        unsetenv("REPVIEW_MERGE_CHUNK");
         if (how == CRAFT_NONE) {
             CHECK(checked == 0 && merged == 0, "unaltered copy refused: %s", rv_last_error());
             CHECK(same_list(&got, &ref, why, sizeof why), "unaltered copy: %s", why);
         } else if (how == CRAFT_LEN) { /* the directory adds up: the run's bytes end early */
             CHECK(merged < 0 && rv_last_error()[0], "%s: merged (%d)", names[how], merged);
-        } else if (how == CRAFT_CK_KEY || how == CRAFT_OUTSIDE || how == CRAFT_SHORT ||
-                   how == CRAFT_ORDER) { /* found as the pairs are read */
-            const char *says = how == CRAFT_CK_KEY  ? "checkpoint's key is not its pair"
-                               : how == CRAFT_SHORT ? "shorter than the part's minimum length"
-                               : how == CRAFT_ORDER ? "pairs out of order"
-                                                    : "a pair outside the text";
+        } else if (how == CRAFT_CK_KEY || how == CRAFT_OUTSIDE || how == CRAFT_SHORT || how == CRAFT_ORDER ||
+                   how == CRAFT_JUMP) { /* found as the pairs are read (or, JUMP, as they are counted) */
+            const char *says = how == CRAFT_CK_KEY                        ? "checkpoint's key is not its pair"
+                               : how == CRAFT_SHORT                       ? "shorter than the part's minimum length"
+                               : how == CRAFT_ORDER || how == CRAFT_JUMP ? "pairs out of order"
+                                                                          : "a pair outside the text";
             CHECK(checked == 0 && merged < 0 && strstr(rv_last_error(), says),
                   "%s: merged (check %d, merge %d: %s)", names[how], checked, merged, rv_last_error());
             rv_part_t *mix[2] = {parts[use], q}; /* parts of two lengths: whose bound? */

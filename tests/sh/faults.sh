@@ -131,7 +131,7 @@ done
 # fatal error is the only thing it printed; the files are checked either way.
 if unshare -m sh -c 'umount -l /proc' 2>/dev/null; then
     rm -f noproc.bed noproc.rvp
-    unshare -m sh -c "umount -l /proc
+    unshare -m sh -c "umount -l /proc || exit
         $R pairs -l 40 --no-save -o noproc.bed ref.fa 2>err_noproc_o; echo \$? >rc_noproc_o
         $R pairs -l 40 --no-save --buckets 1/1 -o noproc.rvp ref.fa 2>err_noproc_p; echo \$? >rc_noproc_p"
     noproc_ok() {   # exit status file, stderr file

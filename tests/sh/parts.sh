@@ -104,6 +104,7 @@ expect_exit find_buckets_bad_pattern 2 "$REPVIEW" find --buckets 1/2 -o "$T/P" "
 expect_exit find_buckets_count 2 "$REPVIEW" find --count --buckets 1/2 -o "$T/P" "$F" ACGT
 grep -q "merge --count" "$T/err" && ok find_buckets_count_says || bad find_buckets_count_says "$(cat "$T/err")"
 expect_exit pairs_buckets_count 2 "$REPVIEW" pairs -l 20 --count --buckets 1/2 -o "$T/P" "$F"
+grep -q "merge --count" "$T/err" && ok pairs_buckets_count_says || bad pairs_buckets_count_says "$(cat "$T/err")"
 expect_exit lr_buckets_missing 1 "$REPVIEW" lr --buckets 1/2 -o "$T/P" "$T/nope.fa"
 expect_exit tandem_buckets_bad_dir 1 "$REPVIEW" tandem --buckets 1/2 -o "$T/no/such/P" "$F"
 expect_eq buckets_failed_no_part "$(ls "$T"/P* 2>/dev/null)" ""

@@ -17,7 +17,9 @@ static const char usage[] =
     "byte for byte.  The command and its options are read from the parts; the input\n"
     "named in them is read again (record names, the text) and must be unchanged.\n"
     "Parts of other runs, a missing or repeated slice, or a part cut short or\n"
-    "altered are refused before anything is written.\n\n"
+    "altered are refused before anything is written; pairs that disagree with\n"
+    "their part (its directory, its -l, their order) stop the merge as they are\n"
+    "read (with -o nothing is left).\n\n"
     "  --count            pairs parts: print the number of pairs; find parts: one\n"
     "                     line per pattern, as 'find --count' prints\n"
     "  -o, --output OUT   write to OUT (a temporary name, renamed when complete)\n";
