@@ -117,9 +117,10 @@ static const char *pair_fits(const cursor_t *c, uint64_t d1, uint64_t d2, uint64
 /* Advance c to its next pair below hi: 1, 0 when done, -1 on a run that does not
  * read or is damaged (c->bad says how: a pair outside the text or too short, one
  * before the run's pair ahead of it, or one at a checkpoint that is not the
- * checkpoint's key).  Every two neighbours of a run are compared in the chunk
- * that reads both: a chunk reads its runs from the checkpoint below its start to
- * the first pair at or past its end. */
+ * checkpoint's key).  Neighbours that one chunk reads are compared (a chunk
+ * reads its runs from the checkpoint below its start to the first pair at or
+ * past its end); a pair out of order where a chunk stops is caught by the count
+ * in hand_over. */
 static int cursor_next(cursor_t *c)
 {
     if (c->a) {

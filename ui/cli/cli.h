@@ -247,7 +247,8 @@ int cli_pairs(int argc, char **argv);
 int cli_merge(int argc, char **argv);
 /* --buckets I/N (cli_text.c): slice I - 1 of N, or an exit-2 message (-1).  And
  * its company: RV_EXIT_OK when n_slices is 0 or with -o PART outside mpirun
- * (ranks: cli_mpi_ranks()), else the usage error's exit code. */
+ * (ranks: cli_mpi_ranks()) and without --count (count: the command's), else the
+ * usage error's exit code. */
 int cli_parse_buckets(const char *cmd, const char *arg, uint64_t *slice, uint64_t *n_slices);
 int cli_buckets_usage(const char *cmd, uint64_t n_slices, const char *out, int ranks, int count);
 /* `repview merge` of a checked set of parts of each command (part.h), s their
