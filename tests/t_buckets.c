@@ -1209,9 +1209,9 @@ static void varint_put(uint8_t *b, size_t at, size_t width, uint64_t v)
  * nck of them with keys ck_p1) made wrong in the body: CRAFT_SHORT its first
  * pair's length 1; CRAFT_ORDER the first pair past a checkpoint that has its
  * neighbour's p1 gets p2 = p1, so it comes before that neighbour; CRAFT_JUMP the
- * last pair before a checkpoint gets a p1 past the checkpoint after that one (in
- * the text of nf symbols), so that a merge cut at every checkpoint stops before
- * it and no chunk compares it with the pairs after it.  0, or -1 when the run
+ * last pair before a checkpoint gets a p1 64 past the checkpoint's (in the text
+ * of nf symbols), so that a merge in chunks of 64 pairs (cut inside the jump)
+ * stops before it and no chunk compares it with the pairs after it.  0, or -1 when the run
  * has no such pair. */
 static int craft_body(uint8_t *b, uint64_t check, const uint64_t *ck_p1, uint64_t nck, uint64_t nf, int how)
 {
@@ -1222,8 +1222,8 @@ static int craft_body(uint8_t *b, uint64_t check, const uint64_t *ck_p1, uint64_
         if (i % check == 0) prev = 0;
         if (how == CRAFT_SHORT) return varint_put(b, at + w1 + w2, w3, 1), 0;
         if (how == CRAFT_ORDER && i % check && d1 == 0) return varint_put(b, at + w1, w2, 0), 0;
-        const uint64_t j = i / check, p1 = ck_p1[j + 2 < nck ? j + 2 : 0] + 1;
-        if (how == CRAFT_JUMP && i % check == check - 1 && i % check && j + 2 < nck && p1 - prev < 1ull << (7 * w1) &&
+        const uint64_t j = i / check, p1 = ck_p1[j + 1 < nck ? j + 1 : 0] + 64;
+        if (how == CRAFT_JUMP && i % check == check - 1 && i % check && j + 1 < nck && p1 - prev < 1ull << (7 * w1) &&
             p1 + d2 + len <= nf)
             return varint_put(b, at, w1, p1 - prev), 0;
         prev += d1;
@@ -1331,7 +1331,7 @@ static void test_parts_crafted(void)
         if (!q) continue;
         blist_t got = {0};
         rv_clear_error();
-        if (how == CRAFT_JUMP) setenv("REPVIEW_MERGE_CHUNK", "2", 1); /* a chunk at every checkpoint */
+        if (how == CRAFT_JUMP) setenv("REPVIEW_MERGE_CHUNK", "64", 1); /* chunks cut within the jump */
         int checked = rv_parts_check_runs(&q, 1), merged = rv_parts_merge(&q, 1, collect_batch, &got);
         unsetenv("REPVIEW_MERGE_CHUNK");
         if (how == CRAFT_NONE) {
