@@ -1184,7 +1184,8 @@ static int write_file(const char *path, const void *buf, size_t len)
  * through the part writer, as anyone could make): the merge refuses each with a
  * message, before any pair where the directory does not add up (a run one pair
  * longer than its bytes is found as it is read; so are a checkpoint whose key is
- * not its pair and pairs outside the text the part names), never a crash (`make
+ * not its pair, pairs outside the text the part names, shorter than its -l or
+ * out of order, the last found as the merged pairs are counted), never a crash (`make
  * asan` runs this); the body copied unaltered merges as the part it came from. */
 enum { CRAFT_NONE, CRAFT_HUGE_RUNS, CRAFT_LEN, CRAFT_CK_ORDER, CRAFT_NRUNS, CRAFT_DIR_PAST, CRAFT_KEYS, CRAFT_BOTH,
        CRAFT_CK_KEY, CRAFT_BOTH_ON, CRAFT_BOTH_OFF, CRAFT_OUTSIDE, CRAFT_SHORT, CRAFT_ORDER, CRAFT_JUMP, N_CRAFT };
@@ -1211,8 +1212,8 @@ static void varint_put(uint8_t *b, size_t at, size_t width, uint64_t v)
  * neighbour's p1 gets p2 = p1, so it comes before that neighbour; CRAFT_JUMP the
  * last pair before a checkpoint gets a p1 64 past the checkpoint's (in the text
  * of nf symbols), so that a merge in chunks of 64 pairs (cut inside the jump)
- * stops before it and no chunk compares it with the pairs after it.  0, or -1 when the run
- * has no such pair. */
+ * stops before it and no chunk compares it with the pairs after it.  0, or -1
+ * when the run has no such pair. */
 static int craft_body(uint8_t *b, uint64_t check, const uint64_t *ck_p1, uint64_t nck, uint64_t nf, int how)
 {
     size_t at = 0;
