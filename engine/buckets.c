@@ -744,6 +744,8 @@ int rv_bucket_gpu_begin(const rv_seq_t *s, int device)
     /* test hook: REPVIEW_GPU_BUCKET_LEFT=1 keeps every round on the device */
     const char *e = getenv("REPVIEW_GPU_BUCKET_LEFT");
     gpu_min_left = e && *e ? strtoull(e, NULL, 10) : GPU_MIN_LEFT;
+    /* test hook: REPVIEW_TEST_GPU_REFUSE=1 as where the text does not fit the device */
+    if ((e = getenv("REPVIEW_TEST_GPU_REFUSE")) && *e == '1') return rv_error("gpu", "the device refused the text (test)");
     if (rv_gpu_buckets_open(s->text, s->n, s->sigma, device) < 0) return -1;
     gpu_seq = s;
     atomic_store(&gpu_on, 1);

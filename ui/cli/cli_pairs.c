@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -666,7 +667,13 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     if (gpu == 1) cli_mpi_job_batch(threads); /* short jobs, many threads: see cli_mpi_next_job */
     rv_bucket_plan_t plan = {0};
     if (rc == 0) rc = mpi_plan(s, o, mem_budget, (int)most, rank, size, all, counter, &plan, t0);
-    mpi_trace(rank, gpu == 1 ? "plan (GPU rank)" : "plan", t0);
+    { /* with the cores the rank's threads may run on: mpirun's binding, or a GPU rank's */
+        cpu_set_t on;
+        char what[64];
+        snprintf(what, sizeof what, "plan (%sbound to %d cores)", gpu == 1 ? "GPU rank, " : "",
+                 sched_getaffinity(0, sizeof on, &on) == 0 ? CPU_COUNT(&on) : -1);
+        mpi_trace(rank, what, t0);
+    }
     /* the CPU workers find their jobs' suffixes in job lists or a job map of the host */
     if (rc == 0) cli_mpi_share_map(s, &plan, rv_bucket_map_budget(mem_budget), (rank > 0 || own) && gpu != 1,
                                    rank == 0 ? rv_default_threads() : threads);
