@@ -19,7 +19,8 @@
  * A block is run by the engine's own code (rv_bucket_job_sort, then the walker
  * collecting its pairs) on the CPU, a GPU present or not (the estimate is of CPU
  * ranks), and timed by the CPU time of its thread; the blocks are shared out over
- * every core, largest first.  The text pass that a job of the sample makes is
+ * every core, largest first, and a few are run again alone to tell how much the
+ * others slowed them (contention).  The text pass that a job of the sample makes is
  * timed apart, on an empty job; a job of the run reads its starts from job lists
  * instead where the run makes them (no pass), or scans a one-byte job map, and
  * that scan is timed apart too.  Output bytes are the
@@ -30,7 +31,7 @@
  * a simulation of rank 0 handing out the jobs
  * of the plan cut for W workers, largest first, to the worker that is free first:
  * a job costs one text pass plus the estimated work of its codes and the sorting
- * and writing of its pairs; around it come the serial parts (start, read, plan,
+ * and writing of its pairs, at the slowdown of that many jobs at once; around it come the serial parts (start, read, plan,
  * merge and formatting on rank 0), measured here (read, plan) or from the rates
  * below, calibrated on the development machine (tests/bench/RESULTS.md).
  */
@@ -460,9 +461,9 @@ static void order_largest_first(const block_t *b, uint64_t *todo, uint64_t n)
 }
 
 /* Run the chosen blocks on the samplers' threads, each block on one thread and
- * timed by that thread's CPU time (the jobs' phases cost the same CPU time with 15
- * workers on a 16-core host as with one: RESULTS.md), a text pass timed before
- * every third block of a thread. */
+ * timed by that thread's CPU time (which grows with the other threads' memory
+ * traffic: see contention), a text pass timed before every third block of a
+ * thread. */
 typedef struct {
     sampler_t *r;
     block_t *b;
@@ -488,6 +489,42 @@ static int run_sample(sampler_t *r, int threads, block_t *b, const uint64_t *tod
     for (int t = 0; t < threads; t++)
         if (r[t].rc < 0) return -1;
     return 0;
+}
+
+/* How much slower the sample's blocks ran side by side than alone: the blocks run
+ * on every core at once, where they contend for memory (a job reads its text and
+ * arrays with little reuse), and their CPU times grow with it (on a 32-core host
+ * 1.3x: RESULTS.md), while one worker runs its jobs alone.  Up to CONT_BLOCKS of
+ * the blocks run, those nearest the median time, at most CONT_S seconds of them,
+ * run again on this thread with the others idle; the ratio of their times, at
+ * least 1.  1 when the sample ran on one thread. */
+enum { CONT_BLOCKS = 3 };
+#define CONT_S 2.0
+static double contention(sampler_t *r, const block_t *b, uint64_t nb, int threads)
+{
+    if (threads < 2) return 1;
+    uint64_t n = 0, *ran = malloc((nb ? nb : 1) * sizeof *ran);
+    if (!ran) return 1; /* no correction, as before it */
+    for (uint64_t i = 0; i < nb; i++)
+        if (b[i].run && b[i].cpu_s > 0) ran[n++] = i;
+    /* by time (insertion: a few hundred blocks at most) */
+    for (uint64_t i = 1; i < n; i++)
+        for (uint64_t j = i; j > 0 && b[ran[j - 1]].cpu_s > b[ran[j]].cpu_s; j--) {
+            uint64_t t = ran[j];
+            ran[j] = ran[j - 1], ran[j - 1] = t;
+        }
+    static const int from_median[CONT_BLOCKS] = {0, -1, 1};
+    double side = 0, alone = 0;
+    for (int k = 0; k < CONT_BLOCKS && n; k++) {
+        const int64_t i = (int64_t)(n / 2) + from_median[k];
+        if (i < 0 || (uint64_t)i >= n || (k && side + b[ran[i]].cpu_s > CONT_S)) continue;
+        block_t x = b[ran[i]]; /* a copy: the block's own measures stay those of the sample */
+        if (run_block(r, &x) < 0) break;
+        side += b[ran[i]].cpu_s, alone += x.cpu_s;
+    }
+    free(ran);
+    double c = alone > 0 ? side / alone : 1;
+    return c < 1 ? 1 : c > 4 ? 4 : c;
 }
 
 /* Totals and each code's share (cum_s, cum_p: prefix sums over the codes).  A
@@ -547,9 +584,19 @@ static int plan_for(const rv_bucket_plan_t *p, uint64_t slots, rv_bucket_plan_t 
 }
 
 
+/* The slowdown of W jobs side by side, from 1 alone to the sample's (e->contention
+ * with `side` blocks at once), straight between; more jobs than that contend as
+ * the sample did. */
+static double load_for(const rv_estimate_t *e, uint64_t jobs_at_once, int side)
+{
+    if (jobs_at_once <= 1 || side <= 1) return 1;
+    double x = (double)(jobs_at_once - 1) / (double)(side - 1);
+    return 1 + (e->contention - 1) * (x < 1 ? x : 1);
+}
+
 static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo,
                    const rv_bucket_plan_t *plan, const double *cum_s, const double *cum_p, double scan_s,
-                   uint64_t base, rv_estimate_t *e)
+                   uint64_t base, int side, rv_estimate_t *e)
 {
     int threads = eo->threads > 0 ? eo->threads : 1;
     int cores = rv_default_threads();
@@ -561,7 +608,7 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
     const int find1 = finder(s, plan, eo);
     double one = makespan(plan, cum_s, cum_p, job_pass_s(find1, e, scan_s), 1, &most);
     if (one < 0) return rv_error("estimate", "out of memory");
-    e->jobs_s = one + fill_s(find1, scan_s); /* the map or lists filled on one thread */
+    e->jobs_s = (one + fill_s(find1, scan_s)) / e->contention; /* the map or lists filled on one thread */
     e->merge_s = e->pairs * MASTER_PAIR_S + e->out_bytes * FORMAT_BYTE_S; /* on one core */
     e->serial_s = e->read_s + e->plan_s + e->jobs_s + e->merge_s;
     for (int w = 1; w <= eo->workers; w++) {
@@ -571,14 +618,17 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
         const int find = finder(s, &q, eo);
         double span = makespan(&q, cum_s, cum_p, job_pass_s(find, e, scan_s), slots, &most);
         /* the map or lists are filled by the ranks of the host in shares */
-        const double fill = fill_s(find, scan_s) / (double)(slots < (uint64_t)cores ? slots : (uint64_t)cores);
+        const uint64_t at_once = slots < (uint64_t)cores ? slots : (uint64_t)cores;
+        const double fill = fill_s(find, scan_s) / (double)at_once;
+        /* the sample's times, taken side by side, as this many jobs at once */
+        const double load = load_for(e, at_once, side) / e->contention;
         rv_estimate_row_t *r = &e->rows[w - 1];
         r->workers = w;
         /* one process reads on its -t threads; under mpirun rank 0 reads on every
          * core and shares the counts through one window a host */
         const double read = w == 1 ? e->read_s : e->read_ranks_s;
         r->wall_s = MPI_START_S + MPI_RANK_S * w + read + e->plan_s +
-                    (w > 1 ? PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) : 0) + fill + span + merge_s;
+                    (w > 1 ? PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) : 0) + (fill + span) * load + merge_s;
         r->peak_bytes = rank_peak(s, &q, o, eo, base, w, threads, most);
         free(q.jobs);
         if (span < 0) return rv_error("estimate", "out of memory");
@@ -657,8 +707,10 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
     e->map_pass_s = rc == 0 ? time_map_pass(s) : 0;
     totals_t tot;
     double scan_s = 0;
+    int side = 1; /* blocks run at once in the first round */
     while (rc == 0) {
         order_largest_first(b, todo, n_todo);
+        if (!e->rounds) side = (uint64_t)T < n_todo ? T : (int)n_todo;
         rc = run_sample(r, T, b, todo, n_todo);
         if (rc < 0) break;
         e->blocks_run += n_todo;
@@ -674,6 +726,7 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         if (e->exact || e->rounds > MORE_ROUNDS || !(e->pairs_se > SE_MORE * tot.pairs)) break;
         if ((n_todo = sample_more(b, e->blocks, want, &x, todo)) == UINT64_MAX) rc = rv_error("estimate", "out of memory");
     }
+    e->contention = rc == 0 ? contention(&r[0], b, e->blocks, side) : 1;
     for (int t = 0; r && t < T; t++) {
         pf_walker_free(r[t].walker);
         pf_sink_free(&r[t].sink);
@@ -692,7 +745,7 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         e->scan_s = scan_s;
         e->buckets = 0;
         for (uint64_t c = 0; c < plan.n_codes; c++) e->buckets += plan.count[c] > 0;
-        rc = predict(s, o, eo, &plan, cum_s, cum_p, scan_s, base, e);
+        rc = predict(s, o, eo, &plan, cum_s, cum_p, scan_s, base, side, e);
     }
     e->estimate_s = rv_now() - t_start;
     free(todo), free(b), free(mass_of), free(div_of), free(cum_s), free(cum_p);

@@ -259,6 +259,8 @@ typedef struct {
     double read_ranks_s;       /* reading under mpirun (rank 0, every core) */
     double scan_s;             /* one text pass (each job makes one) */
     double map_pass_s;         /* one scan of a one-byte job map (a job's pass where the run has one) */
+    double contention;         /* the sample's blocks side by side against alone (>= 1): its times are
+                                * taken as this much too long for a worker alone */
     uint64_t buckets, blocks, blocks_run;
     int rounds;                /* of sampling: a second when the first left the pairs unsure */
     double share_run;          /* share of the blocks' mass run */

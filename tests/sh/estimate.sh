@@ -56,6 +56,11 @@ sampled estimate_sampled_coll "$T/coll.fa" -l 50
 expect_eq estimate_table_header "$(grep -c '^#workers	predicted_wall_s	speedup	efficiency	peak_rss_per_rank_GB$' "$T/est") $(grep -c '^#quantity	value$' "$T/est")" "1 1"
 expect_eq estimate_table_rows "$(awk -F'\t' '/^[0-9]/ { printf "%s:%s ", $1, NF }' "$T/est")" "1:5 2:5 3:5 4:5 "
 expect_eq estimate_table_one "$(awk -F'\t' '$1 == 1 { print $3, $4 }' "$T/est")" "1.00 1.00"
+# the sample's slowdown side by side (1 to 4), and one process's time as the sum of its phases
+c=$(val "$T/est" contention)
+awk -v c="$c" 'BEGIN { exit !(c >= 1 && c <= 4) }' && ok estimate_contention || bad estimate_contention "contention '$c'"
+sum=$(awk -F'\t' '$1 ~ /^(read|plan|jobs|merge)_s$/ { t += $2 } END { printf "%.2f", t }' "$T/est")
+within "$(val "$T/est" serial_s)" "$sum" 0.01 && ok estimate_serial_sum || bad estimate_serial_sum "serial_s $(val "$T/est" serial_s), phases $sum"
 
 # usage (2) and data (1) errors: one 'repview: ' line
 expect_exit estimate_buckets 2 "$REPVIEW" pairs -l 20 --estimate --buckets 1/2 -o "$T/P" "$T/dna.fa"

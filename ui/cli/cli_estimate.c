@@ -26,6 +26,7 @@ int cli_pairs_estimate(const char *file, const rv_seq_t *s, const rv_pairs_opts_
     printf("merge_s\t%.2f\n", e.merge_s);
     printf("text_pass_s\t%.3f\n", e.scan_s);
     printf("map_pass_s\t%.3f\n", e.map_pass_s);
+    printf("contention\t%.2f\n", e.contention);
     printf("#workers\tpredicted_wall_s\tspeedup\tefficiency\tpeak_rss_per_rank_GB\n");
     for (int i = 0; i < e.n_rows; i++) {
         const rv_estimate_row_t *r = &e.rows[i];
