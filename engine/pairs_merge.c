@@ -207,6 +207,7 @@ typedef struct {
     char *txt;          /* text mode: the chunk formatted */
     size_t txt_cap, txt_len;
     int ready;
+    int stream;         /* no room for the chunk: hand_over merges it in small pieces */
 } slot_t;
 
 typedef struct {
@@ -251,40 +252,95 @@ static int damaged(const merge_t *m, const cursor_t *c)
     return rv_error("pairs", "cannot read %s (%s)", m->source, c && c->bad ? c->bad : "corrupt or cut short");
 }
 
-/* Merge chunk ch into s.  0, -1 with a message (a corrupt or unreadable run) or
- * -2 (memory). */
-static int merge_chunk(const merge_t *m, uint64_t ch, slot_t *s, const scratch_t *sc)
+/* Open sc's cursors on chunk ch, as a heap: how many (*nh), and at most how many
+ * pairs the chunk holds (*bound).  0, or -1 with a message. */
+static int open_chunk(const merge_t *m, uint64_t ch, const scratch_t *sc, uint64_t *nh, uint64_t *bound)
 {
     cursor_t *cur = sc->cur;
-    uint32_t *heap = sc->heap;
-    uint64_t nh = 0, bound = 0;
+    *nh = *bound = 0;
     for (uint64_t r = 0; r < m->nruns; r++) {
         uint64_t b;
-        int got = cursor_open(&cur[nh], &m->runs[r], m->to, m->cut[ch], m->cut[ch + 1], sc->raw + nh * RAW, &b);
-        if (got < 0) return damaged(m, &cur[nh]);
-        if (b > UINT64_MAX - bound) return damaged(m, NULL);
-        bound += b;
-        if (got) heap[nh] = (uint32_t)nh, nh++;
+        int got = cursor_open(&cur[*nh], &m->runs[r], m->to, m->cut[ch], m->cut[ch + 1], sc->raw + *nh * RAW, &b);
+        if (got < 0) return damaged(m, &cur[*nh]);
+        if (b > UINT64_MAX - *bound) return damaged(m, NULL);
+        *bound += b;
+        if (got) sc->heap[*nh] = (uint32_t)*nh, ++*nh;
     }
+    for (uint64_t i = *nh / 2; i-- > 0;) heap_down(cur, sc->heap, *nh, i);
+    return 0;
+}
+
+/* The next pair of the chunk whose cursors are the heap of nh: into *p; 0, or -1
+ * with a message. */
+static int pop_pair(const merge_t *m, const scratch_t *sc, uint64_t *nh, rv_pair_t *p)
+{
+    cursor_t *c = &sc->cur[sc->heap[0]];
+    *p = c->cur;
+    int got = cursor_next(c);
+    if (got < 0) return damaged(m, c);
+    if (!got) sc->heap[0] = sc->heap[--*nh];
+    heap_down(sc->cur, sc->heap, *nh, 0);
+    return 0;
+}
+
+/* test hook: REPVIEW_MERGE_NO_ROOM=N: every Nth chunk finds no room for its pairs */
+static uint64_t no_room_every(void)
+{
+    const char *e = getenv("REPVIEW_MERGE_NO_ROOM");
+    return e && *e ? strtoull(e, NULL, 10) : 0;
+}
+
+/* Merge chunk ch into s.  0, -1 with a message (a corrupt or unreadable run) or
+ * -2 (no room for its pairs). */
+static int merge_chunk(const merge_t *m, uint64_t ch, slot_t *s, const scratch_t *sc)
+{
+    uint64_t nh, bound, every = no_room_every();
+    if (open_chunk(m, ch, sc, &nh, &bound) < 0) return -1;
+    if (every && ch % every == 0) return -2;
     if (bound > s->cap) {
         if (bound > SIZE_MAX / sizeof *s->out) return -2;
         rv_pair_t *o = realloc(s->out, bound * sizeof *o);
         if (!o) return -2;
         s->out = o, s->cap = bound;
     }
-    for (uint64_t i = nh / 2; i-- > 0;) heap_down(cur, heap, nh, i);
     uint64_t n = 0;
     while (nh) {
-        cursor_t *c = &cur[heap[0]];
         if (n == s->cap) return damaged(m, NULL); /* more pairs than the checkpoints allow */
-        s->out[n++] = c->cur;
-        int got = cursor_next(c);
-        if (got < 0) return damaged(m, c);
-        if (!got) heap[0] = heap[--nh];
-        heap_down(cur, heap, nh, 0);
+        if (pop_pair(m, sc, &nh, &s->out[n++]) < 0) return -1;
     }
     s->n = n;
     return 0;
+}
+
+/* Chunk ch straight to the output in pieces of STREAM pairs, on the calling
+ * thread in the chunks' order: where a worker found no room for the whole chunk
+ * (its pairs, or their text).  *made gets its pairs.  0, the output's value, or -1
+ * with a message. */
+enum { STREAM = 4096 };
+static int stream_chunk(const merge_t *m, uint64_t ch, const scratch_t *sc, uint64_t *made)
+{
+    rv_pair_t *buf = malloc(STREAM * sizeof *buf);
+    char *txt = NULL;
+    size_t cap = 0, len = 0;
+    uint64_t nh, bound, n = 0;
+    int rc = buf ? open_chunk(m, ch, sc, &nh, &bound) : rv_error("pairs", "out of memory");
+    *made = 0;
+    while (rc == 0 && (nh || n)) {
+        if (nh && n < STREAM) {
+            if (*made + n == bound) rc = damaged(m, NULL); /* more pairs than the checkpoints allow */
+            else rc = pop_pair(m, sc, &nh, &buf[n++]);
+            continue;
+        }
+        if (m->to->both)
+            for (uint64_t i = 0; i < n; i++) pf_decode(&buf[i]);
+        const rv_pairs_text_t *t = m->to->text;
+        rc = t ? t->format(t->ud, buf, n, &txt, &cap, &len) : m->to->fn(m->to->ud, buf, n);
+        if (rc == 0 && t) rc = t->write(t->ud, txt, len);
+        *made += n, n = 0;
+    }
+    free(buf);
+    free(txt);
+    return rc;
 }
 
 /* The first failure: what the call returns (code) and, for -1, its message
@@ -324,9 +380,13 @@ static int work(merge_t *m, const scratch_t *sc, int caller, uint64_t only)
         uint64_t ch = m->taken++;
         slot_t *s = &m->slots[ch % m->window];
         pthread_mutex_unlock(&m->mu);
-        int rc = merge_chunk(m, ch, s, sc);
-        if (rc == -2) rc = rv_error("pairs", "out of memory");
-        else if (rc == 0) rc = finish_chunk(m, s);
+        int rc = merge_chunk(m, ch, s, sc), no_room = rc == -2;
+        if (rc == 0 && finish_chunk(m, s) != 0) no_room = 1; /* its text: format() fails only for memory */
+        if (no_room) { /* the slot's memory back; hand_over merges the chunk in pieces */
+            free(s->out), free(s->txt);
+            s->out = NULL, s->txt = NULL, s->cap = s->n = 0, s->txt_cap = s->txt_len = 0;
+            s->stream = 1, rc = 0;
+        }
         pthread_mutex_lock(&m->mu);
         if (rc != 0) {
             fail(m, rc);
@@ -395,10 +455,16 @@ static int hand_over(merge_t *m, const scratch_t *sc)
         int failed = m->failed;
         pthread_mutex_unlock(&m->mu);
         if (failed) return m->code == -1 ? rv_error(NULL, "%s", m->err) : m->code;
-        pairs += s->n;
-        if (m->to->text) rc = m->to->text->write(m->to->text->ud, s->txt, s->txt_len);
-        for (uint64_t i = 0; !m->to->text && i < s->n && rc == 0; i += RV_PAIRS_BATCH)
-            rc = m->to->fn(m->to->ud, s->out + i, s->n - i < RV_PAIRS_BATCH ? s->n - i : RV_PAIRS_BATCH);
+        if (s->stream) {
+            uint64_t made = 0;
+            rc = stream_chunk(m, ch, sc, &made);
+            pairs += made, s->stream = 0;
+        } else {
+            pairs += s->n;
+            if (m->to->text) rc = m->to->text->write(m->to->text->ud, s->txt, s->txt_len);
+            for (uint64_t i = 0; !m->to->text && i < s->n && rc == 0; i += RV_PAIRS_BATCH)
+                rc = m->to->fn(m->to->ud, s->out + i, s->n - i < RV_PAIRS_BATCH ? s->n - i : RV_PAIRS_BATCH);
+        }
         pthread_mutex_lock(&m->mu);
         s->ready = 0;
         m->handed = ch + 1;

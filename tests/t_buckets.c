@@ -1403,6 +1403,20 @@ static void test_parts_scratch(void)
         free(got.a);
     }
     unsetenv("REPVIEW_MERGE_SCRATCH");
+    /* chunks without room for their pairs (REPVIEW_MERGE_NO_ROOM=N: every Nth)
+     * are read again from the parts in pieces, in order: the same pairs */
+    for (int every = 1; ok && every <= 3; every++) {
+        snprintf(env, sizeof env, "%d", every);
+        setenv("REPVIEW_MERGE_NO_ROOM", env, 1);
+        if (every == 3) setenv("REPVIEW_MERGE_SCRATCH", "1", 1); /* the calling thread alone */
+        blist_t got = {0};
+        int rc = rv_parts_merge(parts, 2, collect_batch, &got);
+        CHECK(rc == 0 && same_list(&got, &ref, why, sizeof why), "no room every %d: %s", every,
+              rc ? rv_last_error() : why);
+        free(got.a);
+    }
+    unsetenv("REPVIEW_MERGE_NO_ROOM");
+    unsetenv("REPVIEW_MERGE_SCRATCH");
     unsetenv("REPVIEW_MERGE_CHUNK");
     free(ref.a);
     close_parts(parts, 2);

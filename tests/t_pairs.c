@@ -296,9 +296,13 @@ static int collect_until(void *ud, const rv_pair_t *p)
     return 0;
 }
 
+/* Which chunks find no room for their pairs (REPVIEW_MERGE_NO_ROOM: every Nth;
+ * "0" none): such a chunk is merged in pieces in order by the calling thread. */
+static const char *const no_room[] = {"0", "1", "3"};
+
 /* The merge on every thread (pairs_merge.c): tiny chunks and checkpoints over
- * spilled and in-memory runs give the oracle's pairs in its order; a callback
- * that stops gets exactly the first pairs. */
+ * spilled and in-memory runs give the oracle's pairs in its order, also where
+ * chunks find no room; a callback that stops gets exactly the first pairs. */
 static void test_parallel_merge(void)
 {
     static const char *const chunks[] = {"2", "5", "64", "1000"};
@@ -306,8 +310,9 @@ static void test_parallel_merge(void)
     char why[256];
     case_begin();
     for (int it = 0; it < check_iters(28) && !check_failed_; it++) {
-        const char *chunk = chunks[it % 4];
+        const char *chunk = chunks[it % 4], *room = no_room[it / 4 % 3];
         setenv("REPVIEW_MERGE_CHUNK", chunk, 1);
+        setenv("REPVIEW_MERGE_NO_ROOM", room, 1);
         int kind = (int)rng_below(&r, N_KINDS);
         /* chunks x runs cursor openings: tiny chunks on short texts (the oracle
          * is cubic on runs, and a binary text has ~n^2/2 pairs) */
@@ -323,8 +328,8 @@ static void test_parallel_merge(void)
         o.mem_bytes = it % 3 == 0 ? 1 : it % 3 == 1 ? 4096 : 0;
         plist_t got = {0};
         CHECK(rv_pairs_each_batch(x, &o, collect_batch, &got) == 0, "%s", rv_last_error());
-        CHECK(same_list(&got, &want, why, sizeof why), "chunk %s kind %s threads %d mem %llu: %s", chunk,
-              kinds[kind], o.threads, (unsigned long long)o.mem_bytes, why);
+        CHECK(same_list(&got, &want, why, sizeof why), "chunk %s no room %s kind %s threads %d mem %llu: %s", chunk,
+              room, kinds[kind], o.threads, (unsigned long long)o.mem_bytes, why);
         stopper_t st = {{0}, want.n / 2};
         int rc = rv_pairs_each(x, &o, collect_until, &st);
         CHECK(want.n == 0 || rc == 7, "stop: rc %d", rc);
@@ -337,6 +342,7 @@ static void test_parallel_merge(void)
         rv_index_free(x);
     }
     unsetenv("REPVIEW_MERGE_CHUNK");
+    unsetenv("REPVIEW_MERGE_NO_ROOM");
     case_end("pairs_parallel_merge");
 }
 
@@ -381,9 +387,9 @@ static int text_write(void *ud, const char *bytes, size_t len)
     return 0;
 }
 
-/* rv_pairs_each_text (one thread, several, tiny chunks): the same lines as the
- * pairs of rv_pairs_each in order; a failing format() and a stopping write()
- * end the call with their value. */
+/* rv_pairs_each_text (one thread, several, tiny chunks, chunks without room):
+ * the same lines as the pairs of rv_pairs_each in order; a failing format() and a
+ * stopping write() end the call with their value. */
 static void test_text(void)
 {
     static const char *const chunks[] = {"3", "40", "100000"};
@@ -391,6 +397,7 @@ static void test_text(void)
     case_begin();
     for (int it = 0; it < check_iters(24) && !check_failed_; it++) {
         setenv("REPVIEW_MERGE_CHUNK", chunks[it % 3], 1);
+        setenv("REPVIEW_MERGE_NO_ROOM", no_room[it / 3 % 3], 1);
         rv_index_t *x = random_index(&r, (int)rng_below(&r, 4), 600, it % 2, 1);
         if (!x) { CHECK(0, "build"); break; }
         rv_pairs_opts_t o;
@@ -408,8 +415,9 @@ static void test_text(void)
         }
         rv_pairs_text_t t = {text_format, text_write, &got};
         CHECK(rv_pairs_each_text(x, &o, &t) == 0, "text: %s", rv_last_error());
-        CHECK(got.len == ref.len && (!got.len || !strcmp(got.all, ref.all)), "text differs: %zu vs %zu bytes, chunk %s threads %d",
-              got.len, ref.len, chunks[it % 3], o.threads);
+        CHECK(got.len == ref.len && (!got.len || !strcmp(got.all, ref.all)),
+              "text differs: %zu vs %zu bytes, chunk %s no room %s threads %d", got.len, ref.len, chunks[it % 3],
+              no_room[it / 3 % 3], o.threads);
         if (want.n > 2) {
             text_out_t bad = {.fail_at = want.a[want.n / 2].p1};
             t.ud = &bad;
@@ -431,6 +439,7 @@ static void test_text(void)
         rv_index_free(x);
     }
     unsetenv("REPVIEW_MERGE_CHUNK");
+    unsetenv("REPVIEW_MERGE_NO_ROOM");
     case_end("pairs_text_chunks");
 }
 
