@@ -72,6 +72,7 @@ typedef struct {
     int run;              /* run (always, or as part of the sample) */
     double cpu_s, bytes;  /* measured when run: its job's time (a text pass included) */
     uint64_t pairs;
+    int busy;             /* blocks running (this one too) when it started */
 } block_t;
 
 /* One thread's tools for running blocks. */
@@ -306,10 +307,11 @@ static uint64_t sample_more(block_t *b, uint64_t nb, uint64_t want, uint64_t *se
 /* ---- the schedule ------------------------------------------------------------- */
 
 /* Wall seconds of the jobs of plan q on `slots` workers served largest first, each
- * job a text pass plus its codes' work (prefix sums cum_s, cum_p over codes).
+ * job a text pass (scan_s) plus its codes' work (prefix sums cum_s, cum_p over
+ * codes; the work times work_scale) and the sort of its pairs.
  * *most_pairs gets the largest number of pairs one slot made. */
 static double makespan(const rv_bucket_plan_t *q, const double *cum_s, const double *cum_p, double scan_s,
-                       uint64_t slots, double *most_pairs)
+                       double work_scale, uint64_t slots, double *most_pairs)
 {
     uint64_t *order = rv_bucket_jobs_largest_first(q);
     double *free_at = calloc(slots, sizeof *free_at), *made = calloc(slots, sizeof *made), end = 0;
@@ -320,7 +322,7 @@ static double makespan(const rv_bucket_plan_t *q, const double *cum_s, const dou
         for (uint64_t k = 1; k < slots; k++)
             if (free_at[k] < free_at[w]) w = k;
         double pairs = cum_p[j->code_hi] - cum_p[j->code_lo];
-        free_at[w] += scan_s + cum_s[j->code_hi] - cum_s[j->code_lo] + pairs * WORKER_PAIR_S;
+        free_at[w] += scan_s + (cum_s[j->code_hi] - cum_s[j->code_lo]) * work_scale + pairs * WORKER_PAIR_S;
         made[w] += pairs;
     }
     *most_pairs = 0;
@@ -353,12 +355,13 @@ static int finder(const rv_seq_t *s, const rv_bucket_plan_t *q, const rv_estimat
          : rv_bucket_map_width(q) == 1  ? FIND_MAP : FIND_MAP2;
 }
 
-/* A job's pass (a two-byte map's scalar scan costs about a text pass), and the
- * filling of the map or lists on one thread (measured on the development machine:
- * RESULTS.md). */
-static double job_pass_s(int find, const rv_estimate_t *e, double scan_s)
+/* A job's pass (a two-byte map's scalar scan costs about a text pass: scan_s,
+ * already at the row's load; the map's scan was timed alone: slow is the row's
+ * slowdown), and the filling of the map or lists on one thread, from a pass alone
+ * (measured on the development machine: RESULTS.md). */
+static double job_pass_s(int find, const rv_estimate_t *e, double scan_s, double slow)
 {
-    return find == FIND_LISTS ? 0 : find == FIND_MAP ? e->map_pass_s : scan_s;
+    return find == FIND_LISTS ? 0 : find == FIND_MAP ? e->map_pass_s * slow : scan_s;
 }
 
 static double fill_s(int find, double scan_s)
@@ -468,6 +471,7 @@ typedef struct {
     sampler_t *r;
     block_t *b;
     const uint64_t *todo;
+    _Atomic int busy; /* blocks running */
 } sample_run_t;
 
 static void run_some(void *ctx, uint64_t lo, uint64_t hi, int t)
@@ -476,13 +480,16 @@ static void run_some(void *ctx, uint64_t lo, uint64_t hi, int t)
     sampler_t *r = &x->r[t];
     for (uint64_t i = lo; r->rc == 0 && i < hi; i++) {
         if (r->ran++ % 3 == 0) time_passes(r, 1);
-        r->rc = run_block(r, &x->b[x->todo[i]]);
+        block_t *b = &x->b[x->todo[i]];
+        b->busy = atomic_fetch_add(&x->busy, 1) + 1;
+        r->rc = run_block(r, b);
+        atomic_fetch_sub(&x->busy, 1);
     }
 }
 
 static int run_sample(sampler_t *r, int threads, block_t *b, const uint64_t *todo, uint64_t n_todo)
 {
-    sample_run_t x = {r, b, todo};
+    sample_run_t x = {r, b, todo, 0};
     if ((uint64_t)threads > n_todo) threads = n_todo ? (int)n_todo : 1;
     /* largest first (the blocks alone lead todo): the long ones do not come last */
     rv_parallel_dynamic(threads, n_todo, 1, run_some, &x);
@@ -491,20 +498,37 @@ static int run_sample(sampler_t *r, int threads, block_t *b, const uint64_t *tod
     return 0;
 }
 
-/* How much slower the sample's blocks ran side by side than alone: the blocks run
- * on every core at once, where they contend for memory (a job reads its text and
- * arrays with little reuse), and their CPU times grow with it (on a 32-core host
- * 1.3x: RESULTS.md), while one worker runs its jobs alone.  Up to CONT_BLOCKS of
- * the blocks run, those nearest the median time, at most CONT_S seconds of them,
- * run again on this thread with the others idle; the ratio of their times, at
- * least 1.  1 when the sample ran on one thread. */
+/* How much slower the sample's blocks ran side by side than alone (e->contention,
+ * e->side, e->scan_alone_s): the blocks run on every core at once, where they
+ * contend for memory (a job reads its text and arrays with little reuse) and
+ * their CPU times grow with it (1.39x on a 16-core H100 host: RESULTS.md), while
+ * one worker runs its jobs alone.  Up to CONT_BLOCKS of the blocks run, the one
+ * of median time and its neighbours while they add up to CONT_S seconds, run
+ * again on this thread with the others idle; the contention is the ratio of
+ * their times side by side to alone (a text pass included in both), taken as 1
+ * below 1.05 (the noise of single runs; on the 2-core development machine the
+ * ratio came out 0.8-1.0) and at most 4; side is how many blocks were running as
+ * those started, on average, and a text pass alone is taken as scan_s over the
+ * contention.  (The longest blocks are not used: run again, they found the
+ * allocator's memory already mapped and took a third of their first time on the
+ * development machine.)  Without a sample of several threads, or with
+ * REPVIEW_TEST_CONTENTION=C (tests: contention C, side all the sample's threads),
+ * nothing runs again. */
 enum { CONT_BLOCKS = 3 };
 #define CONT_S 2.0
-static double contention(sampler_t *r, const block_t *b, uint64_t nb, int threads)
+#define CONT_NOISE 1.05
+static void contention(sampler_t *r, const block_t *b, uint64_t nb, int threads, double scan_s, rv_estimate_t *e)
 {
-    if (threads < 2) return 1;
+    e->contention = 1, e->side = 1, e->scan_alone_s = scan_s;
+    const char *hook = getenv("REPVIEW_TEST_CONTENTION");
+    if (hook && *hook) {
+        double c = strtod(hook, NULL);
+        e->contention = c >= 1 && c <= 4 ? c : 1, e->side = threads, e->scan_alone_s = scan_s / e->contention;
+        return;
+    }
+    if (threads < 2) return;
     uint64_t n = 0, *ran = malloc((nb ? nb : 1) * sizeof *ran);
-    if (!ran) return 1; /* no correction, as before it */
+    if (!ran) return; /* no correction */
     for (uint64_t i = 0; i < nb; i++)
         if (b[i].run && b[i].cpu_s > 0) ran[n++] = i;
     /* by time (insertion: a few hundred blocks at most) */
@@ -514,17 +538,29 @@ static double contention(sampler_t *r, const block_t *b, uint64_t nb, int thread
             ran[j] = ran[j - 1], ran[j - 1] = t;
         }
     static const int from_median[CONT_BLOCKS] = {0, -1, 1};
-    double side = 0, alone = 0;
+    double side = 0, alone = 0, busy = 0;
+    int np = 0;
     for (int k = 0; k < CONT_BLOCKS && n; k++) {
         const int64_t i = (int64_t)(n / 2) + from_median[k];
         if (i < 0 || (uint64_t)i >= n || (k && side + b[ran[i]].cpu_s > CONT_S)) continue;
         block_t x = b[ran[i]]; /* a copy: the block's own measures stay those of the sample */
         if (run_block(r, &x) < 0) break;
-        side += b[ran[i]].cpu_s, alone += x.cpu_s;
+        side += b[ran[i]].cpu_s, alone += x.cpu_s, busy += b[ran[i]].busy, np++;
     }
     free(ran);
-    double c = alone > 0 ? side / alone : 1;
-    return c < 1 ? 1 : c > 4 ? 4 : c;
+    if (!np || !(alone > 0)) return;
+    const double c = side / alone;
+    if (c >= CONT_NOISE) e->contention = c > 4 ? 4 : c, e->scan_alone_s = scan_s / e->contention;
+    e->side = busy / np;
+}
+
+/* Where between alone (0) and the sample's side by side (1) `at_once` jobs run:
+ * straight from one job to as many as ran at once in the sample. */
+double pf_estimate_between(uint64_t at_once, double side)
+{
+    if (at_once <= 1 || side <= 1) return at_once > 1 && side <= 1 ? 1 : 0;
+    const double x = ((double)at_once - 1) / (side - 1);
+    return x < 1 ? x : 1;
 }
 
 /* Totals and each code's share (cum_s, cum_p: prefix sums over the codes).  A
@@ -584,19 +620,9 @@ static int plan_for(const rv_bucket_plan_t *p, uint64_t slots, rv_bucket_plan_t 
 }
 
 
-/* The slowdown of W jobs side by side, from 1 alone to the sample's (e->contention
- * with `side` blocks at once), straight between; more jobs than that contend as
- * the sample did. */
-static double load_for(const rv_estimate_t *e, uint64_t jobs_at_once, int side)
-{
-    if (jobs_at_once <= 1 || side <= 1) return 1;
-    double x = (double)(jobs_at_once - 1) / (double)(side - 1);
-    return 1 + (e->contention - 1) * (x < 1 ? x : 1);
-}
-
 static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo,
                    const rv_bucket_plan_t *plan, const double *cum_s, const double *cum_p, double scan_s,
-                   uint64_t base, int side, rv_estimate_t *e)
+                   uint64_t base, rv_estimate_t *e)
 {
     int threads = eo->threads > 0 ? eo->threads : 1;
     int cores = rv_default_threads();
@@ -606,9 +632,11 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
     /* one process, one thread: the plan's jobs in turn, then the merge on one core */
     double most;
     const int find1 = finder(s, plan, eo);
-    double one = makespan(plan, cum_s, cum_p, job_pass_s(find1, e, scan_s), 1, &most);
+    const double c = e->contention, pass1 = e->scan_alone_s;
+    /* one job at a time: the sample's work at its time alone */
+    double one = makespan(plan, cum_s, cum_p, job_pass_s(find1, e, pass1, 1), 1 / c, 1, &most);
     if (one < 0) return rv_error("estimate", "out of memory");
-    e->jobs_s = (one + fill_s(find1, scan_s)) / e->contention; /* the map or lists filled on one thread */
+    e->jobs_s = one + fill_s(find1, pass1); /* the map or lists filled on one thread */
     e->merge_s = e->pairs * MASTER_PAIR_S + e->out_bytes * FORMAT_BYTE_S; /* on one core */
     e->serial_s = e->read_s + e->plan_s + e->jobs_s + e->merge_s;
     for (int w = 1; w <= eo->workers; w++) {
@@ -616,19 +644,21 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
         const uint64_t slots = (uint64_t)w * (uint64_t)threads;
         if (plan_for(plan, slots, &q) < 0) return -1;
         const int find = finder(s, &q, eo);
-        double span = makespan(&q, cum_s, cum_p, job_pass_s(find, e, scan_s), slots, &most);
-        /* the map or lists are filled by the ranks of the host in shares */
+        /* as many jobs at once as slots (at most the cores): their slowdown, from
+         * none alone to the sample's side by side */
         const uint64_t at_once = slots < (uint64_t)cores ? slots : (uint64_t)cores;
-        const double fill = fill_s(find, scan_s) / (double)at_once;
-        /* the sample's times, taken side by side, as this many jobs at once */
-        const double load = load_for(e, at_once, side) / e->contention;
+        const double x = pf_estimate_between(at_once, e->side), slow = 1 + (c - 1) * x;
+        const double pass = pass1 + (scan_s - pass1) * x;
+        double span = makespan(&q, cum_s, cum_p, job_pass_s(find, e, pass, slow), slow / c, slots, &most);
+        /* the map or lists are filled by the ranks of the host in shares */
+        const double fill = fill_s(find, pass1) * slow / (double)at_once;
         rv_estimate_row_t *r = &e->rows[w - 1];
         r->workers = w;
         /* one process reads on its -t threads; under mpirun rank 0 reads on every
          * core and shares the counts through one window a host */
         const double read = w == 1 ? e->read_s : e->read_ranks_s;
         r->wall_s = MPI_START_S + MPI_RANK_S * w + read + e->plan_s +
-                    (w > 1 ? PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) : 0) + (fill + span) * load + merge_s;
+                    (w > 1 ? PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) : 0) + fill + span + merge_s;
         r->peak_bytes = rank_peak(s, &q, o, eo, base, w, threads, most);
         free(q.jobs);
         if (span < 0) return rv_error("estimate", "out of memory");
@@ -707,10 +737,8 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
     e->map_pass_s = rc == 0 ? time_map_pass(s) : 0;
     totals_t tot;
     double scan_s = 0;
-    int side = 1; /* blocks run at once in the first round */
     while (rc == 0) {
         order_largest_first(b, todo, n_todo);
-        if (!e->rounds) side = (uint64_t)T < n_todo ? T : (int)n_todo;
         rc = run_sample(r, T, b, todo, n_todo);
         if (rc < 0) break;
         e->blocks_run += n_todo;
@@ -726,7 +754,8 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         if (e->exact || e->rounds > MORE_ROUNDS || !(e->pairs_se > SE_MORE * tot.pairs)) break;
         if ((n_todo = sample_more(b, e->blocks, want, &x, todo)) == UINT64_MAX) rc = rv_error("estimate", "out of memory");
     }
-    e->contention = rc == 0 ? contention(&r[0], b, e->blocks, side) : 1;
+    e->contention = 1, e->side = 1, e->scan_alone_s = scan_s;
+    if (rc == 0) contention(&r[0], b, e->blocks, T, scan_s, e);
     for (int t = 0; r && t < T; t++) {
         pf_walker_free(r[t].walker);
         pf_sink_free(&r[t].sink);
@@ -745,7 +774,7 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         e->scan_s = scan_s;
         e->buckets = 0;
         for (uint64_t c = 0; c < plan.n_codes; c++) e->buckets += plan.count[c] > 0;
-        rc = predict(s, o, eo, &plan, cum_s, cum_p, scan_s, base, side, e);
+        rc = predict(s, o, eo, &plan, cum_s, cum_p, scan_s, base, e);
     }
     e->estimate_s = rv_now() - t_start;
     free(todo), free(b), free(mass_of), free(div_of), free(cum_s), free(cum_p);

@@ -256,4 +256,9 @@ int pf_walker_bucket(pf_walker_t *w, const uint64_t *pos, const uint64_t *lcp, u
 uint64_t pf_walker_count(const pf_walker_t *w);
 void pf_walker_free(pf_walker_t *w);
 
+/* pairs_estimate.c: where between a job's time alone (0) and its time side by
+ * side in the sample, which ran `side` jobs at once on average (1), a run of
+ * `at_once` jobs at once lies: straight between one job and `side`, 1 beyond. */
+double pf_estimate_between(uint64_t at_once, double side);
+
 #endif

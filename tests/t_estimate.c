@@ -8,13 +8,17 @@
  *     the same seed gives the same estimate, and on texts made of repeat families
  *     the estimate lands within 25% of the truth;
  *   - the table: one row per worker count, speed-up 1 for one worker, efficiency =
- *     speed-up / workers, positive times and memory; bad options are refused. */
+ *     speed-up / workers, positive times and memory; bad options are refused;
+ *   - where W jobs at once lie between alone and the sample's side by side
+ *     (pf_estimate_between): 0 for one job, 1 from the sample's own number on,
+ *     straight and never falling between. */
 #include <math.h>
 #include "check.h"
 #include "repview/common.h"
 #include "repview/pairs.h"
 #include "repview/seq.h"
 #include "pairs_list.h"
+#include "pairs_internal.h"
 
 static const char *const kinds[] = {"dnaACGTN", "dnaAC", "periodic", "same", "protein", "text"};
 enum { N_KINDS = 6, MAX_REC = 3 };
@@ -246,8 +250,28 @@ static void test_bad(void)
     case_end("estimate_bad_options");
 }
 
+static void test_between(void)
+{
+    case_begin();
+    static const double sides[] = {1, 1.5, 2, 7.3, 16, 32};
+    for (size_t k = 0; k < sizeof sides / sizeof *sides; k++) {
+        const double side = sides[k];
+        double prev = 0;
+        for (uint64_t w = 1; w <= 64; w++) {
+            const double x = pf_estimate_between(w, side);
+            const double want = w == 1 ? 0 : side <= 1 ? 1 : fmin(1, (double)(w - 1) / (side - 1));
+            CHECK(fabs(x - want) < 1e-12, "side %g, %llu at once: %g, want %g", side, (unsigned long long)w, x, want);
+            CHECK(x >= prev && x <= 1, "side %g, %llu at once: %g after %g", side, (unsigned long long)w, x, prev);
+            prev = x;
+        }
+        CHECK(pf_estimate_between(0, side) == 0, "side %g, none at once", side);
+    }
+    case_end("estimate_between");
+}
+
 int main(void)
 {
+    test_between();
     test_exact_random();
     test_exact_filters();
     test_sampled();

@@ -259,8 +259,10 @@ typedef struct {
     double read_ranks_s;       /* reading under mpirun (rank 0, every core) */
     double scan_s;             /* one text pass (each job makes one) */
     double map_pass_s;         /* one scan of a one-byte job map (a job's pass where the run has one) */
-    double contention;         /* the sample's blocks side by side against alone (>= 1): its times are
-                                * taken as this much too long for a worker alone */
+    double contention;         /* the sample's blocks' work side by side against alone, 1 to 4: their
+                                * times are taken as this much too long for a worker alone */
+    double side;               /* blocks running at once, on average, as those compared started */
+    double scan_alone_s;       /* a text pass alone (scan_s: side by side) */
     uint64_t buckets, blocks, blocks_run;
     int rounds;                /* of sampling: a second when the first left the pairs unsure */
     double share_run;          /* share of the blocks' mass run */

@@ -667,11 +667,11 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     if (gpu == 1) cli_mpi_job_batch(threads); /* short jobs, many threads: see cli_mpi_next_job */
     rv_bucket_plan_t plan = {0};
     if (rc == 0) rc = mpi_plan(s, o, mem_budget, (int)most, rank, size, all, counter, &plan, t0);
-    { /* with the cores the rank's threads may run on: mpirun's binding, or a GPU rank's */
+    { /* with the CPUs the rank's threads may run on: mpirun's binding, or the set widened */
         cpu_set_t on;
+        const int cpus = sched_getaffinity(0, sizeof on, &on) == 0 ? CPU_COUNT(&on) : -1;
         char what[64];
-        snprintf(what, sizeof what, "plan (%sbound to %d cores)", gpu == 1 ? "GPU rank, " : "",
-                 sched_getaffinity(0, sizeof on, &on) == 0 ? CPU_COUNT(&on) : -1);
+        snprintf(what, sizeof what, "plan (%s%d CPU%s)", gpu == 1 ? "GPU rank, " : "", cpus, cpus == 1 ? "" : "s");
         mpi_trace(rank, what, t0);
     }
     /* the CPU workers find their jobs' suffixes in job lists or a job map of the host */
