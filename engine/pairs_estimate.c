@@ -87,6 +87,7 @@ typedef struct {
     int rc;
     pf_sink_t sink;         /* the pairs of one block */
     pf_walker_t *walker;
+    rv_bucket_scratch_t *sc; /* a job's buffers, kept from one block to the next as a run's thread keeps them */
 } sampler_t;
 
 static double thread_cpu_s(void)
@@ -124,9 +125,10 @@ static double line_bytes(const rv_seq_t *s, const size_t *name_len, const rv_pai
     return b;
 }
 
-/* The sorted suffixes of codes [lo, hi) of plan p, as a job of a plan of its own. */
+/* The sorted suffixes of codes [lo, hi) of plan p, as a job of a plan of its own,
+ * into sc (as rv_bucket_job_sort_in). */
 static int sort_codes(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t lo, uint64_t hi, uint64_t suffixes,
-                      uint64_t **pos, uint64_t **lcp, uint64_t *m)
+                      rv_bucket_scratch_t *sc, const uint64_t **pos, const uint64_t **lcp, uint64_t *m)
 {
     rv_bucket_job_t job = {lo, hi, suffixes};
     rv_bucket_plan_t one = *p;
@@ -134,20 +136,19 @@ static int sort_codes(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t lo,
     one.n_jobs = 1;
     rv_bucket_plan_use_map(&one, NULL), rv_bucket_plan_use_lists(&one, NULL); /* they name p's jobs */
     one.own_map = one.own_lists = NULL;
-    return rv_bucket_job_sort(s, &one, 0, pos, lcp, m);
+    return rv_bucket_job_sort_in(s, &one, 0, sc, pos, lcp, m);
 }
 
 /* Run one block: its time, pairs and bytes. */
 static int run_block(sampler_t *r, block_t *b)
 {
     pf_sink_t *k = &r->sink;
-    uint64_t *pos = NULL, *lcp = NULL, m = 0;
+    const uint64_t *pos = NULL, *lcp = NULL;
+    uint64_t m = 0;
     double t0 = thread_cpu_s();
-    int rc = sort_codes(r->s, r->plan, b->lo, b->hi, b->suffixes, &pos, &lcp, &m);
+    int rc = sort_codes(r->s, r->plan, b->lo, b->hi, b->suffixes, r->sc, &pos, &lcp, &m);
     if (rc == 0) rc = pf_walker_bucket(r->walker, pos, lcp, m);
     b->cpu_s = thread_cpu_s() - t0;
-    free(pos);
-    free(lcp);
     uint64_t spilled = 0;
     for (uint64_t i = 0; i < k->nruns; i++) spilled += k->run_len[i];
     double bytes = 0;
@@ -158,7 +159,12 @@ static int run_block(sampler_t *r, block_t *b)
     }
     b->pairs = k->n + spilled; /* the bytes of spilled pairs: as those in memory */
     b->bytes = k->n ? bytes * (double)b->pairs / (double)k->n : (double)b->pairs * LINE_GUESS;
-    /* empty the sink for the next block (a spill file goes with it) */
+    /* empty the sink for the next block, its buffer kept as a run's thread keeps
+     * it (a spill file goes with a fresh sink) */
+    if (k->fd < 0 && !k->nruns && !k->err) {
+        k->n = 0;
+        return rc;
+    }
     uint64_t max = k->max;
     int with_len = k->with_len;
     pf_sink_free(k);
@@ -179,12 +185,11 @@ static void time_passes(sampler_t *r, int k)
     for (uint64_t i = 1; i < p->n_codes && p->count[c]; i++)
         if (p->count[i] < p->count[c]) c = i;
     for (int i = 0; i < k; i++) {
-        uint64_t *pos = NULL, *lcp = NULL, m = 0;
+        const uint64_t *pos = NULL, *lcp = NULL;
+        uint64_t m = 0;
         double t0 = thread_cpu_s();
-        int rc = sort_codes(r->s, p, c, c + 1, p->count[c], &pos, &lcp, &m);
+        int rc = sort_codes(r->s, p, c, c + 1, p->count[c], r->sc, &pos, &lcp, &m);
         double t = thread_cpu_s() - t0;
-        free(pos);
-        free(lcp);
         if (rc == 0) r->pass_sum += t, r->passes++;
     }
 }
@@ -731,7 +736,8 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         r[t] = (sampler_t){.s = s, .plan = &plan, .f = &f, .name_len = name_len};
         pf_sink_init(&r[t].sink, SINK_PAIRS, s->n);
         r[t].sink.with_len = f.both;
-        if (!(r[t].walker = pf_walker_new(&f, &r[t].sink))) rc = rv_error("estimate", "out of memory");
+        if (!(r[t].walker = pf_walker_new(&f, &r[t].sink)) || !(r[t].sc = rv_bucket_scratch_new()))
+            rc = rv_error("estimate", "out of memory");
     }
     if (rc == 0) time_passes(&r[0], 2);
     e->map_pass_s = rc == 0 ? time_map_pass(s) : 0;
@@ -757,6 +763,7 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
     e->contention = 1, e->side = 1, e->scan_alone_s = scan_s;
     if (rc == 0) contention(&r[0], b, e->blocks, T, scan_s, e);
     for (int t = 0; r && t < T; t++) {
+        rv_bucket_scratch_free(r[t].sc);
         pf_walker_free(r[t].walker);
         pf_sink_free(&r[t].sink);
     }
