@@ -506,7 +506,7 @@ static int run_sample(sampler_t *r, int threads, block_t *b, const uint64_t *tod
 /* How much slower the sample's blocks ran side by side than alone (e->contention,
  * e->side, e->scan_alone_s): the blocks run on every core at once, where they
  * contend for memory (a job reads its text and arrays with little reuse) and
- * their CPU times grow with it (1.39x on a 16-core H100 host: RESULTS.md), while
+ * their CPU times grow with it (1.0-1.4x on 16-core H100 hosts: RESULTS.md), while
  * one worker runs its jobs alone.  Up to CONT_BLOCKS of the blocks run, the one
  * of median time and its neighbours while they add up to CONT_S seconds, run
  * again on this thread with the others idle; the contention is the ratio of
@@ -514,9 +514,10 @@ static int run_sample(sampler_t *r, int threads, block_t *b, const uint64_t *tod
  * below 1.05 (the noise of single runs; on the 2-core development machine the
  * ratio came out 0.8-1.0) and at most 4; side is how many blocks were running as
  * those started, on average, and a text pass alone is taken as scan_s over the
- * contention.  (The longest blocks are not used: run again, they found the
- * allocator's memory already mapped and took a third of their first time on the
- * development machine.)  Without a sample of several threads, or with
+ * contention.  (The longest blocks are not used: when the sample still made
+ * fresh buffers for each block, one run again found the allocator's memory already
+ * mapped and took a third of its first time.)  Without a sample of several
+ * threads, or with
  * REPVIEW_TEST_CONTENTION=C (tests: contention C, side all the sample's threads),
  * nothing runs again. */
 enum { CONT_BLOCKS = 3 };
