@@ -216,6 +216,7 @@ typedef struct {
     uint64_t nruns;
     const pkey_t *cut;     /* chunk c is [cut[c], cut[c + 1]) */
     uint64_t nchunks, window;
+    uint64_t no_room;      /* test hook: every no_room-th chunk finds no room (0: none) */
     slot_t *slots;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -294,9 +295,9 @@ static uint64_t no_room_every(void)
  * -2 (no room for its pairs). */
 static int merge_chunk(const merge_t *m, uint64_t ch, slot_t *s, const scratch_t *sc)
 {
-    uint64_t nh, bound, every = no_room_every();
+    uint64_t nh, bound;
     if (open_chunk(m, ch, sc, &nh, &bound) < 0) return -1;
-    if (every && ch % every == 0) return -2;
+    if (m->no_room && ch % m->no_room == 0) return -2;
     if (bound > s->cap) {
         if (bound > SIZE_MAX / sizeof *s->out) return -2;
         rv_pair_t *o = realloc(s->out, bound * sizeof *o);
@@ -551,7 +552,7 @@ int pf_merge_runs(const pf_run_t *runs, uint64_t nruns, const pf_out_t *out, int
      * (the only one in order) has a core of its own */
     int workers = out->text ? threads - 1 : threads, rc = 0;
     merge_t m = {.to = out, .runs = runs, .nruns = nruns, .cut = cut, .nchunks = nchunks,
-                 .window = (uint64_t)threads + WINDOW_EXTRA, .source = source ? source : "a temporary file"};
+                 .window = (uint64_t)threads + WINDOW_EXTRA, .no_room = no_room_every(), .source = source ? source : "a temporary file"};
     m.slots = cut ? calloc(m.window, sizeof *m.slots) : NULL;
     worker_t *w = m.slots ? calloc((size_t)workers + 1, sizeof *w) : NULL;
     pthread_t *tid = w ? calloc((size_t)workers + 1, sizeof *tid) : NULL;
