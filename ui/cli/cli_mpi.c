@@ -145,9 +145,25 @@ static void stdout_past_relay(void)
                 S_ISREG(theirs.st_mode) ? "file" : S_ISFIFO(theirs.st_mode) ? "pipe" : "terminal");
 }
 
+/* Open MPI's default start probes its UCX layer, which costs every rank 0.2 s of
+ * MPI_Init even where the layer is not then chosen (RESULTS.md, seventeenth
+ * session: 0.30 against 0.09 s at 16 ranks on an H200 host, 0.26 against 0.06 s on
+ * the dev machine).  The ranks of a job on one host talk through shared memory,
+ * which the ob1 layer does: such a job takes it, unless the user named a layer
+ * (OMPI_MCA_pml, which `mpirun --mca pml X` sets too).  Jobs over several hosts
+ * keep the library's choice.  Returns what the trace says of it. */
+static const char *one_host_transport(void)
+{
+    const char *size = getenv("OMPI_COMM_WORLD_SIZE"), *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    if (getenv("OMPI_MCA_pml")) return "pml as the user set it";
+    if (!size || !local || strcmp(size, local) != 0) return "pml as the library chooses (several hosts)";
+    return setenv("OMPI_MCA_pml", "ob1", 0) == 0 ? "pml ob1 (one host)" : "pml as the library chooses";
+}
+
 int cli_mpi_init(int *rank, int *size)
 {
     int provided;
+    const char *transport = one_host_transport();
     if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
         return rv_error("mpi", "MPI_Init failed");
     MPI_Comm_rank(MPI_COMM_WORLD, rank);
@@ -170,6 +186,8 @@ int cli_mpi_init(int *rank, int *size)
         cli_mpi_abort(RV_EXIT_DATA);
     }
     MPI_Allgather(rank, 1, MPI_INT, node_world, 1, MPI_INT, node);
+    const char *tr = getenv("REPVIEW_MPI_TRACE");
+    if (*rank == 0 && tr && *tr == '1') fprintf(stderr, "mpi\trank 0\ttransport: %s\n", transport);
     if (*rank == 0) stdout_past_relay();
     return 0;
 }
