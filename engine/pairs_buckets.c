@@ -120,7 +120,9 @@ int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers)
     /* about three jobs per worker, so that the largest-first schedule evens out
      * (each job reads the whole text once: more jobs cost more reading); never
      * below 64 Ki suffixes a job */
-    uint64_t want = 3 * (workers ? workers : 1), cap = plan->n_jobs ? plan->jobs[0].suffixes : 0;
+    const char *per_e = getenv("REPVIEW_JOBS_PER_WORKER"); /* benchmarks: other than three */
+    const uint64_t per = per_e && atoi(per_e) >= 1 && atoi(per_e) <= 64 ? (uint64_t)atoi(per_e) : 3;
+    uint64_t want = per * (workers ? workers : 1), cap = plan->n_jobs ? plan->jobs[0].suffixes : 0;
     for (uint64_t j = 1; j < plan->n_jobs; j++) if (plan->jobs[j].suffixes > cap) cap = plan->jobs[j].suffixes;
     if (plan->n_jobs >= want) return 0;
     uint64_t size = (plan->suffixes + want - 1) / want;

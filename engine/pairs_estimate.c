@@ -20,20 +20,23 @@
  * collecting its pairs) on the CPU, a GPU present or not (the estimate is of CPU
  * ranks), and timed by the CPU time of its thread; the blocks are shared out over
  * every core, largest first, and a few are run again alone to tell how much the
- * others slowed them (contention).  The text pass that a job of the sample makes is
- * timed apart, on an empty job; a job of the run reads its starts from job lists
- * instead where the run makes them (no pass), or scans a one-byte job map, and
- * that scan is timed apart too.  Output bytes are the
- * BEDPE line lengths of the pairs collected.  With sample 1 every block runs and
- * the pair count is exact.
+ * others slowed them (contention).  The blocks are the jobs of a plan of their own
+ * with job lists, as a run's jobs read their starts from its lists: no pass over
+ * the text is in a block's time (without room for the lists, a block scans the
+ * text and a pass timed apart on an empty job is taken off).  A thread's first
+ * block runs twice, its buffers' first pages kept apart (touch), and its pairs'
+ * buffer is grown before.  Output bytes are the BEDPE line lengths of the pairs
+ * collected.  With sample 1 every block runs and the pair count is exact.
  *
  * Wall time for W workers (`mpirun -np W` of a CPU run, whose rank 0 works too) is
- * a simulation of rank 0 handing out the jobs
- * of the plan cut for W workers, largest first, to the worker that is free first:
- * a job costs one text pass plus the estimated work of its codes and the sorting
- * and writing of its pairs, at the slowdown of that many jobs at once; around it come the serial parts (start, read, plan,
- * merge and formatting on rank 0), measured here (read, plan) or from the rates
- * below, calibrated on the development machine (tests/bench/RESULTS.md).
+ * a simulation of rank 0 handing out the jobs of the plan cut for W workers,
+ * largest first, to the worker that is free first: a job costs its pass (none with
+ * lists, a scan of a one-byte job map, timed apart, or a text pass) plus the
+ * estimated work of its codes and the sorting and writing of its pairs, at the
+ * slowdown of that many jobs at once, a worker's first job its touch more; around
+ * it come the serial parts (start, read, plan, filling the lists, merge and
+ * formatting on rank 0), measured here (read, plan, the fill on one thread and on
+ * all) or from the rates below (tests/bench/RESULTS.md).
  */
 #include <math.h>
 #include <stdio.h>
@@ -52,12 +55,17 @@ enum { BLOCKS = 192, MIN_SAMPLE = 12, MORE_ROUNDS = 1, SINK_PAIRS = 1 << 21, HEA
        LINE_GUESS = 60 /* bytes of a line when none was seen */ };
 
 /* Rates of the parts not measured here (seconds), from `mpirun` runs with
- * REPVIEW_MPI_TRACE=1 on the development machine (2 cores; RESULTS.md). */
-#define MPI_START_S 0.55        /* mpirun until the ranks run, and after they end */
-#define MPI_RANK_S 0.03         /* more of that for each further rank */
-#define WORKER_PAIR_S 180e-9    /* a worker's sort of its pairs and their part file, per pair */
-#define MASTER_PAIR_S 90e-9     /* rank 0's transfer and merge of the parts, per pair */
-#define FORMAT_BYTE_S 5e-9      /* BEDPE formatting and writing, per byte on one core */
+ * REPVIEW_MPI_TRACE=1 on the development machine (2 cores) and, for the start,
+ * the merge and the formatting, on a 16-core H200 host (RESULTS.md, seventeenth
+ * session). */
+#define MPI_ONE_S 0.30          /* mpirun -np 1 (one process, no MPI_Init): its start and end */
+#define MPI_START_S 0.40        /* mpirun until the ranks run, and after they end (windows freed) */
+#define MPI_RANK_S 0.025        /* more of that for each further rank */
+#define WINDOW_BYTE_S 0.3e-9    /* rank 0's read into the host's shared window: its pages' first touch */
+#define WRITE_BYTE_S 0.9e-9     /* the output written by one thread (rank 0's merge formats on every core) */
+#define WORKER_PAIR_S 40e-9     /* a worker's sort of its pairs and their part file, per pair */
+#define MASTER_PAIR_S 30e-9     /* the merge of the sorted runs, per pair on one core */
+#define FORMAT_BYTE_S 3e-9      /* BEDPE formatting and writing, per byte on one core */
 #define PLAN_SEND_BYTE_S 0.5e-9 /* the plan's counts into a host's window, per byte */
 #define MPI_RSS_BYTES (32ull << 20) /* what Open MPI adds to a rank */
 #define LISTS_FILL 9.5              /* filling the job lists, in text passes (an empty job's) */
@@ -73,17 +81,21 @@ typedef struct {
     double cpu_s, bytes;  /* measured when run: its job's time (a text pass included) */
     uint64_t pairs;
     int busy;             /* blocks running (this one too) when it started */
+    uint64_t idx;         /* its place among the blocks: its job in the sample's plan */
 } block_t;
 
 /* One thread's tools for running blocks. */
 typedef struct {
     const rv_seq_t *s;
     const rv_bucket_plan_t *plan;
+    const rv_bucket_plan_t *listed; /* the blocks as jobs, with their job lists; NULL: none */
     const pf_filter_t *f;
     const size_t *name_len; /* of each record */
     double pass_sum;        /* seconds of the text passes timed apart ... */
     int passes;             /* ... and their number */
     uint64_t ran;           /* blocks run by this thread */
+    double touch_s;         /* its first block's time cold less its time warm ... */
+    uint64_t touch_suffixes; /* ... and that block's suffixes */
     int rc;
     pf_sink_t sink;         /* the pairs of one block */
     pf_walker_t *walker;
@@ -94,6 +106,13 @@ static double thread_cpu_s(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double process_cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -146,7 +165,8 @@ static int run_block(sampler_t *r, block_t *b)
     const uint64_t *pos = NULL, *lcp = NULL;
     uint64_t m = 0;
     double t0 = thread_cpu_s();
-    int rc = sort_codes(r->s, r->plan, b->lo, b->hi, b->suffixes, r->sc, &pos, &lcp, &m);
+    int rc = r->listed ? rv_bucket_job_sort_in(r->s, r->listed, b->idx, r->sc, &pos, &lcp, &m)
+                       : sort_codes(r->s, r->plan, b->lo, b->hi, b->suffixes, r->sc, &pos, &lcp, &m);
     if (rc == 0) rc = pf_walker_bucket(r->walker, pos, lcp, m);
     b->cpu_s = thread_cpu_s() - t0;
     uint64_t spilled = 0;
@@ -267,6 +287,7 @@ static block_t *make_blocks(const rv_bucket_plan_t *p, const double *div_of, dou
         if (alone || cur.mass >= target) b[nb++] = cur, cur = (block_t){0};
     }
     if (cur.suffixes) b[nb++] = cur;
+    for (uint64_t i = 0; i < nb; i++) b[i].idx = i;
     *n_blocks = nb; /* each block but the last closes at >= target: at most 2 BLOCKS + 1 */
     return b;
 }
@@ -313,14 +334,16 @@ static uint64_t sample_more(block_t *b, uint64_t nb, uint64_t want, uint64_t *se
 
 /* Wall seconds of the jobs of plan q on `slots` workers served largest first, each
  * job a text pass (scan_s) plus its codes' work (prefix sums cum_s, cum_p over
- * codes; the work times work_scale) and the sort of its pairs.
+ * codes; the work times work_scale) and the sort of its pairs, a worker's first
+ * job (its largest) touch seconds a suffix more for its buffers' first pages.
  * *most_pairs gets the largest number of pairs one slot made. */
 static double makespan(const rv_bucket_plan_t *q, const double *cum_s, const double *cum_p, double scan_s,
-                       double work_scale, uint64_t slots, double *most_pairs)
+                       double work_scale, double touch, uint64_t slots, double *most_pairs)
 {
     uint64_t *order = rv_bucket_jobs_largest_first(q);
     double *free_at = calloc(slots, sizeof *free_at), *made = calloc(slots, sizeof *made), end = 0;
-    if (!order || !free_at || !made) { free(order), free(free_at), free(made); return -1; }
+    char *warm = calloc(slots, 1);
+    if (!order || !free_at || !made || !warm) { free(order), free(free_at), free(made), free(warm); return -1; }
     for (uint64_t i = 0; i < q->n_jobs; i++) {
         const rv_bucket_job_t *j = &q->jobs[order[i]];
         uint64_t w = 0;
@@ -328,8 +351,15 @@ static double makespan(const rv_bucket_plan_t *q, const double *cum_s, const dou
             if (free_at[k] < free_at[w]) w = k;
         double pairs = cum_p[j->code_hi] - cum_p[j->code_lo];
         free_at[w] += scan_s + (cum_s[j->code_hi] - cum_s[j->code_lo]) * work_scale + pairs * WORKER_PAIR_S;
+        if (!warm[w]) free_at[w] += touch * (double)j->suffixes, warm[w] = 1; /* its buffers' first pages */
         made[w] += pairs;
+        static int tr = -1; /* REPVIEW_ESTIMATE_TRACE=1: one worker's jobs, as predicted */
+        if (tr < 0) tr = getenv("REPVIEW_ESTIMATE_TRACE") && *getenv("REPVIEW_ESTIMATE_TRACE") == '1';
+        if (tr && slots == 1)
+            fprintf(stderr, "estimate\tjob %llu\tsuffixes %llu\tpairs %.0f\tends at %.3f s\n", (unsigned long long)order[i],
+                    (unsigned long long)j->suffixes, pairs, free_at[w]);
     }
+    free(warm);
     *most_pairs = 0;
     for (uint64_t k = 0; k < slots; k++) {
         if (free_at[k] > end) end = free_at[k];
@@ -369,8 +399,9 @@ static double job_pass_s(int find, const rv_estimate_t *e, double scan_s, double
     return find == FIND_LISTS ? 0 : find == FIND_MAP ? e->map_pass_s * slow : scan_s;
 }
 
-static double fill_s(int find, double scan_s)
+static double fill_s(int find, const rv_estimate_t *e, double scan_s)
 {
+    if (find == FIND_LISTS && e->listed) return e->fill_cpu_s; /* the sample's own lists, timed */
     return find == FIND_SCAN ? 0 : find == FIND_LISTS ? LISTS_FILL * scan_s : MAP_FILL * scan_s;
 }
 
@@ -484,10 +515,26 @@ static void run_some(void *ctx, uint64_t lo, uint64_t hi, int t)
     sample_run_t *x = ctx;
     sampler_t *r = &x->r[t];
     for (uint64_t i = lo; r->rc == 0 && i < hi; i++) {
-        if (r->ran++ % 3 == 0) time_passes(r, 1);
+        if (!r->listed && r->ran % 3 == 0) time_passes(r, 1);
         block_t *b = &x->b[x->todo[i]];
         b->busy = atomic_fetch_add(&x->busy, 1) + 1;
-        r->rc = run_block(r, b);
+        /* A thread's first block runs twice and is timed the second time: the first
+         * run faults in the pages of the thread's buffers, which a run's thread
+         * does once for all its jobs.  On a 16-core host nearly every block of the
+         * sample was some thread's first, and each paid it (RESULTS.md,
+         * seventeenth session); what it costs is kept apart (touch). */
+        double cold = -1;
+        if (!r->ran) {
+            /* and its sink as large as a run's thread's has grown (the pages of a
+             * sink that grew for a block of a million pairs tripled its time) */
+            if (pf_sink_reserve(&r->sink, SINK_PAIRS) < 0) r->rc = rv_error("estimate", "out of memory");
+            block_t c = *b;
+            if (r->rc == 0) r->rc = run_block(r, &c);
+            cold = c.cpu_s;
+        }
+        if (r->rc == 0) r->rc = run_block(r, b);
+        if (r->rc == 0 && cold >= 0) r->touch_s += cold > b->cpu_s ? cold - b->cpu_s : 0, r->touch_suffixes += b->suffixes;
+        r->ran++;
         atomic_fetch_sub(&x->busy, 1);
     }
 }
@@ -632,7 +679,15 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
 {
     int threads = eo->threads > 0 ? eo->threads : 1;
     int cores = rv_default_threads();
-    double merge_s = e->pairs * MASTER_PAIR_S + e->out_bytes * FORMAT_BYTE_S / cores;
+    /* the merge and its formatting run in chunks, one a core: rank 0 on every core,
+     * one process on its -t threads; so does the count of the plan */
+    const int own = threads < cores ? threads : cores;
+    const double merge_one = e->pairs * MASTER_PAIR_S + e->out_bytes * FORMAT_BYTE_S;
+    const double write_s = e->out_bytes * WRITE_BYTE_S; /* one thread writes what the cores format */
+    const double merge_s = merge_one / cores > write_s ? merge_one / cores : write_s;
+    const double merge1 = merge_one / own > write_s ? merge_one / own : write_s;
+    const double count1 = e->plan_cpu_s / (e->cpu_inflation >= 1 ? e->cpu_inflation : 1); /* on one thread */
+    const double plan1 = count1 / own > e->plan_s ? count1 / own : e->plan_s;
     e->rows = calloc((size_t)eo->workers, sizeof *e->rows);
     if (!e->rows) return rv_error("estimate", "out of memory");
     /* one process, one thread: the plan's jobs in turn, then the merge on one core */
@@ -640,11 +695,12 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
     const int find1 = finder(s, plan, eo);
     const double c = e->contention, pass1 = e->scan_alone_s;
     /* one job at a time: the sample's work at its time alone */
-    double one = makespan(plan, cum_s, cum_p, job_pass_s(find1, e, pass1, 1), 1 / c, 1, &most);
+    double one = makespan(plan, cum_s, cum_p, job_pass_s(find1, e, pass1, 1), 1 / c, e->touch_s, 1, &most);
     if (one < 0) return rv_error("estimate", "out of memory");
-    e->jobs_s = one + fill_s(find1, pass1); /* the map or lists filled on one thread */
-    e->merge_s = e->pairs * MASTER_PAIR_S + e->out_bytes * FORMAT_BYTE_S; /* on one core */
-    e->serial_s = e->read_s + e->plan_s + e->jobs_s + e->merge_s;
+    e->jobs_s = one + fill_s(find1, e, pass1); /* the map or lists filled on one thread */
+    e->merge_s = merge_one; /* on one core */
+    e->plan_one_s = count1 > e->plan_s ? count1 : e->plan_s;
+    e->serial_s = e->read_s + e->plan_one_s + e->jobs_s + e->merge_s;
     for (int w = 1; w <= eo->workers; w++) {
         rv_bucket_plan_t q;
         const uint64_t slots = (uint64_t)w * (uint64_t)threads;
@@ -655,16 +711,19 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
         const uint64_t at_once = slots < (uint64_t)cores ? slots : (uint64_t)cores;
         const double x = pf_estimate_between(at_once, e->side), slow = 1 + (c - 1) * x;
         const double pass = pass1 + (scan_s - pass1) * x;
-        double span = makespan(&q, cum_s, cum_p, job_pass_s(find, e, pass, slow), slow / c, slots, &most);
-        /* the map or lists are filled by the ranks of the host in shares */
-        const double fill = fill_s(find, pass1) * slow / (double)at_once;
+        double span = makespan(&q, cum_s, cum_p, job_pass_s(find, e, pass, slow), slow / c, e->touch_s, slots, &most);
+        /* the map or lists are filled by the ranks of the host in shares, at best
+         * as fast as the sample's threads all at once filled the sample's */
+        double fill = fill_s(find, e, pass1) * slow / (double)at_once;
+        if (find == FIND_LISTS && e->listed && w > 1 && fill < e->fill_side_s) fill = e->fill_side_s;
         rv_estimate_row_t *r = &e->rows[w - 1];
         r->workers = w;
         /* one process reads on its -t threads; under mpirun rank 0 reads on every
          * core and shares the counts through one window a host */
-        const double read = w == 1 ? e->read_s : e->read_ranks_s;
-        r->wall_s = MPI_START_S + MPI_RANK_S * w + read + e->plan_s +
-                    (w > 1 ? PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) : 0) + fill + span + merge_s;
+        const double read = w == 1 ? e->read_s : e->read_ranks_s + WINDOW_BYTE_S * (double)s->n;
+        r->wall_s = (w == 1 ? MPI_ONE_S : MPI_START_S + MPI_RANK_S * w) + read + (w == 1 ? plan1 : e->plan_s) +
+                    (w > 1 ? PLAN_SEND_BYTE_S * (double)(q.n_codes * sizeof *q.count) : 0) + fill + span +
+                    (w == 1 ? merge1 : merge_s);
         r->peak_bytes = rank_peak(s, &q, o, eo, base, w, threads, most);
         free(q.jobs);
         if (span < 0) return rv_error("estimate", "out of memory");
@@ -704,9 +763,10 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
     rv_pairs_opts_t all = *o; /* rank 0 plans on every core */
     all.threads = 0;
     rv_bucket_plan_t plan;
-    double t0 = rv_now();
+    double t0 = rv_now(), c0 = process_cpu_s();
     if (rv_pairs_bucket_plan(s, &all, eo->mem_budget, threads, &plan) < 0) return -1;
     e->plan_s = rv_now() - t0;
+    e->plan_cpu_s = process_cpu_s() - c0;
     e->read_s = eo->read_s;
     e->read_ranks_s = eo->read_ranks_s > 0 ? eo->read_ranks_s : eo->read_s;
     double *mass_of = malloc(plan.n_codes * sizeof *mass_of), *div_of = left_diverse(s, &plan);
@@ -729,12 +789,52 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         n_todo += rc == 0 ? got : 0;
     }
     int T = b ? sample_threads(b, e->blocks) : 1;
+    /* the blocks as the jobs of a plan of their own, whose job lists tell each its
+     * starts as the run's lists tell a job its own: a block's time is then its work
+     * alone, where a pass over the text in it (0.23-0.42 s at 250 Mbp, about a
+     * block's work) had to be timed apart and taken off, and its error came back
+     * once for every block (RESULTS.md, seventeenth session).  Without room for
+     * them (the run's budget for its own lists) the blocks scan the text. */
+    rv_bucket_plan_t listed = plan;
+    void *lists = NULL;
+    listed.jobs = NULL, listed.own_count = NULL, listed.own_map = listed.own_lists = NULL;
+    rv_bucket_plan_use_map(&listed, NULL), rv_bucket_plan_use_lists(&listed, NULL);
+    if (rc == 0 && (listed.jobs = malloc((e->blocks ? e->blocks : 1) * sizeof *listed.jobs))) {
+        for (uint64_t i = 0; i < e->blocks; i++) listed.jobs[i] = (rv_bucket_job_t){b[i].lo, b[i].hi, b[i].suffixes};
+        listed.n_jobs = e->blocks;
+        const uint64_t need = rv_bucket_lists_bytes(&listed, s->n);
+        if (need && need <= rv_bucket_map_budget(eo->mem_budget) && (lists = malloc(need))) {
+            /* A sixteenth of the text is filled on one thread, timed: one process of
+             * -t 1 fills its lists (and counts its codes) on one thread, and the CPU
+             * seconds of T threads side by side are no measure of that (1.9 times
+             * as many on a 16-core H200 host).  The rest on every thread. */
+            const uint64_t cut = (s->n / 16 + RV_BUCKET_BLOCK - 1) / RV_BUCKET_BLOCK * RV_BUCKET_BLOCK;
+            const uint64_t one = cut ? (cut < s->n ? cut : s->n) : s->n;
+            const double w0 = rv_now();
+            int frc = rv_bucket_lists_fill(s, &listed, lists, 0, one, 1);
+            const double w1 = rv_now(), f0 = process_cpu_s();
+            if (frc == 0 && one < s->n) frc = rv_bucket_lists_fill(s, &listed, lists, one, s->n, T);
+            const double side_cpu = process_cpu_s() - f0, w2 = rv_now();
+            /* the whole text on every thread at once: as the ranks of a host fill theirs */
+            e->fill_side_s = one < s->n ? (w2 - w1) * (double)s->n / (double)(s->n - one) : 0;
+            if (frc == 0) {
+                rv_bucket_plan_use_lists(&listed, lists);
+                e->listed = 1;
+                e->fill_cpu_s = (w1 - w0) * (double)s->n / (double)one; /* all of it on one thread */
+                /* how much the CPU seconds of every core at once overstate one thread's */
+                const double rest = e->fill_cpu_s * (double)(s->n - one) / (double)s->n;
+                e->cpu_inflation = one < s->n && rest > 0 && side_cpu > rest ? side_cpu / rest : 1;
+            } else {
+                free(lists), lists = NULL;
+            }
+        }
+    }
     sampler_t *r = calloc((size_t)T, sizeof *r);
     size_t *name_len = malloc((s->n_rec ? s->n_rec : 1) * sizeof *name_len);
     if (rc == 0 && (!r || !name_len)) rc = rv_error("estimate", "out of memory");
     for (uint64_t i = 0; rc == 0 && i < s->n_rec; i++) name_len[i] = strlen(s->rec[i].name);
     for (int t = 0; rc == 0 && t < T; t++) {
-        r[t] = (sampler_t){.s = s, .plan = &plan, .f = &f, .name_len = name_len};
+        r[t] = (sampler_t){.s = s, .plan = &plan, .listed = e->listed ? &listed : NULL, .f = &f, .name_len = name_len};
         pf_sink_init(&r[t].sink, SINK_PAIRS, s->n);
         r[t].sink.with_len = f.both;
         if (!(r[t].walker = pf_walker_new(&f, &r[t].sink)) || !(r[t].sc = rv_bucket_scratch_new()))
@@ -754,15 +854,28 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         int passes = 0;
         for (int t = 0; t < T; t++) pass_sum += r[t].pass_sum, passes += r[t].passes;
         scan_s = passes ? pass_sum / passes : 0;
-        extrapolate(&plan, b, e->blocks, div_of, scan_s, cum_s, cum_p, &tot, &e->pairs_se);
+        /* a block of the lists made no pass over the text: its time is its work */
+        extrapolate(&plan, b, e->blocks, div_of, e->listed ? 0 : scan_s, cum_s, cum_p, &tot, &e->pairs_se);
         uint64_t ord_run = 0;
         for (uint64_t i = 0; i < e->blocks; i++) ord_run += b[i].run && !b[i].alone;
         e->exact = ord_run == n_ord;
         if (e->exact || e->rounds > MORE_ROUNDS || !(e->pairs_se > SE_MORE * tot.pairs)) break;
         if ((n_todo = sample_more(b, e->blocks, want, &x, todo)) == UINT64_MAX) rc = rv_error("estimate", "out of memory");
     }
+    double touch = 0, touched = 0;
+    for (int t = 0; r && t < T; t++) touch += r[t].touch_s, touched += (double)r[t].touch_suffixes;
+    e->touch_s = touched > 0 ? touch / touched : 0;
+    const char *tr = getenv("REPVIEW_ESTIMATE_TRACE"); /* diagnostics: each block run */
+    for (uint64_t i = 0; rc == 0 && tr && *tr == '1' && i < e->blocks; i++)
+        if (b[i].run)
+            fprintf(stderr, "estimate\tblock %llu\tsuffixes %llu\tpairs %llu\t%.3f s\t%s\t%d at once\n",
+                    (unsigned long long)i, (unsigned long long)b[i].suffixes, (unsigned long long)b[i].pairs,
+                    b[i].cpu_s, b[i].alone ? "alone" : "sampled", b[i].busy);
     e->contention = 1, e->side = 1, e->scan_alone_s = scan_s;
     if (rc == 0) contention(&r[0], b, e->blocks, T, scan_s, e);
+    /* with lists the passes were timed before the sample, alone: side by side they
+     * take the contention's slowdown */
+    if (e->listed) e->scan_alone_s = scan_s, scan_s *= e->contention;
     for (int t = 0; r && t < T; t++) {
         rv_bucket_scratch_free(r[t].sc);
         pf_walker_free(r[t].walker);
@@ -786,6 +899,7 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
     }
     e->estimate_s = rv_now() - t_start;
     free(todo), free(b), free(mass_of), free(div_of), free(cum_s), free(cum_p);
+    free(listed.jobs), free(lists);
     rv_bucket_plan_free(&plan);
     if (rc < 0) rv_estimate_free(e);
     return rc;

@@ -50,12 +50,9 @@ int pf_sink_init(pf_sink_t *k, uint64_t max, uint64_t n_text)
     return 0;
 }
 
-int pf_sink_room(pf_sink_t *k)
+/* The buffer and its sort's scratch at c pairs. */
+static int sink_grow(pf_sink_t *k, uint64_t c)
 {
-    if (k->n < k->cap) return 0;
-    if (k->cap >= k->max) return pf_sink_spill(k);
-    uint64_t c = k->cap ? 2 * k->cap : 4096;
-    if (c > k->max) c = k->max;
     rv_pair_t *b = realloc(k->buf, c * sizeof *b);
     if (b) k->buf = b;
     rv_pair_t *t = b ? realloc(k->tmp, c * sizeof *t) : NULL;
@@ -65,6 +62,22 @@ int pf_sink_room(pf_sink_t *k)
         return sink_fail(k, "sort buffer");
     }
     k->cap = c;
+    return 0;
+}
+
+int pf_sink_room(pf_sink_t *k)
+{
+    if (k->n < k->cap) return 0;
+    if (k->cap >= k->max) return pf_sink_spill(k);
+    uint64_t c = k->cap ? 2 * k->cap : 4096;
+    return sink_grow(k, c > k->max ? k->max : c);
+}
+
+int pf_sink_reserve(pf_sink_t *k, uint64_t pairs)
+{
+    if (pairs > k->max) pairs = k->max;
+    if (pairs > k->cap && sink_grow(k, pairs) < 0) return -1;
+    if (k->cap) memset(k->buf, 0, k->cap * sizeof *k->buf);
     return 0;
 }
 

@@ -590,8 +590,47 @@ static void test_spill_slices(void)
     case_end("pairs_spill_slices");
 }
 
+/* A sink reserved ahead (the estimate's sample: pf_sink_reserve) holds the
+ * reserve, at most its max, and then takes pairs, spills at its max and merges
+ * them as a sink that grew on its own: the same pairs in the same order. */
+static void test_sink_reserve(void)
+{
+    case_begin();
+    rng_t r = rng_new(4242);
+    const uint64_t n = 70001, max = 20000;
+    rv_pair_t *in = malloc(n * sizeof *in), *want = malloc(n * sizeof *want);
+    spill_got_t got = {malloc(n * sizeof *got.a), 0, n};
+    CHECK(in && want && got.a, "out of memory");
+    for (uint64_t i = 0; i < n && in; i++) {
+        uint64_t p1 = rng_below(&r, 1u << 20);
+        in[i] = (rv_pair_t){p1, p1 + 1 + rng_below(&r, 1000), 1 + rng_below(&r, 50), 0};
+    }
+    if (in && want) memcpy(want, in, n * sizeof *in), qsort(want, n, sizeof *want, pair_cmp);
+    static const uint64_t reserve[] = {0, 1, 4096, 12345, 20000, 1000000};
+    for (size_t q = 0; q < sizeof reserve / sizeof *reserve && !check_failed_; q++) {
+        pf_sink_t k;
+        pf_sink_init(&k, max, 1u << 21);
+        CHECK(pf_sink_reserve(&k, reserve[q]) == 0 && k.n == 0 &&
+                  k.cap == (reserve[q] < max ? reserve[q] : max) && !k.nruns,
+              "reserve %llu: cap %llu", (unsigned long long)reserve[q], (unsigned long long)k.cap);
+        for (uint64_t i = 0; i < n; i++) pf_sink_push(&k, in[i].p1, in[i].p2, in[i].len);
+        CHECK(!k.err && k.nruns == n / max && k.n == n % max, "reserve %llu: %llu runs, %llu held",
+              (unsigned long long)reserve[q], (unsigned long long)k.nruns, (unsigned long long)k.n);
+        got.n = 0;
+        pf_out_t out = {spill_collect, &got, NULL, 0, UINT64_MAX, 0};
+        CHECK(pf_merge(&k, 1, &out) == 0 && got.n == n, "reserve %llu: merged %zu", (unsigned long long)reserve[q], got.n);
+        for (uint64_t i = 0; i < n && !check_failed_; i++)
+            CHECK(got.a[i].p1 == want[i].p1 && got.a[i].p2 == want[i].p2 && got.a[i].len == want[i].len,
+                  "reserve %llu: pair %llu differs", (unsigned long long)reserve[q], (unsigned long long)i);
+        pf_sink_free(&k);
+    }
+    free(in), free(want), free(got.a);
+    case_end("pairs_sink_reserve");
+}
+
 int main(void)
 {
+    test_sink_reserve();
     test_sort_threads();
     test_spill_slices();
     test_fixed();

@@ -255,7 +255,8 @@ typedef struct {
     uint64_t pairs_counted;    /* pairs of the blocks run (all of them when exact) */
     int exact;                 /* every block run */
     double out_bytes;          /* BEDPE output, header included */
-    double read_s, plan_s, jobs_s, merge_s, serial_s; /* one process, one thread */
+    double read_s, plan_one_s, jobs_s, merge_s, serial_s; /* one process, one thread */
+    double plan_s;             /* the plan on every core (rank 0 under mpirun) */
     double read_ranks_s;       /* reading under mpirun (rank 0, every core) */
     double scan_s;             /* one text pass (each job makes one) */
     double map_pass_s;         /* one scan of a one-byte job map (a job's pass where the run has one) */
@@ -263,6 +264,16 @@ typedef struct {
                                 * times are taken as this much too long for a worker alone */
     double side;               /* blocks running at once, on average, as those compared started */
     double scan_alone_s;       /* a text pass alone (scan_s: side by side) */
+    double plan_cpu_s;         /* CPU seconds of the plan (its count), all threads: one process's
+                                * plan on -t threads takes this over cpu_inflation over -t */
+    double fill_cpu_s;         /* seconds of filling job lists over the text on one thread (the
+                                * sample's own: a sixteenth of the text timed), or 0 where none */
+    double fill_side_s;        /* the same lists on every thread at once (0: not measured) */
+    double cpu_inflation;      /* CPU seconds of every core at once over one thread's (that fill's;
+                                * the plan's count is taken as inflated as much), or 0: not known */
+    int listed;                /* the sample's jobs read their starts from job lists (no text pass) */
+    double touch_s;            /* seconds a suffix of a worker's first job for its buffers' first
+                                * pages (the sample's first block on each thread, cold against warm) */
     uint64_t buckets, blocks, blocks_run;
     int rounds;                /* of sampling: a second when the first left the pairs unsure */
     double share_run;          /* share of the blocks' mass run */

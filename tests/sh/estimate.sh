@@ -57,7 +57,7 @@ expect_eq estimate_table_header "$(grep -c '^#workers	predicted_wall_s	speedup	e
 expect_eq estimate_table_rows "$(awk -F'\t' '/^[0-9]/ { printf "%s:%s ", $1, NF }' "$T/est")" "1:5 2:5 3:5 4:5 "
 expect_eq estimate_table_one "$(awk -F'\t' '$1 == 1 { print $3, $4 }' "$T/est")" "1.00 1.00"
 # one process's time is the sum of its phases (each printed to 0.01 s)
-sum=$(awk -F'\t' '$1 ~ /^(read|plan|jobs|merge)_s$/ { t += $2 } END { printf "%.2f", t }' "$T/est")
+sum=$(awk -F'\t' '$1 ~ /^(read|plan_one|jobs|merge)_s$/ { t += $2 } END { printf "%.2f", t }' "$T/est")
 awk -v a="$(val "$T/est" serial_s)" -v b="$sum" 'BEGIN { d = a - b; exit !(d <= 0.03 && d >= -0.03) }' &&
     ok estimate_serial_sum || bad estimate_serial_sum "serial_s $(val "$T/est" serial_s), phases $sum"
 # the contention (REPVIEW_TEST_CONTENTION: as if measured) divides one worker's jobs:
@@ -75,6 +75,23 @@ jobs1=$(awk '{ t += $1 } END { print t }' "$T/jobs.1") jobs2=$(awk '{ t += $1 } 
 if [ "$(val "$T/est.2" contention)" = 2.00 ] && [ "$(val "$T/est.1" contention)" = 1.00 ] &&
     awk -v a="$jobs1" -v b="$jobs2" 'BEGIN { exit !(b > 0 && a / b >= 1.4 && a / b <= 2.8) }'
 then ok estimate_contention; else bad estimate_contention "jobs_s $jobs1 (1) against $jobs2 (2), contention $(val "$T/est.2" contention)"; fi
+
+# the sample's blocks read their starts from job lists of their own where the
+# lists fit the budget (no pass over the text in a block's time), else they scan
+# the text: the same blocks either way, so the same pairs and bytes; with lists
+# their fill on one thread is timed (a sixteenth of the text) and the plan's count
+# on one thread is at least its time on every core
+for f in dna coll; do
+    "$REPVIEW" pairs --quiet --estimate -l 30 "$T/$f.fa" >"$T/est.l" 2>"$T/err" &&
+        "$REPVIEW" pairs --quiet --estimate -l 30 --mem-budget 1m "$T/$f.fa" >"$T/est.s" 2>>"$T/err" ||
+        { bad estimate_lists_$f "estimate: $(head -c 200 "$T/err")"; continue; }
+    expect_eq estimate_lists_$f "$(val "$T/est.l" sample_lists) $(val "$T/est.s" sample_lists)" "1 0"
+    expect_eq estimate_lists_same_$f "$(val "$T/est.s" pairs) $(val "$T/est.s" output_bytes)" \
+        "$(val "$T/est.l" pairs) $(val "$T/est.l" output_bytes)"
+    if awk -v f="$(val "$T/est.l" lists_fill_s)" -v s="$(val "$T/est.s" lists_fill_s)" \
+           -v o="$(val "$T/est.l" plan_one_s)" -v p="$(val "$T/est.l" plan_s)" 'BEGIN { exit !(f > 0 && s == 0 && o >= p) }'
+    then ok estimate_lists_timed_$f; else bad estimate_lists_timed_$f "$(grep -E '^(lists_fill|plan|plan_one)_s' "$T/est.l" "$T/est.s" | tr '\n' ' ')"; fi
+done
 
 # usage (2) and data (1) errors: one 'repview: ' line
 expect_exit estimate_buckets 2 "$REPVIEW" pairs -l 20 --estimate --buckets 1/2 -o "$T/P" "$T/dna.fa"

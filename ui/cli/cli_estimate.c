@@ -22,10 +22,15 @@ int cli_pairs_estimate(const char *file, const rv_seq_t *s, const rv_pairs_opts_
     printf("read_s\t%.2f\n", e.read_s);
     printf("read_ranks_s\t%.2f\n", e.read_ranks_s);
     printf("plan_s\t%.2f\n", e.plan_s);
+    printf("plan_one_s\t%.2f\n", e.plan_one_s);
     printf("jobs_s\t%.2f\n", e.jobs_s);
     printf("merge_s\t%.2f\n", e.merge_s);
     printf("text_pass_s\t%.3f\n", e.scan_s);
     printf("map_pass_s\t%.3f\n", e.map_pass_s);
+    printf("sample_lists\t%d\n", e.listed);
+    printf("lists_fill_s\t%.3f\n", e.fill_cpu_s);
+    printf("cpu_inflation\t%.2f\n", e.cpu_inflation);
+    printf("first_touch_ns\t%.1f\n", e.touch_s * 1e9);
     printf("contention\t%.2f\n", e.contention);
     printf("#workers\tpredicted_wall_s\tspeedup\tefficiency\tpeak_rss_per_rank_GB\n");
     for (int i = 0; i < e.n_rows; i++) {
