@@ -51,6 +51,7 @@
 #include "seq_internal.h"
 #include "pairs_internal.h"
 
+enum { TOUCH_MIN = 1 << 20 };
 enum { BLOCKS = 192, MIN_SAMPLE = 12, MORE_ROUNDS = 1, SINK_PAIRS = 1 << 21, HEADER_BYTES = 70 /* the BEDPE header line */,
        LINE_GUESS = 60 /* bytes of a line when none was seen */ };
 
@@ -190,6 +191,7 @@ static int run_block(sampler_t *r, block_t *b)
     pf_sink_free(k);
     pf_sink_init(k, max, r->s->n);
     k->with_len = with_len;
+    if (r->ran) pf_sink_reserve(k, SINK_PAIRS); /* as grown as before (no room: it grows as it goes) */
     return rc;
 }
 
@@ -338,7 +340,7 @@ static uint64_t sample_more(block_t *b, uint64_t nb, uint64_t want, uint64_t *se
  * job (its largest) touch seconds a suffix more for its buffers' first pages.
  * *most_pairs gets the largest number of pairs one slot made. */
 static double makespan(const rv_bucket_plan_t *q, const double *cum_s, const double *cum_p, double scan_s,
-                       double work_scale, double touch, uint64_t slots, double *most_pairs)
+                       double work_scale, double touch, uint64_t slots, int trace, double *most_pairs)
 {
     uint64_t *order = rv_bucket_jobs_largest_first(q);
     double *free_at = calloc(slots, sizeof *free_at), *made = calloc(slots, sizeof *made), end = 0;
@@ -353,9 +355,7 @@ static double makespan(const rv_bucket_plan_t *q, const double *cum_s, const dou
         free_at[w] += scan_s + (cum_s[j->code_hi] - cum_s[j->code_lo]) * work_scale + pairs * WORKER_PAIR_S;
         if (!warm[w]) free_at[w] += touch * (double)j->suffixes, warm[w] = 1; /* its buffers' first pages */
         made[w] += pairs;
-        static int tr = -1; /* REPVIEW_ESTIMATE_TRACE=1: one worker's jobs, as predicted */
-        if (tr < 0) tr = getenv("REPVIEW_ESTIMATE_TRACE") && *getenv("REPVIEW_ESTIMATE_TRACE") == '1';
-        if (tr && slots == 1)
+        if (trace) /* REPVIEW_ESTIMATE_TRACE=1: one worker's jobs, as predicted */
             fprintf(stderr, "estimate\tjob %llu\tsuffixes %llu\tpairs %.0f\tends at %.3f s\n", (unsigned long long)order[i],
                     (unsigned long long)j->suffixes, pairs, free_at[w]);
     }
@@ -527,13 +527,16 @@ static void run_some(void *ctx, uint64_t lo, uint64_t hi, int t)
         if (!r->ran) {
             /* and its sink as large as a run's thread's has grown (the pages of a
              * sink that grew for a block of a million pairs tripled its time) */
-            if (pf_sink_reserve(&r->sink, SINK_PAIRS) < 0) r->rc = rv_error("estimate", "out of memory");
+            pf_sink_reserve(&r->sink, SINK_PAIRS); /* no room: it grows as it goes, as before */
             block_t c = *b;
             if (r->rc == 0) r->rc = run_block(r, &c);
             cold = c.cpu_s;
         }
         if (r->rc == 0) r->rc = run_block(r, b);
-        if (r->rc == 0 && cold >= 0) r->touch_s += cold > b->cpu_s ? cold - b->cpu_s : 0, r->touch_suffixes += b->suffixes;
+        /* the pages a suffix: from blocks whose pages outweigh the fixed part of a
+         * first run (50 us a suffix for a text of ten symbols, 17-25 ns at 4-20 Mbp) */
+        if (r->rc == 0 && cold >= 0 && b->suffixes >= TOUCH_MIN)
+            r->touch_s += cold > b->cpu_s ? cold - b->cpu_s : 0, r->touch_suffixes += b->suffixes;
         r->ran++;
         atomic_fetch_sub(&x->busy, 1);
     }
@@ -557,7 +560,7 @@ static int run_sample(sampler_t *r, int threads, block_t *b, const uint64_t *tod
  * one worker runs its jobs alone.  Up to CONT_BLOCKS of the blocks run, the one
  * of median time and its neighbours while they add up to CONT_S seconds, run
  * again on this thread with the others idle; the contention is the ratio of
- * their times side by side to alone (a text pass included in both), taken as 1
+ * their times side by side to alone (a text pass in both where the blocks scan), taken as 1
  * below 1.05 (the noise of single runs; on the 2-core development machine the
  * ratio came out 0.8-1.0) and at most 4; side is how many blocks were running as
  * those started, on average, and a text pass alone is taken as scan_s over the
@@ -695,7 +698,9 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
     const int find1 = finder(s, plan, eo);
     const double c = e->contention, pass1 = e->scan_alone_s;
     /* one job at a time: the sample's work at its time alone */
-    double one = makespan(plan, cum_s, cum_p, job_pass_s(find1, e, pass1, 1), 1 / c, e->touch_s, 1, &most);
+    const char *tr = getenv("REPVIEW_ESTIMATE_TRACE");
+    double one = makespan(plan, cum_s, cum_p, job_pass_s(find1, e, pass1, 1), 1 / c, e->touch_s, 1, tr && *tr == '1',
+                          &most);
     if (one < 0) return rv_error("estimate", "out of memory");
     e->jobs_s = one + fill_s(find1, e, pass1); /* the map or lists filled on one thread */
     e->merge_s = merge_one; /* on one core */
@@ -711,11 +716,11 @@ static int predict(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimat
         const uint64_t at_once = slots < (uint64_t)cores ? slots : (uint64_t)cores;
         const double x = pf_estimate_between(at_once, e->side), slow = 1 + (c - 1) * x;
         const double pass = pass1 + (scan_s - pass1) * x;
-        double span = makespan(&q, cum_s, cum_p, job_pass_s(find, e, pass, slow), slow / c, e->touch_s, slots, &most);
+        double span = makespan(&q, cum_s, cum_p, job_pass_s(find, e, pass, slow), slow / c, e->touch_s, slots, 0, &most);
         /* the map or lists are filled by the ranks of the host in shares, at best
          * as fast as the sample's threads all at once filled the sample's */
         double fill = fill_s(find, e, pass1) * slow / (double)at_once;
-        if (find == FIND_LISTS && e->listed && w > 1 && fill < e->fill_side_s) fill = e->fill_side_s;
+        if (find == FIND_LISTS && e->listed && at_once > 1 && fill < e->fill_side_s) fill = e->fill_side_s;
         rv_estimate_row_t *r = &e->rows[w - 1];
         r->workers = w;
         /* one process reads on its -t threads; under mpirun rank 0 reads on every
@@ -804,23 +809,27 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         listed.n_jobs = e->blocks;
         const uint64_t need = rv_bucket_lists_bytes(&listed, s->n);
         if (need && need <= rv_bucket_map_budget(eo->mem_budget) && (lists = malloc(need))) {
-            /* A sixteenth of the text is filled on one thread, timed: one process of
-             * -t 1 fills its lists (and counts its codes) on one thread, and the CPU
-             * seconds of T threads side by side are no measure of that (1.9 times
-             * as many on a 16-core H200 host).  The rest on every thread. */
-            const uint64_t cut = (s->n / 16 + RV_BUCKET_BLOCK - 1) / RV_BUCKET_BLOCK * RV_BUCKET_BLOCK;
-            const uint64_t one = cut ? (cut < s->n ? cut : s->n) : s->n;
-            const double w0 = rv_now();
-            int frc = rv_bucket_lists_fill(s, &listed, lists, 0, one, 1);
-            const double w1 = rv_now(), f0 = process_cpu_s();
-            if (frc == 0 && one < s->n) frc = rv_bucket_lists_fill(s, &listed, lists, one, s->n, T);
+            /* A sixteenth of the text, from its middle (the ends of a chromosome
+             * are often gaps), is filled on this thread and timed by its CPU
+             * clock: one process of -t 1 fills its lists (and counts its codes)
+             * on one thread, and the CPU seconds of T threads side by side are no
+             * measure of that (1.9 times as many on a 16-core H200 host).  The
+             * rest on every thread. */
+            const uint64_t B = RV_BUCKET_BLOCK, cut = (s->n / 16 + B - 1) / B * B;
+            const uint64_t a = cut && cut < s->n ? s->n / 2 / B * B : 0;
+            const uint64_t z = cut && a + cut < s->n ? a + cut : s->n, one = z - a;
+            const double o0 = thread_cpu_s();
+            int frc = rv_bucket_lists_fill(s, &listed, lists, a, z, 1); /* one thread: this one */
+            const double o1 = thread_cpu_s(), w1 = rv_now(), f0 = process_cpu_s();
+            if (frc == 0 && a > 0) frc = rv_bucket_lists_fill(s, &listed, lists, 0, a, T);
+            if (frc == 0 && z < s->n) frc = rv_bucket_lists_fill(s, &listed, lists, z, s->n, T);
             const double side_cpu = process_cpu_s() - f0, w2 = rv_now();
             /* the whole text on every thread at once: as the ranks of a host fill theirs */
             e->fill_side_s = one < s->n ? (w2 - w1) * (double)s->n / (double)(s->n - one) : 0;
             if (frc == 0) {
                 rv_bucket_plan_use_lists(&listed, lists);
                 e->listed = 1;
-                e->fill_cpu_s = (w1 - w0) * (double)s->n / (double)one; /* all of it on one thread */
+                e->fill_cpu_s = (o1 - o0) * (double)s->n / (double)one; /* all of it on one thread */
                 /* how much the CPU seconds of every core at once overstate one thread's */
                 const double rest = e->fill_cpu_s * (double)(s->n - one) / (double)s->n;
                 e->cpu_inflation = one < s->n && rest > 0 && side_cpu > rest ? side_cpu / rest : 1;
@@ -841,6 +850,8 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
             rc = rv_error("estimate", "out of memory");
     }
     if (rc == 0) time_passes(&r[0], 2);
+    const double alone_sum = r ? r[0].pass_sum : 0; /* two passes with every other core idle */
+    const int alone_n = r ? r[0].passes : 0;
     e->map_pass_s = rc == 0 ? time_map_pass(s) : 0;
     totals_t tot;
     double scan_s = 0;
@@ -876,6 +887,19 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
     /* with lists the passes were timed before the sample, alone: side by side they
      * take the contention's slowdown */
     if (e->listed) e->scan_alone_s = scan_s, scan_s *= e->contention;
+    /* Without lists the blocks' passes, timed side by side, against the two timed
+     * alone tell how much every core at once inflates a pass over the text, as
+     * the plan's count is one (else plan_one_s would be the count's CPU seconds
+     * on every core, up to twice one thread's). */
+    if (!e->listed && alone_n > 0 && alone_sum > 0) {
+        double side_sum = 0;
+        int n_all = 0;
+        for (int t = 0; r && t < T; t++) side_sum += r[t].pass_sum, n_all += r[t].passes;
+        if (n_all > alone_n) {
+            const double ratio = ((side_sum - alone_sum) / (n_all - alone_n)) / (alone_sum / alone_n);
+            e->cpu_inflation = ratio > 1 ? ratio : 1;
+        }
+    }
     for (int t = 0; r && t < T; t++) {
         rv_bucket_scratch_free(r[t].sc);
         pf_walker_free(r[t].walker);

@@ -153,8 +153,9 @@ int pf_sink_spill(pf_sink_t *k);
 /* Make room for one more pair: grow the buffer, or spill it when at max. */
 int pf_sink_room(pf_sink_t *k);
 /* Grow the buffer to hold `pairs` (at most the sink's max) and touch its pages
- * now, as a thread that has long been making pairs has (the estimate's sample):
- * 0, or -1 with the sink's error. */
+ * now, as a thread that has long been making pairs has (the estimate's sample);
+ * the pairs it holds stay.  0, or -1 without room (the sink is as it was and
+ * still works). */
 int pf_sink_reserve(pf_sink_t *k, uint64_t pairs);
 static inline void pf_sink_push(pf_sink_t *k, uint64_t p1, uint64_t p2, uint64_t len)
 {

@@ -50,8 +50,9 @@ int pf_sink_init(pf_sink_t *k, uint64_t max, uint64_t n_text)
     return 0;
 }
 
-/* The buffer and its sort's scratch at c pairs. */
-static int sink_grow(pf_sink_t *k, uint64_t c)
+/* The buffer and its sort's scratch at c pairs; without room the sink fails
+ * (fatal), or stays as it was. */
+static int sink_grow(pf_sink_t *k, uint64_t c, int fatal)
 {
     rv_pair_t *b = realloc(k->buf, c * sizeof *b);
     if (b) k->buf = b;
@@ -59,7 +60,7 @@ static int sink_grow(pf_sink_t *k, uint64_t c)
     if (t) k->tmp = t;
     if (!b || !t) {
         errno = ENOMEM;
-        return sink_fail(k, "sort buffer");
+        return fatal ? sink_fail(k, "sort buffer") : -1;
     }
     k->cap = c;
     return 0;
@@ -70,14 +71,14 @@ int pf_sink_room(pf_sink_t *k)
     if (k->n < k->cap) return 0;
     if (k->cap >= k->max) return pf_sink_spill(k);
     uint64_t c = k->cap ? 2 * k->cap : 4096;
-    return sink_grow(k, c > k->max ? k->max : c);
+    return sink_grow(k, c > k->max ? k->max : c, 1);
 }
 
 int pf_sink_reserve(pf_sink_t *k, uint64_t pairs)
 {
     if (pairs > k->max) pairs = k->max;
-    if (pairs > k->cap && sink_grow(k, pairs) < 0) return -1;
-    if (k->cap) memset(k->buf, 0, k->cap * sizeof *k->buf);
+    if (pairs > k->cap && sink_grow(k, pairs, 0) < 0) return -1;
+    if (k->cap > k->n) memset(k->buf + k->n, 0, (k->cap - k->n) * sizeof *k->buf); /* its pages, not its pairs */
     return 0;
 }
 

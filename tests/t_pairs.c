@@ -590,9 +590,10 @@ static void test_spill_slices(void)
     case_end("pairs_spill_slices");
 }
 
-/* A sink reserved ahead (the estimate's sample: pf_sink_reserve) holds the
- * reserve, at most its max, and then takes pairs, spills at its max and merges
- * them as a sink that grew on its own: the same pairs in the same order. */
+/* A sink reserved ahead (the estimate's sample: pf_sink_reserve), empty or
+ * holding pairs already, holds the reserve, at most its max, keeps its pairs, and
+ * then takes more, spills at its max and merges them as a sink that grew on its
+ * own: the same pairs in the same order. */
 static void test_sink_reserve(void)
 {
     case_begin();
@@ -607,21 +608,26 @@ static void test_sink_reserve(void)
     }
     if (in && want) memcpy(want, in, n * sizeof *in), qsort(want, n, sizeof *want, pair_cmp);
     static const uint64_t reserve[] = {0, 1, 4096, 12345, 20000, 1000000};
-    for (size_t q = 0; q < sizeof reserve / sizeof *reserve && !check_failed_; q++) {
+    for (size_t q = 0; q < 2 * (sizeof reserve / sizeof *reserve) && !check_failed_; q++) {
+        const uint64_t want_cap = reserve[q / 2] < max ? reserve[q / 2] : max, before = q % 2 ? 1000 : 0;
         pf_sink_t k;
         pf_sink_init(&k, max, 1u << 21);
-        CHECK(pf_sink_reserve(&k, reserve[q]) == 0 && k.n == 0 &&
-                  k.cap == (reserve[q] < max ? reserve[q] : max) && !k.nruns,
-              "reserve %llu: cap %llu", (unsigned long long)reserve[q], (unsigned long long)k.cap);
-        for (uint64_t i = 0; i < n; i++) pf_sink_push(&k, in[i].p1, in[i].p2, in[i].len);
+        for (uint64_t i = 0; i < before; i++) pf_sink_push(&k, in[i].p1, in[i].p2, in[i].len);
+        const uint64_t had = k.cap;
+        CHECK(pf_sink_reserve(&k, reserve[q / 2]) == 0 && k.n == before &&
+                  k.cap == (want_cap > had ? want_cap : had) && !k.nruns,
+              "reserve %llu after %llu: cap %llu", (unsigned long long)reserve[q / 2], (unsigned long long)before,
+              (unsigned long long)k.cap);
+        for (uint64_t i = before; i < n; i++) pf_sink_push(&k, in[i].p1, in[i].p2, in[i].len);
         CHECK(!k.err && k.nruns == n / max && k.n == n % max, "reserve %llu: %llu runs, %llu held",
-              (unsigned long long)reserve[q], (unsigned long long)k.nruns, (unsigned long long)k.n);
+              (unsigned long long)reserve[q / 2], (unsigned long long)k.nruns, (unsigned long long)k.n);
         got.n = 0;
         pf_out_t out = {spill_collect, &got, NULL, 0, UINT64_MAX, 0};
-        CHECK(pf_merge(&k, 1, &out) == 0 && got.n == n, "reserve %llu: merged %zu", (unsigned long long)reserve[q], got.n);
+        CHECK(pf_merge(&k, 1, &out) == 0 && got.n == n, "reserve %llu: merged %zu", (unsigned long long)reserve[q / 2],
+              got.n);
         for (uint64_t i = 0; i < n && !check_failed_; i++)
             CHECK(got.a[i].p1 == want[i].p1 && got.a[i].p2 == want[i].p2 && got.a[i].len == want[i].len,
-                  "reserve %llu: pair %llu differs", (unsigned long long)reserve[q], (unsigned long long)i);
+                  "reserve %llu: pair %llu differs", (unsigned long long)reserve[q / 2], (unsigned long long)i);
         pf_sink_free(&k);
     }
     free(in), free(want), free(got.a);

@@ -341,13 +341,27 @@ else
     if [ "$rc" != 0 ] || [ "$(cat "$T/out")" != "$("$REPVIEW" pairs -l 40 --count "$T/g5.fa")" ] || [ "$got" != "$want" ]
     then bad mpi_gpu_refused "exit $rc, rank 1: '$got' against --cpu '$want': $(grep -av '^mpi' "$T/err" | head -c 300)"; else ok mpi_gpu_refused; fi
 fi
-# a job of one host takes Open MPI's ob1 layer (its UCX layer's probe costs 0.2 s of
+# a job of one host takes Open MPI's ob1 layer (the other layers' probes cost 0.2 s of
 # MPI_Init), unless the user named one; the answer is the same either way
 transport() { grep -a "^mpi	rank 0	transport: " "$T/err" | cut -f3; }
-REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs --cpu --quiet -l 40 --count "$T/g5.fa" >"$T/out" 2>"$T/err"
+: >"$T/none.conf" # no parameter file of the machine's: the outcome is the same everywhere
+OMPI_MCA_mca_base_param_files="$T/none.conf" REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs --cpu --quiet \
+    -l 40 --count "$T/g5.fa" >"$T/out" 2>"$T/err"
 expect_eq mpi_transport_one_host "$(transport) $(cat "$T/out")" "transport: pml ob1 (one host) $("$REPVIEW" pairs -l 40 --count "$T/g5.fa")"
 OMPI_MCA_pml=ob1 REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" pairs --cpu --quiet -l 40 --count "$T/g5.fa" >"$T/out" 2>"$T/err"
 expect_eq mpi_transport_user "$(transport) $(cat "$T/out")" "transport: pml as the user set it $("$REPVIEW" pairs -l 40 --count "$T/g5.fa")"
+# a parameter file that names a layer is a choice too; one that only leaves out
+# others (Debian's "pml = ^ucx") is not; REPVIEW_MPI_PML=keep keeps the library's
+printf '# a site file\npml_ucx_verbose = 0\n  pml = ob1\n' >"$T/pml.conf"
+printf 'pml_ucx_verbose = 0\npml = ^ucx, cm\n' >"$T/nopml.conf"
+for v in "pml.conf:pml as a parameter file sets it" "nopml.conf:pml ob1 (one host)"; do
+    OMPI_MCA_mca_base_param_files="$T/${v%%:*}" REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" pairs --cpu --quiet -l 40 \
+        --count "$T/g5.fa" >"$T/out" 2>"$T/err"
+    expect_eq "mpi_transport_${v%%.*}" "$(transport)" "transport: ${v#*:}"
+done
+REPVIEW_MPI_PML=keep REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" pairs --cpu --quiet -l 40 --count "$T/g5.fa" >"$T/out" 2>"$T/err"
+expect_eq mpi_transport_keep "$(transport) $(cat "$T/out")" \
+    "transport: pml as the library chooses (REPVIEW_MPI_PML=keep) $("$REPVIEW" pairs -l 40 --count "$T/g5.fa")"
 CNT5=$("$REPVIEW" pairs -l 40 --strands both --count "$T/g5.fa")
 expect_eq mpi_placed_both "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 40 --strands both --count "$T/g5.fa" 2>&1)" "$CNT5"
 expect_eq mpi_placed_minus_gz "$("${MPIRUN[@]}" -np 2 "$REPVIEW" pairs -l 40 --strands - --count "$T/g5.fa.gz" 2>&1)" \

@@ -28,7 +28,7 @@ int cli_pairs_estimate(const char *file, const rv_seq_t *s, const rv_pairs_opts_
     printf("text_pass_s\t%.3f\n", e.scan_s);
     printf("map_pass_s\t%.3f\n", e.map_pass_s);
     printf("sample_lists\t%d\n", e.listed);
-    printf("lists_fill_s\t%.3f\n", e.fill_cpu_s);
+    printf("lists_fill_s\t%.4f\n", e.fill_cpu_s);
     printf("cpu_inflation\t%.2f\n", e.cpu_inflation);
     printf("first_touch_ns\t%.1f\n", e.touch_s * 1e9);
     printf("contention\t%.2f\n", e.contention);

@@ -145,18 +145,76 @@ static void stdout_past_relay(void)
                 S_ISREG(theirs.st_mode) ? "file" : S_ISFIFO(theirs.st_mode) ? "pipe" : "terminal");
 }
 
-/* Open MPI's default start probes its UCX layer, which costs every rank 0.2 s of
- * MPI_Init even where the layer is not then chosen (RESULTS.md, seventeenth
- * session: 0.30 against 0.09 s at 16 ranks on an H200 host, 0.26 against 0.06 s on
- * the dev machine).  The ranks of a job on one host talk through shared memory,
+/* Whether an Open MPI parameter file chooses the pml ("pml = X"): a list of
+ * layers, or an exclusion ("^X,Y") that leaves out ob1.  Debian's system file
+ * says "pml = ^ucx", which chooses nothing that ob1 goes against. */
+static int file_names_pml(const char *path)
+{
+    FILE *f = path && *path ? fopen(path, "r") : NULL;
+    char line[512];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        const char *p = line + strspn(line, " \t");
+        if (strncmp(p, "pml", 3) != 0 || !(p[3] == ' ' || p[3] == '\t' || p[3] == '=')) continue;
+        p += 3 + strspn(p + 3, " \t");
+        if (*p++ != '=') continue;
+        p += strspn(p, " \t");
+        if (*p != '^') { found = 1; break; }
+        for (const char *q = p + 1; *q && !found; q += strcspn(q, ",") + (q[strcspn(q, ",")] == ',')) {
+            q += strspn(q, " \t");
+            found = strncmp(q, "ob1", 3) == 0 && strchr(", \t\r\n", q[3]) != NULL;
+        }
+    }
+    if (f) fclose(f);
+    return found;
+}
+
+/* Whether the user chose a pml in a parameter file Open MPI reads: the files
+ * named by OMPI_MCA_mca_base_param_files (':' between them), else the user's and
+ * the usual system ones; an aggregate or tuning file (mpirun --am, --tune) counts
+ * as a choice. */
+static int files_name_pml(void)
+{
+    if (getenv("OMPI_MCA_mca_base_param_file_prefix") || getenv("OMPI_MCA_mca_base_envar_file_prefix")) return 1;
+    char path[4096];
+    const char *list = getenv("OMPI_MCA_mca_base_param_files");
+    if (list) {
+        for (const char *p = list; *p;) {
+            size_t len = strcspn(p, ":");
+            if (len < sizeof path) {
+                memcpy(path, p, len), path[len] = 0;
+                if (file_names_pml(path)) return 1;
+            }
+            p += len + (p[len] == ':');
+        }
+        return 0;
+    }
+    const char *home = getenv("HOME"), *prefix = getenv("OPAL_PREFIX");
+    snprintf(path, sizeof path, "%s/.openmpi/mca-params.conf", home ? home : "");
+    if (home && file_names_pml(path)) return 1;
+    snprintf(path, sizeof path, "%s/etc/openmpi-mca-params.conf", prefix ? prefix : "");
+    if (prefix && file_names_pml(path)) return 1;
+    return file_names_pml("/etc/openmpi/openmpi-mca-params.conf") ||
+           file_names_pml("/usr/local/etc/openmpi-mca-params.conf") || file_names_pml("/usr/etc/openmpi-mca-params.conf");
+}
+
+/* Open MPI's default start probes its other messaging layers (cm's network
+ * transports, UCX where a site allows it), which costs every rank 0.2 s of
+ * MPI_Init even where ob1 is then chosen (RESULTS.md, seventeenth session: 0.30
+ * against 0.09 s at 16 ranks on an H200 host; 0.26 against 0.06 s on the dev
+ * machine, whose system file already leaves UCX out: there it is cm's probe).  The ranks of a job on one host talk through shared memory,
  * which the ob1 layer does: such a job takes it, unless the user named a layer
- * (OMPI_MCA_pml, which `mpirun --mca pml X` sets too).  Jobs over several hosts
- * keep the library's choice.  Returns what the trace says of it. */
+ * (OMPI_MCA_pml, which `mpirun --mca pml X` sets too, or a parameter file) or
+ * keeps the library's choice (REPVIEW_MPI_PML=keep).  Jobs over several hosts keep
+ * the library's choice.  Returns what the trace says of it. */
 static const char *one_host_transport(void)
 {
     const char *size = getenv("OMPI_COMM_WORLD_SIZE"), *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    const char *keep = getenv("REPVIEW_MPI_PML");
     if (getenv("OMPI_MCA_pml")) return "pml as the user set it";
+    if (keep && strcmp(keep, "keep") == 0) return "pml as the library chooses (REPVIEW_MPI_PML=keep)";
     if (!size || !local || strcmp(size, local) != 0) return "pml as the library chooses (several hosts)";
+    if (files_name_pml()) return "pml as a parameter file sets it";
     return setenv("OMPI_MCA_pml", "ob1", 0) == 0 ? "pml ob1 (one host)" : "pml as the library chooses";
 }
 
