@@ -103,19 +103,14 @@ typedef struct {
     rv_bucket_scratch_t *sc; /* a job's buffers, kept from one block to the next as a run's thread keeps them */
 } sampler_t;
 
-static double thread_cpu_s(void)
+static double cpu_s(clockid_t which)
 {
     struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    clock_gettime(which, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
-
-static double process_cpu_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+static double thread_cpu_s(void) { return cpu_s(CLOCK_THREAD_CPUTIME_ID); }
+static double process_cpu_s(void) { return cpu_s(CLOCK_PROCESS_CPUTIME_ID); }
 
 static uint64_t splitmix(uint64_t *x)
 {
@@ -459,6 +454,57 @@ static uint64_t resident_bytes(void)
 
 /* ---- the estimate ------------------------------------------------------------- */
 
+/* The blocks as the jobs of a plan of their own (*listed: plan's counts, not
+ * owned, and jobs to free), whose job lists tell each its starts as the run's
+ * lists tell a job its own: a block's time is then its work alone, where a pass
+ * over the text in it (0.23-0.42 s at 250 Mbp, about a block's work) had to be
+ * timed apart and taken off, and its error came back once for every block
+ * (RESULTS.md, seventeenth session).  Returns the lists (to free; e->listed,
+ * fill_cpu_s, fill_side_s and cpu_inflation set), or NULL without room for them
+ * (the run's budget for its own lists): the blocks then scan the text.
+ *
+ * A sixteenth of the text, from its middle (the ends of a chromosome are often
+ * gaps), is filled on this thread and timed by its CPU clock: one process of -t 1
+ * fills its lists (and counts its codes) on one thread, and the CPU seconds of T
+ * threads side by side are no measure of that (1.9 times as many on a 16-core
+ * H200 host).  The rest on every thread. */
+static void *sample_lists(const rv_seq_t *s, const rv_bucket_plan_t *plan, const block_t *b, uint64_t nb,
+                          uint64_t mem_budget, int T, rv_bucket_plan_t *listed, rv_estimate_t *e)
+{
+    *listed = *plan;
+    listed->jobs = NULL, listed->own_count = NULL, listed->own_map = listed->own_lists = NULL;
+    rv_bucket_plan_use_map(listed, NULL), rv_bucket_plan_use_lists(listed, NULL);
+    if (!(listed->jobs = malloc((nb ? nb : 1) * sizeof *listed->jobs))) return NULL;
+    for (uint64_t i = 0; i < nb; i++) listed->jobs[i] = (rv_bucket_job_t){b[i].lo, b[i].hi, b[i].suffixes};
+    listed->n_jobs = nb;
+    const uint64_t need = rv_bucket_lists_bytes(listed, s->n);
+    void *lists = need && need <= rv_bucket_map_budget(mem_budget) ? malloc(need) : NULL;
+    if (!lists) return NULL;
+    const uint64_t B = RV_BUCKET_BLOCK, cut = (s->n / 16 + B - 1) / B * B;
+    const uint64_t a = cut && cut < s->n ? s->n / 2 / B * B : 0;
+    const uint64_t z = cut && a + cut < s->n ? a + cut : s->n, one = z - a;
+    const double o0 = thread_cpu_s();
+    int frc = rv_bucket_lists_fill(s, listed, lists, a, z, 1); /* one thread: this one */
+    const double o1 = thread_cpu_s(), w1 = rv_now(), f0 = process_cpu_s();
+    if (frc == 0 && a > 0) frc = rv_bucket_lists_fill(s, listed, lists, 0, a, T);
+    if (frc == 0 && z < s->n) frc = rv_bucket_lists_fill(s, listed, lists, z, s->n, T);
+    const double side_cpu = process_cpu_s() - f0, w2 = rv_now();
+    if (frc != 0) {
+        free(lists);
+        return NULL;
+    }
+    /* the whole text on every thread at once: as the ranks of a host fill theirs */
+    e->fill_side_s = one < s->n ? (w2 - w1) * (double)s->n / (double)(s->n - one) : 0;
+    rv_bucket_plan_use_lists(listed, lists);
+    e->listed = 1;
+    e->fill_cpu_s = (o1 - o0) * (double)s->n / (double)one; /* all of it on one thread */
+    /* how much the CPU seconds of every core at once overstate one thread's */
+    const double rest = e->fill_cpu_s * (double)(s->n - one) / (double)s->n;
+    e->cpu_inflation = one < s->n && rest > 0 && side_cpu > rest ? side_cpu / rest : 1;
+    return lists;
+}
+
+
 typedef struct {
     double pairs, bytes, work_s;
 } totals_t;
@@ -794,50 +840,9 @@ int rv_pairs_estimate(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_esti
         n_todo += rc == 0 ? got : 0;
     }
     int T = b ? sample_threads(b, e->blocks) : 1;
-    /* the blocks as the jobs of a plan of their own, whose job lists tell each its
-     * starts as the run's lists tell a job its own: a block's time is then its work
-     * alone, where a pass over the text in it (0.23-0.42 s at 250 Mbp, about a
-     * block's work) had to be timed apart and taken off, and its error came back
-     * once for every block (RESULTS.md, seventeenth session).  Without room for
-     * them (the run's budget for its own lists) the blocks scan the text. */
-    rv_bucket_plan_t listed = plan;
-    void *lists = NULL;
-    listed.jobs = NULL, listed.own_count = NULL, listed.own_map = listed.own_lists = NULL;
-    rv_bucket_plan_use_map(&listed, NULL), rv_bucket_plan_use_lists(&listed, NULL);
-    if (rc == 0 && (listed.jobs = malloc((e->blocks ? e->blocks : 1) * sizeof *listed.jobs))) {
-        for (uint64_t i = 0; i < e->blocks; i++) listed.jobs[i] = (rv_bucket_job_t){b[i].lo, b[i].hi, b[i].suffixes};
-        listed.n_jobs = e->blocks;
-        const uint64_t need = rv_bucket_lists_bytes(&listed, s->n);
-        if (need && need <= rv_bucket_map_budget(eo->mem_budget) && (lists = malloc(need))) {
-            /* A sixteenth of the text, from its middle (the ends of a chromosome
-             * are often gaps), is filled on this thread and timed by its CPU
-             * clock: one process of -t 1 fills its lists (and counts its codes)
-             * on one thread, and the CPU seconds of T threads side by side are no
-             * measure of that (1.9 times as many on a 16-core H200 host).  The
-             * rest on every thread. */
-            const uint64_t B = RV_BUCKET_BLOCK, cut = (s->n / 16 + B - 1) / B * B;
-            const uint64_t a = cut && cut < s->n ? s->n / 2 / B * B : 0;
-            const uint64_t z = cut && a + cut < s->n ? a + cut : s->n, one = z - a;
-            const double o0 = thread_cpu_s();
-            int frc = rv_bucket_lists_fill(s, &listed, lists, a, z, 1); /* one thread: this one */
-            const double o1 = thread_cpu_s(), w1 = rv_now(), f0 = process_cpu_s();
-            if (frc == 0 && a > 0) frc = rv_bucket_lists_fill(s, &listed, lists, 0, a, T);
-            if (frc == 0 && z < s->n) frc = rv_bucket_lists_fill(s, &listed, lists, z, s->n, T);
-            const double side_cpu = process_cpu_s() - f0, w2 = rv_now();
-            /* the whole text on every thread at once: as the ranks of a host fill theirs */
-            e->fill_side_s = one < s->n ? (w2 - w1) * (double)s->n / (double)(s->n - one) : 0;
-            if (frc == 0) {
-                rv_bucket_plan_use_lists(&listed, lists);
-                e->listed = 1;
-                e->fill_cpu_s = (o1 - o0) * (double)s->n / (double)one; /* all of it on one thread */
-                /* how much the CPU seconds of every core at once overstate one thread's */
-                const double rest = e->fill_cpu_s * (double)(s->n - one) / (double)s->n;
-                e->cpu_inflation = one < s->n && rest > 0 && side_cpu > rest ? side_cpu / rest : 1;
-            } else {
-                free(lists), lists = NULL;
-            }
-        }
-    }
+    rv_bucket_plan_t listed;
+    void *lists = rc == 0 ? sample_lists(s, &plan, b, e->blocks, eo->mem_budget, T, &listed, e) : NULL;
+    if (rc != 0) listed.jobs = NULL;
     sampler_t *r = calloc((size_t)T, sizeof *r);
     size_t *name_len = malloc((s->n_rec ? s->n_rec : 1) * sizeof *name_len);
     if (rc == 0 && (!r || !name_len)) rc = rv_error("estimate", "out of memory");

@@ -543,14 +543,23 @@ static int spill_collect(void *ud, const rv_pair_t *p, size_t n)
     return 0;
 }
 
+/* Room for n pairs: what goes in, what should come out, and what came out
+ * (spill_collect); the case fails without it. */
+static void pairs_room(uint64_t n, rv_pair_t **in, rv_pair_t **want, spill_got_t *got)
+{
+    *in = malloc(n * sizeof **in), *want = malloc(n * sizeof **want);
+    *got = (spill_got_t){malloc(n * sizeof *got->a), 0, n};
+    CHECK(*in && *want && got->a, "out of memory");
+}
+
 static void test_spill_slices(void)
 {
     case_begin();
     rng_t r = rng_new(1777);
     const uint64_t n = 1300001, run = 300000;
-    rv_pair_t *in = malloc(n * sizeof *in), *want = malloc(n * sizeof *want);
-    spill_got_t got = {malloc(n * sizeof *got.a), 0, n};
-    CHECK(in && want && got.a, "out of memory");
+    rv_pair_t *in, *want;
+    spill_got_t got;
+    pairs_room(n, &in, &want, &got);
     static const int teams[] = {1, 3};
     for (int wide = 0; wide < 2 && !check_failed_; wide++)
         for (int with_len = 0; with_len < 2 && !check_failed_; with_len++) {
@@ -599,9 +608,9 @@ static void test_sink_reserve(void)
     case_begin();
     rng_t r = rng_new(4242);
     const uint64_t n = 70001, max = 20000;
-    rv_pair_t *in = malloc(n * sizeof *in), *want = malloc(n * sizeof *want);
-    spill_got_t got = {malloc(n * sizeof *got.a), 0, n};
-    CHECK(in && want && got.a, "out of memory");
+    rv_pair_t *in, *want;
+    spill_got_t got;
+    pairs_room(n, &in, &want, &got);
     for (uint64_t i = 0; i < n && in; i++) {
         uint64_t p1 = rng_below(&r, 1u << 20);
         in[i] = (rv_pair_t){p1, p1 + 1 + rng_below(&r, 1000), 1 + rng_below(&r, 50), 0};

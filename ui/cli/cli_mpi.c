@@ -160,9 +160,10 @@ static int file_names_pml(const char *path)
         if (*p++ != '=') continue;
         p += strspn(p, " \t");
         if (*p != '^') { found = 1; break; }
-        for (const char *q = p + 1; *q && !found; q += strcspn(q, ",") + (q[strcspn(q, ",")] == ',')) {
+        for (const char *q = p + 1; *q && !found; q += strcspn(q, ",") + 1) {
             q += strspn(q, " \t");
             found = strncmp(q, "ob1", 3) == 0 && strchr(", \t\r\n", q[3]) != NULL;
+            if (!q[strcspn(q, ",")]) break; /* the last name */
         }
     }
     if (f) fclose(f);
@@ -190,10 +191,9 @@ static int files_name_pml(void)
         return 0;
     }
     const char *home = getenv("HOME"), *prefix = getenv("OPAL_PREFIX");
-    snprintf(path, sizeof path, "%s/.openmpi/mca-params.conf", home ? home : "");
-    if (home && file_names_pml(path)) return 1;
-    snprintf(path, sizeof path, "%s/etc/openmpi-mca-params.conf", prefix ? prefix : "");
-    if (prefix && file_names_pml(path)) return 1;
+    if (home && snprintf(path, sizeof path, "%s/.openmpi/mca-params.conf", home) > 0 && file_names_pml(path)) return 1;
+    if (prefix && snprintf(path, sizeof path, "%s/etc/openmpi-mca-params.conf", prefix) > 0 && file_names_pml(path))
+        return 1;
     return file_names_pml("/etc/openmpi/openmpi-mca-params.conf") ||
            file_names_pml("/usr/local/etc/openmpi-mca-params.conf") || file_names_pml("/usr/etc/openmpi-mca-params.conf");
 }
@@ -202,11 +202,12 @@ static int files_name_pml(void)
  * transports, UCX where a site allows it), which costs every rank 0.2 s of
  * MPI_Init even where ob1 is then chosen (RESULTS.md, seventeenth session: 0.30
  * against 0.09 s at 16 ranks on an H200 host; 0.26 against 0.06 s on the dev
- * machine, whose system file already leaves UCX out: there it is cm's probe).  The ranks of a job on one host talk through shared memory,
- * which the ob1 layer does: such a job takes it, unless the user named a layer
- * (OMPI_MCA_pml, which `mpirun --mca pml X` sets too, or a parameter file) or
- * keeps the library's choice (REPVIEW_MPI_PML=keep).  Jobs over several hosts keep
- * the library's choice.  Returns what the trace says of it. */
+ * machine, whose system file already leaves UCX out: there it is cm's probe).
+ * The ranks of a job on one host talk through shared memory, which the ob1 layer
+ * does: such a job takes it, unless the user named a layer (OMPI_MCA_pml, which
+ * `mpirun --mca pml X` sets too, or a parameter file) or keeps the library's
+ * choice (REPVIEW_MPI_PML=keep).  Jobs over several hosts keep the library's
+ * choice.  Returns what the trace says of it. */
 static const char *one_host_transport(void)
 {
     const char *size = getenv("OMPI_COMM_WORLD_SIZE"), *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
