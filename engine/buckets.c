@@ -129,6 +129,7 @@ static int plan_done(rv_bucket_plan_t *p, uint64_t *total, uint64_t job_suffixes
         if (total[c] > p->largest) p->largest = total[c];
     }
     p->count = p->own_count = total;
+    p->job_cap = job_suffixes;
     return rv_bucket_plan_cut(p, job_suffixes);
 }
 
@@ -213,14 +214,27 @@ int rv_bucket_plan_counted(const rv_seq_t *s, uint64_t min_len, uint64_t job_suf
     return plan_done(p, counts, job_suffixes);
 }
 
-int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes)
+/* The size the next job aims at when `left` suffixes are not in a job yet: most
+ * (fixed jobs: workers = 0), else the tapered size of rv_bucket_plan_cut_tapered. */
+static uint64_t job_target(uint64_t left, uint64_t workers, uint64_t most, uint64_t least)
 {
-    if (job_suffixes < 1) job_suffixes = 1;
-    uint64_t cap = 16, nj = 0, acc = 0, lo = 0;
+    if (!workers) return most;
+    const uint64_t t = left / workers;
+    return t > most ? most : t < least ? least : t;
+}
+
+/* Jobs of consecutive codes in code order, each closed before it would pass its
+ * target (a bucket larger than that is a job of its own). */
+static int cut_jobs(rv_bucket_plan_t *p, uint64_t workers, uint64_t most, uint64_t least)
+{
+    if (most < 1) most = 1;
+    if (least > most) least = most;
+    uint64_t cap = 16, nj = 0, acc = 0, lo = 0, left = p->suffixes;
+    uint64_t target = job_target(left, workers, most, least);
     rv_bucket_job_t *jobs = malloc(cap * sizeof *jobs);
     for (uint64_t c = 0; jobs && c <= p->n_codes; c++) {
         uint64_t m = c < p->n_codes ? p->count[c] : 0;
-        if (c == p->n_codes || (acc && acc + m > job_suffixes)) { /* close [lo, c) */
+        if (c == p->n_codes || (acc && acc + m > target)) { /* close [lo, c) */
             if (acc) {
                 if (nj == cap) {
                     rv_bucket_job_t *g = realloc(jobs, (cap *= 2) * sizeof *g);
@@ -228,6 +242,8 @@ int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes)
                     jobs = g;
                 }
                 jobs[nj++] = (rv_bucket_job_t){lo, c, acc};
+                left = left > acc ? left - acc : 0;
+                target = job_target(left, workers, most, least);
             }
             lo = c, acc = 0;
         }
@@ -243,6 +259,16 @@ int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes)
     free(p->own_map), free(p->own_lists);
     p->own_map = NULL, p->own_lists = NULL;
     return 0;
+}
+
+int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes)
+{
+    return cut_jobs(p, 0, job_suffixes, job_suffixes);
+}
+
+int rv_bucket_plan_cut_tapered(rv_bucket_plan_t *p, uint64_t workers, uint64_t most, uint64_t least)
+{
+    return cut_jobs(p, workers ? workers : 1, most, least);
 }
 
 /* ---- the job map ------------------------------------------------------------------ */
@@ -905,6 +931,9 @@ static uint64_t collect_mapped(const rv_seq_t *s, const rv_bucket_plan_t *p, con
     return got;
 }
 
+/* starts ahead of the one collected whose text a job asks for (collect_listed) */
+enum { COLLECT_AHEAD = 16 };
+
 /* The job's starts read from the job lists: its group in every block. */
 static uint64_t collect_listed(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *job,
                                uint64_t m, item_t *it, uint64_t nc, int *far)
@@ -917,7 +946,12 @@ static uint64_t collect_listed(const rv_seq_t *s, const rv_bucket_plan_t *p, con
     for (uint64_t b = 0, nb = n_blocks(n); b < nb && got < m; b++) {
         const uint64_t a = b * RV_BUCKET_BLOCK;
         const uint16_t *r = starts + a;
-        for (uint32_t i = table[b * row + j], e = table[b * row + j + 1]; i < e && got < m; i++) {
+        const uint32_t e = table[b * row + j + 1];
+        for (uint32_t i = table[b * row + j]; i < e && got < m; i++) {
+            /* the starts ahead are known: their text is asked for early (a job's
+             * starts are one in tens of bytes of the text, so each read was a
+             * miss of its own, waited for in turn) */
+            if (i + COLLECT_AHEAD < e) __builtin_prefetch(s->text + a + r[i + COLLECT_AHEAD]);
             const uint64_t q = a + r[i], c = code_at(s->text, q, k, sigma, lo);
             *far |= c >= nc, it[got++] = start_item(s->text, n, q, k, c);
         }

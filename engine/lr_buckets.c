@@ -67,7 +67,7 @@ int rv_lr_bucket_plan(const rv_seq_t *s, uint64_t mem_budget, int threads, uint6
         rv_bucket_plan_free(plan);
         return rv_error("lr", "prefix of %d symbols is too long for the buckets", plan->k);
     }
-    return rv_pairs_bucket_spread(plan, workers);
+    return rv_pairs_bucket_spread(plan, workers, 1); /* equal jobs, as before: the taper is measured for pairs */
 }
 
 /* ---- one job ----------------------------------------------------------------------- */

@@ -112,22 +112,38 @@ int rv_pairs_bucket_plan_counted(const rv_seq_t *s, const rv_pairs_opts_t *o, ui
 {
     if (rv_bucket_plan_counted(s, o->min_len, job_suffixes(mem_budget, threads), counts, n_codes, plan) < 0)
         return -1;
-    return rv_pairs_bucket_spread(plan, (uint64_t)(threads > 0 ? threads : rv_default_threads()));
+    return rv_pairs_bucket_spread(plan, (uint64_t)(threads > 0 ? threads : rv_default_threads()), rv_bucket_gpu_on());
 }
 
-int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers)
+int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers, int equal)
 {
-    /* about three jobs per worker, so that the largest-first schedule evens out
-     * (each job reads the whole text once: more jobs cost more reading); never
-     * below 64 Ki suffixes a job */
-    const char *per_e = getenv("REPVIEW_JOBS_PER_WORKER"); /* benchmarks: other than three */
-    const uint64_t per = per_e && atoi(per_e) >= 1 && atoi(per_e) <= 64 ? (uint64_t)atoi(per_e) : 3;
-    uint64_t want = per * (workers ? workers : 1), cap = plan->n_jobs ? plan->jobs[0].suffixes : 0;
-    for (uint64_t j = 1; j < plan->n_jobs; j++) if (plan->jobs[j].suffixes > cap) cap = plan->jobs[j].suffixes;
-    if (plan->n_jobs >= want) return 0;
-    uint64_t size = (plan->suffixes + want - 1) / want;
-    if (size < (1u << 16)) size = 1u << 16;
-    return size < cap ? rv_bucket_plan_cut(plan, size) : 0;
+    if (!workers) workers = 1;
+    /* equal jobs, J a worker (three, or REPVIEW_JOBS_PER_WORKER=J for benchmarks)
+     * where the plan has fewer: for the GPU, whose jobs are short and each costs
+     * the same launches (one GPU rank of the 2 x H200 host: 2.80 s with these,
+     * 2.94-3.04 s tapered), and for shares fixed in advance (slices) */
+    const char *per_e = getenv("REPVIEW_JOBS_PER_WORKER");
+    const int per = per_e && atoi(per_e) >= 1 && atoi(per_e) <= 64 ? atoi(per_e) : equal ? 3 : 0;
+    if (per) {
+        /* from the budget's cut: a plan spread before (tapered, for rank 0's own
+         * threads) has more jobs than these, and would be kept */
+        if (plan->job_cap && plan->count && rv_bucket_plan_cut(plan, plan->job_cap) < 0) return -1;
+        uint64_t want = (uint64_t)per * workers, cap = 0;
+        for (uint64_t j = 0; j < plan->n_jobs; j++) if (plan->jobs[j].suffixes > cap) cap = plan->jobs[j].suffixes;
+        if (plan->n_jobs >= want) return 0;
+        uint64_t size = (plan->suffixes + want - 1) / want;
+        if (size < (1u << 16)) size = 1u << 16;
+        return size < cap ? rv_bucket_plan_cut(plan, size) : 0;
+    }
+    /* for CPU workers, tapered (rv_bucket_plan_cut_tapered): from a worker's share
+     * down to a sixteenth of it (never below 64 Ki suffixes), none above the
+     * budget's cap.  With equal jobs, three a worker, 16 ranks ended up to a job
+     * apart: 2.47-3.09 s (RESULTS.md, eighteenth session) */
+    if (plan->n_codes < 2 || !plan->count) return 0;
+    const uint64_t most = plan->job_cap ? plan->job_cap : plan->suffixes;
+    uint64_t least = plan->suffixes / (16 * workers);
+    if (least < (1u << 16)) least = 1u << 16;
+    return rv_bucket_plan_cut_tapered(plan, workers, most, least);
 }
 
 /* Plan s for o and pick the jobs of one slice: 0, or -1 with a message. */
@@ -135,6 +151,13 @@ static int setup(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budge
                  uint64_t n_slices, rv_bucket_plan_t *plan, uint64_t **mine, uint64_t *n_mine)
 {
     if (rv_pairs_bucket_plan(s, o, mem_budget, threads, plan) < 0) return -1;
+    /* slices share the jobs out in advance, and every slice must cut the same
+     * plan whether or not it has a GPU (part.h): equal jobs, three for each
+     * thread of every slice */
+    if (n_slices > 1 && rv_pairs_bucket_spread(plan, n_slices * (uint64_t)(threads > 0 ? threads : 1), 1) < 0) {
+        rv_bucket_plan_free(plan);
+        return -1;
+    }
     if (rv_bucket_plan_make_map(plan, s, rv_bucket_map_budget(mem_budget), o->threads) < 0) {
         rv_bucket_plan_free(plan);
         return -1;

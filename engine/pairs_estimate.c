@@ -709,7 +709,7 @@ static void extrapolate(const rv_bucket_plan_t *p, const block_t *b, uint64_t nb
     }
 }
 
-/* The plan q cut as mpirun with W workers cuts it: a copy of its jobs, spread. */
+/* The plan q cut as mpirun with W CPU workers cuts it: cut again from p's counts. */
 static int plan_for(const rv_bucket_plan_t *p, uint64_t slots, rv_bucket_plan_t *q)
 {
     *q = *p;
@@ -718,7 +718,7 @@ static int plan_for(const rv_bucket_plan_t *p, uint64_t slots, rv_bucket_plan_t 
     q->jobs = malloc((p->n_jobs ? p->n_jobs : 1) * sizeof *q->jobs);
     if (!q->jobs) return rv_error("estimate", "out of memory");
     memcpy(q->jobs, p->jobs, p->n_jobs * sizeof *q->jobs);
-    return rv_pairs_bucket_spread(q, slots);
+    return rv_pairs_bucket_spread(q, slots, 0); /* CPU ranks */
 }
 
 

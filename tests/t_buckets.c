@@ -615,6 +615,163 @@ static void test_plan_counted(void)
     case_end(gpu_mode ? "buckets_plan_counted_gpu" : "buckets_plan_counted");
 }
 
+/* One random count array (zeros, one huge bucket, all equal, geometric) as a
+ * plan of its own (k = 1, one code a symbol). */
+static rv_bucket_plan_t random_counts(rng_t *r, int it)
+{
+    const uint64_t nc = 1 + rng_below(r, it % 4 == 0 ? 8 : 600), shape = rng_below(r, 4);
+    uint64_t *count = calloc(nc, sizeof *count), total = 0;
+    for (uint64_t c = 0; c < nc; c++) {
+        uint64_t v = shape == 0 ? (rng_below(r, 3) ? 0 : rng_below(r, 50))
+                   : shape == 1 ? 1 + rng_below(r, 5)
+                   : shape == 2 ? 7 : (uint64_t)1 << rng_below(r, 12);
+        count[c] = v, total += v;
+    }
+    if (shape == 1 && nc > 2) count[rng_below(r, nc)] += 5000, total += 5000; /* a satellite */
+    return (rv_bucket_plan_t){.k = 1, .sigma = nc, .n_codes = nc, .suffixes = total, .count = count,
+                              .own_count = count};
+}
+
+/* p's jobs against a greedy of the test's own: the non-empty codes in order, each
+ * job aiming at clamp(L / W, least, most) for the L suffixes not in a job before
+ * it and taking codes while they fit (a code above the aim is a job of its own);
+ * code ranges that do not overlap; nothing above `most` but a single code. */
+static void check_tapered(const rv_bucket_plan_t *p, uint64_t W, uint64_t most, uint64_t least, int it)
+{
+    const uint64_t nc = p->n_codes, *count = p->count, lo_aim = least < most ? least : most;
+    uint64_t c = 0, left = p->suffixes, j = 0, prev_hi = 0;
+    while (!check_failed_) {
+        while (c < nc && !count[c]) c++;
+        if (c == nc) break;
+        uint64_t aim = left / W;
+        aim = aim > most ? most : aim < lo_aim ? lo_aim : aim;
+        const uint64_t first = c;
+        uint64_t acc = count[c++], last = first;
+        for (;;) {
+            uint64_t d = c;
+            while (d < nc && !count[d]) d++;
+            if (d == nc || acc + count[d] > aim) break;
+            acc += count[d], last = d, c = d + 1;
+        }
+        CHECK(j < p->n_jobs, "it %d: %llu jobs, want more", it, (unsigned long long)p->n_jobs);
+        if (check_failed_) break;
+        const rv_bucket_job_t *b = &p->jobs[j++];
+        CHECK(b->code_lo == first && b->code_hi > last && b->code_hi <= nc && b->code_lo >= prev_hi &&
+                  b->suffixes == acc,
+              "it %d (W %llu most %llu least %llu): job %llu [%llu, %llu) %llu suffixes, want from %llu past %llu, %llu",
+              it, (unsigned long long)W, (unsigned long long)most, (unsigned long long)least,
+              (unsigned long long)(j - 1), (unsigned long long)b->code_lo, (unsigned long long)b->code_hi,
+              (unsigned long long)b->suffixes, (unsigned long long)first, (unsigned long long)last,
+              (unsigned long long)acc);
+        prev_hi = b->code_hi;
+        left -= acc;
+    }
+    CHECK(j == p->n_jobs, "it %d: %llu jobs, want %llu", it, (unsigned long long)p->n_jobs, (unsigned long long)j);
+    for (uint64_t i = 0; i < p->n_jobs && !check_failed_; i++)
+        CHECK(p->jobs[i].suffixes <= most || p->jobs[i].suffixes == count[p->jobs[i].code_lo],
+              "it %d: job %llu has %llu suffixes, most %llu", it, (unsigned long long)i,
+              (unsigned long long)p->jobs[i].suffixes, (unsigned long long)most);
+}
+
+/* rv_bucket_plan_cut_tapered on random counts (W = 0 cuts as W = 1), and its
+ * taper on a flat text: 2^20 suffixes for 8 workers start with jobs of 1/8 and
+ * end with jobs of 1/128, never larger than the one before. */
+static void test_plan_tapered(void)
+{
+    case_begin();
+    rng_t r = rng_new(91);
+    for (int it = 0; it < 400 && !check_failed_; it++) {
+        rv_bucket_plan_t p = random_counts(&r, it);
+        const uint64_t W = rng_below(&r, 21), most = 1 + rng_below(&r, p.suffixes + 2), least = rng_below(&r, 40);
+        CHECK(rv_bucket_plan_cut_tapered(&p, W, most, least) == 0, "cut: %s", rv_last_error());
+        check_tapered(&p, W ? W : 1, most, least, it);
+        rv_bucket_plan_free(&p);
+    }
+    uint64_t *flat = malloc(4096 * sizeof *flat);
+    for (int i = 0; i < 4096; i++) flat[i] = 256;
+    rv_bucket_plan_t p = {.k = 6, .sigma = 4, .n_codes = 4096, .suffixes = 1u << 20, .count = flat, .own_count = flat};
+    CHECK(rv_bucket_plan_cut_tapered(&p, 8, 1u << 20, (1u << 20) / 128) == 0, "flat: %s", rv_last_error());
+    CHECK(p.n_jobs > 16 && p.jobs[0].suffixes == (1u << 20) / 8 && p.jobs[p.n_jobs - 1].suffixes <= (1u << 20) / 128,
+          "flat: %llu jobs, first %llu, last %llu", (unsigned long long)p.n_jobs,
+          (unsigned long long)(p.n_jobs ? p.jobs[0].suffixes : 0),
+          (unsigned long long)(p.n_jobs ? p.jobs[p.n_jobs - 1].suffixes : 0));
+    for (uint64_t i = 1; i < p.n_jobs; i++)
+        CHECK(p.jobs[i].suffixes <= p.jobs[i - 1].suffixes, "flat: job %llu larger than the one before",
+              (unsigned long long)i);
+    rv_bucket_plan_free(&p);
+    case_end("buckets_plan_tapered");
+}
+
+/* A flat plan of `suffixes` suffixes over 4096 codes, cut at the budget's cap. */
+static rv_bucket_plan_t flat_plan(uint64_t suffixes, uint64_t cap)
+{
+    uint64_t *c = malloc(4096 * sizeof *c);
+    for (int i = 0; i < 4096; i++) c[i] = suffixes / 4096;
+    rv_bucket_plan_t q = {.k = 6, .sigma = 4, .n_codes = 4096, .suffixes = suffixes, .job_cap = cap, .count = c,
+                          .own_count = c};
+    CHECK(rv_bucket_plan_cut(&q, cap) == 0, "flat plan: cut");
+    return q;
+}
+
+/* The sizes of q's jobs: the largest, and the smallest but for the last (what is
+ * left). */
+static void job_sizes(const rv_bucket_plan_t *q, uint64_t *most, uint64_t *least, uint64_t *sum)
+{
+    *most = *sum = 0, *least = UINT64_MAX;
+    for (uint64_t i = 0; i < q->n_jobs; i++) {
+        const uint64_t x = q->jobs[i].suffixes;
+        *most = x > *most ? x : *most, *sum += x;
+        if (i + 1 < q->n_jobs) *least = x < *least ? x : *least;
+    }
+}
+
+/* rv_pairs_bucket_spread: for CPU workers tapered from a worker's share (here
+ * under the budget's cap) down to a sixteenth of it, or 64 Ki suffixes; equal
+ * (GPU workers, slices) three jobs a worker; REPVIEW_JOBS_PER_WORKER=J: J equal
+ * ones.  A plan spread before (tapered or not) is cut again the same: a slice
+ * cuts the plan of the others whether or not it has a GPU. */
+static void test_plan_spread(void)
+{
+    case_begin();
+    char *saved = getenv("REPVIEW_JOBS_PER_WORKER") ? strdup(getenv("REPVIEW_JOBS_PER_WORKER")) : NULL;
+    unsetenv("REPVIEW_JOBS_PER_WORKER");
+    for (int mode = 0; mode < 4 && !check_failed_; mode++) {
+        /* mode 3: a flat plan of 2^20 suffixes for 4 workers, under the 64 Ki floor */
+        rv_bucket_plan_t q = mode == 3 ? flat_plan(1u << 20, 1u << 20) : flat_plan(1u << 24, 3u << 20);
+        CHECK(rv_pairs_bucket_spread(&q, 16, mode == 1) == 0, "spread for 16: %s", rv_last_error());
+        if (mode == 2) setenv("REPVIEW_JOBS_PER_WORKER", "5", 1);
+        CHECK(rv_pairs_bucket_spread(&q, 4, mode == 1) == 0, "spread %d: %s", mode, rv_last_error());
+        unsetenv("REPVIEW_JOBS_PER_WORKER");
+        uint64_t most, least, sum;
+        job_sizes(&q, &most, &least, &sum);
+        CHECK(sum == q.suffixes, "spread %d: %llu suffixes in jobs", mode, (unsigned long long)sum);
+        if (mode == 0)
+            CHECK(most == q.job_cap && least <= (1u << 24) / 64 && least >= (1u << 24) / 64 - 4096 && q.n_jobs > 12,
+                  "spread tapered: %llu jobs of %llu to %llu suffixes", (unsigned long long)q.n_jobs,
+                  (unsigned long long)most, (unsigned long long)least);
+        else if (mode == 3)
+            CHECK(least >= (1u << 16) - 256 && most == (1u << 20) / 4, "spread floor: %llu jobs of %llu to %llu",
+                  (unsigned long long)q.n_jobs, (unsigned long long)most, (unsigned long long)least);
+        else
+            CHECK((q.n_jobs == (mode == 1 ? 12u : 20u) || q.n_jobs == (mode == 1 ? 13u : 21u)) && most - least <= 4096,
+                  "spread %s: %llu jobs of %llu to %llu", mode == 1 ? "equal" : "J=5", (unsigned long long)q.n_jobs,
+                  (unsigned long long)most, (unsigned long long)least);
+        rv_bucket_plan_free(&q);
+    }
+    /* a slice's plan: spread for its threads with or without the GPU, then equal
+     * for every thread of the N slices, the same jobs */
+    rv_bucket_plan_t a = flat_plan(1u << 24, 3u << 20), b = flat_plan(1u << 24, 3u << 20);
+    CHECK(rv_pairs_bucket_spread(&a, 4, 0) == 0 && rv_pairs_bucket_spread(&b, 4, 1) == 0 && a.n_jobs != b.n_jobs,
+          "slices: the CPU and GPU plans are the same before");
+    CHECK(rv_pairs_bucket_spread(&a, 32, 1) == 0 && rv_pairs_bucket_spread(&b, 32, 1) == 0 && a.n_jobs == b.n_jobs &&
+              !memcmp(a.jobs, b.jobs, a.n_jobs * sizeof *a.jobs),
+          "slices: %llu and %llu jobs", (unsigned long long)a.n_jobs, (unsigned long long)b.n_jobs);
+    rv_bucket_plan_free(&a), rv_bucket_plan_free(&b);
+    if (saved) setenv("REPVIEW_JOBS_PER_WORKER", saved, 1);
+    free(saved);
+    case_end("buckets_plan_spread");
+}
+
 /* The device's jobs against a plan of another text (its counts differ): each job
  * whose counts are not the device's fails with a message, the others sort; none
  * writes past its arrays.  And a job that claims one suffix more fails. */
@@ -1560,6 +1717,8 @@ int main(void)
     test_lists_blocks();
     test_cpu_foreign_plan();
     test_plan_counted();
+    test_plan_tapered();
+    test_plan_spread();
     /* the same oracles with the GPU sorting the jobs (skipped without one) */
     char gname[256], why[256];
     if (rv_gpu_probe(gname, sizeof gname, why, sizeof why)) {

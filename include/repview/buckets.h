@@ -35,6 +35,8 @@ typedef struct {
     uint64_t n_codes;          /* sigma^k */
     uint64_t suffixes;         /* all suffixes with k breaker-free symbols */
     uint64_t largest;          /* suffixes of the largest bucket */
+    uint64_t job_cap;          /* the most suffixes a job may hold (the memory budget's;
+                                  a larger bucket is a job of its own) */
     uint64_t n_jobs;
     rv_bucket_job_t *jobs;     /* in code order (= suffix-array order) */
     uint64_t *count;           /* suffixes per code (n_codes) */
@@ -65,6 +67,14 @@ void rv_bucket_plan_free(rv_bucket_plan_t *p);
 /* Cut the plan's jobs again at job_suffixes (smaller jobs for more workers: the
  * counts are kept).  0, or -1 with a message. */
 int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes);
+/* Cut the plan's jobs again, tapered for `workers` that take them largest first:
+ * while L suffixes are not in a job yet, the next job aims at L / workers, kept
+ * within [least, most].  The first jobs are large and the last ones small, so
+ * that the workers end close together (the last job is what the others wait
+ * for) without cutting every job small: each job reads the text at each of its
+ * starts, so more jobs cost more (guided self-scheduling, Polychronopoulos and
+ * Kuck 1987, with the sizes fixed in the plan).  0, or -1 with a message. */
+int rv_bucket_plan_cut_tapered(rv_bucket_plan_t *p, uint64_t workers, uint64_t most, uint64_t least);
 
 /* Job order for scheduling: indexes of the jobs, largest first (ties by code), in
  * a malloc()ed array of p->n_jobs, or NULL when out of memory. */

@@ -203,8 +203,14 @@ int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t m
  * failure). */
 int rv_pairs_bucket_plan_counted(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
                                  uint64_t *counts, uint64_t n_codes, rv_bucket_plan_t *plan);
-/* Cut smaller jobs when the plan has fewer than about eight per worker. */
-int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers);
+/* Cut the plan's jobs again from its counts (any job map or lists are dropped)
+ * for `workers` taking them largest first: tapered for CPU workers
+ * (rv_bucket_plan_cut_tapered: from a worker's share down to a sixteenth of it,
+ * never below 64 Ki suffixes, within the budget's cap), or with `equal` (GPU
+ * workers, shares fixed in advance) the budget's jobs cut to at least three of
+ * about one size a worker (never below 64 Ki suffixes).  REPVIEW_JOBS_PER_WORKER=J:
+ * J instead of three, equal in every case.  0, or -1 with a message. */
+int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers, int equal);
 /* A source of job indexes (a master rank): 1 with *job set, 0 when none is left,
  * -1 on error (message set).  Called by one thread at a time. */
 typedef int (*rv_bucket_next_fn)(void *ctx, uint64_t *job);

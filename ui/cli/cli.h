@@ -131,6 +131,13 @@ int cli_mpi_ranks(void);
 int cli_mpi_available(void);            /* 1 when built with MPI */
 int cli_mpi_init(int *rank, int *size); /* 0, or -1 with a message */
 void cli_mpi_finalize(void);
+/* Drop this rank's mappings of the host's shared windows (text, job map or lists,
+ * counts) now, or (now = 0) on a thread of its own that cli_mpi_finalize joins:
+ * for a rank done with them that waits for the others, so that MPI_Win_free at
+ * the end has little left to unmap.  Once a run; nothing where the host has one
+ * rank (its windows are private memory there) or REPVIEW_MPI_KEEP_PAGES=1.  The
+ * caller reads none of them after (a truly shared window would map again). */
+void cli_mpi_drop_windows(int now);
 /* This rank's index among the worker ranks of its host (rank 0 schedules and is
  * not one; -1 for it) and their number. */
 void cli_mpi_host_workers(int *worker, int *workers);

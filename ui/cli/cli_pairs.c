@@ -532,6 +532,7 @@ static int mpi_worker(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     if (w.rc < 0) return -1;
     int rc = count ? cli_mpi_send_count(w.n) : cli_mpi_send_file(w.fd);
     if (w.fd >= 0) close(w.fd);
+    cli_mpi_drop_windows(1); /* then waits for rank 0's merge */
     return rc;
 }
 
@@ -579,6 +580,7 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
         rc = cli_mpi_recv_file(r, name, open_part, &parts[k++]);
     }
     mpi_trace(0, "parts received", t0);
+    if (rc == 0) cli_mpi_drop_windows(0); /* the merge reads no text */
     if (rc == 0) rc = rv_parts_check(parts, n_parts, NULL); /* one text, the job's */
     if (rc == 0) rc = cli_pairs_merge(parts, n_parts, s, 0); /* the workers are done: every core */
     for (int r = 0; parts && r < size; r++) rv_part_close(parts[r]);
@@ -590,9 +592,11 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
  * same), then sends them the plan.  The counting is the device's of the first GPU
  * rank (`counter`, 0: none) where there is one: it holds the text already, and
  * counts 3 Gbp in a tenth of a second where rank 0's cores took 2.3 s; a counter
- * that fails sends nothing and rank 0 counts. */
+ * that fails sends nothing and rank 0 counts.  The jobs are cut for the workers'
+ * threads, equal where GPU ranks take them (gpu_jobs), else tapered. */
 static int mpi_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads, int rank,
-                    int size, uint64_t worker_threads, int counter, rv_bucket_plan_t *plan, double t0)
+                    int size, uint64_t worker_threads, int counter, int gpu_jobs, rv_bucket_plan_t *plan,
+                    double t0)
 {
     int ok = 1, given = 0;
     uint64_t *counts = NULL, nc = 0;
@@ -620,7 +624,7 @@ static int mpi_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_bu
             rv_bucket_plan_free(plan);
             ok = rv_pairs_bucket_plan(s, &all, mem_budget, threads, plan) == 0;
         }
-        ok = ok && rv_pairs_bucket_spread(plan, worker_threads ? worker_threads : (uint64_t)(size - 1)) == 0;
+        ok = ok && rv_pairs_bucket_spread(plan, worker_threads ? worker_threads : (uint64_t)(size - 1), gpu_jobs) == 0;
         mpi_trace(0, given ? "counted (by another rank)" : "counted", t0);
     }
     return cli_mpi_share_plan(plan, rank, size, ok);
@@ -650,8 +654,9 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     if (gpu < 0) rc = -1;
     if (gpu == 1) threads = cli_mpi_gpu_threads(t_given, threads);
     if (gpu == 1) mpi_trace(rank, "text on the device", t0);
-    /* rank 0 works too unless a rank has a GPU; the plan cuts about three jobs for
-     * every worker thread of the job */
+    /* rank 0 works too unless a rank has a GPU; the plan's jobs are cut for every
+     * worker thread of the job (tapered; three equal ones a thread where a rank has
+     * a GPU: mpi_plan) */
     uint64_t gpus = 0, any_gpu = 0, all = 0, most = 1;
     if (cli_mpi_sum_max(gpu == 1, &gpus, &any_gpu) < 0 && rc == 0) rc = -1;
     int own = any_gpu == 0;
@@ -666,7 +671,7 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
     cli_mpi_widen(threads);
     if (gpu == 1) cli_mpi_job_batch(threads); /* short jobs, many threads: see cli_mpi_next_job */
     rv_bucket_plan_t plan = {0};
-    if (rc == 0) rc = mpi_plan(s, o, mem_budget, (int)most, rank, size, all, counter, &plan, t0);
+    if (rc == 0) rc = mpi_plan(s, o, mem_budget, (int)most, rank, size, all, counter, any_gpu > 0, &plan, t0);
     { /* with the CPUs the rank's threads may run on: mpirun's binding, or the set widened */
         cpu_set_t on;
         const int cpus = sched_getaffinity(0, sizeof on, &on) == 0 ? CPU_COUNT(&on) : -1;
