@@ -104,15 +104,14 @@ int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t m
     /* counted on o->threads (0 = all cores); jobs sized for `threads` workers */
     uint64_t *counts, n_codes;
     if (rv_bucket_count(s, o->min_len, o->threads, &counts, &n_codes) < 0) return memset(plan, 0, sizeof *plan), -1;
-    return rv_pairs_bucket_plan_counted(s, o, mem_budget, threads, counts, n_codes, plan);
+    if (rv_pairs_bucket_plan_counted(s, o, mem_budget, threads, counts, n_codes, plan) < 0) return -1;
+    return rv_pairs_bucket_spread(plan, (uint64_t)(threads > 0 ? threads : rv_default_threads()), rv_bucket_gpu_on());
 }
 
 int rv_pairs_bucket_plan_counted(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
                                  uint64_t *counts, uint64_t n_codes, rv_bucket_plan_t *plan)
 {
-    if (rv_bucket_plan_counted(s, o->min_len, job_suffixes(mem_budget, threads), counts, n_codes, plan) < 0)
-        return -1;
-    return rv_pairs_bucket_spread(plan, (uint64_t)(threads > 0 ? threads : rv_default_threads()), rv_bucket_gpu_on());
+    return rv_bucket_plan_counted(s, o->min_len, job_suffixes(mem_budget, threads), counts, n_codes, plan);
 }
 
 int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers, int equal)
@@ -150,13 +149,18 @@ int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers, int equal)
 static int setup(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads, uint64_t slice,
                  uint64_t n_slices, rv_bucket_plan_t *plan, uint64_t **mine, uint64_t *n_mine)
 {
-    if (rv_pairs_bucket_plan(s, o, mem_budget, threads, plan) < 0) return -1;
-    /* slices share the jobs out in advance, and every slice must cut the same
-     * plan whether or not it has a GPU (part.h): equal jobs, three for each
-     * thread of every slice */
-    if (n_slices > 1 && rv_pairs_bucket_spread(plan, n_slices * (uint64_t)(threads > 0 ? threads : 1), 1) < 0) {
-        rv_bucket_plan_free(plan);
-        return -1;
+    if (n_slices <= 1 && rv_pairs_bucket_plan(s, o, mem_budget, threads, plan) < 0) return -1;
+    if (n_slices > 1) {
+        /* slices share the jobs out in advance, and every slice must cut the same
+         * plan whether or not it has a GPU (part.h): equal jobs, three for each
+         * thread of every slice */
+        uint64_t *counts, n_codes;
+        if (rv_bucket_count(s, o->min_len, o->threads, &counts, &n_codes) < 0) return memset(plan, 0, sizeof *plan), -1;
+        if (rv_pairs_bucket_plan_counted(s, o, mem_budget, threads, counts, n_codes, plan) < 0) return -1;
+        if (rv_pairs_bucket_spread(plan, n_slices * (uint64_t)(threads > 0 ? threads : 1), 1) < 0) {
+            rv_bucket_plan_free(plan);
+            return -1;
+        }
     }
     if (rv_bucket_plan_make_map(plan, s, rv_bucket_map_budget(mem_budget), o->threads) < 0) {
         rv_bucket_plan_free(plan);

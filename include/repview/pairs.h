@@ -199,8 +199,9 @@ int rv_pairs_part_write(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t me
  * workers sharing mem_budget. */
 int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
                          rv_bucket_plan_t *plan);
-/* The same plan from counts made elsewhere (rv_bucket_count; taken, freed on
- * failure). */
+/* The budget's cut of the plan alone, from counts made elsewhere (rv_bucket_count;
+ * taken, freed on failure): the caller spreads it for its workers
+ * (rv_pairs_bucket_spread), as rv_pairs_bucket_plan does for `threads`. */
 int rv_pairs_bucket_plan_counted(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
                                  uint64_t *counts, uint64_t n_codes, rv_bucket_plan_t *plan);
 /* Cut the plan's jobs again from its counts (any job map or lists are dropped)

@@ -333,9 +333,12 @@ void cli_mpi_drop_windows(int now)
         drop.lo[i] = ((uintptr_t)base + page - 1) & ~(page - 1); /* whole pages of the window only */
         drop.hi[i] = ((uintptr_t)base + (uintptr_t)size) & ~(page - 1);
     }
-    if (now) drop_main(NULL);
-    else drop.started = pthread_create(&drop.th, NULL, drop_main, NULL) == 0;
-    if (now) drop.started = -1; /* once */
+    if (now || pthread_create(&drop.th, NULL, drop_main, NULL) != 0) {
+        drop_main(NULL);
+        drop.started = -1; /* done: once a run */
+    } else {
+        drop.started = 1; /* cli_mpi_finalize joins it */
+    }
 }
 
 static void drop_join(void)

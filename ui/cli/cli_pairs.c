@@ -592,8 +592,9 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
  * same), then sends them the plan.  The counting is the device's of the first GPU
  * rank (`counter`, 0: none) where there is one: it holds the text already, and
  * counts 3 Gbp in a tenth of a second where rank 0's cores took 2.3 s; a counter
- * that fails sends nothing and rank 0 counts.  The jobs are cut for the workers'
- * threads, equal where GPU ranks take them (gpu_jobs), else tapered. */
+ * that fails sends nothing and rank 0 counts.  The budget's cut is spread once,
+ * for the workers' threads: equal where GPU ranks take them (gpu_jobs), else
+ * tapered. */
 static int mpi_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads, int rank,
                     int size, uint64_t worker_threads, int counter, int gpu_jobs, rv_bucket_plan_t *plan,
                     double t0)
@@ -620,9 +621,10 @@ static int mpi_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_bu
         given = ok && counts && rv_pairs_bucket_plan_counted(s, &all, mem_budget, threads, counts, nc, plan) == 0;
         if (!ok) {
             free(counts);
-        } else if (!given) {
+        } else if (!given) { /* counted here on every core */
             rv_bucket_plan_free(plan);
-            ok = rv_pairs_bucket_plan(s, &all, mem_budget, threads, plan) == 0;
+            ok = rv_bucket_count(s, all.min_len, all.threads, &counts, &nc) == 0 &&
+                 rv_pairs_bucket_plan_counted(s, &all, mem_budget, threads, counts, nc, plan) == 0;
         }
         ok = ok && rv_pairs_bucket_spread(plan, worker_threads ? worker_threads : (uint64_t)(size - 1), gpu_jobs) == 0;
         mpi_trace(0, given ? "counted (by another rank)" : "counted", t0);
