@@ -73,7 +73,7 @@ repview: $(BUILD)/repview
 $(BUILD)/repview: $(UI_OBJ) $(LIB)
 	$(CC) $(LDSAN) -o $@ $(UI_OBJ) $(LIB) $(CUDA_LIBS) $(LIBS) $(MPI_LIBS)
 
-$(BUILD)/ui/cli/cli_mpi.o: ui/cli/cli_mpi.c $(wildcard include/repview/*.h) $(wildcard ui/*.h ui/*/*.h)
+$(BUILD)/ui/cli/cli_mpi.o $(BUILD)/ui/cli/cli_mpi_watch.o: $(BUILD)/ui/cli/%.o: ui/cli/%.c $(wildcard include/repview/*.h) $(wildcard ui/*.h ui/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -DRV_HAVE_MPI=$(HAVE_MPI) -c -o $@ $<
 

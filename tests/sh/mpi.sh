@@ -378,7 +378,8 @@ if [ "$rc" != 1 ] || [ "$(grep -c '^repview: ' "$T/err")" != 1 ] || ! grep -q 'b
 then bad mpi_placed_protein_both "exit $rc: $(head -c 300 "$T/err")"; else ok mpi_placed_protein_both; fi
 for r in 1 2; do
     REPVIEW_TEST_RECORDS_OOM=$r "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 40 --strands both --count "$T/g5.fa" >"$T/out" 2>"$T/err"; rc=$?
-    if [ "$rc" != 1 ] || ! grep -q '^repview: mpi: out of memory' "$T/err"; then bad "mpi_records_oom_rank$r" "exit $rc: $(head -c 300 "$T/err")"
+    if [ "$rc" != 1 ] || ! grep -q '^repview: mpi: out of memory' "$T/err" || [ "$(grep -c '^repview: ' "$T/err")" != 1 ]
+    then bad "mpi_records_oom_rank$r" "exit $rc: $(head -c 300 "$T/err")"
     else ok "mpi_records_oom_rank$r"; fi
 done
 expect_eq mpi_np3_counter_count "$(REPVIEW_MPI_COUNTER=2 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --strands both --count "$F" 2>&1)" "$CNT2"
@@ -446,7 +447,8 @@ mpi_fails() { # NAME WANT_CODE args...
     rm -f "$T/mo"
     "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs "$@" >"$T/out" 2>"$T/err"; local rc=$?
     if [ "$rc" -ne "$want" ]; then bad "$name" "exit $rc, want $want: $(head -c 200 "$T/err")"
-    elif ! grep -q '^repview: ' "$T/err"; then bad "$name" "no 'repview: ' message: $(head -c 200 "$T/err")"
+    elif [ "$(grep -c '^repview: ' "$T/err")" != 1 ] || [ "$(grep -c 'repview: ' "$T/err")" != 1 ]; then
+        bad "$name" "not one 'repview: ' line: $(head -c 300 "$T/err")"
     elif [ -e "$T/mo" ] || ls "$T" | grep -q 'mo.tmp'; then bad "$name" "output or temporary left"
     else ok "$name"; fi
 }
@@ -455,6 +457,8 @@ mpi_fails mpi_bad_l 2 -l 0 -o "$T/mo" "$F"
 mpi_fails mpi_buckets 2 -l 20 --buckets 1/2 -o "$T/mo" "$F"
 mpi_fails mpi_covering 2 -l 20 --covering chrSyn_1:5 "$F"
 mpi_fails mpi_missing_input 1 -l 20 -o "$T/mo" "$T/nope.fa"
+mpi_fails mpi_bad_budget 2 -l 20 --mem-budget 0 -o "$T/mo" "$F"
+mpi_fails mpi_estimate 2 -l 20 --estimate "$F"
 
 # ---- lr under mpirun: the index's output at every rank count ---------------------
 LREF=$("$REPVIEW" lr "$F")
@@ -524,6 +528,8 @@ mpi_rank_dies() { # NAME RANK COMMAND args...
     TMPDIR="$T/tmpd" REPVIEW_TEST_KILL_RANK=$r "${MPIRUN[@]}" -np 3 "$REPVIEW" "$@" -o "$T/KO" >"$T/out" 2>"$T/err"; local rc=$?
     if [ "$rc" -eq 0 ]; then bad "$name" "exit 0 after rank $r died"
     elif ! grep -qi "rank $r" "$T/err"; then bad "$name" "no message about rank $r: $(head -c 300 "$T/err")"
+    elif [ "$(grep -c '^repview: ' "$T/err")" != 1 ] || ! grep -q '^repview: mpi: mpirun ended the job before it was done' "$T/err"
+    then bad "$name" "not rank 0's one line: $(grep 'repview' "$T/err" | head -c 300)"
     elif ls "$T" | grep -q '^KO'; then bad "$name" "output or temporary left: $(ls "$T" | grep '^KO')"
     elif [ -n "$(ls -A "$T/tmpd")" ]; then bad "$name" "left in TMPDIR: $(ls -A "$T/tmpd" | head -5 | tr '\n' ' ')"
     else ok "$name"; fi
@@ -533,3 +539,36 @@ mpi_rank_dies mpi_tandem_rank_dies 2 tandem --mem-budget 1m "$F"
 mpi_rank_dies mpi_find_rank_dies 1 find "$F" ACGTAC
 mpi_rank_dies mpi_pairs_rank_dies 2 pairs -l 12 --mem-budget 1m "$F"
 REPVIEW_TEMP_NAMED=1 mpi_rank_dies mpi_pairs_rank_dies_named_fallback 1 pairs -l 12 --mem-budget 1m "$F"
+
+# ---- a rank that stops answering (REPVIEW_TEST_STOP_RANK: SIGSTOP as it first asks
+# for a job, as a hung node or a lost link looks): the watch ends the job after
+# REPVIEW_MPI_TIMEOUT seconds with one line naming the rank, exit 1, nothing left
+mpi_rank_stops() { # NAME RANK COMMAND args...
+    local name=$1 r=$2; shift 2
+    rm -rf "$T"/KO* "$T/tmpd"; mkdir "$T/tmpd"
+    TMPDIR="$T/tmpd" REPVIEW_MPI_TIMEOUT=2 REPVIEW_TEST_STOP_RANK=$r timeout 60 mpirun --oversubscribe -np 3 \
+        "$REPVIEW" "$@" -o "$T/KO" >"$T/out" 2>"$T/err"; local rc=$?
+    if [ "$rc" -ne 1 ]; then bad "$name" "exit $rc, want 1: $(grep repview "$T/err" | head -c 300)"
+    elif [ "$(grep -c '^repview: ' "$T/err")" != 1 ] || ! grep -q "^repview: mpi: rank $r has not answered for [0-9]* s" "$T/err"
+    then bad "$name" "not one line naming rank $r: $(grep repview "$T/err" | head -c 300)"
+    elif ls "$T" | grep -q '^KO'; then bad "$name" "output or temporary left: $(ls "$T" | grep '^KO')"
+    elif [ -n "$(ls -A "$T/tmpd")" ]; then bad "$name" "left in TMPDIR: $(ls -A "$T/tmpd" | head -5 | tr '\n' ' ')"
+    else ok "$name"; fi
+}
+mpi_rank_stops mpi_pairs_rank_stops 2 pairs -l 12 --mem-budget 1m "$F"
+# rank 0 stopped: the first worker says so (the others and rank 0 keep quiet)
+rm -f "$T"/KO*
+REPVIEW_MPI_TIMEOUT=2 REPVIEW_TEST_STOP_RANK=0 timeout 60 mpirun --oversubscribe -np 4 \
+    "$REPVIEW" pairs -l 12 --mem-budget 1m -o "$T/KO" "$F" >"$T/out" 2>"$T/err"; rc=$?
+if [ "$rc" -ne 1 ] || [ "$(grep -c '^repview: ' "$T/err")" != 1 ] ||
+   ! grep -q '^repview: rank 1: rank 0 has not answered for [0-9]* s' "$T/err" || ls "$T" | grep -q '^KO'
+then bad mpi_rank0_stops "exit $rc: $(grep repview "$T/err" | head -c 300)"; else ok mpi_rank0_stops; fi
+mpi_rank_stops mpi_lr_rank_stops 1 lr "$F"
+mpi_rank_stops mpi_tandem_rank_stops 2 tandem --mem-budget 1m "$F"
+mpi_rank_stops mpi_find_rank_stops 1 find "$F" ACGTAC
+# watched by default, unwatched with REPVIEW_MPI_TIMEOUT=0 (MPI_THREAD_SERIALIZED
+# then): the same output either way
+REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 20 -o "$T/m1" "$F" 2>"$T/err"
+expect_eq mpi_watched "$(cat "$T/m1"; grep -c 'watch: watched$' "$T/err")" "$REF1"$'\n1'
+REPVIEW_MPI_TIMEOUT=0 REPVIEW_MPI_TRACE=1 "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 20 -o "$T/m1" "$F" 2>"$T/err"
+expect_eq mpi_unwatched "$(cat "$T/m1"; grep -c 'watch: unwatched (REPVIEW_MPI_TIMEOUT=0)$' "$T/err")" "$REF1"$'\n1'

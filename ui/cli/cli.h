@@ -128,9 +128,23 @@ void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t 
 /* Ranks of the job this process belongs to, from the launcher's environment (1
  * when not started by mpirun). */
 int cli_mpi_ranks(void);
+/* This process's rank in the launcher's environment (0 when not started by
+ * mpirun): before MPI starts, the ranks other than 0 keep their errors to
+ * themselves (rank 0 meets the same ones and speaks for the job). */
+int cli_mpi_launch_rank(void);
 int cli_mpi_available(void);            /* 1 when built with MPI */
 int cli_mpi_init(int *rank, int *size); /* 0, or -1 with a message */
 void cli_mpi_finalize(void);
+/* The watch (cli_mpi_watch.c): whether one is wanted (REPVIEW_MPI_TIMEOUT, not
+ * 0; MPI then starts with MPI_THREAD_MULTIPLE); started by cli_mpi_init with the
+ * thread level MPI gave, ended by cli_mpi_finalize (goodbyes exchanged), and
+ * told by cli_mpi_abort that this rank ends the job with its own line (rank 0
+ * then adds none); its state in words for REPVIEW_MPI_TRACE. */
+int cli_mpi_watch_wanted(void);
+void cli_mpi_watch_start(int rank, int size, int provided);
+void cli_mpi_watch_end(void);
+void cli_mpi_watch_failed(void);
+const char *cli_mpi_watch_state(void);
 /* Drop this rank's mappings of the host's shared windows (text, job map or lists,
  * counts) now, or (now = 0) on a thread of its own that cli_mpi_finalize joins:
  * for a rank done with them that waits for the others, so that MPI_Win_free at

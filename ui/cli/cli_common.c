@@ -27,26 +27,41 @@ static const struct option common_opts[] = {
 };
 #define N_COMMON (sizeof common_opts / sizeof *common_opts)
 
+/* One line to stderr in one write (ranks' lines never interleave), and under
+ * mpirun from the first rank only: every rank parses the same options and meets
+ * the same error before MPI starts, and rank 0 speaks for the job. */
+static void say_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say_line(const char *fmt, ...)
+{
+    if (cli_mpi_launch_rank() > 0) return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fputs(line, stderr);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    char what[768];
     va_list ap;
-    fprintf(stderr, "repview: %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (see 'repview %s --help')\n", cmd);
+    say_line("repview: %s: %s (see 'repview %s --help')\n", cmd, what, cmd);
     return RV_EXIT_USAGE;
 }
 
 int cli_data_error(void)
 {
-    fprintf(stderr, "repview: %s\n", rv_last_error());
+    say_line("repview: %s\n", rv_last_error());
     return RV_EXIT_DATA;
 }
 
 int cli_arg_error(void)
 {
-    fprintf(stderr, "repview: %s\n", rv_last_error());
+    say_line("repview: %s\n", rv_last_error());
     return RV_EXIT_USAGE;
 }
 
@@ -126,7 +141,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
     if (c->build.backend == RV_BACKEND_GPU) {
         char name[80], why[160];
         if (!rv_gpu_probe(name, sizeof name, why, sizeof why)) {
-            fprintf(stderr, "repview: --gpu: no usable GPU (%s)\n", why);
+            say_line("repview: --gpu: no usable GPU (%s)\n", why);
             *exit_code = RV_EXIT_DATA;
             return -1;
         }

@@ -33,6 +33,16 @@ int cli_mpi_ranks(void)
     return 1;
 }
 
+int cli_mpi_launch_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return atoi(v);
+    }
+    return 0;
+}
+
 int cli_mpi_fopen(const char *path, const char *name, void *ud)
 {
     FILE **f = ud;
@@ -224,7 +234,8 @@ int cli_mpi_init(int *rank, int *size)
 {
     int provided;
     const char *transport = one_host_transport();
-    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+    if (MPI_Init_thread(NULL, NULL, cli_mpi_watch_wanted() ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED,
+                        &provided) != MPI_SUCCESS)
         return rv_error("mpi", "MPI_Init failed");
     MPI_Comm_rank(MPI_COMM_WORLD, rank);
     MPI_Comm_size(MPI_COMM_WORLD, size);
@@ -246,8 +257,10 @@ int cli_mpi_init(int *rank, int *size)
         cli_mpi_abort(RV_EXIT_DATA);
     }
     MPI_Allgather(rank, 1, MPI_INT, node_world, 1, MPI_INT, node);
+    cli_mpi_watch_start(*rank, *size, provided);
     const char *tr = getenv("REPVIEW_MPI_TRACE");
-    if (*rank == 0 && tr && *tr == '1') fprintf(stderr, "mpi\trank 0\ttransport: %s\n", transport);
+    if (*rank == 0 && tr && *tr == '1')
+        fprintf(stderr, "mpi\trank 0\ttransport: %s\nmpi\trank 0\twatch: %s\n", transport, cli_mpi_watch_state());
     if (*rank == 0) stdout_past_relay();
     return 0;
 }
@@ -354,6 +367,7 @@ void cli_mpi_finalize(void)
      * out, which took the cores rank 0's merge threads run on. */
     MPI_Request req;
     const char *tr = getenv("REPVIEW_MPI_TRACE");
+    cli_mpi_watch_end();
     warm_join();
     drop_join();
     int world = -1;
@@ -546,6 +560,7 @@ rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int 
 
 void cli_mpi_abort(int code)
 {
+    cli_mpi_watch_failed(); /* the caller printed why (or rank 0 will) */
     fflush(stdout);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, code);
@@ -587,9 +602,12 @@ int cli_mpi_own_job(void *ctx, uint64_t *job)
  * told every worker. */
 enum { BATCH_MAX = 256 };
 
+static void fault_here(int rank);
+
 int cli_mpi_serve_jobs(const uint64_t *order, uint64_t n, int workers, int quiet)
 {
     int done = 0;
+    fault_here(0);
     if (order) cli_mpi_queue(order, n); /* else queued by the caller, whose thread works too */
     double t0 = MPI_Wtime(), shown = 0;
     uint64_t answer[BATCH_MAX];
@@ -981,12 +999,16 @@ void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes
 }
 
 /* Tests of the fault rule: REPVIEW_TEST_KILL_RANK=R kills rank R (SIGKILL, as
- * the OOM killer or a lost node would) as it starts asking for jobs (whether or
- * not one is left for it: a rank may find every job taken). */
+ * the OOM killer or a lost node would), REPVIEW_TEST_STOP_RANK=R stops it
+ * (SIGSTOP, as a hung node or a lost link would look), as it starts asking for
+ * jobs (whether or not one is left for it: a rank may find every job taken);
+ * rank 0 as it starts handing them out. */
 static void fault_here(int rank)
 {
     const char *v = getenv("REPVIEW_TEST_KILL_RANK");
     if (v && *v && atoi(v) == rank) raise(SIGKILL);
+    v = getenv("REPVIEW_TEST_STOP_RANK");
+    if (v && *v && atoi(v) == rank) raise(SIGSTOP);
 }
 
 int cli_mpi_next_job_of(int rank, uint64_t *job)

@@ -23,9 +23,11 @@
 static char *out_tmp;
 static int out_named;     /* out_tmp exists (the fallback) */
 static off_t out_started; /* its writeback has been started below this offset */
+static void (*out_term_before)(int); /* SIGTERM's handler before (rank 0's line: cli_mpi_watch.c) */
 static void out_drop(int sig)
 {
     if (out_tmp && out_named) unlink(out_tmp);
+    if (sig == SIGTERM && out_term_before) out_term_before(sig); /* it ends the process as the signal says */
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -60,7 +62,8 @@ int cli_out_begin(const char *out)
     if (out_unnamed(out) == 0) return 0; /* REPVIEW_TEMP_NAMED=1 (tests): the fallback */
     out_named = 1;
     signal(SIGINT, out_drop);
-    signal(SIGTERM, out_drop);
+    void (*before)(int) = signal(SIGTERM, out_drop);
+    if (before != SIG_DFL && before != SIG_IGN && before != SIG_ERR && before != out_drop) out_term_before = before;
     signal(SIGHUP, out_drop);
     if (!freopen(out_tmp, "w", stdout)) {
         fprintf(stderr, "repview: %s: %s\n", out, strerror(errno));
