@@ -14,10 +14,12 @@ int front_parse_count(const char *s, uint64_t *out)
 {
     char buf[64];
     size_t k = 0;
-    for (const char *p = s; *p && k < sizeof buf - 1; p++)
+    const char *p = s;
+    for (; *p && k < sizeof buf - 1; p++)
         if (*p != ',') buf[k++] = *p;
     buf[k] = 0;
-    if (!isdigit((unsigned char)buf[0])) return -1;
+    /* a digit first: strtoull alone would take a blank or a sign ("-1" wraps) */
+    if (*p || !isdigit((unsigned char)buf[0])) return -1;
     errno = 0;
     char *end;
     unsigned long long v = strtoull(buf, &end, 10);
@@ -25,7 +27,7 @@ int front_parse_count(const char *s, uint64_t *out)
     if (*end == 'k' || *end == 'K') mult = 1000, end++;
     else if (*end == 'm' || *end == 'M') mult = 1000000, end++;
     else if (*end == 'g' || *end == 'G') mult = 1000000000, end++;
-    if (*end || errno) return -1;
+    if (*end || errno || v > UINT64_MAX / mult) return -1;
     *out = v * mult;
     return 0;
 }

@@ -9,7 +9,9 @@
 
 enum { RV_EXIT_OK = 0, RV_EXIT_DATA = 1, RV_EXIT_USAGE = 2 };
 
-/* Parse a non-negative integer option value (commas and k/m/g suffixes allowed). */
+/* Parse a non-negative integer option value (commas and k/m/g suffixes allowed).
+ * Returns 0, or -1 when it does not start with a digit (a blank, a sign) or its
+ * value is past UINT64_MAX. */
 int front_parse_count(const char *s, uint64_t *out);
 
 /* Print version and build features (SPEC §4). */

@@ -11,11 +11,17 @@
 #   gpu 1 proc   repview pairs --gpu -l 100 --mem-budget 8g -t T (one process)
 #   mpi G GPU    mpirun -np G+1 repview pairs --gpu ... (G GPU ranks of T/G threads);
 #                the 2-GPU row's speed-up is against the 1-GPU row
-#   big          MPI_BIG=1: pairs -l 100 of MPI_BIG_SIZE (3g) in 12 records from the
-#                FASTA with every GPU as a rank (mpirun -np G+1), peak RSS per rank
-# wall_s, peak RSS of the largest process (rank), speed-up and efficiency against
-# the one-rank row (strong scaling: efficiency = t1 / (R * tR)); same = the output
-# equals the index path's, byte for byte.  Then `repview pairs --estimate` (run
+#   big 1 proc   MPI_BIG=1: pairs --gpu -l 100 --mem-budget 16g -o OUT of
+#                MPI_BIG_SIZE (3g) in 12 records, from the FASTA, in one process
+#   big mpi      the same under mpirun -np G+1, a GPU rank for each GPU (two at most);
+#                its speed-up is against the one process, same = its output's md5 is
+#                the one process's (the outputs of the rows above are deleted first,
+#                each big one once its md5 is taken: one BEDPE on disk at a time,
+#                28.8 GB in TMPDIR for 3g, beside the FASTA, 3.1 GB in BENCH_DIR)
+# wall_s, rss_GB = peak RSS of the largest process (rank) in GB of 10^9 bytes (rvtime
+# gives KiB), speed-up and efficiency against the one-rank row (strong scaling:
+# efficiency = t1 / (R * tR)); same = the output equals the index path's, byte for
+# byte.  Then `repview pairs --estimate` (run
 # first, MPI_SAMPLE share, default its own) against what was measured: pairs,
 # output bytes, wall and peak RSS of each mpi row, with the error in %.
 # MPI_BENCH_GEN="ARGS" makes the input with gen_chrom ARGS instead (e.g.
@@ -53,12 +59,15 @@ run() {
     mv "$tmp/out" "$tmp/$name.out" 2>/dev/null
     return 0
 }
-row() { # name label
-    local w r
-    w=$(cut -d' ' -f1 "$tmp/$1" | median) r=$(cut -d' ' -f2 "$tmp/$1" | median)
+wall() { cut -d' ' -f1 "$tmp/$1" | median; }
+rss_gb() { div "$(cut -d' ' -f2 "$tmp/$1" | median)" 976562.5; } # KiB -> GB (10^9 bytes)
+line() { # name label speedup eff same [note]: a row of the table from $tmp/NAME's runs
+    printf '%-14s %8.2f %8.2f %8s %6s %5s%s\n' "$2" "$(wall "$1")" "$(rss_gb "$1")" "$3" "$4" "$5" "${6:+   $6}"
+}
+row() { # name label [speedup eff]: same = the output is the index path's
     local same=no
     cmp -s "$tmp/$1.out" "$tmp/index.out" && same=yes
-    printf '%-14s %8.2f %8.2f %8s %6s %5s\n' "$2" "$w" "$(div "$r" 1048576)" "${3:--}" "${4:--}" "$same"
+    line "$1" "$2" "${3:--}" "${4:--}" "$same"
 }
 
 echo "# pairs -l $L of gen_chrom $gen; $(nproc) CPUs; $(mpirun --version 2>&1 | head -1); median of $reps"
@@ -95,8 +104,8 @@ mpairs=$(($(wc -l <"$tmp/index.out") - 1)) mbytes=$(wc -c <"$tmp/index.out")
 cmp_row pairs "$(est pairs)" "$mpairs"
 cmp_row output_bytes "$(est output_bytes)" "$mbytes"
 for w in $workers; do
-    cmp_row "wall_s mpi $w" "$(est_row "$w" 2)" "$(cut -d' ' -f1 "$tmp/mpi$w" | median)"
-    cmp_row "rss_GB mpi $w" "$(est_row "$w" 5)" "$(div "$(cut -d' ' -f2 "$tmp/mpi$w" | median)" 976562.5)"
+    cmp_row "wall_s mpi $w" "$(est_row "$w" 2)" "$(wall "mpi$w")"
+    cmp_row "rss_GB mpi $w" "$(est_row "$w" 5)" "$(rss_gb "mpi$w")"
 done
 
 gpus=0
@@ -118,12 +127,20 @@ for g in 1 2; do
     row "gpu$g" "mpi $g GPU" "$(printf '%.2f' "$(div "$g1" "$t")")" "-"
 done
 if [ "${MPI_BIG:-0}" != 0 ]; then
+    rm -f "$tmp"/*.out # room for the big outputs
     big=${MPI_BIG_SIZE:-3g}
     bfa=$BENCH_DIR/big_$big.fa
     [ -s "$bfa" ] || "$RV_BUILD/gen_chrom" --kind dna --records 12 "$big" 1 >"$bfa" || exit 1
     ln -sf "$(cd "$(dirname "$bfa")" && pwd)/$(basename "$bfa")" "$tmp/big.fa"
     ng=$((gpus < 2 ? gpus : 2))
+    run big1p "$REPVIEW" pairs --gpu --quiet -l "$L" --mem-budget 16g -o "$tmp/out" "$tmp/big.fa" || exit 1
+    bpairs=$(($(wc -l <"$tmp/big1p.out") - 1)) # less the header line
+    md5_1p=$(md5sum <"$tmp/big1p.out" | cut -d' ' -f1)
+    rm -f "$tmp/big1p.out"
     run big mpirun --oversubscribe -np $((ng + 1)) "$REPVIEW" pairs --gpu --quiet -l "$L" -o "$tmp/out" "$tmp/big.fa" || exit 1
-    printf '%-14s %8.2f %8.2f %8s %6s %5s   (%s, %s pairs)\n' "big $big" "$(cut -d' ' -f1 "$tmp/big" | median)" \
-        "$(div "$(cut -d' ' -f2 "$tmp/big" | median)" 1048576)" - - - "$ng GPU ranks" "$(wc -l <"$tmp/big.out")"
+    same=no
+    [ "$(md5sum <"$tmp/big.out" | cut -d' ' -f1)" = "$md5_1p" ] && same=yes
+    rm -f "$tmp/big.out"
+    line big1p "big $big 1 proc" - - - "(--mem-budget 16g, $bpairs pairs, md5 ${md5_1p:0:8})"
+    line big "big $big mpi" "$(printf '%.2f' "$(div "$(wall big1p)" "$(wall big)")")" - "$same" "(GPU ranks: $ng)"
 fi

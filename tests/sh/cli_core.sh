@@ -112,6 +112,10 @@ expect_exit usage_index_stdin_needs_o 2 "$REPVIEW" index -
 expect_exit usage_stats_no_file 2 "$REPVIEW" stats
 expect_exit usage_lce_missing_pos 2 "$REPVIEW" lce "$T/s.fa" a:1
 expect_exit usage_bad_threads 2 "$REPVIEW" stats -t x "$T/s.fa"
+# a count starts with a digit (strtoull would skip a blank and wrap a sign)
+expect_exit usage_threads_negative 2 "$REPVIEW" stats -t -1 "$T/s.fa"
+expect_exit usage_threads_blank 2 "$REPVIEW" stats -t ' 2' "$T/s.fa"
+expect_exit usage_threads_plus 2 "$REPVIEW" stats -t +2 "$T/s.fa"
 expect_exit usage_bad_alphabet 2 "$REPVIEW" stats --alphabet rna "$T/s.fa"
 
 expect_exit data_missing_file 1 "$REPVIEW" stats "$T/nope.fa"

@@ -98,6 +98,16 @@ expect_exit tandem_buckets_zero 2 "$REPVIEW" tandem --buckets 0/2 -o "$T/P" "$F"
 expect_exit tandem_buckets_timing 2 "$REPVIEW" tandem --timing --buckets 1/2 -o "$T/P" "$F"
 expect_exit find_buckets_word 2 "$REPVIEW" find --buckets x -o "$T/P" "$F" ACGT
 expect_exit find_buckets_no_o 2 "$REPVIEW" find --buckets 1/2 "$F" ACGT
+# numbers start with a digit (strtoull would skip a blank and wrap a sign) and fit
+# in 64 bits (18446744074g is 2^64 + 2.9e8)
+for b in ' 1/4' '1/ 4' '+1/4' '1/+4' '-1/4' '1/-4' '18446744073709551617/4' '1/' '/4'; do
+    expect_exit "buckets_bad ($b)" 2 "$REPVIEW" lr --buckets "$b" -o "$T/P" "$F"
+done
+for m in 18446744074g 18446744073709551616 ' 2m' +2m -2m; do
+    expect_exit "mem_budget_bad ($m)" 2 "$REPVIEW" pairs -l 20 --mem-budget "$m" "$F"
+    expect_exit "mem_budget_bad_tandem ($m)" 2 "$REPVIEW" tandem --mem-budget "$m" "$F"
+done
+expect_exit estimate_sample_blank 2 "$REPVIEW" pairs -l 20 --estimate --estimate-sample ' 0.5' "$F"
 expect_exit lr_buckets_bad_region 2 "$REPVIEW" lr --buckets 1/2 -o "$T/P" "$F" chrX
 expect_exit find_buckets_bad_pattern 2 "$REPVIEW" find --buckets 1/2 -o "$T/P" "$F" 'AC!T'
 # a part holds hits or pairs, never their count: the merge counts (merge --count)

@@ -123,8 +123,8 @@ static int on_opt(int opt, const char *arg, void *ud)
     case OPT_SAMPLE: {
         char *end;
         a->estimate_opt = 1;
-        a->sample = strtod(arg, &end);
-        if (end == arg || *end || !(a->sample > 0 && a->sample <= 1)) {
+        a->sample = strtod(arg, &end); /* a blank or a sign first is refused, as elsewhere */
+        if (!(isdigit((unsigned char)*arg) || *arg == '.') || *end || !(a->sample > 0 && a->sample <= 1)) {
             cli_usage_error("pairs", "bad --estimate-sample '%s' (a share in (0, 1])", arg);
             return -1;
         }

@@ -1,6 +1,7 @@
 /* cli_text.c — what the commands' paths without an index share (issue 15):
  * reading the sequence alone, a REGION as a range of text positions, the final
  * flush of standard output, and the --buckets I/N option. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,9 +53,16 @@ int cli_flush_output(const char *cmd, int rc)
 
 int cli_parse_buckets(const char *cmd, const char *arg, uint64_t *slice, uint64_t *n_slices)
 {
-    unsigned long long i, n;
-    char extra;
-    if (sscanf(arg, "%llu/%llu%c", &i, &n, &extra) != 2 || n < 1 || i < 1 || i > n || n > 1000000) {
+    unsigned long long i = 0, n = 0;
+    const char *slash = strchr(arg, '/');
+    char *end = NULL;
+    /* each number starts with a digit: strtoull would take a blank or a sign */
+    if (isdigit((unsigned char)arg[0]) && slash && isdigit((unsigned char)slash[1])) {
+        errno = 0;
+        i = strtoull(arg, &end, 10);
+        if (end == slash) n = strtoull(slash + 1, &end, 10);
+    }
+    if (!end || *end || errno || n < 1 || i < 1 || i > n || n > 1000000) {
         cli_usage_error(cmd, "bad --buckets '%s' (I/N with 1 <= I <= N)", arg);
         return -1;
     }
