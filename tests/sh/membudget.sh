@@ -8,7 +8,9 @@ source "$RV_TOP/tests/lib.sh"
 
 "$RV_BUILD/gen_chrom" --kind dna --records 2 16m 21 >"$T/m.fa" || { bad membudget_input "gen_chrom failed"; exit 1; }
 N=$(grep -v '>' "$T/m.fa" | tr -d '\n' | wc -c)
-"$RV_BUILD/rvtime" -o "$T/t" "$REPVIEW" --version >/dev/null
+# start-up: the same command on 2 kbp (libraries, a GPU probe where there is one)
+"$RV_BUILD/gen_chrom" --kind dna 2k 21 >"$T/tiny.fa"
+"$RV_BUILD/rvtime" -o "$T/t" "$REPVIEW" pairs --cpu --no-save -l 30 --count "$T/tiny.fa" >/dev/null
 BASE_KB=$(cut -d' ' -f2 "$T/t")
 WANT=$("$REPVIEW" pairs --cpu --no-save -l 30 --count "$T/m.fa")
 "$RV_BUILD/rvtime" -o "$T/t" "$REPVIEW" pairs --cpu --no-save -l 30 --count "$T/m.fa" >/dev/null
