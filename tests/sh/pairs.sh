@@ -60,8 +60,7 @@ done
 # longer prefixes where its suffixes part within -l (copies of one 11-mer, each
 # followed by random DNA), one warning where they do not (a poly-A run longer than
 # -l), none with --quiet; the pairs those of the index either way
-awk 'BEGIN { srand(15); printf ">skew\n"; for (i = 0; i < 20000; i++) { printf "ACGTACGTACG"; for (j = 0; j < 12; j++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1) } printf "\n" }' >"$T/skew.fa"
-awk 'BEGIN { srand(16); printf ">polya\n"; for (i = 0; i < 30000; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); for (i = 0; i < 30000; i++) printf "A"; printf "\n" }' >"$T/polya.fa"
+skewed_inputs "$T"
 for f in skew polya; do
     "$REPVIEW" pairs -l 20 -t 1 "$T/$f.fa" >"$T/$f.idx"
     "$REPVIEW" pairs -l 20 -t 1 --mem-budget 1m "$T/$f.fa" >"$T/$f.bk" 2>"$T/$f.err"
