@@ -243,7 +243,8 @@ static int cut_jobs(rv_bucket_plan_t *p, uint64_t workers, uint64_t most, uint64
     int rc = u.jobs ? 0 : -1;
     u.target = job_target(u.left, workers, most, least);
     for (uint64_t c = 0; rc == 0 && c <= p->n_codes; c++) {
-        const rv_bucket_split_t *sp = next_split < p->n_split && p->split[next_split].code == c ? &p->split[next_split] : NULL;
+        const rv_bucket_split_t *sp =
+            next_split < p->n_split && p->split[next_split].code == c ? &p->split[next_split] : NULL;
         uint64_t m = c < p->n_codes ? p->count[c] : 0;
         if (c == p->n_codes || sp || (acc && acc + m > u.target)) { /* close [lo, c) */
             if (acc) rc = push_job(&u, (rv_bucket_job_t){lo, c, acc, 0, 0, 0, 0});

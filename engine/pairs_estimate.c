@@ -477,7 +477,8 @@ static void *sample_lists(const rv_seq_t *s, const rv_bucket_plan_t *plan, const
     listed->jobs = NULL, listed->own_count = NULL, listed->own_map = listed->own_lists = NULL;
     rv_bucket_plan_use_map(listed, NULL), rv_bucket_plan_use_lists(listed, NULL);
     if (!(listed->jobs = malloc((nb ? nb : 1) * sizeof *listed->jobs))) return NULL;
-    for (uint64_t i = 0; i < nb; i++) listed->jobs[i] = (rv_bucket_job_t){.code_lo = b[i].lo, .code_hi = b[i].hi, .suffixes = b[i].suffixes};
+    for (uint64_t i = 0; i < nb; i++)
+        listed->jobs[i] = (rv_bucket_job_t){.code_lo = b[i].lo, .code_hi = b[i].hi, .suffixes = b[i].suffixes};
     listed->n_jobs = nb;
     const uint64_t need = rv_bucket_lists_bytes(listed, s->n);
     void *lists = need && need <= rv_bucket_map_budget(mem_budget) ? malloc(need) : NULL;
