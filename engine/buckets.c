@@ -29,6 +29,7 @@
 #include "repview/common.h"
 #include "repview/gpu.h"
 #include "repview/part.h"
+#include "buckets_internal.h"
 #include "internal.h"
 
 enum { MAX_CODES_LOG2 = 22, SMALL_SORT = 16, JUMP_MAX = 64 };
@@ -39,42 +40,6 @@ static _Atomic int gpu_on;
 static const rv_seq_t *gpu_seq;
 
 /* ---- plan ----------------------------------------------------------------------- */
-
-/* The starts in [a, b) with k breaker-free symbols and their codes, in order: a
- * rolling code over the symbols from a on (a breaker starts it again). */
-typedef struct {
-    const uint8_t *t;
-    uint64_t j, stop, b, k, sigma, top, code, run;
-} code_iter_t;
-
-static inline void ci_init(code_iter_t *c, const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t a, uint64_t b)
-{
-    uint64_t last = b + (uint64_t)p->k - 1; /* symbols the starts in [a, b) read */
-    *c = (code_iter_t){s->text, a, last < s->n ? last : s->n, b, (uint64_t)p->k, p->sigma,
-                       p->n_codes / p->sigma, 0, 0};
-}
-
-static inline int ci_next(code_iter_t *c, uint64_t *start, uint64_t *code)
-{
-    while (c->j < c->stop) {
-        uint8_t x = c->t[c->j++];
-        if (x == RV_BREAK) { c->run = 0; c->code = 0; continue; }
-        /* drop the symbol leaving the window (no division: this runs per symbol);
-         * DNA's four symbols shift and mask */
-        if (c->sigma == 4) {
-            c->code = ((c->code << 2) | (uint64_t)(x - 1)) & (4 * c->top - 1);
-        } else {
-            if (c->run >= c->k) c->code -= (uint64_t)(c->t[c->j - 1 - c->k] - 1) * c->top;
-            c->code = c->code * c->sigma + (uint64_t)(x - 1);
-        }
-        if (++c->run >= c->k) {
-            *start = c->j - c->k;
-            *code = c->code;
-            return 1;
-        }
-    }
-    return 0;
-}
 
 /* Each thread counts into an array of its own: 32-bit counters while the text has
  * fewer than 2^32 symbols (half the cache lines of 64-bit ones for the random
@@ -223,37 +188,83 @@ static uint64_t job_target(uint64_t left, uint64_t workers, uint64_t most, uint6
     return t > most ? most : t < least ? least : t;
 }
 
+/* The jobs being cut, and where the next job's target comes from. */
+typedef struct {
+    rv_bucket_job_t *jobs;
+    uint64_t n, cap, left, workers, most, least, target;
+} cutting_t;
+
+static int push_job(cutting_t *u, rv_bucket_job_t job)
+{
+    if (u->n == u->cap) {
+        rv_bucket_job_t *g = realloc(u->jobs, (u->cap *= 2) * sizeof *g);
+        if (!g) return -1;
+        u->jobs = g;
+    }
+    u->jobs[u->n++] = job;
+    u->left = u->left > job.suffixes ? u->left - job.suffixes : 0;
+    u->target = job_target(u->left, u->workers, u->most, u->least);
+    return 0;
+}
+
+/* The jobs of split bucket sp: its consecutive groups up to the target, the sub-codes
+ * between two jobs given to the later (so that they cover [0, sigma'^depth)); all
+ * of them in one job is the bucket's whole. */
+static int cut_split(const rv_bucket_plan_t *p, const rv_bucket_split_t *sp, cutting_t *u)
+{
+    const rv_bucket_unit_t *g = p->units;
+    uint64_t codes = 1, acc = 0, sub_lo = 0;
+    for (uint64_t i = 0; i < sp->depth; i++) codes *= p->sigma + 1;
+    if (p->count[sp->code] <= u->target)
+        return push_job(u, (rv_bucket_job_t){sp->code, sp->code + 1, p->count[sp->code], 0, 0, 0, 0});
+    for (uint64_t i = sp->unit_lo; i <= sp->unit_hi; i++) {
+        const uint64_t m = i < sp->unit_hi ? g[i].suffixes : 0;
+        if (acc && (i == sp->unit_hi || acc + m > u->target)) {
+            const uint64_t sub_hi = i < sp->unit_hi ? g[i].sub : codes;
+            if (push_job(u, (rv_bucket_job_t){sp->code, sp->code + 1, acc, (uint32_t)sub_lo, (uint32_t)sub_hi,
+                                             (uint32_t)sp->depth, 0}) < 0)
+                return -1;
+            sub_lo = sub_hi, acc = 0;
+        }
+        acc += m;
+    }
+    return 0;
+}
+
 /* Jobs of consecutive codes in code order, each closed before it would pass its
- * target (a bucket larger than that is a job of its own). */
+ * target (a bucket larger than that is a job of its own, or the jobs of its groups
+ * when it was split). */
 static int cut_jobs(rv_bucket_plan_t *p, uint64_t workers, uint64_t most, uint64_t least)
 {
     if (most < 1) most = 1;
     if (least > most) least = most;
-    uint64_t cap = 16, nj = 0, acc = 0, lo = 0, left = p->suffixes;
-    uint64_t target = job_target(left, workers, most, least);
-    rv_bucket_job_t *jobs = malloc(cap * sizeof *jobs);
-    for (uint64_t c = 0; jobs && c <= p->n_codes; c++) {
+    cutting_t u = {malloc(16 * sizeof *u.jobs), 0, 16, p->suffixes, workers, most, least, 0};
+    uint64_t acc = 0, lo = 0, next_split = 0;
+    int rc = u.jobs ? 0 : -1;
+    u.target = job_target(u.left, workers, most, least);
+    for (uint64_t c = 0; rc == 0 && c <= p->n_codes; c++) {
+        const rv_bucket_split_t *sp =
+            next_split < p->n_split && p->split[next_split].code == c ? &p->split[next_split] : NULL;
         uint64_t m = c < p->n_codes ? p->count[c] : 0;
-        if (c == p->n_codes || (acc && acc + m > target)) { /* close [lo, c) */
-            if (acc) {
-                if (nj == cap) {
-                    rv_bucket_job_t *g = realloc(jobs, (cap *= 2) * sizeof *g);
-                    if (!g) { free(jobs); jobs = NULL; break; }
-                    jobs = g;
-                }
-                jobs[nj++] = (rv_bucket_job_t){lo, c, acc};
-                left = left > acc ? left - acc : 0;
-                target = job_target(left, workers, most, least);
-            }
+        if (c == p->n_codes || sp || (acc && acc + m > u.target)) { /* close [lo, c) */
+            if (acc) rc = push_job(&u, (rv_bucket_job_t){lo, c, acc, 0, 0, 0, 0});
             lo = c, acc = 0;
+        }
+        if (sp) {
+            if (rc == 0) rc = cut_split(p, sp, &u);
+            next_split++;
+            continue;
         }
         if (!acc) lo = c;
         acc += m;
     }
-    if (!jobs) return rv_error("buckets", "out of memory");
+    if (rc < 0) {
+        free(u.jobs);
+        return rv_error("buckets", "out of memory");
+    }
     free(p->jobs);
-    p->jobs = jobs;
-    p->n_jobs = nj;
+    p->jobs = u.jobs;
+    p->n_jobs = u.n;
     p->map = NULL, p->lists = NULL; /* they name the old jobs */
     p->map_width = 0;
     free(p->own_map), free(p->own_lists);
@@ -289,6 +300,7 @@ typedef struct {
     uint32_t *lo, *hi;    /* each job's codes [lo, hi) */
     uint64_t jobs;
     int shift;
+    const rv_bucket_job_t *job; /* the plan's, when some job is a part of a bucket; else NULL */
 } job_finder_t;
 
 static void finder_free(job_finder_t *f) { free(f->first), free(f->lo), free(f->hi); }
@@ -306,7 +318,10 @@ static int finder_init(job_finder_t *f, const rv_bucket_plan_t *p)
         finder_free(f);
         return rv_error("buckets", "out of memory");
     }
-    for (uint64_t j = 0; j < p->n_jobs; j++) f->lo[j] = (uint32_t)p->jobs[j].code_lo, f->hi[j] = (uint32_t)p->jobs[j].code_hi;
+    for (uint64_t j = 0; j < p->n_jobs; j++) {
+        f->lo[j] = (uint32_t)p->jobs[j].code_lo, f->hi[j] = (uint32_t)p->jobs[j].code_hi;
+        if (p->jobs[j].sub_hi) f->job = p->jobs;
+    }
     for (uint64_t c = 0, j = 0; c < cells; c++) {
         while (j + 1 < p->n_jobs && f->lo[j + 1] <= c << f->shift) j++;
         f->first[c] = (uint16_t)j;
@@ -319,6 +334,25 @@ static inline uint64_t find_job(const job_finder_t *f, uint64_t code)
     uint64_t j = f->first[code >> f->shift];
     while (j + 1 < f->jobs && f->lo[j + 1] <= code) j++;
     return j < f->jobs && code >= f->lo[j] && code < f->hi[j] ? j : RV_BUCKET_NO_JOB;
+}
+
+/* The job of the suffix at `start` whose code's job is j (find_job): j itself,
+ * or, when j is a part of a split bucket (the last of its parts: they share the
+ * code), the part its sub-code falls in, by bisection. */
+static uint64_t find_part(const job_finder_t *f, const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t start,
+                          uint64_t j)
+{
+    if (!f->job || j == RV_BUCKET_NO_JOB || !f->job[j].sub_hi) return j;
+    const rv_bucket_job_t *v = f->job;
+    const uint64_t code = v[j].code_lo;
+    const uint64_t sub = sub_code_at(s->text, s->n, start + (uint64_t)p->k, v[j].sub_depth, p->sigma);
+    uint64_t a = 0, b = j; /* the first job not before the suffix: of its code, sub_hi > sub */
+    while (a < b) {
+        const uint64_t mid = a + (b - a) / 2;
+        if (v[mid].code_lo < code || (v[mid].code_lo == code && v[mid].sub_hi <= sub)) a = mid + 1;
+        else b = mid;
+    }
+    return a;
 }
 
 typedef struct {
@@ -340,7 +374,13 @@ static void map_range(void *ctx, uint64_t first, uint64_t last, int t)
         if (m->width == 1) memset((uint8_t *)m->map + a, 0xff, b - a);
         else for (uint64_t j = a; j < b; j++) ((uint16_t *)m->map)[j] = RV_BUCKET_NO_JOB;
         ci_init(&it, m->s, m->p, a, b);
-        if (m->width == 1)
+        if (m->f->job) /* parts of split buckets */
+            while (ci_next(&it, &start, &code)) {
+                const uint64_t j = find_part(m->f, m->s, m->p, start, find_job(m->f, code));
+                if (m->width == 1) ((uint8_t *)m->map)[start] = (uint8_t)j;
+                else ((uint16_t *)m->map)[start] = (uint16_t)j;
+            }
+        else if (m->width == 1)
             while (ci_next(&it, &start, &code)) ((uint8_t *)m->map)[start] = (uint8_t)find_job(m->f, code);
         else
             while (ci_next(&it, &start, &code)) ((uint16_t *)m->map)[start] = (uint16_t)find_job(m->f, code);
@@ -411,7 +451,7 @@ static void lists_range(void *ctx, uint64_t first, uint64_t last, int t)
         memset(row, 0, (jobs + 1) * sizeof *row);
         ci_init(&it, l->s, l->p, a, e);
         while (ci_next(&it, &start, &code)) {
-            const uint64_t j = find_job(l->f, code);
+            const uint64_t j = find_part(l->f, l->s, l->p, start, find_job(l->f, code));
             if (j == RV_BUCKET_NO_JOB) continue; /* a plan of another text: its jobs fail on the counts */
             at[got] = (uint16_t)(start - a), job[got++] = j;
             row[j + 1]++;
@@ -494,6 +534,7 @@ int rv_bucket_plan_make_map(rv_bucket_plan_t *p, const rv_seq_t *s, uint64_t byt
 
 void rv_bucket_plan_free(rv_bucket_plan_t *p)
 {
+    free(p->split), free(p->units);
     free(p->own_lists);
     free(p->own_map);
     free(p->jobs);
@@ -509,7 +550,8 @@ static int larger_first(const void *a, const void *b)
 {
     const order_t *x = a, *y = b;
     if (x->suffixes != y->suffixes) return x->suffixes > y->suffixes ? -1 : 1;
-    return x->code < y->code ? -1 : x->code > y->code;
+    if (x->code != y->code) return x->code < y->code ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx; /* parts of one bucket: in order */
 }
 
 uint64_t *rv_bucket_jobs_largest_first(const rv_bucket_plan_t *p)
@@ -526,8 +568,26 @@ uint64_t *rv_bucket_jobs_largest_first(const rv_bucket_plan_t *p)
 
 uint64_t rv_bucket_plan_hash(const rv_bucket_plan_t *p)
 {
+    /* the three words of each job, then the parts' fields where some bucket was
+     * split (a plan without parts hashes as before parts were) */
     const uint64_t head[3] = {(uint64_t)p->k, p->sigma, p->n_jobs};
-    return XXH3_64bits_withSeed(p->jobs, p->n_jobs * sizeof *p->jobs, XXH3_64bits(head, sizeof head));
+    XXH3_state_t *st = XXH3_createState();
+    if (!st) return 0; /* out of memory: no slice's plan agrees with it */
+    int parts = 0;
+    XXH3_64bits_reset_withSeed(st, XXH3_64bits(head, sizeof head));
+    for (uint64_t j = 0; j < p->n_jobs; j++) {
+        const rv_bucket_job_t *b = &p->jobs[j];
+        const uint64_t w[3] = {b->code_lo, b->code_hi, b->suffixes};
+        XXH3_64bits_update(st, w, sizeof w);
+        parts |= b->sub_hi != 0;
+    }
+    for (uint64_t j = 0; parts && j < p->n_jobs; j++) {
+        const uint32_t w[3] = {p->jobs[j].sub_lo, p->jobs[j].sub_hi, p->jobs[j].sub_depth};
+        XXH3_64bits_update(st, w, sizeof w);
+    }
+    const uint64_t h = XXH3_64bits_digest(st);
+    XXH3_freeState(st);
+    return h;
 }
 
 uint64_t *rv_bucket_slice_jobs(const rv_bucket_plan_t *p, uint64_t slice, uint64_t n_slices, uint64_t *n)
@@ -959,6 +1019,22 @@ static uint64_t collect_listed(const rv_seq_t *s, const rv_bucket_plan_t *p, con
     return got;
 }
 
+/* A part of a split bucket's starts found by a scan of the text: those of its code
+ * whose sub-code is the part's. */
+static uint64_t collect_part(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *job, uint64_t m,
+                             item_t *it)
+{
+    code_iter_t ci;
+    uint64_t got = 0, start, code;
+    ci_init(&ci, s, p, 0, s->n);
+    while (got < m && ci_next(&ci, &start, &code)) {
+        if (code != job->code_lo) continue;
+        const uint64_t sub = sub_code_at(s->text, s->n, start + (uint64_t)p->k, job->sub_depth, p->sigma);
+        if (sub >= job->sub_lo && sub < job->sub_hi) it[got++] = start_item(s->text, s->n, start, p->k, 0);
+    }
+    return got;
+}
+
 /* The starts of the job in text order with their codes and first keys, then a
  * stable sort by code: passes over a few thousand counters, where a direct
  * scatter into nc buckets misses the cache at every suffix. */
@@ -972,6 +1048,10 @@ static int collect_cpu(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bu
     if (p->lists || p->map) {
         got = p->lists ? collect_listed(s, p, job, m, it, nc, &far)
                        : collect_mapped(s, p, job, m, it, nc, &far);
+        goto collected;
+    }
+    if (job->sub_hi) {
+        got = collect_part(s, p, job, m, it);
         goto collected;
     }
     /* the rolling code of code_iter_t in local variables: this loop reads the whole
@@ -1037,11 +1117,14 @@ int rv_bucket_job_sort_in(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t
     uint64_t *off = sc->off, *lcp = sc->lcp;
     off[0] = 0;
     for (uint64_t c = 0; c < nc; c++) off[c + 1] = off[c] + p->count[job->code_lo + c];
-    if (off[nc] != m) return rv_error("buckets", "the plan does not fit its jobs");
+    if (job->sub_hi) off[1] = m; /* a part of a bucket (its count is the whole's) */
+    if (off[nc] != m || (job->sub_hi && (nc != 1 || m > p->count[job->code_lo])))
+        return rv_error("buckets", "the plan does not fit its jobs");
     atomic_fetch_add(&phase_jobs, 1);
     uint64_t *pos = (uint64_t *)sc->it; /* in the end m positions where the items were */
     *pos_out = pos, *lcp_out = lcp, *m_out = m;
-    if (atomic_load(&gpu_on) && gpu_seq == s) {
+    /* the device collects whole buckets: a part of one is the CPU's */
+    if (atomic_load(&gpu_on) && gpu_seq == s && !job->sub_hi) {
         if (job_sort_gpu(s, p, job, off, nc, m, pos, lcp) == 0) return 0;
         /* the device failed (out of its memory for this job, ...): the CPU sorts it */
         const char *tr = getenv("REPVIEW_GPU_TRACE");

@@ -111,7 +111,18 @@ int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t m
 int rv_pairs_bucket_plan_counted(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_budget, int threads,
                                  uint64_t *counts, uint64_t n_codes, rv_bucket_plan_t *plan)
 {
-    return rv_bucket_plan_counted(s, o->min_len, job_suffixes(mem_budget, threads), counts, n_codes, plan);
+    if (rv_bucket_plan_counted(s, o->min_len, job_suffixes(mem_budget, threads), counts, n_codes, plan) < 0) return -1;
+    /* a pair of length >= min_len lies in one group of a bucket split by up to
+     * min_len symbols */
+    if (rv_bucket_plan_split(s, plan, o->min_len, o->threads) < 0) {
+        rv_bucket_plan_free(plan);
+        return -1;
+    }
+    if (plan->over && !o->quiet)
+        fprintf(stderr, "repview: pairs: a bucket of %llu suffixes exceeds the memory budget (%llu a job) even by "
+                "its first %llu symbols; it runs as one job\n", (unsigned long long)plan->over,
+                (unsigned long long)plan->job_cap, (unsigned long long)plan->over_len);
+    return 0;
 }
 
 int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers, int equal)

@@ -145,7 +145,7 @@ static double line_bytes(const rv_seq_t *s, const size_t *name_len, const rv_pai
 static int sort_codes(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t lo, uint64_t hi, uint64_t suffixes,
                       rv_bucket_scratch_t *sc, const uint64_t **pos, const uint64_t **lcp, uint64_t *m)
 {
-    rv_bucket_job_t job = {lo, hi, suffixes};
+    rv_bucket_job_t job = {.code_lo = lo, .code_hi = hi, .suffixes = suffixes};
     rv_bucket_plan_t one = *p;
     one.jobs = &job;
     one.n_jobs = 1;
@@ -346,8 +346,10 @@ static double makespan(const rv_bucket_plan_t *q, const double *cum_s, const dou
         uint64_t w = 0;
         for (uint64_t k = 1; k < slots; k++)
             if (free_at[k] < free_at[w]) w = k;
-        double pairs = cum_p[j->code_hi] - cum_p[j->code_lo];
-        free_at[w] += scan_s + (cum_s[j->code_hi] - cum_s[j->code_lo]) * work_scale + pairs * WORKER_PAIR_S;
+        /* a part of a split bucket: its share of the bucket's suffixes */
+        const double share = j->sub_hi && q->count[j->code_lo] ? (double)j->suffixes / (double)q->count[j->code_lo] : 1;
+        double pairs = (cum_p[j->code_hi] - cum_p[j->code_lo]) * share;
+        free_at[w] += scan_s + (cum_s[j->code_hi] - cum_s[j->code_lo]) * share * work_scale + pairs * WORKER_PAIR_S;
         if (!warm[w]) free_at[w] += touch * (double)j->suffixes, warm[w] = 1; /* its buffers' first pages */
         made[w] += pairs;
         if (trace) /* REPVIEW_ESTIMATE_TRACE=1: one worker's jobs, as predicted */
@@ -475,7 +477,8 @@ static void *sample_lists(const rv_seq_t *s, const rv_bucket_plan_t *plan, const
     listed->jobs = NULL, listed->own_count = NULL, listed->own_map = listed->own_lists = NULL;
     rv_bucket_plan_use_map(listed, NULL), rv_bucket_plan_use_lists(listed, NULL);
     if (!(listed->jobs = malloc((nb ? nb : 1) * sizeof *listed->jobs))) return NULL;
-    for (uint64_t i = 0; i < nb; i++) listed->jobs[i] = (rv_bucket_job_t){b[i].lo, b[i].hi, b[i].suffixes};
+    for (uint64_t i = 0; i < nb; i++)
+        listed->jobs[i] = (rv_bucket_job_t){.code_lo = b[i].lo, .code_hi = b[i].hi, .suffixes = b[i].suffixes};
     listed->n_jobs = nb;
     const uint64_t need = rv_bucket_lists_bytes(listed, s->n);
     void *lists = need && need <= rv_bucket_map_budget(mem_budget) ? malloc(need) : NULL;

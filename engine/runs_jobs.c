@@ -202,6 +202,7 @@ int rv_runs_long(const rv_seq_t *s, const rv_runs_job_t *jobs, uint64_t n_jobs, 
     rv_pairs_opts_init(&o, P + 1);
     o.use_max_gap = 1, o.max_gap = 0; /* the copies touch or overlap: one segment */
     o.threads = threads;
+    o.quiet = 1; /* every rank plans its slices: none speaks for the job */
     long_ctx_t c = {s, jobs, n_jobs, lo, hi, f, NULL, 0, 0};
     if (rv_pairs_buckets_each_batch(s, &o, mem_budget, slice, n_slices, long_pairs, &c) < 0) {
         free(c.v);

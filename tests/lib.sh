@@ -27,6 +27,14 @@ lambda_multi() {
         print ">b"; print substr(s, 20001, 14000) "RYK" substr(s, 34001)
         print ">c"; print substr(s, 1, 3000) }' "$1"
 }
+# skewed_inputs DIR: DIR/skew.fa, 20000 copies of one 11-mer each followed by 12
+# random symbols (a bucket of 20000 suffixes that parts within 12 more symbols), and
+# DIR/polya.fa, 30000 random symbols then a poly-A run of 30000 (a bucket whose
+# suffixes share every prefix up to its length): buckets split by longer prefixes
+skewed_inputs() {
+    awk 'BEGIN { srand(15); printf ">skew\n"; for (i = 0; i < 20000; i++) { printf "ACGTACGTACG"; for (j = 0; j < 12; j++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1) } printf "\n" }' >"$1/skew.fa"
+    awk 'BEGIN { srand(16); printf ">polya\n"; for (i = 0; i < 30000; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); for (i = 0; i < 30000; i++) printf "A"; printf "\n" }' >"$1/polya.fa"
+}
 # family_protein: three protein records on stdout, random residues sharing
 # (truncated) copies of six 25-residue families, X breakers here and there
 family_protein() {

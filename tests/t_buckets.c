@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 #include "check.h"
 #include "repview/buckets.h"
 #include "repview/build.h"
@@ -155,13 +156,57 @@ static int map_wide_seen; /* maps of two bytes a position checked */
 static int map_mode;
 static const char *const map_names[5] = {"", "_map", "_map_slices", "_lists", "_lists_slices"};
 
-/* The job holding the code of the k symbols at i, or RV_BUCKET_NO_JOB, by brute force. */
+/* The buckets' split (rv_bucket_plan_split) up to this many symbols (0: none). */
+static uint64_t split_len;
+
+/* The sub-code of the depth symbols at q: base sigma + 1, a breaker or the end and
+ * every place after it 0. */
+static uint64_t sub_brute(const rv_seq_t *s, uint64_t q, uint64_t depth, uint64_t sigma)
+{
+    uint64_t c = 0;
+    int ended = 0;
+    for (uint64_t d = 0; d < depth; d++) {
+        int x = ended ? RV_BREAK : sym(s, q + d);
+        ended = x == RV_BREAK;
+        c = c * (sigma + 1) + (uint64_t)x;
+    }
+    return c;
+}
+
+/* Does job jb hold the suffix at i (its code in the job's, and, for a part of a
+ * split bucket, its sub-code in the part's)? */
+static int job_holds(const rv_seq_t *s, const rv_bucket_plan_t *p, const rv_bucket_job_t *jb, uint64_t i)
+{
+    uint64_t c = code_at(s, i, p->k, p->sigma);
+    if (c == UINT64_MAX || c < jb->code_lo || c >= jb->code_hi) return 0;
+    if (!jb->sub_hi) return 1;
+    uint64_t sub = sub_brute(s, i + (uint64_t)p->k, jb->sub_depth, p->sigma);
+    return sub >= jb->sub_lo && sub < jb->sub_hi;
+}
+
+/* The job holding the suffix at i, or RV_BUCKET_NO_JOB, by brute force. */
 static uint64_t job_at(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t i)
 {
-    uint64_t c = code_at(s, i, p->k, p->sigma), want = RV_BUCKET_NO_JOB;
-    for (uint64_t j = 0; c != UINT64_MAX && j < p->n_jobs; j++)
-        if (c >= p->jobs[j].code_lo && c < p->jobs[j].code_hi) want = j;
+    uint64_t want = RV_BUCKET_NO_JOB;
+    for (uint64_t j = 0; j < p->n_jobs; j++)
+        if (job_holds(s, p, &p->jobs[j], i)) want = j;
     return want;
+}
+
+/* The most suffixes of code c that share the next d symbols (one group of a split
+ * at depth d), by brute force. */
+static uint64_t largest_group(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t c, uint64_t d)
+{
+    uint64_t w = 1, most = 0;
+    for (uint64_t i = 0; i < d; i++) w *= p->sigma + 1;
+    uint64_t *n = calloc(w, sizeof *n);
+    for (uint64_t i = 0; n && i < s->n; i++)
+        if (code_at(s, i, p->k, p->sigma) == c) {
+            uint64_t g = ++n[sub_brute(s, i + (uint64_t)p->k, d, p->sigma)];
+            if (g > most) most = g;
+        }
+    free(n);
+    return most;
 }
 
 /* Job lists against brute force: each block's row of the table rises from 0 to
@@ -279,6 +324,59 @@ static int check_map(const rv_seq_t *s, rv_bucket_plan_t *p, int threads, void *
     return !check_failed_;
 }
 
+static int split_seen; /* plans that split a bucket */
+
+/* The parts of the split bucket whose first job is j0 against brute force: they
+ * follow the codes before (empty) and each other, their sub-codes cover
+ * [0, (sigma + 1)^depth) in order, each holds its suffixes, none is above the size
+ * js unless it is one group that the longest split allowed leaves above it (p.over),
+ * and the depth is the least that fits (one symbol less leaves a group above js).
+ * Returns the bucket's last job. */
+static uint64_t check_parts(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t j0, uint64_t js,
+                            const uint64_t *want, uint64_t next_code, const char *what)
+{
+    const rv_bucket_job_t *f = &p->jobs[j0];
+    const uint64_t c = f->code_lo, depth = f->sub_depth;
+    uint64_t w = 1, j = j0, sub_lo = 0, sum = 0;
+    for (uint64_t i = 0; i < depth; i++) w *= p->sigma + 1;
+    CHECK(c >= next_code && f->code_hi == c + 1 && want[c] > js && depth >= 1 && (uint64_t)p->k + depth <= split_len &&
+          w <= RV_BUCKET_SPLIT_CODES, "%s: job %llu: a part of code %llu (%llu suffixes, depth %llu) after %llu", what,
+          (unsigned long long)j0, (unsigned long long)c, (unsigned long long)want[c], (unsigned long long)depth,
+          (unsigned long long)next_code);
+    for (uint64_t x = next_code; x < c && !check_failed_; x++)
+        CHECK(want[x] == 0, "%s: code %llu (%llu suffixes) in no job", what, (unsigned long long)x,
+              (unsigned long long)want[x]);
+    CHECK(depth < 2 || largest_group(s, p, c, depth - 1) > js, "%s: code %llu split by %llu symbols: fewer fit", what,
+          (unsigned long long)c, (unsigned long long)depth);
+    for (; !check_failed_; j++) {
+        const rv_bucket_job_t *jb = &p->jobs[j];
+        uint64_t m = 0, gmin = UINT64_MAX, gmax = 0;
+        CHECK(jb->code_lo == c && jb->code_hi == c + 1 && jb->sub_depth == depth && jb->sub_lo == sub_lo &&
+              jb->sub_hi > sub_lo && jb->sub_hi <= w, "%s: job %llu: part [%u, %u) of depth %u, want from %llu",
+              what, (unsigned long long)j, jb->sub_lo, jb->sub_hi, jb->sub_depth, (unsigned long long)sub_lo);
+        for (uint64_t i = 0; i < s->n && !check_failed_; i++)
+            if (job_holds(s, p, jb, i)) {
+                uint64_t g = sub_brute(s, i + (uint64_t)p->k, depth, p->sigma);
+                m++;
+                if (g < gmin) gmin = g;
+                if (g > gmax) gmax = g;
+            }
+        CHECK(jb->suffixes == m && m > 0, "%s: job %llu holds %llu suffixes, planned %llu", what,
+              (unsigned long long)j, (unsigned long long)m, (unsigned long long)jb->suffixes);
+        CHECK(m <= js || (gmin == gmax && p->over >= m &&
+                          ((uint64_t)p->k + depth == split_len || w * (p->sigma + 1) > RV_BUCKET_SPLIT_CODES ||
+                           p->n_split * w * (p->sigma + 1) > (1u << 23))),
+              "%s: job %llu: a part of %llu suffixes over the size %llu (over %llu)", what, (unsigned long long)j,
+              (unsigned long long)m, (unsigned long long)js, (unsigned long long)p->over);
+        sum += m, sub_lo = jb->sub_hi;
+        if (j + 1 == p->n_jobs || p->jobs[j + 1].code_lo != c) break;
+    }
+    CHECK(sub_lo == w && sum == want[c], "%s: code %llu: parts to %llu of %llu, %llu of %llu suffixes", what,
+          (unsigned long long)c, (unsigned long long)sub_lo, (unsigned long long)w, (unsigned long long)sum,
+          (unsigned long long)want[c]);
+    return j;
+}
+
 /* Check the plan of s for min_len and job size js against brute force, then every
  * job's sort.  Returns 1 when everything held (the first failure is recorded). */
 static int check_plan_and_sort_on(const rv_seq_t *s, uint64_t min_len, uint64_t js, int threads, const char *what)
@@ -287,6 +385,12 @@ static int check_plan_and_sort_on(const rv_seq_t *s, uint64_t min_len, uint64_t 
     int rc = rv_bucket_plan(s, min_len, js, threads, &p);
     CHECK(rc == 0, "%s: plan: %s", what, rv_last_error());
     if (rc) return 0;
+    if (split_len) {
+        rc = rv_bucket_plan_split(s, &p, split_len, threads);
+        CHECK(rc == 0, "%s: split: %s", what, rv_last_error());
+        if (rc) { rv_bucket_plan_free(&p); return 0; }
+        split_seen += p.n_split > 0;
+    }
     uint64_t sigma = (uint64_t)(s->sigma > 0 ? s->sigma : 1), pw = 1;
     for (int i = 0; i < p.k; i++) pw *= sigma;
     CHECK(p.k >= 1 && (uint64_t)p.k <= min_len && p.sigma == sigma && p.n_codes == pw && pw <= (1ull << 24),
@@ -321,6 +425,13 @@ static int check_plan_and_sort_on(const rv_seq_t *s, uint64_t min_len, uint64_t 
     uint64_t next_code = 0, sum = 0;
     for (uint64_t j = 0; j < p.n_jobs && !check_failed_; j++) {
         const rv_bucket_job_t *jb = &p.jobs[j];
+        if (jb->sub_hi) { /* the parts of a split bucket, one after another */
+            j = check_parts(s, &p, j, js, want, next_code, what);
+            if (check_failed_) break;
+            sum += want[p.jobs[j].code_lo];
+            next_code = p.jobs[j].code_hi;
+            continue;
+        }
         CHECK(jb->code_lo >= next_code && jb->code_lo < jb->code_hi && jb->code_hi <= p.n_codes,
               "%s: job %llu codes [%llu, %llu) after %llu", what, (unsigned long long)j,
               (unsigned long long)jb->code_lo, (unsigned long long)jb->code_hi, (unsigned long long)next_code);
@@ -334,6 +445,11 @@ static int check_plan_and_sort_on(const rv_seq_t *s, uint64_t min_len, uint64_t 
               (unsigned long long)j, (unsigned long long)jb->suffixes, (unsigned long long)m);
         CHECK(m <= js || nonempty == 1, "%s: job %llu of %llu suffixes over the size %llu with %llu buckets", what,
               (unsigned long long)j, (unsigned long long)m, (unsigned long long)js, (unsigned long long)nonempty);
+        /* split: a whole bucket above the size only where none could split */
+        CHECK(!split_len || m <= js || (p.n_split == 0 && p.over == p.largest && p.over >= m),
+              "%s: job %llu of %llu suffixes over the size %llu, unsplit (%llu split, over %llu)", what,
+              (unsigned long long)j, (unsigned long long)m, (unsigned long long)js, (unsigned long long)p.n_split,
+              (unsigned long long)p.over);
         sum += m;
         next_code = jb->code_hi;
     }
@@ -353,7 +469,9 @@ static int check_plan_and_sort_on(const rv_seq_t *s, uint64_t min_len, uint64_t 
             used[ord[i]] = 1;
             if (i) {
                 const rv_bucket_job_t *a = &p.jobs[ord[i - 1]], *b = &p.jobs[ord[i]];
-                CHECK(a->suffixes > b->suffixes || (a->suffixes == b->suffixes && a->code_lo < b->code_lo),
+                CHECK(a->suffixes > b->suffixes ||
+                          (a->suffixes == b->suffixes && (a->code_lo < b->code_lo ||
+                                                          (a->code_lo == b->code_lo && ord[i - 1] < ord[i]))),
                       "%s: largest_first out of order at %llu", what, (unsigned long long)i);
             }
         }
@@ -377,8 +495,13 @@ static int check_plan_and_sort_on(const rv_seq_t *s, uint64_t min_len, uint64_t 
                   (unsigned long long)j, (unsigned long long)r, (unsigned long long)q);
             if (check_failed_) break;
             seen[q] = 1;
-            CHECK(c >= p.jobs[j].code_lo && c < p.jobs[j].code_hi, "%s: job %llu: position %llu (code %lld) not its",
+            CHECK(job_holds(s, &p, &p.jobs[j], q), "%s: job %llu: position %llu (code %lld) not its",
                   what, (unsigned long long)j, (unsigned long long)q, c == UINT64_MAX ? -1ll : (long long)c);
+            /* nothing of the split's length across a part's start */
+            if (r == 0 && prev != UINT64_MAX && p.jobs[j].sub_hi && j > 0 && p.jobs[j - 1].code_lo == p.jobs[j].code_lo)
+                CHECK(lcp_brute(s, prev, q) < (uint64_t)p.k + p.jobs[j].sub_depth,
+                      "%s: job %llu: lcp %llu across the parts' boundary, split at %llu", what, (unsigned long long)j,
+                      (unsigned long long)lcp_brute(s, prev, q), (unsigned long long)p.k + p.jobs[j].sub_depth);
             if (prev != UINT64_MAX) {
                 int cmp = suffix_cmp(s, prev, q);
                 CHECK(cmp < 0 || (cmp == 0 && prev < q), "%s: job %llu rank %llu: suffix %llu before %llu (cmp %d)",
@@ -868,6 +991,70 @@ static void test_sort_fixed(void)
     case_end(name);
 }
 
+/* ---- buckets split by longer prefixes (rv_bucket_plan_split) --------------------- */
+
+static const char *const split_kinds[] = {"polyA", "satellite", "same", "dnaACN", "protein", "text"};
+enum { N_SPLIT_KINDS = 6 };
+
+/* Skewed inputs whose buckets outgrow small jobs: a poly-A run in random DNA, a
+ * satellite array (a 171-symbol unit, a few copies, one mutated), one symbol
+ * throughout, two letters with N breakers (large buckets of many extensions),
+ * protein and text of small alphabets. */
+static rv_seq_t *split_input(rng_t *r, int kind, size_t n, char *buf)
+{
+    char unit[171];
+    for (size_t i = 0; i < sizeof unit; i++) unit[i] = "ACGT"[rng_below(r, 4)];
+    const size_t run_at = rng_below(r, n / 2 + 1), run = 20 + rng_below(r, n / 3 + 1);
+    for (size_t i = 0; i < n; i++) {
+        switch (kind) {
+        case 0: buf[i] = i >= run_at && i < run_at + run ? 'A' : "ACGT"[rng_below(r, 4)]; break;
+        case 1: buf[i] = i >= 30 ? unit[(i - 30) % 171] : "ACGT"[rng_below(r, 4)];
+                if (i >= 30 && rng_below(r, 150) == 0) buf[i] = "ACGT"[rng_below(r, 4)];
+                break;
+        case 2: buf[i] = 'A'; break;
+        case 3: buf[i] = rng_below(r, 30) == 0 ? 'N' : "AC"[rng_below(r, 2)]; break;
+        case 4: buf[i] = "ACDEX"[rng_below(r, 5)]; break; /* X breaks */
+        default: buf[i] = "ab"[rng_below(r, 2)]; break;
+        }
+    }
+    buf[n] = 0;
+    return rv_seq_from_string(buf, n, kind == 4 ? RV_ALPHA_PROTEIN : kind == 5 ? RV_ALPHA_TEXT : RV_ALPHA_DNA, "x");
+}
+
+/* The plans of small k split up to longer prefixes against the oracle of
+ * check_plan_and_sort: every job within the size unless a group cannot split,
+ * the jobs' suffixes in order the sorted suffixes, their LCPs. */
+static void test_split_sort(void)
+{
+    rng_t r = rng_new(1521);
+    char name[80], what[160];
+    char *buf = malloc(1301);
+    split_seen = 0;
+    case_begin();
+    for (int kind = 0; kind < N_SPLIT_KINDS && !check_failed_; kind++) {
+        const int iters = check_iters(6) / (gpu_mode ? 2 : 1);
+        for (int it = 0; it < iters && !check_failed_; it++) {
+            rv_seq_t *s = split_input(&r, kind, 200 + rng_below(&r, 1100), buf);
+            CHECK(s, "seq: %s", rv_last_error());
+            for (int v = 0; s && v < 3 && !check_failed_; v++) {
+                /* GPU: no jobs of a suffix or two (each job costs the device's launches) */
+                const uint64_t ml = 1 + rng_below(&r, 3), js = (gpu_mode ? 8 : 1) + rng_below(&r, v == 0 ? 4 : 60);
+                split_len = ml + 1 + rng_below(&r, 12);
+                snprintf(what, sizeof what, "split %s %d: n %llu min %llu split %llu job %llu", split_kinds[kind], it,
+                         (unsigned long long)s->n, (unsigned long long)ml, (unsigned long long)split_len,
+                         (unsigned long long)js);
+                check_plan_and_sort(s, ml, js, 1 + (int)rng_below(&r, 2), what);
+            }
+            split_len = 0;
+            rv_seq_free(s);
+        }
+    }
+    CHECK(split_seen > 0, "no plan split a bucket");
+    free(buf);
+    snprintf(name, sizeof name, "buckets_split_sort%s%s", gpu_mode ? "_gpu" : "", map_names[map_mode]);
+    case_end(name);
+}
+
 /* ---- pairs from buckets vs the index -------------------------------------------- */
 
 typedef struct {
@@ -955,6 +1142,93 @@ static int check_slices(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t bu
     CHECK(counted == ref->n, "%s: slice counts sum to %llu, want %zu", what, (unsigned long long)counted, ref->n);
     free(all.a);
     return !check_failed_;
+}
+
+/* The budget that gives jobs of js suffixes to one thread (pairs_buckets.c). */
+static uint64_t budget_for(uint64_t js) { return 2 * js * (rv_bucket_job_bytes(1) + 24); }
+
+/* Pairs of plans that split (small budgets, min lengths past k) equal the index's,
+ * at once and in slices; the plan hash of a plan that does not split is the hash
+ * of its jobs' three words, as before parts were. */
+static void test_split_pairs(void)
+{
+    rng_t r = rng_new(1522);
+    char name[80], what[200], why[256];
+    char *buf = malloc(1301);
+    uint64_t splits = 0, unsplit = 0;
+    case_begin();
+    for (int kind = 0; kind < N_SPLIT_KINDS && !check_failed_; kind++) {
+        const int iters = check_iters(5) / (gpu_mode ? 2 : 1);
+        for (int it = 0; it < iters && !check_failed_; it++) {
+            rv_seq_t *s = split_input(&r, kind, 200 + rng_below(&r, 1100), buf);
+            rv_seq_t *t = s ? rv_seq_from_string(buf, strlen(buf), s->alpha, "x") : NULL;
+            rv_build_opts_t bo;
+            rv_build_opts_init(&bo);
+            bo.threads = 1;
+            rv_index_t *x = t ? rv_build(t, &bo, NULL) : NULL;
+            CHECK(s && x, "build: %s", rv_last_error());
+            for (int v = 0; x && v < 3 && !check_failed_; v++) {
+                rv_pairs_opts_t o;
+                /* past k: 11 for DNA, 5 for this protein's alphabet, 2 for text */
+                const uint64_t k_max = kind <= 3 ? 11 : kind == 4 ? 5 : 2;
+                rv_pairs_opts_init(&o, k_max + 1 + rng_below(&r, 10));
+                o.threads = 1 + (int)rng_below(&r, 2);
+                o.quiet = 1;
+                const uint64_t budget = budget_for((gpu_mode ? 20 : 1) + rng_below(&r, 40)) * (uint64_t)o.threads;
+                blist_t ref = {0}, got = {0};
+                CHECK(rv_pairs_each_batch(x, &o, collect_batch, &ref) == 0, "index: %s", rv_last_error());
+                /* the budget's cut, then as a run spreads it */
+                rv_bucket_plan_t p, q;
+                uint64_t *counts = NULL, nc = 0;
+                CHECK(rv_bucket_count(s, o.min_len, o.threads, &counts, &nc) == 0 &&
+                      rv_pairs_bucket_plan_counted(s, &o, budget, o.threads, counts, nc, &p) == 0, "plan: %s",
+                      rv_last_error());
+                CHECK(rv_pairs_bucket_plan(s, &o, budget, o.threads, &q) == 0, "plan: %s", rv_last_error());
+                if (check_failed_) break;
+                splits += p.n_split > 0;
+                CHECK(q.n_split == p.n_split && q.over == p.over, "the spread plan split %llu, the cut %llu",
+                      (unsigned long long)q.n_split, (unsigned long long)p.n_split);
+                for (int z = 0; z < 2; z++) {
+                    const rv_bucket_plan_t *pq = z ? &q : &p;
+                    for (uint64_t j = 0; j < pq->n_jobs && !check_failed_; j++)
+                        CHECK(pq->jobs[j].suffixes <= p.job_cap || p.over >= pq->jobs[j].suffixes,
+                              "%s: job %llu of %llu suffixes over the cap %llu (over %llu)", z ? "spread" : "cut",
+                              (unsigned long long)j, (unsigned long long)pq->jobs[j].suffixes,
+                              (unsigned long long)p.job_cap, (unsigned long long)p.over);
+                }
+                rv_bucket_plan_free(&q);
+                /* the hash of a plan without parts: as before; with parts, another */
+                uint64_t *w = malloc((3 * p.n_jobs + 1) * sizeof *w), parts = 0;
+                for (uint64_t j = 0; w && j < p.n_jobs; j++) {
+                    w[3 * j] = p.jobs[j].code_lo, w[3 * j + 1] = p.jobs[j].code_hi, w[3 * j + 2] = p.jobs[j].suffixes;
+                    parts += p.jobs[j].sub_hi != 0;
+                }
+                const uint64_t head[3] = {(uint64_t)p.k, p.sigma, p.n_jobs};
+                CHECK(w && (rv_bucket_plan_hash(&p) == XXH3_64bits_withSeed(w, 3 * p.n_jobs * sizeof *w,
+                                                                             XXH3_64bits(head, sizeof head))) == !parts,
+                      "the hash of a plan with %llu parts", (unsigned long long)parts);
+                free(w);
+                unsplit += !p.n_split;
+                rv_bucket_plan_free(&p);
+                snprintf(what, sizeof what, "split pairs %s %d: n %llu min %llu threads %d budget %llu",
+                         split_kinds[kind], it, (unsigned long long)s->n, (unsigned long long)o.min_len, o.threads,
+                         (unsigned long long)budget);
+                CHECK(rv_pairs_buckets_each_batch(s, &o, budget, 0, 1, collect_batch, &got) == 0, "%s: %s", what,
+                      rv_last_error());
+                CHECK(same_list(&got, &ref, why, sizeof why), "%s: %s", what, why);
+                free(got.a);
+                check_slices(s, &o, budget, 1 + rng_below(&r, 4), &ref, what);
+                free(ref.a);
+            }
+            rv_index_free(x);
+            rv_seq_free(s);
+        }
+    }
+    CHECK(splits > 0 && unsplit > 0, "plans split %llu, unsplit %llu: want both", (unsigned long long)splits,
+          (unsigned long long)unsplit);
+    free(buf);
+    snprintf(name, sizeof name, "buckets_split_pairs%s", gpu_mode ? "_gpu" : "");
+    case_end(name);
 }
 
 static const char *strands_name(int st) { return st == 1 ? "+" : st == -1 ? "-" : st == 2 ? "both" : "0"; }
@@ -1692,9 +1966,11 @@ int main(void)
     if (!mkdtemp(tmpdir)) { perror(tmpdir); return 1; }
     test_sort_fixed();
     test_sort_random();
+    test_split_sort();
     test_pairs_random(0);
     test_pairs_random(1);
     test_pairs_large();
+    test_split_pairs();
     test_parts_random();
     test_parts_batches();
     test_parts_crafted();
@@ -1711,6 +1987,7 @@ int main(void)
     for (map_mode = 1; map_mode <= 4; map_mode++) {
         test_sort_fixed();
         test_sort_random();
+        test_split_sort();
         test_map_wide();
     }
     map_mode = 0;
@@ -1725,9 +2002,11 @@ int main(void)
         gpu_mode = 1;
         test_sort_fixed();
         test_sort_random();
+        test_split_sort(); /* the parts of split buckets on the CPU, the rest on the device */
         test_pairs_large();
         gpu_mode = 2;
         test_pairs_large();
+        test_split_pairs();
         test_gpu_foreign_plan();
         test_plan_counted();
         /* the starts grouped in chunks of 997 positions (a code's starts then span

@@ -27,7 +27,26 @@
 typedef struct {
     uint64_t code_lo, code_hi; /* prefix codes [lo, hi) (base sigma, k symbols) */
     uint64_t suffixes;         /* suffixes in them */
+    /* sub_hi > 0: a part of the one bucket code_lo (code_hi = code_lo + 1), the
+     * suffixes whose next sub_depth symbols have a sub-code in [sub_lo, sub_hi)
+     * (rv_bucket_plan_split); sub_hi = 0: whole buckets */
+    uint32_t sub_lo, sub_hi, sub_depth, unused;
 } rv_bucket_job_t;
+
+/* A bucket split by longer prefixes (rv_bucket_plan_split): its suffixes grouped by
+ * the `depth` symbols after the k of its code, each group a sub-code of base
+ * sigma + 1, most significant first, with 0 for a breaker or the text's end and
+ * every symbol after it (so sub-code order is suffix order); the non-empty groups
+ * are units[unit_lo, unit_hi) of the plan, in sub-code order. */
+typedef struct {
+    uint64_t code;
+    uint64_t depth;
+    uint64_t unit_lo, unit_hi;
+} rv_bucket_split_t;
+
+typedef struct {
+    uint64_t sub, suffixes;
+} rv_bucket_unit_t;
 
 typedef struct {
     int k;                     /* prefix length in symbols */
@@ -36,7 +55,7 @@ typedef struct {
     uint64_t suffixes;         /* all suffixes with k breaker-free symbols */
     uint64_t largest;          /* suffixes of the largest bucket */
     uint64_t job_cap;          /* the most suffixes a job may hold (the memory budget's;
-                                  a larger bucket is a job of its own) */
+                                  a larger bucket is a job of its own unless split) */
     uint64_t n_jobs;
     rv_bucket_job_t *jobs;     /* in code order (= suffix-array order) */
     uint64_t *count;           /* suffixes per code (n_codes) */
@@ -47,6 +66,12 @@ typedef struct {
     void *own_map;             /* a map the plan made and frees (rv_bucket_plan_make_map) */
     const void *lists;         /* the job lists (rv_bucket_lists_fill), or NULL: not owned */
     void *own_lists;           /* lists the plan made and frees (rv_bucket_plan_make_map) */
+    uint64_t n_split, n_units; /* buckets split by longer prefixes, in code order, and */
+    rv_bucket_split_t *split;  /* their groups (owned; none on a rank that took the */
+    rv_bucket_unit_t *units;   /* plan from rank 0: its jobs say all a job needs) */
+    uint64_t over;             /* suffixes of the largest bucket, or part of one, that
+                                  stays above job_cap after the split (0: none) */
+    uint64_t over_len;         /* the prefix length that could not split it */
 } rv_bucket_plan_t;
 
 /* Plan the buckets of s for queries of minimum length min_len (k <= min_len, and
@@ -64,6 +89,21 @@ int rv_bucket_count(const rv_seq_t *s, uint64_t min_len, int threads, uint64_t *
 int rv_bucket_plan_counted(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, uint64_t *counts,
                            uint64_t n_codes, rv_bucket_plan_t *p);
 void rv_bucket_plan_free(rv_bucket_plan_t *p);
+/* Split the buckets of p larger than p->job_cap by longer prefixes (ERA/RACE's
+ * variable prefix length), up to max_len symbols in all: a bucket's suffixes are
+ * grouped by the next j symbols, j the least that makes each group fit job_cap
+ * (at most RV_BUCKET_SPLIT_CODES groups a bucket, fewer when many buckets split),
+ * found in one pass over the text on `threads` threads (0 = all), and the jobs
+ * are cut again: a split bucket's groups make jobs of their own, consecutive
+ * groups together up to the size.  Every group is a contiguous interval of the
+ * suffix array, and two suffixes of different groups share fewer than k + j
+ * symbols, so for queries of minimum length >= max_len (pairs) nothing crosses
+ * from one to the next; the LCP at a group's start is not the global one (lr must
+ * not split).  A group that cannot shrink further (a long run of one symbol, a
+ * satellite array) stays a job above job_cap: p->over says so.  Plans without a
+ * bucket above job_cap are left as they are.  0, or -1 with a message. */
+#define RV_BUCKET_SPLIT_CODES (1u << 16)
+int rv_bucket_plan_split(const rv_seq_t *s, rv_bucket_plan_t *p, uint64_t max_len, int threads);
 /* Cut the plan's jobs again at job_suffixes (smaller jobs for more workers: the
  * counts are kept).  0, or -1 with a message. */
 int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes);

@@ -62,6 +62,8 @@ typedef struct {
                                   length, longest first, ties by (p1, p2) */
     int strands;               /* on an index of both strands (seq.h): 0 or 2 all
                                   pairs, 1 direct pairs only, -1 inverted only */
+    int quiet;                 /* prefix buckets: no warning on stderr when a bucket
+                                  stays above the memory budget (rv_bucket_plan_split) */
 } rv_pairs_opts_t;
 
 /* Defaults: min_len as given, no gap or range filter, all threads. */

@@ -52,6 +52,16 @@ variant buckets_same_l2 "$T/same.fa" -l 2 --strands both
 variant buckets_none_l1 "$T/none.fa" -l 1
 variant buckets_l_over_len "$T/small.fa" -l 100
 
+# buckets split by longer prefixes (a 1m budget: 8928 suffixes a job on one thread):
+# slices cut the same parts, merged they give the index's pairs
+skewed_inputs "$T"
+for f in skew polya; do
+    "$REPVIEW" pairs -l 20 "$T/$f.fa" >"$T/$f.ref"
+    rm -f "$T"/part.*
+    for i in 1 2 3; do "$REPVIEW" pairs -l 20 -t 1 --quiet --mem-budget 1m --buckets "$i/3" -o "$T/part.$i" "$T/$f.fa"; done
+    expect_eq "buckets_split_${f}_merge" "$("$REPVIEW" merge "$T/part.2" "$T/part.3" "$T/part.1" | cmp - "$T/$f.ref" && echo same)" same
+done
+
 # N = 1 and N larger than the number of jobs
 rm -f "$T"/part.*
 "$REPVIEW" pairs -l 4 --buckets 1/1 -o "$T/part.1" "$T/small.fa"
@@ -258,6 +268,16 @@ for n in 1 2 3 4 7; do
     expect_eq "mpi_np${n}_count" "$("${MPIRUN[@]}" -np "$n" "$REPVIEW" pairs -l 20 --count "$F" 2>&1)" "$CNT1"
 done
 expect_eq mpi_np3_count_both "$("${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 12 --strands both --count "$F" 2>&1)" "$CNT2"
+# buckets split by longer prefixes: every rank takes rank 0's parts; the warning
+# of a bucket that cannot split comes once, from rank 0
+for f in skew polya; do
+    for n in 2 3; do
+        rm -f "$T/ms"
+        "${MPIRUN[@]}" -np "$n" "$REPVIEW" pairs -l 20 --mem-budget 1m -o "$T/ms" "$T/$f.fa" 2>"$T/err"; rc=$?
+        expect_eq "mpi_np${n}_split_$f" "$(cmp "$T/ms" "$T/$f.ref" && echo same)$(rc_note $rc)" same
+        expect_eq "mpi_np${n}_split_${f}_warns" "$(grep -c 'exceeds the memory budget' "$T/err")" "$([ $f = polya ] && echo 1 || echo 0)"
+    done
+done
 # how the ranks find their jobs' starts: job lists of the host (both strands of
 # 400 kbp: 13 blocks, filled in shares by the 4 ranks), a byte map where the lists
 # do not fit the budget's half and the map does, neither below that; the same

@@ -56,6 +56,23 @@ for ch in 2 50; do
     REPVIEW_MERGE_CHUNK=$ch "$REPVIEW" pairs -l 10 -t 4 --mem-budget 2m "$T/multi.fa" >"$T/pm.bedpe"
     expect_eq "pairs_parallel_merge_buckets_$ch" "$(cmp "$T/all.bedpe" "$T/pm.bedpe" && echo same)" "same"
 done
+# a bucket above the budget's job (1m: 8928 suffixes a job on one thread): split by
+# longer prefixes where its suffixes part within -l (copies of one 11-mer, each
+# followed by random DNA), one warning where they do not (a poly-A run longer than
+# -l), none with --quiet; the pairs those of the index either way
+skewed_inputs "$T"
+for f in skew polya; do
+    "$REPVIEW" pairs -l 20 -t 1 "$T/$f.fa" >"$T/$f.idx"
+    "$REPVIEW" pairs -l 20 -t 1 --mem-budget 1m "$T/$f.fa" >"$T/$f.bk" 2>"$T/$f.err"
+    expect_eq "pairs_split_$f" "$(cmp "$T/$f.idx" "$T/$f.bk" && echo same)" "same"
+    "$REPVIEW" pairs -l 20 -t 1 --mem-budget 1m --buckets 2/3 -o "$T/$f.part" "$T/$f.fa" 2>"$T/$f.perr"
+    expect_eq "pairs_split_part_warns_$f" "$(grep -c 'exceeds the memory budget' "$T/$f.perr")" "$([ $f = polya ] && echo 1 || echo 0)"
+done
+expect_eq pairs_split_no_warning "$(cat "$T/skew.err")" ""
+expect_eq pairs_split_warning "$(cat "$T/polya.err")" \
+    "repview: pairs: a bucket of 29984 suffixes exceeds the memory budget (8928 a job) even by its first 17 symbols; it runs as one job"
+expect_eq pairs_split_quiet "$("$REPVIEW" pairs -l 20 -t 1 --quiet --mem-budget 1m --count "$T/polya.fa" 2>&1)" \
+    "$(($(wc -l <"$T/polya.idx") - 1))"
 # enough pairs (> 2 x 4096) for the BEDPE formatting to use several threads
 "$REPVIEW" pairs -l 8 -t 1 "$T/multi.fa" >"$T/l8_t1.bedpe"
 for t in 2 3; do

@@ -930,6 +930,9 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
         plan->count = plan->own_count = NULL, plan->jobs = NULL; /* rank 0's pointers */
         plan->map = NULL, plan->own_map = NULL, plan->map_width = 0;
         plan->lists = NULL, plan->own_lists = NULL;
+        /* the groups of split buckets are for cutting the plan again (rank 0's):
+         * a job names its own part */
+        plan->split = NULL, plan->units = NULL, plan->n_split = plan->n_units = 0;
         if (!plan->n_codes) return rv_error("mpi", "rank 0 could not plan the buckets");
         plan->jobs = malloc((plan->n_jobs ? plan->n_jobs : 1) * sizeof *plan->jobs);
         if (!plan->jobs) rv_error("mpi", "out of memory"); /* joins the sharing all the same */

@@ -766,6 +766,7 @@ int cli_pairs(int argc, char **argv)
     o.use_max_gap = a.use_max_gap, o.max_gap = a.max_gap;
     o.threads = c.build.threads;
     o.strands = c.strands ? c.strands : 1;
+    o.quiet = c.quiet;
     /* the pairs' sort buffers: a sixteenth of the budget, at least the default
      * 256 MiB (fewer, longer runs for the merge of a large output; the jobs take
      * half the budget and the job map n bytes, so more would push a 3 Gbp run
