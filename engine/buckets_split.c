@@ -120,13 +120,14 @@ static uint64_t split_depth(const rv_bucket_plan_t *p, uint64_t max_len, uint64_
     return depth;
 }
 
-int rv_bucket_plan_split(const rv_seq_t *s, rv_bucket_plan_t *p, uint64_t max_len, int threads)
+int rv_bucket_plan_split(const rv_seq_t *s, rv_bucket_plan_t *p, uint64_t max_len, uint64_t above, int threads)
 {
     if (p->n_split) return 0; /* split before */
     p->over = 0, p->over_len = (uint64_t)p->k;
-    if (!p->count || !p->job_cap || p->largest <= p->job_cap) return 0;
+    const uint64_t at = above > p->job_cap ? above : p->job_cap; /* buckets above it split */
+    if (!p->count || !p->job_cap || p->largest <= at) return 0;
     uint64_t n = 0, width, *codes = NULL, *bits = NULL, *sub = NULL;
-    for (uint64_t c = 0; c < p->n_codes; c++) n += p->count[c] > p->job_cap;
+    for (uint64_t c = 0; c < p->n_codes; c++) n += p->count[c] > at;
     const uint64_t depth = split_depth(p, max_len, n, &width);
     if (!depth) { /* no symbol to spare: the buckets run whole */
         p->over = p->largest;
@@ -138,7 +139,7 @@ int rv_bucket_plan_split(const rv_seq_t *s, rv_bucket_plan_t *p, uint64_t max_le
     p->split = malloc(n * sizeof *p->split);
     int rc = codes && bits && sub && p->split ? 0 : rv_error("buckets", "out of memory");
     for (uint64_t c = 0, i = 0; rc == 0 && c < p->n_codes; c++)
-        if (p->count[c] > p->job_cap) codes[i++] = c, bits[c >> 6] |= 1ull << (c & 63);
+        if (p->count[c] > at) codes[i++] = c, bits[c >> 6] |= 1ull << (c & 63);
     if (rc == 0) {
         if (threads <= 0) threads = rv_default_threads();
         split_count_t c = {s, p, codes, bits, n, depth, width, sub, 1u << 22};
@@ -157,7 +158,7 @@ int rv_bucket_plan_split(const rv_seq_t *s, rv_bucket_plan_t *p, uint64_t max_le
         uint64_t span = width;
         for (uint64_t i = 0; i < d; i++) span /= p->sigma + 1;
         rc = add_groups(p, codes[b], v, width, span, d, &cap_units);
-        if (most > p->job_cap && most > p->over) p->over = most, p->over_len = (uint64_t)p->k + d;
+        if (most > at && most > p->over) p->over = most, p->over_len = (uint64_t)p->k + d;
     }
     free(codes), free(bits), free(sub);
     if (rc == 0) rc = rv_bucket_plan_cut(p, p->job_cap);

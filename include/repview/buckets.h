@@ -89,21 +89,24 @@ int rv_bucket_count(const rv_seq_t *s, uint64_t min_len, int threads, uint64_t *
 int rv_bucket_plan_counted(const rv_seq_t *s, uint64_t min_len, uint64_t job_suffixes, uint64_t *counts,
                            uint64_t n_codes, rv_bucket_plan_t *p);
 void rv_bucket_plan_free(rv_bucket_plan_t *p);
-/* Split the buckets of p larger than p->job_cap by longer prefixes (ERA/RACE's
- * variable prefix length), up to max_len symbols in all: a bucket's suffixes are
- * grouped by the next j symbols, j the least that makes each group fit job_cap
- * (at most RV_BUCKET_SPLIT_CODES groups a bucket, fewer when many buckets split),
- * found in one pass over the text on `threads` threads (0 = all), and the jobs
- * are cut again: a split bucket's groups make jobs of their own, consecutive
- * groups together up to the size.  Every group is a contiguous interval of the
- * suffix array, and two suffixes of different groups share fewer than k + j
- * symbols, so for queries of minimum length >= max_len (pairs) nothing crosses
- * from one to the next; the LCP at a group's start is not the global one (lr must
- * not split).  A group that cannot shrink further (a long run of one symbol, a
- * satellite array) stays a job above job_cap: p->over says so.  Plans without a
- * bucket above job_cap are left as they are.  0, or -1 with a message. */
+/* Split the buckets of p larger than `above` (at least p->job_cap; 0: job_cap) by
+ * longer prefixes (ERA/RACE's variable prefix length), up to max_len symbols in
+ * all: a bucket's suffixes are grouped by the next j symbols, j the least that
+ * makes each group fit job_cap (at most RV_BUCKET_SPLIT_CODES groups a bucket,
+ * fewer when many buckets split), found in one pass over the text on `threads`
+ * threads (0 = all), and the jobs are cut again: a split bucket's groups make
+ * jobs of their own, consecutive groups together up to the size.  Every group is
+ * a contiguous interval of the suffix array, and two suffixes of different groups
+ * share fewer than k + j symbols, so for queries of minimum length >= max_len
+ * (pairs) nothing crosses from one to the next; the LCP at a group's start is not
+ * the global one (lr must not split).  A bucket between job_cap and `above` stays
+ * a job of its own (pairs: job_cap is a worker's share of the budget when every
+ * thread holds a job, `above` the whole budget, which such a job fits).  A group
+ * that cannot shrink below `above` (a long run of one symbol, a satellite array)
+ * stays a job above it: p->over says so.  Plans without a bucket above `above`
+ * are left as they are.  0, or -1 with a message. */
 #define RV_BUCKET_SPLIT_CODES (1u << 16)
-int rv_bucket_plan_split(const rv_seq_t *s, rv_bucket_plan_t *p, uint64_t max_len, int threads);
+int rv_bucket_plan_split(const rv_seq_t *s, rv_bucket_plan_t *p, uint64_t max_len, uint64_t above, int threads);
 /* Cut the plan's jobs again at job_suffixes (smaller jobs for more workers: the
  * counts are kept).  0, or -1 with a message. */
 int rv_bucket_plan_cut(rv_bucket_plan_t *p, uint64_t job_suffixes);

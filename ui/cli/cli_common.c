@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <divsufsort.h>
 #include <htslib/hts.h>
 #include "repview/common.h"
@@ -29,11 +30,17 @@ static const struct option common_opts[] = {
 
 /* One line to stderr in one write (ranks' lines never interleave), and under
  * mpirun from the first rank only: every rank parses the same options and meets
- * the same error before MPI starts, and rank 0 speaks for the job. */
+ * the same error before MPI starts, and rank 0 speaks for the job (the others
+ * wait a second before they end, or mpirun could end rank 0 before it spoke). */
 static void say_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say_line(const char *fmt, ...)
 {
-    if (cli_mpi_launch_rank() > 0) return;
+    if (cli_mpi_launch_rank() > 0) {
+        /* its exit makes mpirun end the job: let rank 0 print first */
+        struct timespec ts = {1, 0};
+        nanosleep(&ts, NULL);
+        return;
+    }
     char line[1024];
     va_list ap;
     va_start(ap, fmt);
