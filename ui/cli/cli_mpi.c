@@ -367,7 +367,9 @@ void cli_mpi_finalize(void)
      * out, which took the cores rank 0's merge threads run on. */
     MPI_Request req;
     const char *tr = getenv("REPVIEW_MPI_TRACE");
+    double tw = rv_now();
     cli_mpi_watch_end();
+    tw = rv_now() - tw;
     warm_join();
     drop_join();
     int world = -1;
@@ -386,8 +388,9 @@ void cli_mpi_finalize(void)
     if (tr && *tr == '1') { /* REPVIEW_MPI_TRACE: the end's steps, and the clock for what follows the exit */
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
-        fprintf(stderr, "mpi\trank %d\tend: barrier %.3f, windows freed %.3f, MPI_Finalize %.3f s; epoch %.3f\n",
-                world, t1 - t0, t2 - t1, rv_now() - t2, now.tv_sec + now.tv_nsec / 1e9);
+        fprintf(stderr,
+                "mpi\trank %d\tend: watch %.3f, barrier %.3f, windows freed %.3f, MPI_Finalize %.3f s; epoch %.3f\n",
+                world, tw, t1 - t0, t2 - t1, rv_now() - t2, now.tv_sec + now.tv_nsec / 1e9);
     }
 }
 

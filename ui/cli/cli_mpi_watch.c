@@ -152,6 +152,23 @@ static void silent_peer(int r, double secs)
     MPI_Abort(MPI_COMM_WORLD, RV_EXIT_DATA);
 }
 
+/* The watch's pause between turns: 50 ms, cut short when the rank reaches its
+ * end; 1 ms once it has said goodbye (the peers' goodbyes are due: the end of
+ * the job waits for them). */
+static pthread_mutex_t nap_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t nap_cv = PTHREAD_COND_INITIALIZER;
+
+static void nap(int ending)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += ending ? 1000000L : 50000000L;
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_mutex_lock(&nap_mu);
+    if (!atomic_load(&watch.stop) || ending) pthread_cond_timedwait(&nap_cv, &nap_mu, &until);
+    pthread_mutex_unlock(&nap_mu);
+}
+
 static void *watch_main(void *arg)
 {
     (void)arg;
@@ -179,8 +196,7 @@ static void *watch_main(void *arg)
             if (!watch.ending && now - watch.heard[r] > watch.limit + stagger) silent_peer(r, now - watch.heard[r]);
         }
         if (bye_sent && all_gone) break;
-        struct timespec ts = {0, 50000000L};
-        nanosleep(&ts, NULL);
+        nap(bye_sent);
     }
     for (int r = 0; r < watch.size; r++)
         if (watch.sent[r] != MPI_REQUEST_NULL) MPI_Wait(&watch.sent[r], MPI_STATUS_IGNORE);
@@ -224,7 +240,10 @@ void cli_mpi_watch_end(void)
 {
     if (watch.rank == 0) explained = 1; /* the output is complete: a late SIGTERM needs no line */
     if (!watch.on) return;
+    pthread_mutex_lock(&nap_mu);
     atomic_store(&watch.stop, 1);
+    pthread_cond_signal(&nap_cv);
+    pthread_mutex_unlock(&nap_mu);
     pthread_join(watch.th, NULL);
     watch.on = 0;
     MPI_Comm_free(&watch.comm);
