@@ -104,7 +104,9 @@ int rv_pairs_bucket_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t m
     /* counted on o->threads (0 = all cores); jobs sized for `threads` workers */
     uint64_t *counts, n_codes;
     if (rv_bucket_count(s, o->min_len, o->threads, &counts, &n_codes) < 0) return memset(plan, 0, sizeof *plan), -1;
-    if (rv_pairs_bucket_plan_counted(s, o, mem_budget, threads, counts, n_codes, plan) < 0) return -1;
+    rv_pairs_opts_t on = *o;
+    on.gpu_jobs = rv_bucket_gpu_on();
+    if (rv_pairs_bucket_plan_counted(s, &on, mem_budget, threads, counts, n_codes, plan) < 0) return -1;
     return rv_pairs_bucket_spread(plan, (uint64_t)(threads > 0 ? threads : rv_default_threads()), rv_bucket_gpu_on());
 }
 
@@ -113,18 +115,19 @@ int rv_pairs_bucket_plan_counted(const rv_seq_t *s, const rv_pairs_opts_t *o, ui
 {
     if (rv_bucket_plan_counted(s, o->min_len, job_suffixes(mem_budget, threads), counts, n_codes, plan) < 0) return -1;
     /* a pair of length >= min_len lies in one group of a bucket split by up to
-     * min_len symbols; only buckets that one worker could not hold within the
-     * whole budget split (a GPU rank of 32 threads has a cap of 300 K suffixes a
-     * job under the default budget: the 250 Mbp bench split, its parts' starts
-     * scanned on the CPU, and one GPU rank went from 2.8 to 3.9 s) */
-    if (rv_bucket_plan_split(s, plan, o->min_len, job_suffixes(mem_budget, 1), o->threads) < 0) {
+     * min_len symbols.  Where a GPU sorts, only buckets that one worker could not
+     * hold in the whole budget split: a GPU rank of 32 threads has a cap of
+     * 300 K suffixes a job under the default budget, and the 250 Mbp bench split
+     * into parts whose starts its CPU scanned for (one GPU rank 2.8 -> 3.9 s) */
+    const uint64_t above = o->gpu_jobs ? job_suffixes(mem_budget, 1) : 0;
+    if (rv_bucket_plan_split(s, plan, o->min_len, above, o->threads) < 0) {
         rv_bucket_plan_free(plan);
         return -1;
     }
     if (plan->over && !o->quiet)
         fprintf(stderr, "repview: pairs: a bucket of %llu suffixes exceeds the memory budget (%llu a job) even by "
                 "its first %llu symbols; it runs as one job\n", (unsigned long long)plan->over,
-                (unsigned long long)job_suffixes(mem_budget, 1), (unsigned long long)plan->over_len);
+                (unsigned long long)(above > plan->job_cap ? above : plan->job_cap), (unsigned long long)plan->over_len);
     return 0;
 }
 

@@ -64,6 +64,11 @@ typedef struct {
                                   pairs, 1 direct pairs only, -1 inverted only */
     int quiet;                 /* prefix buckets: no warning on stderr when a bucket
                                   stays above the memory budget (rv_bucket_plan_split) */
+    int gpu_jobs;              /* prefix buckets: the jobs sort on a GPU, whose jobs
+                                  collect whole buckets: split only the buckets one
+                                  worker could not hold in the whole budget (0: every
+                                  bucket above a thread's share, so that the budget
+                                  holds when every thread has a job) */
 } rv_pairs_opts_t;
 
 /* Defaults: min_len as given, no gap or range filter, all threads. */

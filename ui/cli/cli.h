@@ -39,6 +39,10 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
               cli_common_t *c, int *exit_code);
 
 /* Print "repview: CMD: message" on stderr; returns RV_EXIT_USAGE. */
+/* This process's rank in the launcher's environment (0 when not started by
+ * mpirun): before MPI starts, the ranks other than 0 keep their errors to
+ * themselves (rank 0 meets the same ones and speaks for the job). */
+int cli_launch_rank(void);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print "repview: <rv_last_error()>" on stderr; returns RV_EXIT_DATA. */
 int cli_data_error(void);
@@ -128,10 +132,6 @@ void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t 
 /* Ranks of the job this process belongs to, from the launcher's environment (1
  * when not started by mpirun). */
 int cli_mpi_ranks(void);
-/* This process's rank in the launcher's environment (0 when not started by
- * mpirun): before MPI starts, the ranks other than 0 keep their errors to
- * themselves (rank 0 meets the same ones and speaks for the job). */
-int cli_mpi_launch_rank(void);
 int cli_mpi_available(void);            /* 1 when built with MPI */
 int cli_mpi_init(int *rank, int *size); /* 0, or -1 with a message */
 void cli_mpi_finalize(void);

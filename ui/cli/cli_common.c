@@ -28,24 +28,38 @@ static const struct option common_opts[] = {
 };
 #define N_COMMON (sizeof common_opts / sizeof *common_opts)
 
-/* One line to stderr in one write (ranks' lines never interleave), and under
- * mpirun from the first rank only: every rank parses the same options and meets
- * the same error before MPI starts, and rank 0 speaks for the job (the others
- * wait a second before they end, or mpirun could end rank 0 before it spoke). */
-static void say_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say_line(const char *fmt, ...)
+int cli_launch_rank(void)
 {
-    if (cli_mpi_launch_rank() > 0) {
-        /* its exit makes mpirun end the job: let rank 0 print first */
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return atoi(v);
+    }
+    return 0;
+}
+
+/* One line to stderr in one write (ranks' lines never interleave).  Under mpirun
+ * every rank parses the same options and meets the same errors before MPI
+ * starts, and rank 0 speaks for the job: the others wait a second (their exit
+ * makes mpirun end the job, rank 0 too, maybe before it spoke) and then, if
+ * mpirun has not ended them, say a data error of their own with their rank (a
+ * usage error is rank 0's too). */
+static void say_line(int usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say_line(int usage, const char *fmt, ...)
+{
+    const int rank = cli_launch_rank();
+    if (rank > 0) {
         struct timespec ts = {1, 0};
         nanosleep(&ts, NULL);
-        return;
+        if (usage) return;
     }
     char line[1024];
+    int at = rank > 0 ? snprintf(line, sizeof line, "repview: rank %d: ", rank) : 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    vsnprintf(line + at, sizeof line - (size_t)at, fmt, ap);
     va_end(ap);
+    if (rank > 0 && strncmp(line + at, "repview: ", 9) == 0) memmove(line + at, line + at + 9, strlen(line + at + 9) + 1);
     fputs(line, stderr);
 }
 
@@ -56,19 +70,19 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    say_line("repview: %s: %s (see 'repview %s --help')\n", cmd, what, cmd);
+    say_line(1, "repview: %s: %s (see 'repview %s --help')\n", cmd, what, cmd);
     return RV_EXIT_USAGE;
 }
 
 int cli_data_error(void)
 {
-    say_line("repview: %s\n", rv_last_error());
+    say_line(0, "repview: %s\n", rv_last_error());
     return RV_EXIT_DATA;
 }
 
 int cli_arg_error(void)
 {
-    say_line("repview: %s\n", rv_last_error());
+    say_line(1, "repview: %s\n", rv_last_error());
     return RV_EXIT_USAGE;
 }
 
@@ -148,7 +162,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
     if (c->build.backend == RV_BACKEND_GPU) {
         char name[80], why[160];
         if (!rv_gpu_probe(name, sizeof name, why, sizeof why)) {
-            say_line("repview: --gpu: no usable GPU (%s)\n", why);
+            say_line(0, "repview: --gpu: no usable GPU (%s)\n", why);
             *exit_code = RV_EXIT_DATA;
             return -1;
         }

@@ -33,16 +33,6 @@ int cli_mpi_ranks(void)
     return 1;
 }
 
-int cli_mpi_launch_rank(void)
-{
-    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v) return atoi(v);
-    }
-    return 0;
-}
-
 int cli_mpi_fopen(const char *path, const char *name, void *ud)
 {
     FILE **f = ud;

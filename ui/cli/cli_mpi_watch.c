@@ -58,13 +58,17 @@ static double mono_now(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* A turn of the watch later than this after the one before: the rank was stopped
+ * (or starved of a core that long): its silence, not its peers' */
+static double gap_limit(void) { return watch.limit / 2 > 1 ? watch.limit / 2 : 1; }
+
 static void on_term(int sig)
 {
     static const char line[] = "repview: mpi: mpirun ended the job before it was done "
                                "(a rank died or was killed, or the job was interrupted)\n";
     /* a rank 0 that was stopped itself was blamed by the workers, who said so */
     const double now = mono_now();
-    const int was_stopped = watch.on && (now - watch_turn > BEAT_PERIOD / 2 || now - watch_slept < 5);
+    const int was_stopped = watch.on && (now - watch_turn > gap_limit() || now - watch_slept < 2 * gap_limit());
     if (!explained && !was_stopped) {
         ssize_t w = write(2, line, sizeof line - 1);
         (void)w;
@@ -73,13 +77,16 @@ static void on_term(int sig)
     raise(sig);
 }
 
+/* REPVIEW_MPI_TIMEOUT: 0 (off), or seconds from 2 (shorter would end healthy
+ * jobs on a busy host's jitter) to a day; anything else is the default, 60. */
 static double watch_limit(void)
 {
     const char *v = getenv("REPVIEW_MPI_TIMEOUT");
     if (!v || !*v) return 60;
     char *end;
     double s = strtod(v, &end);
-    return *end || s < 0 ? 60 : s;
+    if (*end || !(s >= 0 && s <= 86400)) return 60; /* garbage, a sign of its own, nan, inf */
+    return s == 0 ? 0 : s < 2 ? 2 : s;
 }
 
 int cli_mpi_watch_wanted(void) { return watch_limit() > 0; }
@@ -153,25 +160,32 @@ static void silent_peer(int r, double secs)
 }
 
 /* The watch's pause between turns: 50 ms, cut short when the rank reaches its
- * end; 1 ms once it has said goodbye (the peers' goodbyes are due: the end of
+ * end; 2 ms once it has said goodbye (the peers' goodbyes are due: the end of
  * the job waits for them). */
 static pthread_mutex_t nap_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t nap_cv = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t nap_cv; /* on CLOCK_MONOTONIC: a step of the wall clock stops no beat */
 
 static void nap(int ending)
 {
     struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += ending ? 1000000L : 50000000L;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_nsec += ending ? 2000000L : 50000000L;
     if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
     pthread_mutex_lock(&nap_mu);
     if (!atomic_load(&watch.stop) || ending) pthread_cond_timedwait(&nap_cv, &nap_mu, &until);
     pthread_mutex_unlock(&nap_mu);
 }
 
+static atomic_int watch_go; /* 1: every rank's watch started; -1: not all did */
+
 static void *watch_main(void *arg)
 {
     (void)arg;
+    while (atomic_load(&watch_go) == 0) {
+        struct timespec ts = {0, 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    if (atomic_load(&watch_go) < 0) return NULL;
     double last = 0, woke = MPI_Wtime();
     /* when rank 0 is the one gone, every worker notices it: the first speaks and
      * ends the job, the next ones would a quarter second later each */
@@ -181,7 +195,7 @@ static void *watch_main(void *arg)
         double now = MPI_Wtime();
         /* this thread slept past its turn (the rank stopped and continued, or
          * starved of a core): the silence may be its own, not its peers' */
-        if (now - woke > BEAT_PERIOD / 2) {
+        if (now - woke > gap_limit()) {
             watch_slept = mono_now();
             for (int r = 0; r < watch.size; r++) watch.heard[r] = now;
         }
@@ -213,21 +227,34 @@ void cli_mpi_watch_start(int rank, int size, int provided)
         sigaction(SIGTERM, &sa, NULL);
     }
     watch.limit = watch_limit();
-    if (size < 2 || watch.limit <= 0 || provided < MPI_THREAD_MULTIPLE) return;
+    if (size < 2) return;
+    /* collectives every rank takes, whatever its environment: rank 0's limit
+     * for all (mpirun passes a variable to other hosts only with -x), then one
+     * vote on the thread level and the memory, one more on the threads started */
+    MPI_Bcast(&watch.limit, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     watch.rank = rank, watch.size = size;
     watch.heard = malloc((size_t)size * sizeof *watch.heard);
     watch.gone = calloc((size_t)size, 1);
     watch.sent = malloc((size_t)size * sizeof *watch.sent);
-    /* collective: every rank comes here, and every rank gets the same answer */
-    int ok = watch.heard && watch.gone && watch.sent, all = 0;
+    int ok = watch.limit > 0 && provided >= MPI_THREAD_MULTIPLE && watch.heard && watch.gone && watch.sent, all = 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (all && MPI_Comm_dup(MPI_COMM_WORLD, &watch.comm) == MPI_SUCCESS) {
         double now = MPI_Wtime();
         for (int r = 0; r < size; r++) watch.heard[r] = now, watch.sent[r] = MPI_REQUEST_NULL;
         watch_turn = mono_now();
-        watch.on = pthread_create(&watch.th, NULL, watch_main, NULL) == 0;
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&nap_cv, &ca);
+        pthread_condattr_destroy(&ca);
+        const int started = pthread_create(&watch.th, NULL, watch_main, NULL) == 0;
+        int everywhere = 0;
+        MPI_Allreduce(&started, &everywhere, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+        atomic_store(&watch_go, everywhere ? 1 : -1); /* a rank without its watch: none watches */
+        if (started && !everywhere) pthread_join(watch.th, NULL);
+        watch.on = everywhere;
+        if (!everywhere) MPI_Comm_free(&watch.comm);
     }
-    /* a rank whose thread did not start beats nowhere: its peers end the job */
     if (!watch.on) free(watch.heard), free(watch.gone), free(watch.sent);
 }
 

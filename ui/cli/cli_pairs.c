@@ -610,6 +610,7 @@ static int mpi_plan(const rv_seq_t *s, const rv_pairs_opts_t *o, uint64_t mem_bu
     if (rank == 0) {
         rv_pairs_opts_t all = *o;
         all.threads = 0;
+        all.gpu_jobs = gpu_jobs;
         if (counter > 0 && cli_mpi_recv_bytes(counter, &nc, sizeof nc) == 0 && nc) {
             if (!(counts = malloc(nc * sizeof *counts))) /* the counter waits in its send: the error ends every rank */
                 ok = rv_error("mpi", "out of memory") == 0;
