@@ -130,7 +130,7 @@ void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t 
 
 /* ---- MPI (cli_mpi.c; Open MPI when built with it) ---- */
 /* Ranks of the job this process belongs to, from the launcher's environment (1
- * when not started by mpirun). */
+ * when not started by mpirun; cli_common.c, beside cli_launch_rank). */
 int cli_mpi_ranks(void);
 int cli_mpi_available(void);            /* 1 when built with MPI */
 int cli_mpi_init(int *rank, int *size); /* 0, or -1 with a message */

@@ -28,14 +28,28 @@ static const struct option common_opts[] = {
 };
 #define N_COMMON (sizeof common_opts / sizeof *common_opts)
 
-int cli_launch_rank(void)
+/* A number the launcher put in the environment (Open MPI, then PMIx and
+ * Hydra/MPICH name it), or -1 when none did. */
+static int launcher_number(const char *ompi, const char *pmix, const char *pmi)
 {
-    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
+    const char *const vars[] = {ompi, pmix, pmi};
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
         const char *v = getenv(vars[i]);
-        if (v && *v) return atoi(v);
+        if (v && *v && atoi(v) >= 0) return atoi(v);
     }
-    return 0;
+    return -1;
+}
+
+int cli_mpi_ranks(void)
+{
+    const int n = launcher_number("OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE");
+    return n > 0 ? n : 1;
+}
+
+int cli_launch_rank(void)
+{
+    const int r = launcher_number("OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK");
+    return r > 0 ? r : 0;
 }
 
 /* One line to stderr in one write (ranks' lines never interleave).  Under mpirun
@@ -54,12 +68,12 @@ static void say_line(int usage, const char *fmt, ...)
         if (usage) return;
     }
     char line[1024];
-    int at = rank > 0 ? snprintf(line, sizeof line, "repview: rank %d: ", rank) : 0;
+    const int at = rank > 0 ? snprintf(line, sizeof line, "repview: rank %d: ", rank)
+                            : snprintf(line, sizeof line, "repview: ");
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line + at, sizeof line - (size_t)at, fmt, ap);
     va_end(ap);
-    if (rank > 0 && strncmp(line + at, "repview: ", 9) == 0) memmove(line + at, line + at + 9, strlen(line + at + 9) + 1);
     fputs(line, stderr);
 }
 
@@ -70,19 +84,19 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    say_line(1, "repview: %s: %s (see 'repview %s --help')\n", cmd, what, cmd);
+    say_line(1, "%s: %s (see 'repview %s --help')\n", cmd, what, cmd);
     return RV_EXIT_USAGE;
 }
 
 int cli_data_error(void)
 {
-    say_line(0, "repview: %s\n", rv_last_error());
+    say_line(0, "%s\n", rv_last_error());
     return RV_EXIT_DATA;
 }
 
 int cli_arg_error(void)
 {
-    say_line(1, "repview: %s\n", rv_last_error());
+    say_line(1, "%s\n", rv_last_error());
     return RV_EXIT_USAGE;
 }
 
@@ -162,7 +176,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
     if (c->build.backend == RV_BACKEND_GPU) {
         char name[80], why[160];
         if (!rv_gpu_probe(name, sizeof name, why, sizeof why)) {
-            say_line(0, "repview: --gpu: no usable GPU (%s)\n", why);
+            say_line(0, "--gpu: no usable GPU (%s)\n", why);
             *exit_code = RV_EXIT_DATA;
             return -1;
         }

@@ -22,17 +22,6 @@
 
 static void warm_join(void);
 
-int cli_mpi_ranks(void)
-{
-    /* the launcher's environment: Open MPI, then PMIx and Hydra/MPICH */
-    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && atoi(v) > 0) return atoi(v);
-    }
-    return 1;
-}
-
 int cli_mpi_fopen(const char *path, const char *name, void *ud)
 {
     FILE **f = ud;
