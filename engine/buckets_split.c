@@ -19,8 +19,9 @@
 #include "buckets_internal.h"
 #include "internal.h"
 
-/* all the split buckets' counters together at most (8 bytes each) */
-enum { SPLIT_COUNTERS_LOG2 = 23 };
+/* all the split buckets' counters together at most (8 bytes each), and at least
+ * this many whatever the job size */
+enum { SPLIT_COUNTERS_LOG2 = 23, SPLIT_COUNTERS_MIN_LOG2 = 16 };
 
 typedef struct {
     const rv_seq_t *s;
@@ -109,13 +110,18 @@ static int add_groups(rv_bucket_plan_t *p, uint64_t code, const uint64_t *v, uin
 }
 
 /* The deepest split every bucket of n can take: k + depth <= max_len, at most
- * RV_BUCKET_SPLIT_CODES groups a bucket and 2^SPLIT_COUNTERS_LOG2 counters in all. */
+ * RV_BUCKET_SPLIT_CODES groups a bucket, and counters in all at most
+ * 2^SPLIT_COUNTERS_LOG2 and two a suffix of a job (16 bytes: less than a job's
+ * suffix costs, so that under a small --mem-budget the counters, freed before
+ * any job runs, stay within what one job may hold). */
 static uint64_t split_depth(const rv_bucket_plan_t *p, uint64_t max_len, uint64_t n, uint64_t *width)
 {
-    uint64_t depth = 0;
+    uint64_t most = 2 * p->job_cap, depth = 0;
+    if (most > (1ull << SPLIT_COUNTERS_LOG2)) most = 1ull << SPLIT_COUNTERS_LOG2;
+    if (most < (1ull << SPLIT_COUNTERS_MIN_LOG2)) most = 1ull << SPLIT_COUNTERS_MIN_LOG2;
     *width = 1;
     while ((uint64_t)p->k + depth < max_len && *width * (p->sigma + 1) <= RV_BUCKET_SPLIT_CODES &&
-           n * *width * (p->sigma + 1) <= (1ull << SPLIT_COUNTERS_LOG2))
+           n * *width * (p->sigma + 1) <= most)
         depth++, *width *= p->sigma + 1;
     return depth;
 }

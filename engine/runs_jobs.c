@@ -191,7 +191,7 @@ static int long_pairs(void *ud, const rv_pair_t *pr, size_t n)
 }
 
 int rv_runs_long(const rv_seq_t *s, const rv_runs_job_t *jobs, uint64_t n_jobs, uint64_t slice, uint64_t n_slices,
-                 uint64_t mem_budget, int threads, const rv_tandem_filter_t *f, uint64_t lo, uint64_t hi,
+                 uint64_t mem_budget, int threads, int quiet, const rv_tandem_filter_t *f, uint64_t lo, uint64_t hi,
                  rv_run_t **out, uint64_t *n)
 {
     *out = NULL, *n = 0;
@@ -202,7 +202,7 @@ int rv_runs_long(const rv_seq_t *s, const rv_runs_job_t *jobs, uint64_t n_jobs, 
     rv_pairs_opts_init(&o, P + 1);
     o.use_max_gap = 1, o.max_gap = 0; /* the copies touch or overlap: one segment */
     o.threads = threads;
-    o.quiet = 1; /* every rank plans its slices: none speaks for the job */
+    o.quiet = quiet, o.who = "tandem";
     long_ctx_t c = {s, jobs, n_jobs, lo, hi, f, NULL, 0, 0};
     if (rv_pairs_buckets_each_batch(s, &o, mem_budget, slice, n_slices, long_pairs, &c) < 0) {
         free(c.v);
@@ -219,7 +219,7 @@ static int run_less(const rv_run_t *a, const rv_run_t *b)
     return a->start != b->start ? a->start < b->start : a->period < b->period;
 }
 
-int rv_runs_each_local(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t mem_budget, int threads,
+int rv_runs_each_local(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t mem_budget, int threads, int quiet,
                        const rv_tandem_filter_t *f, rv_run_fn fn, void *ud)
 {
     if (!mem_budget) mem_budget = 1ull << 30;
@@ -228,7 +228,7 @@ int rv_runs_each_local(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t mem
     rv_runs_job_t *jobs = rv_runs_jobs(s, lo, hi, rv_runs_job_symbols(mem_budget), &n_jobs);
     if (!jobs) return n_jobs ? -1 : 0;
     rv_run_t *lng;
-    int rc = rv_runs_long(s, jobs, n_jobs, 0, 1, mem_budget, threads, f, lo, hi, &lng, &n_long);
+    int rc = rv_runs_long(s, jobs, n_jobs, 0, 1, mem_budget, threads, quiet, f, lo, hi, &lng, &n_long);
     for (uint64_t j = 0; j < n_jobs && rc == 0; j++) { /* one at a time, on every thread */
         rv_run_t *v;
         uint64_t m;

@@ -195,6 +195,14 @@ static uint64_t job_at(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t i)
 
 /* The most suffixes of code c that share the next d symbols (one group of a split
  * at depth d), by brute force. */
+/* buckets_split.c's bound on the split's counters: two a suffix of a job,
+ * within [2^16, 2^23] */
+static uint64_t split_counters_most(const rv_bucket_plan_t *p)
+{
+    const uint64_t most = 2 * p->job_cap;
+    return most < (1u << 16) ? 1u << 16 : most > (1u << 23) ? 1u << 23 : most;
+}
+
 static uint64_t largest_group(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t c, uint64_t d)
 {
     uint64_t w = 1, most = 0;
@@ -365,7 +373,7 @@ static uint64_t check_parts(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64
               (unsigned long long)j, (unsigned long long)m, (unsigned long long)jb->suffixes);
         CHECK(m <= js || (gmin == gmax && p->over >= m &&
                           ((uint64_t)p->k + depth == split_len || w * (p->sigma + 1) > RV_BUCKET_SPLIT_CODES ||
-                           p->n_split * w * (p->sigma + 1) > (1u << 23))),
+                           p->n_split * w * (p->sigma + 1) > split_counters_most(p))),
               "%s: job %llu: a part of %llu suffixes over the size %llu (over %llu)", what, (unsigned long long)j,
               (unsigned long long)m, (unsigned long long)js, (unsigned long long)p->over);
         sum += m, sub_lo = jb->sub_hi;

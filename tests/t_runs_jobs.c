@@ -117,7 +117,7 @@ static void check_one(const rv_seq_t *s, rv_runs_t *idx, const rv_tandem_filter_
                       uint64_t budget, int threads, const char *what)
 {
     runs_t got = {0}, want = {0}, from_index = {0};
-    int rc = rv_runs_each_local(s, lo, hi, budget, threads, f, add_run, &got);
+    int rc = rv_runs_each_local(s, lo, hi, budget, threads, 1, f, add_run, &got);
     brute(s, f, lo, hi, &want);
     rv_runs_overlapping(idx, lo, hi, f, add_run, &from_index);
     char why[200] = "";
@@ -186,7 +186,7 @@ static void test_long(void)
     for (int k = 0; x && k < 3; k++) {
         runs_t got = {0}, want = {0};
         uint64_t lo = k == 2 ? 2000 : 0, hi = k == 2 ? 3100 : s->n;
-        CHECK(rv_runs_each_local(s, lo, hi, k ? 1 : 0, 1 + k, &f, add_run, &got) == 0, "%s", rv_last_error());
+        CHECK(rv_runs_each_local(s, lo, hi, k ? 1 : 0, 1 + k, 1, &f, add_run, &got) == 0, "%s", rv_last_error());
         rv_runs_overlapping(&idx, lo, hi, &f, add_run, &want);
         char why[200] = "";
         CHECK(same_runs(&got, &want, why, sizeof why), "long %d: %s", k, why);

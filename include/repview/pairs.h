@@ -64,6 +64,7 @@ typedef struct {
                                   pairs, 1 direct pairs only, -1 inverted only */
     int quiet;                 /* prefix buckets: no warning on stderr when a bucket
                                   stays above the memory budget (rv_bucket_plan_split) */
+    const char *who;           /* the command that warning names (NULL: pairs) */
     int gpu_jobs;              /* prefix buckets: the jobs sort on a GPU, whose jobs
                                   collect whole buckets: split only the buckets one
                                   worker could not hold in the whole budget (0: every

@@ -165,9 +165,10 @@ int rv_runs_job_runs(const rv_seq_t *s, const rv_runs_job_t *job, const rv_tande
  * (none when no segment was cut), passing f and overlapping [lo, hi), in
  * (start, period) order, from slice `slice` of n_slices of the prefix buckets
  * (pairs.h; mem_budget as there): a malloc()ed array of *n.  0, or -1 with a
- * message. */
+ * message.  quiet 0: a bucket that stays above the budget is warned of on stderr
+ * (as pairs does; 1 where another process speaks for the job). */
 int rv_runs_long(const rv_seq_t *s, const rv_runs_job_t *jobs, uint64_t n_jobs, uint64_t slice, uint64_t n_slices,
-                 uint64_t mem_budget, int threads, const rv_tandem_filter_t *f, uint64_t lo, uint64_t hi,
+                 uint64_t mem_budget, int threads, int quiet, const rv_tandem_filter_t *f, uint64_t lo, uint64_t hi,
                  rv_run_t **out, uint64_t *n);
 
 /* The job that holds the runs starting at text position t (jobs in text order):
@@ -176,8 +177,9 @@ uint64_t rv_runs_job_of(const rv_runs_job_t *jobs, uint64_t n_jobs, uint64_t t);
 
 /* Every run passing f that overlaps text [lo, hi), in (start, period) order, job
  * after job (jobs of mem_budget bytes at most, 0: 1 GB), without an index of the
- * whole text.  fn may stop it (returns 1).  0, 1, or -1 with a message. */
-int rv_runs_each_local(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t mem_budget, int threads,
+ * whole text.  fn may stop it (returns 1).  quiet as rv_runs_long's.  0, 1, or
+ * -1 with a message. */
+int rv_runs_each_local(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t mem_budget, int threads, int quiet,
                        const rv_tandem_filter_t *f, rv_run_fn fn, void *ud);
 
 #endif

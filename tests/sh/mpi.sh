@@ -200,6 +200,14 @@ awk 'BEGIN { srand(7); for (i = 0; i < 4000; i++) u = u substr("ACGT", int(rand(
 tandem_variant long_cut "$T/longp.fa" --min-len 20
 tandem_variant long_cut_all "$T/longp.fa" --min-len 1
 expect_eq tandem_long_cut_found "$("$REPVIEW" tandem --min-len 20 --mem-budget 1m "$T/longp.fa" | awk '$4 == 4000 || $4 == 8' | wc -l)" 2
+# a poly-A run past a job: its bucket of long-period runs cannot split within the
+# period bound, runs as one job, and one process says so once (as pairs does)
+awk 'BEGIN { srand(16); printf ">polya\n"; for (i = 0; i < 30000; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1)
+    for (i = 0; i < 200000; i++) printf "A"; for (i = 0; i < 30000; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); printf "\n" }' >"$T/tpa.fa"
+PAREF=$("$REPVIEW" tandem --min-len 20 "$T/tpa.fa")
+expect_eq tandem_over_budget_same "$("$REPVIEW" tandem --min-len 20 --mem-budget 1m "$T/tpa.fa" 2>"$T/err")" "$PAREF"
+expect_eq tandem_over_budget_warns "$(grep -c '^repview: tandem: a bucket of [0-9]* suffixes exceeds the memory budget' "$T/err")/$(wc -l <"$T/err")" "1/1"
+expect_eq tandem_over_budget_quiet "$("$REPVIEW" tandem --quiet --min-len 20 --mem-budget 1m "$T/tpa.fa" 2>&1)" "$PAREF"
 TREG=$("$REPVIEW" tandem --min-len 3 "$F" chrSyn_2:1000-60000)
 expect_eq tandem_region "$("$REPVIEW" tandem --min-len 3 --mem-budget 1m "$F" chrSyn_2:1000-60000 2>&1)" "$TREG"
 expect_exit tandem_budget_word 2 "$REPVIEW" tandem --mem-budget lots "$F"
@@ -512,6 +520,9 @@ mpi_one_error() { # NAME WANT_CODE COMMAND args...: one 'repview: ' line, no OUT
 mpi_one_error mpi_lr_missing_input 1 lr -o "$T/mo" "$T/nope.fa"
 mpi_one_error mpi_lr_bad_region 2 lr -o "$T/mo" "$F" chrX
 mpi_one_error mpi_lr_bad_out_dir 1 lr -o "$T/no/such/mo" "$F"
+# --gpu where no GPU is usable: every rank meets it, rank 0 alone says so
+if "$REPVIEW" pairs --gpu -l 20 --count "$F" >/dev/null 2>&1; then echo "note: mpi_gpu_missing not run (a GPU here)" >&2
+else mpi_one_error mpi_gpu_missing 1 pairs --gpu -l 20 -o "$T/mo" "$F"; fi
 
 # ---- tandem under mpirun -----------------------------------------------------------
 TREF=$("$REPVIEW" tandem --min-len 2 "$F")
@@ -526,6 +537,8 @@ LREF=$("$REPVIEW" tandem --min-len 20 "$T/longp.fa")
 for n in 2 4; do
     expect_eq "mpi_tandem_np${n}_cut" "$("${MPIRUN[@]}" -np "$n" "$REPVIEW" tandem --min-len 20 --mem-budget 1m "$T/longp.fa" 2>&1)" "$LREF"
 done
+"${MPIRUN[@]}" -np 3 "$REPVIEW" tandem --min-len 20 --mem-budget 1m "$T/tpa.fa" >"$T/out" 2>"$T/err"
+expect_eq mpi_tandem_np3_over_budget "$(cat "$T/out")$(grep -c 'exceeds the memory budget' "$T/err")" "${PAREF}0"
 expect_eq mpi_tandem_np7_same "$("${MPIRUN[@]}" -np 7 "$REPVIEW" tandem --min-len 1 "$T/same.fa" 2>&1)" "$("$REPVIEW" tandem --min-len 1 "$T/same.fa")"
 expect_eq mpi_tandem_np2_none "$("${MPIRUN[@]}" -np 2 "$REPVIEW" tandem "$T/none.fa" 2>&1)" "$("$REPVIEW" tandem "$T/none.fa")"
 mpi_one_error mpi_tandem_missing_input 1 tandem -o "$T/mo" "$T/nope.fa"

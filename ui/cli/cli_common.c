@@ -54,8 +54,9 @@ int cli_launch_rank(void)
 
 /* One line to stderr in one write (ranks' lines never interleave).  Under mpirun
  * every rank parses the same options and meets the same errors before MPI
- * starts, and rank 0 speaks for the job: the others wait a second (their exit
- * makes mpirun end the job, rank 0 too, maybe before it spoke) and then, if
+ * starts, and rank 0 speaks for the job: the others wait three seconds (their
+ * exit makes mpirun end the job, rank 0 too, maybe before it spoke; a loaded
+ * host took mpirun over a second to end them after rank 0's exit) and then, if
  * mpirun has not ended them, say a data error of their own with their rank (a
  * usage error is rank 0's too). */
 static void say_line(int usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -63,7 +64,7 @@ static void say_line(int usage, const char *fmt, ...)
 {
     const int rank = cli_launch_rank();
     if (rank > 0) {
-        struct timespec ts = {1, 0};
+        struct timespec ts = {3, 0};
         nanosleep(&ts, NULL);
         if (usage) return;
     }

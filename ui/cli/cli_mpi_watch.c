@@ -35,7 +35,8 @@ static const int BEAT = 0, BYE = 1, FAILED = 2;
 static struct {
     MPI_Comm comm;
     pthread_t th;
-    int on, rank, size;
+    volatile sig_atomic_t on; /* read by rank 0's SIGTERM handler */
+    int rank, size;
     volatile sig_atomic_t ending; /* a rank ends the job and has said why: blame nobody */
     double limit;      /* seconds of silence that end the job */
     atomic_int stop;   /* the rank is at its end: say goodbye */
@@ -47,15 +48,18 @@ static struct {
 /* Rank 0's SIGTERM: set when the job's end is already explained. */
 static volatile sig_atomic_t explained;
 
-/* CLOCK_MONOTONIC at the watch's last turn, and when it last found that it had
- * slept past its turn (the rank was stopped) */
-static volatile double watch_turn, watch_slept = -1e9;
+/* CLOCK_MONOTONIC nanoseconds at the watch's last turn, and when it last found
+ * that it had slept past its turn (the rank was stopped): lock-free atomics,
+ * since rank 0's SIGTERM handler reads them */
+static atomic_llong watch_turn, watch_slept = -(1ll << 62);
+static atomic_llong gap_ns = 1000000000ll; /* gap_limit() for the handler */
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "the SIGTERM handler reads atomic_llong");
 
-static double mono_now(void)
+static long long mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
+    return ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
 /* A turn of the watch later than this after the one before: the rank was stopped
@@ -67,8 +71,8 @@ static void on_term(int sig)
     static const char line[] = "repview: mpi: mpirun ended the job before it was done "
                                "(a rank died or was killed, or the job was interrupted)\n";
     /* a rank 0 that was stopped itself was blamed by the workers, who said so */
-    const double now = mono_now();
-    const int was_stopped = watch.on && (now - watch_turn > gap_limit() || now - watch_slept < 2 * gap_limit());
+    const long long now = mono_ns(), gap = atomic_load(&gap_ns);
+    const int was_stopped = watch.on && (now - atomic_load(&watch_turn) > gap || now - atomic_load(&watch_slept) < 2 * gap);
     if (!explained && !was_stopped) {
         ssize_t w = write(2, line, sizeof line - 1);
         (void)w;
@@ -196,10 +200,11 @@ static void *watch_main(void *arg)
         /* this thread slept past its turn (the rank stopped and continued, or
          * starved of a core): the silence may be its own, not its peers' */
         if (now - woke > gap_limit()) {
-            watch_slept = mono_now();
+            atomic_store(&watch_slept, mono_ns());
             for (int r = 0; r < watch.size; r++) watch.heard[r] = now;
         }
-        woke = now, watch_turn = mono_now();
+        woke = now;
+        atomic_store(&watch_turn, mono_ns());
         hear_all(now);
         if (atomic_load(&watch.stop) && !bye_sent) send_all(&BYE), bye_sent = 1;
         else if (!bye_sent && now - last >= BEAT_PERIOD) send_all(&BEAT), last = now;
@@ -232,6 +237,7 @@ void cli_mpi_watch_start(int rank, int size, int provided)
      * for all (mpirun passes a variable to other hosts only with -x), then one
      * vote on the thread level and the memory, one more on the threads started */
     MPI_Bcast(&watch.limit, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    atomic_store(&gap_ns, (long long)(gap_limit() * 1e9));
     watch.rank = rank, watch.size = size;
     watch.heard = malloc((size_t)size * sizeof *watch.heard);
     watch.gone = calloc((size_t)size, 1);
@@ -241,7 +247,7 @@ void cli_mpi_watch_start(int rank, int size, int provided)
     if (all && MPI_Comm_dup(MPI_COMM_WORLD, &watch.comm) == MPI_SUCCESS) {
         double now = MPI_Wtime();
         for (int r = 0; r < size; r++) watch.heard[r] = now, watch.sent[r] = MPI_REQUEST_NULL;
-        watch_turn = mono_now();
+        atomic_store(&watch_turn, mono_ns());
         pthread_condattr_t ca;
         pthread_condattr_init(&ca);
         pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

@@ -170,6 +170,7 @@ typedef struct {
     uint64_t lo, hi;
     int threads;
     uint64_t runs;    /* written so far */
+    int quiet;        /* no warning from the buckets of long runs (--quiet, a rank) */
 } worker_t;
 
 static void put_runs(FILE *out, uint64_t tag, const rv_run_t *v, uint64_t m)
@@ -192,8 +193,10 @@ static int work_job(uint64_t j, FILE *out, void *ud)
         if (rv_runs_job_runs(w->s, &w->jobs[j], w->f, w->lo, w->hi, w->threads, &v, &m) < 0) return -1;
         put_runs(out, 2 * j, v, m);
     } else {
-        if (rv_runs_long(w->s, w->jobs, w->n_jobs, j - w->n_jobs, w->n_long, w->mem_budget, w->threads, w->f, w->lo,
-                         w->hi, &v, &m) < 0)
+        /* under mpirun every worker plans the buckets, and rank 0 none: no rank
+         * warns; a --buckets slice is a process of its own, and does */
+        if (rv_runs_long(w->s, w->jobs, w->n_jobs, j - w->n_jobs, w->n_long, w->mem_budget, w->threads,
+                         w->quiet || cli_launch_rank() > 0, w->f, w->lo, w->hi, &v, &m) < 0)
             return -1;
         for (uint64_t a = 0, b; a < m; a = b) { /* by the job their start lies in */
             const uint64_t job = rv_runs_job_of(w->jobs, w->n_jobs, v[a].start);
@@ -317,7 +320,7 @@ static int cli_tandem_mpi(const char *file, const char *region, cli_common_t *c,
     if (rank == 0 && o->out && cli_out_begin(o->out) < 0) cli_mpi_abort(RV_EXIT_DATA); /* it printed why */
     uint64_t n_long = 0; /* slices of the runs of long period, when a segment was cut */
     for (uint64_t j = 0; j < n_jobs && !n_long; j++) n_long = jobs[j].max_period ? (uint64_t)size - 1 : 0;
-    worker_t w = {s, jobs, n_jobs, n_long, o->mem_budget, &o->f, lo, hi, c->build.threads, 0};
+    worker_t w = {s, jobs, n_jobs, n_long, o->mem_budget, &o->f, lo, hi, c->build.threads, 0, c->quiet};
     /* GPU ranks sort the buckets of the runs of long period */
     if (rank > 0 && n_long && cli_mpi_bucket_gpu(s, c, "tandem", rank) < 0) rc = -1;
     else rc = rank == 0 ? mpi_master(s, n_jobs, n_long, jobs, size, c->quiet) : cli_mpi_work(rank, work_job, &w);
@@ -373,7 +376,8 @@ static int tandem_part(const char *file, const char *region, cli_common_t *c, co
     rv_part_writer_t *w = mine ? rv_part_writer_begin(o->out, RV_PART_TANDEM, o->slice, o->n_slices, s, &po, sizeof po)
                                : NULL;
     if (w) {
-        worker_t wk = {s, jobs, po.n_jobs, cut ? o->n_slices : 0, o->mem_budget, &o->f, po.lo, po.hi, c->build.threads, 0};
+        worker_t wk = {s, jobs, po.n_jobs, cut ? o->n_slices : 0, o->mem_budget, &o->f, po.lo, po.hi, c->build.threads,
+                       0, c->quiet};
         FILE *out = rv_part_writer_file(w);
         for (uint64_t k = 0; rc == 0 && k < n_mine; k++) rc = work_job(mine[k], out, &wk);
         if (rc == 0 && cut) rc = work_job(po.n_jobs + o->slice, out, &wk); /* this slice's runs of long period */
@@ -525,7 +529,7 @@ static int tandem_local(const char *file, const char *region, cli_common_t *c, c
         rv_tandem_filter_t all;
         rv_tandem_filter_init(&all);
         all.min_copies = 2, all.min_len = 1;
-        int rc = rv_runs_each_local(s, lo, hi, o->mem_budget, c->build.threads, &all, add_seed, &z) < 0
+        int rc = rv_runs_each_local(s, lo, hi, o->mem_budget, c->build.threads, c->quiet, &all, add_seed, &z) < 0
                      ? cli_data_error()
                      : print_approx(s, lo, hi, &z, c, o);
         free(z.v);
@@ -538,7 +542,7 @@ static int tandem_local(const char *file, const char *region, cli_common_t *c, c
         put_header();
         print_ctx_t pc = {s, stdout};
         double t0 = rv_now();
-        if (rv_runs_each_local(s, lo, hi, o->mem_budget, c->build.threads, &o->f, print_local, &pc) < 0)
+        if (rv_runs_each_local(s, lo, hi, o->mem_budget, c->build.threads, c->quiet, &o->f, print_local, &pc) < 0)
             rc = cli_data_error();
         if (o->timing) fprintf(stderr, "open\t0.000\nruns\t%.3f\n", rv_now() - t0);
         rc = cli_flush_output("tandem", rc);
