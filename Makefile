@@ -42,7 +42,7 @@ GPU_OBJ := $(BUILD)/gpu/gpu_stub.o
 CUDA_LIBS :=
 endif
 
-# ---- MPI detection (issue 15): mpicc found -> cli_mpi.c with MPI; NO_MPI=1 forces off
+# ---- MPI detection (issue 15): mpicc found -> cli_mpi*.c with MPI; NO_MPI=1 forces off
 ifneq ($(NO_MPI),1)
 MPICC ?= $(shell command -v mpicc 2>/dev/null)
 endif
@@ -59,6 +59,7 @@ endif
 
 ENGINE_OBJ := $(patsubst engine/%.c,$(BUILD)/engine/%.o,$(wildcard engine/*.c))
 UI_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(wildcard ui/*.c ui/cli/*.c ui/explorer/*.c))
+MPI_OBJ    := $(patsubst %.c,$(BUILD)/%.o,$(wildcard ui/cli/cli_mpi*.c)) # with MPI's flags
 LIB        := $(BUILD)/librepview.a
 TEST_SRC   := $(wildcard tests/t_*.c)
 TEST_BIN   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
@@ -73,7 +74,7 @@ repview: $(BUILD)/repview
 $(BUILD)/repview: $(UI_OBJ) $(LIB)
 	$(CC) $(LDSAN) -o $@ $(UI_OBJ) $(LIB) $(CUDA_LIBS) $(LIBS) $(MPI_LIBS)
 
-$(BUILD)/ui/cli/cli_mpi.o $(BUILD)/ui/cli/cli_mpi_watch.o: $(BUILD)/ui/cli/%.o: ui/cli/%.c $(wildcard include/repview/*.h) $(wildcard ui/*.h ui/*/*.h)
+$(MPI_OBJ): $(BUILD)/ui/cli/%.o: ui/cli/%.c $(wildcard include/repview/*.h) $(wildcard ui/*.h ui/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -DRV_HAVE_MPI=$(HAVE_MPI) -c -o $@ $<
 

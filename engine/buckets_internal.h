@@ -1,10 +1,26 @@
-/* buckets_internal.h — what buckets.c and buckets_split.c share: the rolling code
- * of the starts and the sub-code of a split bucket (buckets.h). */
+/* buckets_internal.h — what buckets.c (the plan), buckets_sort.c (a job's sort)
+ * and buckets_split.c share: the rolling code of the starts, the sub-code of a
+ * split bucket, the layout of the job lists and whether the device holds the text
+ * (buckets.h). */
 #ifndef REPVIEW_BUCKETS_INTERNAL_H
 #define REPVIEW_BUCKETS_INTERNAL_H
 
 #include <stdint.h>
 #include "repview/buckets.h"
+
+/* A plan has at most 2^MAX_CODES_LOG2 codes (buckets.c, plan_shape): a job's
+ * collect packs a code with a position into 64 bits (buckets_sort.c, POS_BITS). */
+enum { MAX_CODES_LOG2 = 22 };
+
+/* Where the parts of the lists lie: the starts at 0 (two bytes a position), the
+ * table after them (jobs + 1 offsets a block, each block's row from 0 to its
+ * starts).  buckets.c fills the lists, buckets_sort.c reads a job's starts. */
+static inline uint64_t n_blocks(uint64_t n) { return (n + RV_BUCKET_BLOCK - 1) / RV_BUCKET_BLOCK; }
+static inline uint64_t table_at(uint64_t n) { return (2 * n + 7) & ~7ull; }
+
+/* 1 when the device holds the text of s (rv_bucket_gpu_begin; buckets_sort.c):
+ * then it counts the codes, and the jobs find their starts there (no job map). */
+int rv_bucket_gpu_holds(const rv_seq_t *s);
 
 /* The starts in [a, b) with k breaker-free symbols and their codes, in order: a
  * rolling code over the symbols from a on (a breaker starts it again). */

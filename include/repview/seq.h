@@ -107,7 +107,7 @@ void rv_seq_free(rv_seq_t *s);
 int rv_seq_encode(rv_seq_t *s, rv_alpha_t alpha);
 
 /* Everything of s but its raw bytes and text, packed into one malloc()ed buffer
- * (MPI ranks of one host share one text: ui/cli/cli_mpi.c).  0, or -1. */
+ * (MPI ranks of one host share one text: ui/cli/cli_mpi_host.c).  0, or -1. */
 int rv_seq_pack(const rv_seq_t *s, void **buf, uint64_t *bytes);
 /* The sequence of rv_seq_pack()'s buffer over `text` (text_bytes readable; n codes
  * used, borrowed: it must outlive the sequence); raw is NULL.  NULL with a message
