@@ -111,12 +111,13 @@ static int add_groups(rv_bucket_plan_t *p, uint64_t code, const uint64_t *v, uin
 
 /* The deepest split every bucket of n can take: k + depth <= max_len, at most
  * RV_BUCKET_SPLIT_CODES groups a bucket, and counters in all at most
- * 2^SPLIT_COUNTERS_LOG2 and two a suffix of a job (16 bytes: less than a job's
- * suffix costs, so that under a small --mem-budget the counters, freed before
- * any job runs, stay within what one job may hold). */
-static uint64_t split_depth(const rv_bucket_plan_t *p, uint64_t max_len, uint64_t n, uint64_t *width)
+ * 2^SPLIT_COUNTERS_LOG2 and two a suffix of the largest job a bucket may stay
+ * whole in (at: 16 bytes a suffix, less than a job's suffix costs, so that under
+ * a small --mem-budget the counters, freed before any job runs, stay within what
+ * one job may hold). */
+static uint64_t split_depth(const rv_bucket_plan_t *p, uint64_t max_len, uint64_t at, uint64_t n, uint64_t *width)
 {
-    uint64_t most = 2 * p->job_cap, depth = 0;
+    uint64_t most = 2 * (at > p->job_cap ? at : p->job_cap), depth = 0;
     if (most > (1ull << SPLIT_COUNTERS_LOG2)) most = 1ull << SPLIT_COUNTERS_LOG2;
     if (most < (1ull << SPLIT_COUNTERS_MIN_LOG2)) most = 1ull << SPLIT_COUNTERS_MIN_LOG2;
     *width = 1;
@@ -134,7 +135,7 @@ int rv_bucket_plan_split(const rv_seq_t *s, rv_bucket_plan_t *p, uint64_t max_le
     if (!p->count || !p->job_cap || p->largest <= at) return 0;
     uint64_t n = 0, width, *codes = NULL, *bits = NULL, *sub = NULL;
     for (uint64_t c = 0; c < p->n_codes; c++) n += p->count[c] > at;
-    const uint64_t depth = split_depth(p, max_len, n, &width);
+    const uint64_t depth = split_depth(p, max_len, at, n, &width);
     if (!depth) { /* no symbol to spare: the buckets run whole */
         p->over = p->largest;
         return 0;

@@ -165,7 +165,8 @@ int rv_pairs_bucket_spread(rv_bucket_plan_t *plan, uint64_t workers, int equal)
 /* A budget that holds neither the jobs' lists nor their map: every job scans the
  * whole text for its starts (64 Mbp on two threads at --mem-budget 4m: 184 s,
  * against 20 s at 64m).  Said once, with a budget that would hold one (the
- * lists or map take half the budget, and shrink with fewer jobs), where the
+ * lists or map take half the budget, and shrink with fewer jobs; a malloc that
+ * failed is not told apart), where the
  * scans add up: 64 jobs or more of a text of 1 Mbp or more, on the CPU (a GPU
  * finds its jobs' starts on the device). */
 enum { SCAN_WARN_JOBS = 64 };
@@ -176,8 +177,9 @@ static void warn_scans(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buc
     const uint64_t map = (uint64_t)rv_bucket_map_width(p) * s->n;
     if (map && (!need || map < need)) need = map;
     char more[96] = "";
-    if (need) snprintf(more, sizeof more, "; --mem-budget %llum or more avoids that",
-                       (unsigned long long)((2 * need + (1u << 20) - 1) >> 20));
+    if (need) /* m as the option reads it: 10^6 bytes */
+        snprintf(more, sizeof more, "; --mem-budget %llum or more avoids that",
+                 (unsigned long long)((2 * need + 999999) / 1000000));
     fprintf(stderr, "repview: %s: the memory budget holds no list of the jobs' starts: each of %llu jobs reads the "
             "whole text%s\n", o->who ? o->who : "pairs", (unsigned long long)n_mine, more);
 }

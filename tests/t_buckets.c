@@ -193,16 +193,16 @@ static uint64_t job_at(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t i)
     return want;
 }
 
-/* The most suffixes of code c that share the next d symbols (one group of a split
- * at depth d), by brute force. */
-/* buckets_split.c's bound on the split's counters: two a suffix of a job,
- * within [2^16, 2^23] */
+/* buckets_split.c's bound on the split's counters: two a suffix of a job (these
+ * plans split with above = 0: every bucket past job_cap), within [2^16, 2^23] */
 static uint64_t split_counters_most(const rv_bucket_plan_t *p)
 {
     const uint64_t most = 2 * p->job_cap;
     return most < (1u << 16) ? 1u << 16 : most > (1u << 23) ? 1u << 23 : most;
 }
 
+/* The most suffixes of code c that share the next d symbols (one group of a split
+ * at depth d), by brute force. */
 static uint64_t largest_group(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t c, uint64_t d)
 {
     uint64_t w = 1, most = 0;

@@ -62,9 +62,11 @@ typedef struct {
                                   length, longest first, ties by (p1, p2) */
     int strands;               /* on an index of both strands (seq.h): 0 or 2 all
                                   pairs, 1 direct pairs only, -1 inverted only */
-    int quiet;                 /* prefix buckets: no warning on stderr when a bucket
-                                  stays above the memory budget (rv_bucket_plan_split) */
-    const char *who;           /* the command that warning names (NULL: pairs) */
+    int quiet;                 /* prefix buckets (one process or slice): no warning on
+                                  stderr when a bucket stays above the memory budget
+                                  (rv_bucket_plan_split), nor when the budget holds no
+                                  job lists or map and many jobs scan the text */
+    const char *who;           /* the command those warnings name (NULL: pairs) */
     int gpu_jobs;              /* prefix buckets: the jobs sort on a GPU, whose jobs
                                   collect whole buckets: split only the buckets one
                                   worker could not hold in the whole budget (0: every

@@ -165,8 +165,9 @@ int rv_runs_job_runs(const rv_seq_t *s, const rv_runs_job_t *job, const rv_tande
  * (none when no segment was cut), passing f and overlapping [lo, hi), in
  * (start, period) order, from slice `slice` of n_slices of the prefix buckets
  * (pairs.h; mem_budget as there): a malloc()ed array of *n.  0, or -1 with a
- * message.  quiet 0: a bucket that stays above the budget is warned of on stderr
- * (as pairs does; 1 where another process speaks for the job). */
+ * message.  quiet 0: the prefix buckets' warnings go to stderr, as pairs's do (a
+ * bucket above the budget, jobs that scan the text; 1 where another process
+ * speaks for the job). */
 int rv_runs_long(const rv_seq_t *s, const rv_runs_job_t *jobs, uint64_t n_jobs, uint64_t slice, uint64_t n_slices,
                  uint64_t mem_budget, int threads, int quiet, const rv_tandem_filter_t *f, uint64_t lo, uint64_t hi,
                  rv_run_t **out, uint64_t *n);

@@ -342,6 +342,23 @@ rm -f "$T/m2"
 REPVIEW_MPI_HOSTS_APART=1 "${MPIRUN[@]}" -np 1 "$REPVIEW" pairs -l 16 -o "$T/m2" "$T/g4.fa" : \
     -np 1 "$REPVIEW" pairs -l 16 -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
 expect_eq mpi_hosts_text_same "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$("$REPVIEW" pairs -l 16 "$T/g4.fa")"
+# a host that cannot read the input while rank 0's can: that host's rank says so in
+# one line, at once (every rank votes on its read: before, the others went on into
+# collectives that host skipped: MPI_ERR_TRUNCATE for pairs, a hang for lr); rank 0's
+# own failure is rank 0's line
+for cmd in "pairs -l 16" lr tandem "find GATTACA"; do
+    set -- $cmd; name=mpi_host_cannot_read_$1
+    rm -f "$T/m2"; SECONDS=0
+    REPVIEW_MPI_HOSTS_APART=1 "${MPIRUN[@]}" -np 2 "$REPVIEW" $1 -o "$T/m2" "$T/g4.fa" "${@:2}" : \
+        -np 1 "$REPVIEW" $1 -o "$T/m2" "$T/nope.fa" "${@:2}" >"$T/out" 2>"$T/err"; rc=$?
+    if [ "$rc" != 1 ] || [ -e "$T/m2" ] || [ "$SECONDS" -gt 8 ]; then bad "$name" "exit $rc after $SECONDS s, output: $(ls "$T"/m2* 2>&1)"
+    elif [ "$(grep -c '^repview: ' "$T/err")" != 1 ] || ! grep -q "^repview: rank 2: $T/nope.fa: " "$T/err"
+    then bad "$name" "not rank 2's one line: $(grep repview "$T/err" | head -c 300)"
+    else ok "$name"; fi
+done
+REPVIEW_MPI_HOSTS_APART=1 "${MPIRUN[@]}" -np 1 "$REPVIEW" lr -o "$T/m2" "$T/nope.fa" : \
+    -np 2 "$REPVIEW" lr -o "$T/m2" "$T/g4.fa" >"$T/out" 2>"$T/err"; rc=$?
+expect_eq mpi_host_cannot_read_rank0 "$rc $(grep -c '^repview: ' "$T/err") $(grep -c "^repview: $T/nope.fa: " "$T/err")" "1 1 1"
 # inputs past 4 MiB of sequence: the host's first rank encodes the text in
 # parallel straight into the shared window (both strands grow there), plain and
 # gzip, one host or hosts apart; a failure after the window exists (protein with
@@ -411,7 +428,7 @@ if [ "$rc" != 1 ] || [ "$(grep -c '^repview: ' "$T/err")" != 1 ] || ! grep -q 'b
 then bad mpi_placed_protein_both "exit $rc: $(head -c 300 "$T/err")"; else ok mpi_placed_protein_both; fi
 for r in 1 2; do
     REPVIEW_TEST_RECORDS_OOM=$r "${MPIRUN[@]}" -np 3 "$REPVIEW" pairs -l 40 --strands both --count "$T/g5.fa" >"$T/out" 2>"$T/err"; rc=$?
-    if [ "$rc" != 1 ] || ! grep -q '^repview: mpi: out of memory' "$T/err" || [ "$(grep -c '^repview: ' "$T/err")" != 1 ]
+    if [ "$rc" != 1 ] || ! grep -q "^repview: rank $r: mpi: out of memory" "$T/err" || [ "$(grep -c '^repview: ' "$T/err")" != 1 ]
     then bad "mpi_records_oom_rank$r" "exit $rc: $(head -c 300 "$T/err")"
     else ok "mpi_records_oom_rank$r"; fi
 done

@@ -75,13 +75,15 @@ expect_eq pairs_split_quiet "$("$REPVIEW" pairs -l 20 -t 1 --quiet --mem-budget 
     "$(($(wc -l <"$T/polya.idx") - 1))"
 # a budget that holds neither the jobs' lists nor their map: every job scans the
 # text, pairs says so once and names a budget that avoids it, which then is quiet
-"$RV_BUILD/gen_chrom" --kind dna 1100k 5 >"$T/m1.fa"
+# (12.5 Mbp: the map's 12.5 MB at half the budget is 25m; 2^20-byte units would
+# have said 24m, which does not hold it)
+"$RV_BUILD/gen_chrom" --kind dna 12500k 5 >"$T/m1.fa"
 M1=$("$REPVIEW" pairs --cpu -l 40 --count "$T/m1.fa")
-expect_eq pairs_scan_same "$("$REPVIEW" pairs --cpu -t 2 -l 40 --mem-budget 1m --count "$T/m1.fa" 2>"$T/scan.err")" "$M1"
+expect_eq pairs_scan_same "$("$REPVIEW" pairs --cpu -t 2 -l 40 --mem-budget 16m --count "$T/m1.fa" 2>"$T/scan.err")" "$M1"
 expect_eq pairs_scan_warns "$(grep -c "^repview: pairs: the memory budget holds no list of the jobs' starts: each of [0-9]* jobs reads the whole text; --mem-budget [0-9]*m or more avoids that" "$T/scan.err")/$(wc -l <"$T/scan.err")" 1/1
 want=$(grep -o -- '--mem-budget [0-9]*m' "$T/scan.err" | cut -d' ' -f2)
 expect_eq pairs_scan_advice "$("$REPVIEW" pairs --cpu -t 2 -l 40 --mem-budget "${want:-1m}" --count "$T/m1.fa" 2>&1)" "$M1"
-expect_eq pairs_scan_quiet "$("$REPVIEW" pairs --cpu -t 2 -l 40 --quiet --mem-budget 1m --count "$T/m1.fa" 2>&1)" "$M1"
+expect_eq pairs_scan_quiet "$("$REPVIEW" pairs --cpu -t 2 -l 40 --quiet --mem-budget 16m --count "$T/m1.fa" 2>&1)" "$M1"
 # enough pairs (> 2 x 4096) for the BEDPE formatting to use several threads
 "$REPVIEW" pairs -l 8 -t 1 "$T/multi.fa" >"$T/l8_t1.bedpe"
 for t in 2 3; do

@@ -128,7 +128,7 @@ void cli_find_put_header(int count);
 void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t *len, const rv_hit_t *h, int64_t n,
                        int threads);
 
-/* ---- MPI (cli_mpi.c, cli_mpi_host.c, cli_mpi_jobs.c; Open MPI when built with it) ---- */
+/* ---- MPI (cli_mpi.c, cli_mpi_host.c, cli_mpi_jobs.c, cli_mpi_msg.c; Open MPI when built with it) ---- */
 /* Ranks of the job this process belongs to, from the launcher's environment (1
  * when not started by mpirun; cli_common.c, beside cli_launch_rank). */
 int cli_mpi_ranks(void);

@@ -242,14 +242,6 @@ void cli_mpi_finalize(void)
     }
 }
 
-void cli_mpi_abort(int code)
-{
-    cli_mpi_watch_failed(); /* the caller printed why (or rank 0 will) */
-    fflush(stdout);
-    fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, code);
-}
-
 #else /* built without MPI */
 
 int cli_mpi_available(void) { return 0; }
@@ -262,7 +254,6 @@ int cli_mpi_init(int *rank, int *size)
 void cli_mpi_finalize(void) { warm_join(); }
 void cli_mpi_widen(int threads) { (void)threads; }
 int cli_mpi_sum_max(uint64_t mine, uint64_t *sum, uint64_t *max) { *sum = *max = mine; return -1; }
-void cli_mpi_abort(int code) { exit(code); }
 
 #endif
 

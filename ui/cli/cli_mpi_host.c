@@ -4,11 +4,13 @@
  * shared the same way, and the windows' pages dropped and freed at the end.
  * Built with MPI when mpicc is found (RV_HAVE_MPI); otherwise a host is this
  * process alone. */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include "repview/common.h"
 #include "cli.h"
@@ -271,11 +273,41 @@ static int same_text_everywhere(const rv_seq_t *s, const char *path)
     return 0;
 }
 
+/* Every rank votes on its read: a host that could not read the input must not
+ * leave the others in collectives it skips (a rank of a host whose file was
+ * missing made the next Allreduce fail with MPI_ERR_TRUNCATE, or lr spin).  When
+ * a rank failed, the lowest that has a message of its own (rank 0 first; the
+ * other ranks of a failed host only know that their first rank failed) prints it
+ * and ends the job; the others wait to be ended.  Returns when every rank read. */
+static void read_or_end(const rv_seq_t *s, int quiet)
+{
+    int world, size, key, first = INT_MAX;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    key = s ? INT_MAX : quiet ? size + world : world;
+    if (MPI_Allreduce(&key, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        fprintf(stderr, "repview: rank %d: mpi: a rank stopped answering\n", world);
+        cli_mpi_abort(RV_EXIT_DATA);
+    }
+    if (first == INT_MAX) return;
+    if (first == key) {
+        if (world == 0) fprintf(stderr, "repview: %s\n", rv_last_error());
+        else fprintf(stderr, "repview: rank %d: %s\n", world, rv_last_error());
+        cli_mpi_abort(RV_EXIT_DATA);
+    }
+    for (int i = 0; i < 600; i++) { /* ended by that rank's MPI_Abort */
+        struct timespec ts = {0, 100000000L};
+        nanosleep(&ts, NULL);
+    }
+    cli_mpi_abort(RV_EXIT_DATA);
+}
+
 rv_seq_t *cli_mpi_load_seq(const char *path, rv_alpha_t alpha, int strands, int keep_raw, int *quiet)
 {
     int shared = 0;
     rv_seq_t *s = load_on_host(path, alpha, strands, keep_raw, quiet, &shared);
-    if (shared && same_text_everywhere(s, path) < 0) { /* every rank knows: rank 0 says it */
+    read_or_end(s, *quiet);
+    if (same_text_everywhere(s, path) < 0) { /* every rank knows: rank 0 says it */
         int world;
         MPI_Comm_rank(MPI_COMM_WORLD, &world);
         *quiet = world != 0;

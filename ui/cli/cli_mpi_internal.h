@@ -1,6 +1,9 @@
 /* cli_mpi_internal.h — what cli_mpi.c (MPI's start and end), cli_mpi_host.c (the
- * ranks of one host and what they share) and cli_mpi_jobs.c (the job loop, files
- * to rank 0) share beside cli.h's calls.  Only with MPI built in (RV_HAVE_MPI). */
+ * ranks of one host and what they share), cli_mpi_jobs.c (the job loop, files to
+ * rank 0) and cli_mpi_msg.c (bytes and counts between ranks, the job's abort)
+ * share beside cli.h's calls.  Only with MPI built in (RV_HAVE_MPI).  The files
+ * are layered (tests/sh/layers.sh): cli_mpi.c calls the others, cli_mpi_jobs.c
+ * calls cli_mpi_host.c, and both call cli_mpi_msg.c, which calls only the watch. */
 #ifndef REPVIEW_CLI_MPI_INTERNAL_H
 #define REPVIEW_CLI_MPI_INTERNAL_H
 
@@ -8,12 +11,29 @@
 #include <mpi.h>
 #include <time.h>
 
-/* The pieces bytes go in from rank to rank (cli_mpi_jobs.c), and those in which a
+/* The pieces bytes go in from rank to rank (cli_mpi_msg.c), and those in which a
  * rank without room for the records takes them all the same (cli_mpi_host.c). */
 enum { CHUNK = 4 << 20 };
 
-/* Wait for a non-blocking collective without spinning (see wait_for,
- * cli_mpi_jobs.c): 0, or -1 when MPI failed. */
+/* The tags of the messages from rank to rank on MPI_COMM_WORLD (the watch has a
+ * communicator of its own). */
+enum { TAG_ASK = 1, TAG_JOB, TAG_FILE, TAG_COUNT, TAG_BYTES };
+
+/* Wait for a message without spinning: a rank that waits (rank 0 most of the time)
+ * must leave its core to the ranks that work, above all when ranks outnumber cores. */
+static inline void wait_for(int source, int tag, MPI_Status *st)
+{
+    int flag = 0;
+    for (unsigned us = 50; ; us = us < 2000 ? us * 2 : 2000) {
+        MPI_Iprobe(source, tag, MPI_COMM_WORLD, &flag, st);
+        if (flag) return;
+        struct timespec ts = {0, (long)us * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Wait for a non-blocking collective without spinning (as wait_for): 0, or -1
+ * when MPI failed. */
 static inline int wait_quietly(MPI_Request *req)
 {
     int done = 0;

@@ -32,21 +32,8 @@ int cli_mpi_open_fd(int fd, const char *name, cli_mpi_open_fn open_file, void *u
 
 #if RV_HAVE_MPI
 
-enum { TAG_ASK = 1, TAG_JOB, TAG_FILE, TAG_COUNT, TAG_BYTES };
 static const uint64_t NO_JOB = UINT64_MAX;
 
-/* Wait for a message without spinning: a rank that waits (rank 0 most of the time)
- * must leave its core to the ranks that work, above all when ranks outnumber cores. */
-static void wait_for(int source, int tag, MPI_Status *st)
-{
-    int flag = 0;
-    for (unsigned us = 50; ; us = us < 2000 ? us * 2 : 2000) {
-        MPI_Iprobe(source, tag, MPI_COMM_WORLD, &flag, st);
-        if (flag) return;
-        struct timespec ts = {0, (long)us * 1000};
-        nanosleep(&ts, NULL);
-    }
-}
 
 /* The jobs rank 0 hands out, shared with a thread of its own that works too
  * (cli_mpi_own_job). */
@@ -297,44 +284,6 @@ int cli_mpi_recv_file(int from, const char *name, cli_mpi_open_fn open_file, voi
     return answer == FILE_TAKEN ? rc : recv_copy(from, &h, name, open_file, ud);
 }
 
-int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes)
-{
-    const char *p = buf;
-    for (uint64_t off = 0; off < bytes;) {
-        uint64_t k = bytes - off < CHUNK ? bytes - off : CHUNK;
-        if (MPI_Send(p + off, (int)k, MPI_BYTE, to, TAG_BYTES, MPI_COMM_WORLD) != MPI_SUCCESS)
-            return rv_error("mpi", "rank %d stopped answering", to);
-        off += k;
-    }
-    return 0;
-}
-
-int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes)
-{
-    char *p = buf;
-    MPI_Status st;
-    if (bytes) wait_for(from, TAG_BYTES, &st);
-    for (uint64_t off = 0; off < bytes;) {
-        uint64_t k = bytes - off < CHUNK ? bytes - off : CHUNK;
-        if (MPI_Recv(p + off, (int)k, MPI_BYTE, from, TAG_BYTES, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            return rv_error("mpi", "rank %d stopped answering", from);
-        off += k;
-    }
-    return 0;
-}
-
-int cli_mpi_send_count(uint64_t v)
-{
-    return MPI_Send(&v, 1, MPI_UINT64_T, 0, TAG_COUNT, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
-}
-
-int cli_mpi_recv_count(int from, uint64_t *v)
-{
-    MPI_Status st;
-    wait_for(from, TAG_COUNT, &st);
-    return MPI_Recv(v, 1, MPI_UINT64_T, from, TAG_COUNT, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
-}
-
 /* Tests of the fault rule: REPVIEW_TEST_KILL_RANK=R kills rank R (SIGKILL, as
  * the OOM killer or a lost node would), REPVIEW_TEST_STOP_RANK=R stops it
  * (SIGSTOP, as a hung node or a lost link would look), as it starts asking for
@@ -398,10 +347,6 @@ int cli_mpi_send_temp(FILE *f, int rc)
     return -1;
 }
 int cli_mpi_recv_file(int from, const char *name, cli_mpi_open_fn open_file, void *ud) { return -1; }
-int cli_mpi_send_count(uint64_t v) { return -1; }
-int cli_mpi_send_bytes(int to, const void *buf, uint64_t bytes) { return -1; }
-int cli_mpi_recv_bytes(int from, void *buf, uint64_t bytes) { return -1; }
-int cli_mpi_recv_count(int from, uint64_t *v) { return -1; }
 int cli_mpi_next_job_of(int rank, uint64_t *job) { return -1; }
 int cli_mpi_work(int rank, cli_mpi_job_fn job, void *ud) { return -1; }
 int cli_mpi_collect(const uint64_t *order, uint64_t n, int size, int quiet, cli_mpi_read_fn read, void *ud)

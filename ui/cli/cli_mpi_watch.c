@@ -35,7 +35,7 @@ static const int BEAT = 0, BYE = 1, FAILED = 2;
 static struct {
     MPI_Comm comm;
     pthread_t th;
-    volatile sig_atomic_t on; /* read by rank 0's SIGTERM handler */
+    atomic_int on; /* read by rank 0's SIGTERM handler (lock-free) */
     int rank, size;
     volatile sig_atomic_t ending; /* a rank ends the job and has said why: blame nobody */
     double limit;      /* seconds of silence that end the job */
@@ -53,7 +53,7 @@ static volatile sig_atomic_t explained;
  * since rank 0's SIGTERM handler reads them */
 static atomic_llong watch_turn, watch_slept = -(1ll << 62);
 static atomic_llong gap_ns = 1000000000ll; /* gap_limit() for the handler */
-_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "the SIGTERM handler reads atomic_llong");
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2, "the SIGTERM handler reads atomics");
 
 static long long mono_ns(void)
 {
