@@ -345,20 +345,14 @@ int cli_mpi_start(const char *file, cli_common_t *c, int gpu, int *rank, int *si
 
 int cli_mpi_fail_all(int rank, int code, int printed)
 {
-    if (rank == 0) {
-        if (!printed) fprintf(stderr, "repview: %s\n", rv_last_error());
-        cli_mpi_abort(code);
-    }
+    if (rank == 0 && printed) cli_mpi_abort(code);
+    if (rank == 0) cli_mpi_say_and_abort(0, code);
     /* rank 0 meets the same failure and ends the job (finalizing meanwhile may crash
      * in Open MPI: exit 139 instead of rank 0's code): wait to be ended.  When rank 0
-     * did not meet it (this rank's host could not read the input, or its memory ran
-     * out), nobody else will end the job: after ten seconds, this rank does. */
-    for (int i = 0; i < 100; i++) {
-        struct timespec ts = {0, 100000000L};
-        nanosleep(&ts, NULL);
-    }
-    fprintf(stderr, "repview: rank %d: %s\n", rank, rv_last_error());
-    cli_mpi_abort(code);
+     * did not meet it (this rank's memory ran out), nobody else will end the job:
+     * after ten seconds, this rank does. */
+    cli_mpi_await_end(10);
+    cli_mpi_say_and_abort(rank, code);
     return code;
 }
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 #include "repview/common.h"
 #include "cli.h"
@@ -290,15 +289,8 @@ static void read_or_end(const rv_seq_t *s, int quiet)
         cli_mpi_abort(RV_EXIT_DATA);
     }
     if (first == INT_MAX) return;
-    if (first == key) {
-        if (world == 0) fprintf(stderr, "repview: %s\n", rv_last_error());
-        else fprintf(stderr, "repview: rank %d: %s\n", world, rv_last_error());
-        cli_mpi_abort(RV_EXIT_DATA);
-    }
-    for (int i = 0; i < 600; i++) { /* ended by that rank's MPI_Abort */
-        struct timespec ts = {0, 100000000L};
-        nanosleep(&ts, NULL);
-    }
+    if (first == key) cli_mpi_say_and_abort(world, RV_EXIT_DATA);
+    cli_mpi_await_end(60); /* ended by that rank's MPI_Abort */
     cli_mpi_abort(RV_EXIT_DATA);
 }
 

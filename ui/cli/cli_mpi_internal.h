@@ -7,6 +7,13 @@
 #ifndef REPVIEW_CLI_MPI_INTERNAL_H
 #define REPVIEW_CLI_MPI_INTERNAL_H
 
+/* cli_mpi_msg.c's, with or without MPI: this rank's rv_last_error() as the job's
+ * one line ('repview: ' on rank 0, 'repview: rank N: ' on the others), then the
+ * job's end; and a wait of `seconds` for another rank's abort to end this one
+ * (the caller decides what follows when it did not). */
+void cli_mpi_say_and_abort(int rank, int code);
+void cli_mpi_await_end(int seconds);
+
 #if RV_HAVE_MPI
 #include <mpi.h>
 #include <time.h>

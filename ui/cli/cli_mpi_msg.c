@@ -5,6 +5,7 @@
  * mpicc is found (RV_HAVE_MPI); otherwise every call fails. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include "repview/common.h"
 #include "cli.h"
 #include "cli_mpi_internal.h"
@@ -66,3 +67,18 @@ int cli_mpi_recv_count(int from, uint64_t *v) { return -1; }
 void cli_mpi_abort(int code) { exit(code); }
 
 #endif
+
+void cli_mpi_say_and_abort(int rank, int code)
+{
+    if (rank == 0) fprintf(stderr, "repview: %s\n", rv_last_error());
+    else fprintf(stderr, "repview: rank %d: %s\n", rank, rv_last_error());
+    cli_mpi_abort(code);
+}
+
+void cli_mpi_await_end(int seconds)
+{
+    for (int i = 0; i < 10 * seconds; i++) {
+        struct timespec ts = {0, 100000000L};
+        nanosleep(&ts, NULL);
+    }
+}

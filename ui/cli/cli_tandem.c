@@ -193,10 +193,11 @@ static int work_job(uint64_t j, FILE *out, void *ud)
         if (rv_runs_job_runs(w->s, &w->jobs[j], w->f, w->lo, w->hi, w->threads, &v, &m) < 0) return -1;
         put_runs(out, 2 * j, v, m);
     } else {
-        /* under mpirun every worker plans the buckets, and rank 0 none: no rank
-         * warns; a --buckets slice is a process of its own, and does */
-        if (rv_runs_long(w->s, w->jobs, w->n_jobs, j - w->n_jobs, w->n_long, w->mem_budget, w->threads,
-                         w->quiet || cli_launch_rank() > 0, w->f, w->lo, w->hi, &v, &m) < 0)
+        /* under mpirun every worker plans the buckets (quiet: cli_mpi_start makes
+         * every rank but 0 so), and rank 0 none: no rank warns; a --buckets slice
+         * is a process of its own, and does */
+        if (rv_runs_long(w->s, w->jobs, w->n_jobs, j - w->n_jobs, w->n_long, w->mem_budget, w->threads, w->quiet,
+                         w->f, w->lo, w->hi, &v, &m) < 0)
             return -1;
         for (uint64_t a = 0, b; a < m; a = b) { /* by the job their start lies in */
             const uint64_t job = rv_runs_job_of(w->jobs, w->n_jobs, v[a].start);
