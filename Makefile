@@ -42,7 +42,7 @@ GPU_OBJ := $(BUILD)/gpu/gpu_stub.o
 CUDA_LIBS :=
 endif
 
-# ---- MPI detection (issue 15): mpicc found -> cli_mpi*.c with MPI; NO_MPI=1 forces off
+# ---- MPI detection: mpicc found -> cli_mpi*.c with MPI; NO_MPI=1 forces off
 ifneq ($(NO_MPI),1)
 MPICC ?= $(shell command -v mpicc 2>/dev/null)
 endif
@@ -57,7 +57,7 @@ MPI_CFLAGS :=
 MPI_LIBS :=
 endif
 
-ENGINE_OBJ := $(patsubst engine/%.c,$(BUILD)/engine/%.o,$(wildcard engine/*.c))
+ENGINE_OBJ := $(patsubst engine/%.c,$(BUILD)/engine/%.o,$(wildcard engine/*/*.c))
 UI_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(wildcard ui/*.c ui/cli/*.c ui/explorer/*.c))
 MPI_OBJ    := $(patsubst %.c,$(BUILD)/%.o,$(wildcard ui/cli/cli_mpi*.c)) # with MPI's flags
 LIB        := $(BUILD)/librepview.a
@@ -68,43 +68,70 @@ TOOL_BIN   := $(BUILD)/gen_chrom $(BUILD)/rvtime $(BUILD)/sim_reads
 .PHONY: all deps run test check asan bench install clean nocuda fuzz
 all: repview $(TEST_BIN) $(TOOL_BIN)
 
+# ---- the configuration: a change of compiler, flags, CUDA, MPI or sanitizers rebuilds
+# what it affects.  Each stamp holds one part of the configuration and is rewritten
+# only when that part changes, so its date tells make when to rebuild.
+CONFIG_CC := $(CC) $(ALL_CFLAGS) -DRV_HAVE_CUDA=$(HAVE_CUDA) -DRV_HAVE_MPI=$(HAVE_MPI) $(MPI_CFLAGS)
+CONFIG_NV := $(NVCC) $(NVFLAGS)
+CONFIG_LD := $(CC) $(LDSAN) $(LDFLAGS) $(CUDA_LIBS) $(LIBS) $(MPI_LIBS) gpu:$(GPU_OBJ)
+STAMP_CC := $(BUILD)/config-cc.stamp
+STAMP_NV := $(BUILD)/config-nvcc.stamp
+STAMP_LD := $(BUILD)/config-ld.stamp
+stamp = $(shell mkdir -p $(BUILD) && printf '%s\n' '$(subst ','"'"',$(2))' >$(1).new && \
+          { cmp -s $(1).new $(1) || mv -f $(1).new $(1); }; rm -f $(1).new)
+ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+$(call stamp,$(STAMP_CC),$(CONFIG_CC))
+$(call stamp,$(STAMP_NV),$(CONFIG_NV))
+$(call stamp,$(STAMP_LD),$(CONFIG_LD))
+endif
+DEPFLAGS = -MMD -MP
+
 repview: $(BUILD)/repview
 	@if [ "$(BUILD)" = build ]; then cp $< $@; fi
 
-$(BUILD)/repview: $(UI_OBJ) $(LIB)
-	$(CC) $(LDSAN) -o $@ $(UI_OBJ) $(LIB) $(CUDA_LIBS) $(LIBS) $(MPI_LIBS)
+$(BUILD)/repview: $(UI_OBJ) $(LIB) $(STAMP_LD)
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(UI_OBJ) $(LIB) $(CUDA_LIBS) $(LIBS) $(MPI_LIBS)
 
-$(MPI_OBJ): $(BUILD)/ui/cli/%.o: ui/cli/%.c $(wildcard include/repview/*.h) $(wildcard ui/*.h ui/*/*.h)
+$(MPI_OBJ): $(BUILD)/ui/cli/%.o: ui/cli/%.c $(STAMP_CC)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -DRV_HAVE_MPI=$(HAVE_MPI) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(MPI_CFLAGS) -DRV_HAVE_MPI=$(HAVE_MPI) -c -o $@ $<
 
-$(LIB): $(ENGINE_OBJ) $(GPU_OBJ)
+$(LIB): $(ENGINE_OBJ) $(GPU_OBJ) $(STAMP_LD)
 	@rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(ENGINE_OBJ) $(GPU_OBJ)
 
-$(BUILD)/%.o: %.c $(wildcard include/repview/*.h) $(wildcard engine/*.h) $(wildcard ui/*.h ui/*/*.h) $(wildcard gpu/*.h)
+# engine/ sources include their own room's headers by name and other rooms' as
+# "room/x.h" (-Iengine)
+$(BUILD)/engine/%.o: engine/%.c $(STAMP_CC)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DRV_HAVE_CUDA=$(HAVE_CUDA) -DRV_HAVE_MPI=$(HAVE_MPI) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Iengine -DRV_HAVE_CUDA=$(HAVE_CUDA) -DRV_HAVE_MPI=$(HAVE_MPI) -c -o $@ $<
 
-$(BUILD)/gpu/%.o: gpu/%.cu $(wildcard include/repview/*.h) $(wildcard gpu/*.cuh) $(wildcard gpu/*.h) engine/fm_core.h
+$(BUILD)/%.o: %.c $(STAMP_CC)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -DRV_HAVE_CUDA=$(HAVE_CUDA) -DRV_HAVE_MPI=$(HAVE_MPI) -c -o $@ $<
+
+$(BUILD)/gpu/%.o: gpu/%.cu $(wildcard include/repview/*.h gpu/*.cuh gpu/*.h) \
+                  engine/search/fm_core.h $(STAMP_NV)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
+$(BUILD)/tests/%: tests/%.c $(LIB) $(STAMP_CC)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iengine -o $@ $< $(LIB) $(LDSAN) $(CUDA_LIBS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Iengine -o $@ $< $(LIB) $(LDSAN) $(CUDA_LIBS) $(LIBS)
 
-$(BUILD)/gen_chrom: samples/gen_chrom.c
+$(BUILD)/gen_chrom: samples/gen_chrom.c $(STAMP_CC)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDSAN) -lm
 
-$(BUILD)/sim_reads: tests/bench/sim_reads.c
+$(BUILD)/sim_reads: tests/bench/sim_reads.c $(STAMP_CC)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDSAN)
 
-$(BUILD)/rvtime: tests/bench/rvtime.c
+$(BUILD)/rvtime: tests/bench/rvtime.c $(STAMP_CC)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDSAN)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---- set-up, tests, bench ------------------------------------------------------
 deps:

@@ -1,5 +1,5 @@
 /* gpu_buckets.cu — one job of prefix buckets (buckets.h) collected and sorted on the
- * GPU, for the ranks and processes that have one (issue 15).
+ * GPU, for the ranks and processes that have one (the paths without an index).
  *
  * The text is uploaded once (rv_gpu_bk_open).  A job is the codes [lo, lo + nc) of
  * k symbols: one pass over every text position selects the starts whose first k
@@ -25,7 +25,7 @@ namespace {
 
 /* A job's download goes to page-locked staging, and the host widens or copies it
  * into the caller's arrays after the device is let go: the next job's rounds run
- * meanwhile (for 3 Gbp, 4-5 s of the device's 8 s went to that host work). */
+ * meanwhile (for 3 Gbp that host work is 4-5 s of the device's 8 s). */
 struct bk_download {
     void *pin = nullptr;  /* the staging: 2m 32-bit words (narrow) or 2m 64-bit ones */
     int narrow = 0, staged = 0; /* staged: the download waits in pin for the host */
@@ -38,8 +38,8 @@ struct bk_download {
  * longer than the job's turn on the device).  Slot j > 0 may only hold a job of at
  * most PIN_TOTAL / (j + 1) bytes, and a job takes the last slot free that fits it,
  * leaving the first to the large ones: the later slots together stay near
- * PIN_TOTAL, while the first grows to the largest job's download (as the one
- * staging buffer did before) and is not shrunk. */
+ * PIN_TOTAL, while the first grows to the largest job's download and is not
+ * shrunk. */
 enum { PIN_SLOTS = 8 };
 int pin_slots = 0; /* slots in use: REPVIEW_GPU_PIN_SLOTS (1..8, tests and benchmarks) or 3 */
 const size_t PIN_TOTAL = (size_t)1 << 30;
@@ -355,7 +355,7 @@ void widen_parallel(uint64_t *pos, uint64_t *lcp, const uint32_t *w, uint64_t m)
 inline unsigned blocks(uint64_t n) { return (unsigned)((n + 255) / 256); }
 
 /* The text up to the device through page-locked staging: a copy from pageable
- * memory ran at 4-5 GB/s (0.6-0.85 s for 3 GB on an H200 host, where the text
+ * memory runs at 4-5 GB/s (0.6-0.85 s for 3 GB on an H200 host, where the text
  * sits in the host's shared window), while the host's cores fill a staging
  * buffer much faster and the copy engine drains the one before it.  Falls back to
  * the plain copy when no staging memory can be locked.  Test hook:

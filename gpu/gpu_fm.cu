@@ -1,6 +1,6 @@
 /* gpu_fm.cu — the FM-index on the device (fm.h, gpu_iface.h): the occurrence table
  * built from the uploaded text and SA, and the pigeonhole search of a batch of
- * patterns (Wang, Baxter & Owens, seeds/004; the steps themselves are fm_core.h,
+ * patterns (Wang, Baxter & Owens; the steps themselves are fm_core.h,
  * shared with the CPU).
  *
  * A batch runs in three launches: one thread per pattern searches its pieces
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <cub/cub.cuh>
 #include "gpu_internal.cuh"
-#include "../engine/fm_core.h"
+#include "../engine/search/fm_core.h"
 
 #define GRID(n) ((unsigned)(((n) + 255) / 256))
 #define PIECES (2 * RV_FM_MAX_PARTS) /* items of a pattern: strand s, piece j at s * MAX_PARTS + j */
@@ -227,7 +227,7 @@ static int fm_build(rv_gpu_fm_t *g, const uint8_t *text, const uint32_t *sa)
     cudaFree(local);
     GK(e);
     qtab_build(g);
-    /* first[] and lf[] as fm.c's set_counts() */
+    /* first[] and lf[] as fm_index.c's set_counts() */
     const uint8_t last = text[n - 1];
     uint64_t letters = 0, in_text[4];
     for (int c = 0; c < 4; c++) {

@@ -7,7 +7,7 @@
 #include "repview/gpu.h"
 #include "repview/lr.h"
 #include "gpu_iface.h"
-#include "../engine/runs_internal.h" /* the layout of the runs section */
+#include "../engine/index/runs_store.h" /* the layout of the runs section */
 
 int rv_gpu_compiled(void) { return 1; }
 

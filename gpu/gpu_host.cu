@@ -94,14 +94,14 @@ static int download(void *host, const uint32_t *dev, uint64_t n, int wide, cudaS
 }
 
 /* Host arrays fresh from malloc() cost a page fault per page on first touch, and
- * page-locking them costs about as much again: on the device machine pageable
- * downloads of SA + ISA of 250 Mbp took 1.3 s, one cudaHostRegister of 4 GB 90-170 ms.
+ * page-locking them costs about as much again: on an H200 host pageable
+ * downloads of SA + ISA of 250 Mbp take 1.3 s, one cudaHostRegister of 4 GB 90-170 ms.
  * So each array is cut into one page-aligned slice per thread: while the GPU sorts,
  * each thread touches its slices (transparent huge pages where the kernel offers
  * them) and page-locks them; once the LCP and LLR kernels are queued, the threads
  * queue each slice's copy on its array's stream, so copies and kernels overlap.
  * (Locking during the sort slows the sort's own CUDA calls, 10 -> 60 ms of rounds at
- * 250 Mbp, but beat locking afterwards by 0.07 s; 8 MB slices were 0.12 s slower.) */
+ * 250 Mbp, but beats locking afterwards by 0.07 s; 8 MB slices are 0.12 s slower.) */
 typedef struct {
     char *base;
     size_t bytes;

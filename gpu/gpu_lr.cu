@@ -1,4 +1,4 @@
-/* gpu_lr.cu — the longest-repeat arrays on the GPU (Tian & Xu, seeds/000 §5): the raw
+/* gpu_lr.cu — the longest-repeat arrays on the GPU (Tian & Xu §5): the raw
  * LLR array, one thread per position (Lemma 1: LLR[i] = max(LCP[ISA[i]], LCP[ISA[i]+1])
  * with LCP[n] = 0), and its compaction to the starts of the useful LLRs (flag + scan +
  * scatter, here cub::DeviceSelect), in the layout of include/repview/lr.h: LLR_i is

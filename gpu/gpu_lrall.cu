@@ -1,5 +1,5 @@
 /* gpu_lrall.cu — all longest repeats of every position on the GPU (Tian & Xu,
- * seeds/000 §5.2, Alg. 4): one thread per text position k binary-searches the compact
+ * Tian & Xu §5.2, Alg. 4): one thread per text position k binary-searches the compact
  * LLR array for the first useful LLR that ends after k (ends strictly increase), then
  * walks right while the entries start at or before k, keeping the longest length and
  * how many entries have it.  An exclusive scan of the counts places every LR, and a

@@ -14,7 +14,7 @@
  *  3. One thread per position tests the candidate run of its Lyndon root (both orders);
  *     each block appends its runs with one atomic add.
  *  4. The runs are sorted by (start, period) with CUB's radix sort and split into the
- *     columns of the RV_SEC_RUNS section (engine/runs_internal.h).
+ *     columns of the RV_SEC_RUNS section (engine/runs_store.h).
  *
  * Device memory (the LCP stage's arena, after every download of the earlier stages):
  *   k0: text + TEXT_PAD zeros, then the Lyndon array (4n)     | sort: keys, other buffer

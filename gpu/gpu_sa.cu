@@ -1,6 +1,6 @@
 /* gpu_sa.cu — suffix array and ranks (ISA) on the GPU by prefix doubling with pruning
  * (Manber & Myers' doubling as parallelised by Osipov 2012 and by Wang, Baxter & Owens,
- * seeds/004: sort, re-rank, drop the suffixes whose group is already a singleton, sort
+ * Wang, Baxter & Owens: sort, re-rank, drop the suffixes whose group is already a singleton, sort
  * only what is left).
  *
  * Order: exactly the order libdivsufsort gives on rv_seq_t.text (the CPU path), so both

@@ -20,7 +20,7 @@
 #include "repview/approx.h"
 #include "repview/common.h"
 #include "repview/seq.h"
-#include "approx_internal.h"
+#include "align/approx_internal.h"
 
 enum { MAXL = 700 };
 

@@ -1157,7 +1157,7 @@ static uint64_t budget_for(uint64_t js) { return 2 * js * (rv_bucket_job_bytes(1
 
 /* Pairs of plans that split (small budgets, min lengths past k) equal the index's,
  * at once and in slices; the plan hash of a plan that does not split is the hash
- * of its jobs' three words, as before parts were. */
+ * of its jobs' three words alone. */
 static void test_split_pairs(void)
 {
     rng_t r = rng_new(1522);
@@ -1210,7 +1210,7 @@ static void test_split_pairs(void)
                               (unsigned long long)p.job_cap, (unsigned long long)p.over);
                 }
                 rv_bucket_plan_free(&q);
-                /* the hash of a plan without parts: as before; with parts, another */
+                /* the hash of a plan without parts: its jobs' words; with parts, another */
                 uint64_t *w = malloc((3 * p.n_jobs + 1) * sizeof *w), parts = 0;
                 for (uint64_t j = 0; w && j < p.n_jobs; j++) {
                     w[3 * j] = p.jobs[j].code_lo, w[3 * j + 1] = p.jobs[j].code_hi, w[3 * j + 2] = p.jobs[j].suffixes;

@@ -18,7 +18,7 @@
 #include "repview/pairs.h"
 #include "repview/seq.h"
 #include "pairs_list.h"
-#include "pairs_internal.h"
+#include "query/pairs_internal.h"
 
 static const char *const kinds[] = {"dnaACGTN", "dnaAC", "periodic", "same", "protein", "text"};
 enum { N_KINDS = 6, MAX_REC = 3 };

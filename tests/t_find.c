@@ -6,7 +6,7 @@
 #include "repview/common.h"
 #include "repview/build.h"
 #include "repview/find.h"
-#include "find_internal.h"
+#include "search/find_internal.h"
 #include "hitvec.h"
 
 /* ---- the naive side: works on the raw records, never on the index -------- */

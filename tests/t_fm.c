@@ -10,9 +10,9 @@
 #include "repview/build.h"
 #include "repview/fm.h"
 #include "repview/gpu.h"
-#include "find_internal.h"
+#include "search/find_internal.h"
 #include "hitvec.h"
-#include "fm_core.h" /* RV_FM_MAX_K, RV_FM_MAX_LEN */
+#include "search/fm_core.h" /* RV_FM_MAX_K, RV_FM_MAX_LEN */
 
 enum { K_DNA, K_AC, K_PERIODIC, K_SAME, N_KINDS };
 static const char *const kind_name[] = {"dna", "ac", "periodic", "same"};

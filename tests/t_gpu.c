@@ -126,7 +126,7 @@ static input_t records(rng_t *r, int n_rec, size_t maxlen)
     return in;
 }
 
-static int strands = 1; /* 2: index both strands (the doubled text, issue 14) */
+static int strands = 1; /* 2: index both strands (the doubled text) */
 
 static rv_index_t *build(const input_t *in, rv_backend_t b, int wide)
 {

@@ -1,9 +1,9 @@
 /* t_index.c — oracle tests of the index core: text encoding and the coordinate map
- * (seq.c), SA/ISA (sa_cpu.c), LCP stopping at breakers (lcp_cpu.c), LCE by scan and
- * by RMQ over LCP (lce.c), and region/position parsing (region.c).
+ * (seq_serial.c), SA/ISA (sa_cpu.c), LCP stopping at breakers (lcp_cpu.c), LCE by scan and
+ * by RMQ over LCP (lce_rmq.c), and region/position parsing (region.c).
  *
  * Every engine answer is compared with a brute-force one computed here from the raw
- * records alone: the encoded text from the alphabet rules of SPEC §1, the suffix
+ * records alone: the encoded text from the alphabet rules of repview(1), the suffix
  * array by sorting suffixes with a direct comparison, LCP and LCE by scanning.
  * Inputs: thousands of small random strings of several shapes (DNA with N runs and
  * IUPAC codes, protein, binary-ish text, periodic, one letter, several records with
@@ -94,7 +94,7 @@ static rv_seq_t *input_seq(const input_t *in)
     return rv_seq_from_records(in->name, (const char *const *)in->rec, in->n_rec, in->alpha);
 }
 
-/* ---- brute-force encoding (SPEC §1) ---------------------------------------------- */
+/* ---- brute-force encoding (repview(1)) ---------------------------------------------- */
 
 /* Code of byte c: 0 for a breaker, else its rank in the alphabet (case folded). */
 static uint8_t oracle_code(rv_alpha_t a, unsigned char c)
@@ -448,7 +448,8 @@ static void case_regions(void)
         CHECK(rv_seq_parse_pos(s, "{HLA:A*01:01}:1") == 5050, "{HLA:A*01:01}:1");
         CHECK(rv_seq_parse_pos(s, "17") == -1, "a bare position with several records is ambiguous");
         CHECK(rv_seq_parse_pos(s, "nope:3") == -1, "unknown record");
-        /* found by tests/fuzz/fuzz_region.c: an empty record gave the position after the text */
+        /* a position in an empty record is an error, not the position after the text
+         * (a case from tests/fuzz/fuzz_region.c) */
         CHECK(rv_seq_parse_pos(s, "empty") == -1 && strstr(rv_last_error(), "empty"), "a position in an empty record");
     }
     rv_seq_free(s);

@@ -1,4 +1,4 @@
-/* t_keep.c — keeping an index in the background (keep.c).
+/* t_keep.c — keeping an index in the background (keep_save.c).
  *
  * Oracle: rv_index_save() itself.  A kept file must be byte for byte what
  * rv_index_save() writes for the same index, on many small random inputs (DNA with

@@ -10,7 +10,8 @@
 #include "repview/seq.h"
 
 #include "pairs_list.h"
-#include "../engine/pairs_internal.h"
+#include "query/pairs_internal.h"
+#include "query/pairs_sort.h"
 
 static int collect_batch(void *ud, const rv_pair_t *p, size_t n)
 {
@@ -93,7 +94,7 @@ static int oracle_pass(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_pai
     return 1;
 }
 
-/* Every maximal pair by definition (SPEC §3), in (p1, p2) order. */
+/* Every maximal pair by definition (repview(1)), in (p1, p2) order. */
 static plist_t oracle(const rv_index_t *x, const rv_pairs_opts_t *o)
 {
     const rv_seq_t *s = x->seq;
@@ -443,7 +444,7 @@ static void test_text(void)
     case_end("pairs_text_chunks");
 }
 
-/* Hand-checked: SPEC's example kind of string, and the callback stopping. */
+/* Hand-checked: a small example string, and the callback stopping. */
 static void test_fixed(void)
 {
     case_begin();

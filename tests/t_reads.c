@@ -1,5 +1,5 @@
 /* t_reads.c — the block reader of reads.c against htslib's kseq (the oracle, built
- * here with KSEQ_INIT over BGZF as reads.c used to read every file).
+ * here with KSEQ_INIT over BGZF, as reads.c reads stdin, pipes and gzip files).
  *
  * Random inputs of several shapes: FASTA and FASTQ records, one-line and
  * multi-line, LF and CRLF line ends, names with comments (space, tab, CR, VT),
@@ -20,7 +20,7 @@
 #include "check.h"
 #include "text_buf.h"
 #include "repview/common.h"
-#include "reads_internal.h"
+#include "input/reads_internal.h"
 
 KSEQ_INIT(BGZF *, bgzf_read)
 

@@ -11,7 +11,7 @@
 #include "repview/common.h"
 #include "repview/gpu.h"
 #include "repview/repeats.h"
-#include "internal.h" /* rv_repeats_each_grain */
+#include "query/repeats_grain.h"
 
 /* One repeat: length and its sorted occurrences. */
 typedef struct {

@@ -18,7 +18,7 @@
 #include "repview/common.h"
 #include "repview/lr.h"
 #include "repview/tandem.h"
-#include "rvx_format.h"
+#include "index/rvx_format.h"
 
 static char dir[256];
 

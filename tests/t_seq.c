@@ -1,5 +1,5 @@
 /* t_seq.c — the parallel reader (seq_read.c) against the serial, line-by-line
- * reader (seq.c), and the chunked text encoding against the serial one.
+ * reader (seq_serial.c), and the chunked text encoding against the serial one.
  *
  * Inputs are random FASTA texts of several shapes: DNA with N runs and IUPAC codes,
  * lower case, protein, one letter, periodic; lines of random width with CR line
@@ -18,7 +18,7 @@
 #include "text_buf.h"
 #include "repview/common.h"
 #include "repview/seq.h"
-#include "seq_internal.h"
+#include "input/seq_internal.h"
 
 /* One symbol of a record of shape `shape`. */
 static char symbol(rng_t *r, int shape, size_t i, const char *unit, size_t period)

@@ -11,8 +11,8 @@
 #include "repview/common.h"
 #include "repview/lce.h"
 #include "repview/tandem.h"
-#include "lyndon.h"
-#include "runs_internal.h"
+#include "index/lyndon.h"
+#include "index/runs_store.h"
 
 #define MAXN 8192
 

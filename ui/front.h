@@ -14,7 +14,7 @@ enum { RV_EXIT_OK = 0, RV_EXIT_DATA = 1, RV_EXIT_USAGE = 2 };
  * value is past UINT64_MAX. */
 int front_parse_count(const char *s, uint64_t *out);
 
-/* Print version and build features (SPEC §4). */
+/* Print version and build features (repview(1)). */
 void front_print_version(FILE *out);
 
 /* The explorer (ui/explorer/explorer.c): argv as given to repview itself. */

@@ -1,4 +1,4 @@
-/* approx.h — approximate tandem repeats (`repview tandem --approx`, issue 17).
+/* approx.h — approximate tandem repeats (`repview tandem --approx`).
  *
  * An approximate tandem repeat (a locus) is a breaker-free text interval [start, end)
  * of one segment with a motif C of length p (the period): its score is that of the

@@ -1,5 +1,5 @@
 /* buckets.h — suffixes grouped by their first k symbols, sorted from the text alone
- * (prefix buckets after RACE/ERA, seeds/002 §5; DESIGN "Scale-out").
+ * (prefix buckets after RACE/ERA, RACE §5; doc/DESIGN.md).
  *
  * The suffixes of the text that start with the same k symbols (no breaker among
  * them) form one contiguous interval of the suffix array, and the LCPs inside it
@@ -9,7 +9,7 @@
  * collects its suffixes in one more pass, sorts each bucket (multikey quicksort on
  * eight symbols at a time) and computes their LCPs by comparison.  No global
  * suffix array is built, so a job needs memory for its own suffixes only, and
- * jobs are independent: threads, MPI ranks (ui/cli/cli_mpi.c) or separate
+ * jobs are independent: threads, MPI ranks (ui/cli/cli_mpi_main.c) or separate
  * processes (`--buckets I/N`, `repview merge`) share them out.
  *
  * The cost of a bucket's sort is the total length of the distinguishing prefixes

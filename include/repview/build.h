@@ -55,7 +55,7 @@ rv_index_t *rv_build_wait(rv_build_job_t *j, int quiet);
  * more than a second and stderr is a terminal. */
 rv_index_t *rv_open(const char *path, rv_alpha_t alpha, const rv_build_opts_t *o, int quiet);
 
-/* rv_open() for commands that keep what they build (SPEC §6, keep.h).  keep NULL:
+/* rv_open() for commands that keep what they build (repview-index(1), keep.h).  keep NULL:
  * never write FILE.rvx (--no-save).  Otherwise, when the index had to be built and
  * FILE.rvx may take it (missing, or ours but stale or damaged; the input a regular
  * file), *keep is set to FILE.rvx's path (caller frees) for the caller to complete

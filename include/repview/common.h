@@ -44,4 +44,14 @@ int rv_temp_unnamed(const char *dir);
 int rv_temp_fd(const char *dir);
 int rv_temp_link(int fd, const char *path);
 
+/* Entry i of an array of 32-bit (wide = 0) or 64-bit (wide = 1) values. */
+static inline uint64_t rv_get(const void *a, int wide, uint64_t i)
+{
+    return wide ? ((const uint64_t *)a)[i] : ((const uint32_t *)a)[i];
+}
+static inline void rv_put(void *a, int wide, uint64_t i, uint64_t v)
+{
+    if (wide) ((uint64_t *)a)[i] = v; else ((uint32_t *)a)[i] = (uint32_t)v;
+}
+
 #endif

@@ -1,4 +1,4 @@
-/* find.h — pattern matches and longest overlaps on the suffix array (SPEC §3
+/* find.h — pattern matches and longest overlaps on the suffix array (repview(1)
  * "Match", §4 `find` and `overlap`).
  *
  * A pattern is compiled against an index: its matches (on one or both strands,
@@ -96,7 +96,7 @@ int64_t rv_find_many(const rv_index_t *x, rv_pattern_t *const *pats, size_t n, i
  * `threads` threads (0: every core).  0 or -1 (memory). */
 int rv_hits_sort(rv_hit_t *h, uint64_t n, int threads);
 
-/* ---- from the text alone (issue 15 scale-out; find_text.c) ---------------------
+/* ---- from the text alone (scale-out; find_text.c) ---------------------
  * Matches found by scanning the text instead of searching an index: each pattern
  * (each strand) is filed under the codes of its first k symbols (its prefix
  * bucket, every code within its mismatches and IUPAC sets: several buckets), and a
@@ -122,7 +122,7 @@ int rv_find_text_k(const rv_find_text_t *f);
  * malloc()ed *out (threads: 0 = all).  The number of hits, or -1 with a message. */
 int64_t rv_find_text_range(const rv_find_text_t *f, uint64_t lo, uint64_t hi, int threads, rv_hit_t **out);
 
-/* ---- longest overlap (seeds/001) ------------------------------------------- */
+/* ---- longest overlap (Zhong et al.) ------------------------------------------- */
 
 #define RV_OVERLAP_MAX_OCC 100
 

@@ -1,5 +1,5 @@
-/* fm.h — many DNA patterns at once through an FM-index (issue 17; Wang, Baxter &
- * Owens, seeds/004), on the GPU or in CPU threads.
+/* fm.h — many DNA patterns at once through an FM-index (Wang, Baxter &
+ * Owens, Wang, Baxter & Owens), on the GPU or in CPU threads.
  *
  * The BWT and its occurrence table are derived from an index's text and SA (on
  * the device when the GPU runs it).  A DNA pattern with k <= 3 mismatches is cut

@@ -25,7 +25,7 @@ int rv_gpu_probe_device(int dev, char *name, size_t name_len, char *why, size_t 
 int rv_gpu_build(rv_index_t *x, const rv_build_opts_t *o, rv_progress_t *p);
 
 /* All longest repeats of every text position, computed on the GPU from x's LLRc
- * section (seeds/000 Alg. 4, one thread per position: binary search + walk).  32-bit
+ * section (Tian & Xu Alg. 4, one thread per position: binary search + walk).  32-bit
  * indexes only (!x->wide).  On success len[k] (n entries) is the LR length of position
  * k (0: none) and the LRs of k start at (*starts)[off[k] .. off[k+1]) (off: n + 1
  * entries, caller-allocated; *starts malloc()ed, caller frees), in increasing order;

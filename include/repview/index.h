@@ -54,14 +54,6 @@ typedef struct rv_index {
     struct rv_index *parent;      /* a forward view's both-strand index (owned), or NULL */
 } rv_index_t;
 
-static inline uint64_t rv_get(const void *a, int wide, uint64_t i)
-{
-    return wide ? ((const uint64_t *)a)[i] : ((const uint32_t *)a)[i];
-}
-static inline void rv_put(void *a, int wide, uint64_t i, uint64_t v)
-{
-    if (wide) ((uint64_t *)a)[i] = v; else ((uint32_t *)a)[i] = (uint32_t)v;
-}
 /* SA and ISA values are clamped into [0, n): a mapped section may be read before its
  * verification ends (rvx.c), and a damaged value must not lead a read outside the
  * arrays.  Intact values pass unchanged; the compare costs nothing measurable. */
@@ -123,7 +115,7 @@ typedef struct rv_rvx_writer rv_rvx_writer_t;
  * PATH.saving.PID.N) when their process is gone and they are an hour old; every
  * writer of path does this first. */
 void rv_rvx_sweep_leftovers(const char *path);
-/* Remove a private directory of a save and whatever is in it (keep.c). */
+/* Remove a private directory of a save and whatever is in it (keep_save.c). */
 void rv_rvx_remove_dir(const char *dir);
 
 /* Open a writer for path (threads = writer threads, 0 = default).  NULL + message. */

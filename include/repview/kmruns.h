@@ -1,5 +1,5 @@
 /* kmruns.h — k-mismatch runs: tandem repeats under Hamming distance
- * (`repview tandem --mismatches K`, issue 17 point 3), after Kolpakov & Kucherov,
+ * (`repview tandem --mismatches K`), after Kolpakov & Kucherov,
  * "Finding approximate repetitions under Hamming distance", Theoretical Computer
  * Science 303 (2003).
  *

@@ -1,10 +1,10 @@
-/* lr.h — longest repeats covering positions (Tian & Xu, seeds/000; SPEC §3 LR_k).
+/* lr.h — longest repeats covering positions (Tian & Xu; repview(1) LR_k).
  *
  * All positions here are TEXT positions (indexes into rv_seq_t.text); convert with
  * rv_seq_text_to_global() for output.  A repeat never contains a breaker.
  *
  * Definitions (0-based, half-open):
- *   L[i] = max(LCP[ISA[i]], LCP[ISA[i]+1]) with LCP[n] = 0   (seeds/000 Lemma 1)
+ *   L[i] = max(LCP[ISA[i]], LCP[ISA[i]+1]) with LCP[n] = 0   (Tian & Xu Lemma 1)
  *        = length of LLR_i, the longest repeat starting at i (0: none).
  *   end(i) = i + L[i] never decreases with i (Lemma 2, and also across L[i] = 0),
  *   so the LLRs covering k are exactly LLR_i for i in [first(k), k] with end(i) > k.
@@ -18,7 +18,7 @@
  *   RV_SEC_LLRC  W llrc[m]: the starts of the m useful LLRs, increasing; the length
  *                of entry j is L[llrc[j]].                      bytes = m * sizeof(W)
  *
- *   Usefulness rule (seeds/000 §4.2, Definition 3): LLR_i is useful iff
+ *   Usefulness rule (Tian & Xu §4.2, Definition 3): LLR_i is useful iff
  *       L[i] > 0  and  (i == 0  or  L[i] >= L[i-1]).
  *   (By Lemma 2 L[i] >= L[i-1] - 1, so the rejected ones with L[i] > 0 are exactly
  *   L[i] == L[i-1] - 1: they end where LLR_{i-1} ends, i.e. they are its suffix.)
@@ -68,7 +68,7 @@ uint64_t rv_lr_at(const rv_index_t *x, uint64_t k, rv_lr_t *out, uint64_t cap);
 uint64_t rv_lr_interval(const rv_index_t *x, uint64_t a, uint64_t b, rv_lr_t *out, uint64_t cap);
 
 /* Every useful LLR (LLRc entry) covering text position k, sorted by start, for the
- * teaching pane: the candidates the walk of seeds/000 Alg. 2 goes through; the
+ * teaching pane: the candidates the walk of Tian & Xu Alg. 2 goes through; the
  * longest of them are the LRs.  Same conventions as rv_lr_at(). */
 uint64_t rv_lr_llrs_covering(const rv_index_t *x, uint64_t k, rv_lr_t *out, uint64_t cap);
 
@@ -98,7 +98,7 @@ int rv_lr_copy_strands(const rv_index_t *x, uint64_t start, uint64_t len);
 /* ---- every position (headless `repview lr`, benchmarks) ---------------------- */
 
 typedef enum {
-    RV_LR_RAW = 0,     /* walk left over the raw LLR array (seeds/000 Alg. 1 and 3) */
+    RV_LR_RAW = 0,     /* walk left over the raw LLR array (Tian & Xu Alg. 1 and 3) */
     RV_LR_COMPACT = 1, /* binary search + walk right over LLRc (Alg. 2 and 4) */
     RV_LR_SWEEP = 2    /* LLRc with one binary search per chunk of positions, then a
                           start pointer that only moves right (CLI default) */
@@ -115,7 +115,7 @@ typedef struct {
     uint64_t pos, start, len;
 } rv_lr_hit_t;
 
-/* Walk statistics of a scan (seeds/000 Table 2).  A walk step is one LLR entry read
+/* Walk statistics of a scan (Tian & Xu Table 2).  A walk step is one LLR entry read
  * by the walk that finds the length, the entry that stops it included (binary
  * search probes excluded). */
 typedef struct {

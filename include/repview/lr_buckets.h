@@ -1,5 +1,5 @@
 /* lr_buckets.h — longest repeats of every position from the text alone, in prefix
- * buckets (issue 15; buckets.h for the buckets, lr.h for the definitions).
+ * buckets (buckets.h for the buckets, lr.h for the definitions).
  *
  * L[i], the length of the longest repeat starting at i (lr.h), is exact from the
  * bucket of i when it is >= k (both suffix-array neighbours that give it share the

@@ -17,6 +17,8 @@
 #define REPVIEW_NARROW_H
 
 #include <stdint.h>
+#include <string.h>
+#include "repview/common.h"
 
 #define RV_NARROW_ESC 255u
 #define RV_NARROW_BLOCK 128u
@@ -29,9 +31,37 @@ typedef struct {
     int wide;                /* W = uint64_t when set */
 } rv_narrow_t;
 
+/* For walks over consecutive entries: the number of escapes before entry i, and the
+ * k-th escaped value.  Walking left from an escaped entry with rank k, the next
+ * escaped entry met has rank k - 1 (right: k + 1), so a walk counts only once. */
+/* Bytes equal to RV_NARROW_ESC (0xff) in v[0, len): 8 at a time, exactly (the high
+ * bit of t is set in a byte iff that byte of w is 0xff). */
+static inline uint64_t rv_narrow_count_esc(const uint8_t *v, uint64_t len)
+{
+    uint64_t c = 0, k = 0;
+    for (; k + 8 <= len; k += 8) {
+        uint64_t w;
+        memcpy(&w, v + k, 8);
+        uint64_t t = (w & 0x7f7f7f7f7f7f7f7full) + 0x0101010101010101ull;
+        c += (uint64_t)__builtin_popcountll(t & w & ~0x7f7f7f7f7f7f7f7full);
+    }
+    for (; k < len; k++) c += v[k] == RV_NARROW_ESC;
+    return c;
+}
+
+static inline uint64_t rv_narrow_rank(const rv_narrow_t *a, uint64_t i)
+{
+    uint64_t b0 = i / RV_NARROW_BLOCK * RV_NARROW_BLOCK;
+    return rv_get(a->dir, a->wide, i / RV_NARROW_BLOCK) + rv_narrow_count_esc(a->v + b0, i - b0);
+}
+static inline uint64_t rv_narrow_val(const rv_narrow_t *a, uint64_t k)
+{
+    if (k >= a->n_big) return RV_NARROW_ESC; /* never for an array built here */
+    return a->wide ? ((const uint64_t *)a->val)[k] : ((const uint32_t *)a->val)[k];
+}
 /* Value of an escaped entry i (RV_NARROW_ESC when the big table lacks it, which an
  * array built here never does). */
-uint64_t rv_narrow_big(const rv_narrow_t *a, uint64_t i);
+static inline uint64_t rv_narrow_big(const rv_narrow_t *a, uint64_t i) { return rv_narrow_val(a, rv_narrow_rank(a, i)); }
 
 static inline uint64_t rv_narrow_get(const rv_narrow_t *a, uint64_t i)
 {
@@ -39,15 +69,6 @@ static inline uint64_t rv_narrow_get(const rv_narrow_t *a, uint64_t i)
     return b != RV_NARROW_ESC ? b : rv_narrow_big(a, i);
 }
 
-/* For walks over consecutive entries: the number of escapes before entry i, and the
- * k-th escaped value.  Walking left from an escaped entry with rank k, the next
- * escaped entry met has rank k - 1 (right: k + 1), so a walk counts only once. */
-uint64_t rv_narrow_rank(const rv_narrow_t *a, uint64_t i);
-static inline uint64_t rv_narrow_val(const rv_narrow_t *a, uint64_t k)
-{
-    if (k >= a->n_big) return RV_NARROW_ESC; /* never for an array built here */
-    return a->wide ? ((const uint64_t *)a->val)[k] : ((const uint32_t *)a->val)[k];
-}
 
 /* Bytes of the big section for n entries of which n_big are escaped. */
 uint64_t rv_narrow_big_bytes(uint64_t n, uint64_t n_big, int wide);

@@ -1,5 +1,5 @@
-/* pairs.h — maximal pairs with length, gap and range filters (SPEC §3 "Maximal
- * pair"; RACE, Mansour et al. VLDB 2013 = seeds/002; Abouelhoda, Kurtz & Ohlebusch,
+/* pairs.h — maximal pairs with length, gap and range filters (repview(1) "Maximal
+ * pair"; RACE, Mansour et al. VLDB 2013; Abouelhoda, Kurtz & Ohlebusch,
  * enhanced suffix arrays; Gusfield 1997 §7.12).
  *
  * A maximal pair <p1, p2, len>: p1 < p2, text[p1, p1+len) == text[p2, p2+len)
@@ -182,7 +182,7 @@ void rv_pairs_page_free(rv_pairs_page_t *page);
  *     }
  */
 
-/* ---- from the text alone, in prefix buckets (buckets.h; issue 15) ---------------
+/* ---- from the text alone, in prefix buckets (buckets.h) ---------------
  *
  * The same pairs in the same order as rv_pairs_each_batch(), without an index: the
  * suffixes are planned in prefix buckets of k <= o->min_len symbols, sorted job by
@@ -243,7 +243,7 @@ int rv_parts_check_runs(rv_part_t *const *parts, size_t n);
 /* The same as text, as rv_pairs_each_text(), on `threads` threads (0: all cores). */
 int rv_parts_merge_text(rv_part_t *const *parts, size_t n, int threads, const rv_pairs_text_t *t);
 
-/* ---- estimate before running (issue 15; RACE's cost model, seeds/002 §5.3) -----
+/* ---- estimate before running (RACE's cost model, RACE §5.3) -----
  *
  * rv_pairs_estimate() predicts what the bucket path costs on s for o: the pair
  * count, the BEDPE bytes, the serial time and, for 1..workers CPU ranks

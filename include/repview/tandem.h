@@ -1,4 +1,4 @@
-/* tandem.h — tandem repeats as runs (maximal repetitions), SPEC §3 "Tandem repeat".
+/* tandem.h — tandem repeats as runs (maximal repetitions), repview(1) "Tandem repeat".
  *
  * A run is an interval [start, end) of the text with smallest period p such that
  * end - start >= 2p and no extension by one symbol at either end keeps period p.
@@ -72,7 +72,7 @@ int rv_runs_check(const rv_index_t *x);
  * from rv_runs_get.  0, or -1 with a message (r is then left alone). */
 int rv_runs_attach(rv_index_t *x, rv_runs_t *r, rv_runs_t *out);
 
-/* Filter settings (SPEC §4 `repview tandem` options). */
+/* Filter settings (repview(1) `repview tandem` options). */
 typedef struct {
     uint64_t min_period; /* default 1 */
     uint64_t max_period; /* default UINT64_MAX (no limit) */
@@ -80,7 +80,7 @@ typedef struct {
     uint64_t min_len;    /* default 10: end - start >= min_len */
 } rv_tandem_filter_t;
 
-/* Set the SPEC defaults (--min-period 1 --min-copies 2 --min-len 10, no max). */
+/* Set the defaults of `repview tandem` (--min-period 1 --min-copies 2 --min-len 10, no max). */
 void rv_tandem_filter_init(rv_tandem_filter_t *f);
 /* 1 when run passes f (f == NULL passes everything). */
 int rv_run_passes(const rv_tandem_filter_t *f, const rv_run_t *run);
@@ -122,7 +122,7 @@ uint64_t rv_runs_lower_bound(const rv_runs_t *r, uint64_t t);
 int64_t rv_runs_next(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f);
 int64_t rv_runs_prev(const rv_runs_t *r, uint64_t pos, const rv_tandem_filter_t *f);
 
-/* ---- from the text alone, job by job (issue 15 scale-out; runs_jobs.c) ---------
+/* ---- from the text alone, job by job (scale-out; runs_jobs.c) ---------
  * A run never holds a breaker, so the runs of the text are those of its segments
  * (breaker-free stretches) taken apart.  A job is a text range of whole
  * consecutive segments, indexed on its own (SA, LCP, Lyndon arrays of that range

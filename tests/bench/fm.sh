@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/bench/fm.sh — many reads counted and located (issue 17 point 4): `repview find
+# tests/bench/fm.sh — many reads counted and located: `repview find
 # --count -k K -f READS.fq` on a generated chromosome, the GPU FM-index path against
 # the CPU paths (FM-index in threads; the suffix-array search) in the same run, the
 # same counts checked.  Whole-command wall clock and peak RSS (rvtime), the search

@@ -1,5 +1,5 @@
 # lr.sh — longest repeats of every position: the shape of Tables 2-4 of Tian & Xu
-# (seeds/000) on generated DNA, protein-like and English-like texts: walk steps of
+# (Tian & Xu) on generated DNA, protein-like and English-like texts: walk steps of
 # the raw and compact LLR arrays, time of every variant (leftmost / all, raw walk,
 # compact binary search + walk, sweep) against an O(n) leftmost baseline as speedups,
 # and memory.  The baseline (engine/lr_ileri.c, a sliding-window maximum over the

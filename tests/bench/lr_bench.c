@@ -1,5 +1,5 @@
 /* lr_bench.c — bench-only program of tests/bench/lr.sh (compiled by the script, not
- * part of the test suite): the shape of Tables 2-4 of Tian & Xu (seeds/000) for one
+ * part of the test suite): the shape of Tables 2-4 of Tian & Xu (Tian & Xu) for one
  * input.  SA, ISA and LCP are built first and not timed (as in the paper, §6).
  *
  *   lr_bench [-t THREADS] [-r REPS] FILE LABEL   print the rows for FILE
@@ -11,7 +11,7 @@
 #include "repview/build.h"
 #include "repview/common.h"
 #include "repview/lr.h"
-#include "lr_internal.h"
+#include "query/lr_internal.h"
 
 static double median(double *v, int n)
 {

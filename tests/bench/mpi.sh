@@ -1,4 +1,4 @@
-# mpi.sh — scale-out of `repview pairs -l 100` from prefix buckets (issue 15), side by
+# mpi.sh — scale-out of `repview pairs -l 100` from prefix buckets, side by
 # side in one run on a generated chromosome (MPI_BENCH_SIZE, default 250m;
 # BENCH_QUICK=1: 4m).  Rows, each a whole command from the FASTA (median of
 # MPI_REPS runs, default 1):

@@ -1,4 +1,4 @@
-# strands.sh — both strands (issue 14), side by side in one run.
+# strands.sh — both strands, side by side in one run.
 #
 # Table "pairs": an E. coli-sized generated chromosome (4.6 Mbp; BENCH_QUICK=1:
 # 1 Mbp, one run), direct + inverted maximal pairs.  Medians of STRANDS_REPS (3).

@@ -82,7 +82,7 @@ for len in $sizes; do
         awk '/^[0-9]/ && $3 <= 6 && $6 >= 95 { print $1 - 1, $2 }' "$tmp/trf.txt" | sort -n -k1,1 >"$tmp/trf_sel.txt"
         read -r hit tot < <(overlap_hits "$tmp/all.txt" "$tmp/trf_sel.txt")
         echo "# $len: $hit of $tot TRF loci (period <= 6, >= 95% identity) overlap an exact run (>= 10 bp)"
-        # approximate repeats (issue 17): `tandem --approx` beside TRF, both from the
+        # approximate repeats: `tandem --approx` beside TRF, both from the
         # FASTA alone (no index file: the exact-run seeds come from an index built
         # in memory), and with FILE.rvx; TRF loci of period <= 500, score >= 50
         # found = one locus of ours overlaps at least half of it

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "repview/common.h"
-#include "seq_internal.h"
+#include "input/seq_internal.h"
 
 static rv_seq_t *parse(const char *buf, size_t len, int threads, uint64_t chunk, char *err)
 {

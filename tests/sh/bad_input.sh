@@ -1,5 +1,5 @@
 # bad_input.sh — every kind of bad or odd input gets correct handling or one clear
-# error (exit 1, one stderr line), never a crash or a hang (issue 2, point 6).
+# error (exit 1, one stderr line), never a crash or a hang.
 . "$RV_TOP/tests/lib.sh"
 R="timeout 30 $REPVIEW"
 cd "${T:?}" || exit 1

@@ -1,5 +1,5 @@
 # cli_core.sh — the core subcommands (sa, index, stats, lce) and the conventions every
-# subcommand shares: help, --version, exit codes 0/1/2, one-line errors (SPEC §4).
+# subcommand shares: help, --version, exit codes 0/1/2, one-line errors (repview(1)).
 . "$RV_TOP/tests/lib.sh"
 
 # ---- sa: the teaching table -------------------------------------------------------

@@ -1,6 +1,6 @@
 # cli_global.sh — the options every command takes may also come before its name
 # (`repview --quiet lr FILE`, `repview -t 4 pairs FILE`), with the same answers;
-# without a command name after them the explorer opens as before (issue 13 point 3).
+# without a command name after them the explorer opens with those options.
 . "$RV_TOP/tests/lib.sh"
 cp "$RV_TOP/tests/data/multi.fa" "$T/m.fa"
 cd "${T:?}" || exit 1

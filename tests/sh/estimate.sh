@@ -1,9 +1,9 @@
-# estimate.sh — `repview pairs --estimate` (issue 15, RACE's cost model): with
-# --estimate-sample 1 its pair count equals `pairs --count` and its output bytes
-# the size of the real BEDPE, with filters and both strands; sampled on generated
-# inputs with repeat families (gen_chrom dna and collection) it lands within 25%
-# of the true count and within 25% of the real bytes, the same seed twice gives the
-# same numbers; the table has a row per worker; usage and data errors.
+# estimate.sh — `repview pairs --estimate` (RACE's cost model): with --estimate-sample
+# 1 its pair count equals `pairs --count` and its output bytes the size of the real
+# BEDPE, with filters and both strands; sampled on generated inputs with repeat
+# families (gen_chrom dna and collection) it lands within 25% of the true count and
+# within 25% of the real bytes, the same seed twice gives the same numbers; the table
+# has a row per worker; usage and data errors.
 source "$RV_TOP/tests/lib.sh"
 GEN=$RV_BUILD/gen_chrom
 $GEN --kind dna --records 3 400k 21 >"$T/dna.fa" && $GEN --kind collection --records 6 600k 22 >"$T/coll.fa" &&

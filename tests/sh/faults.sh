@@ -1,9 +1,9 @@
-# faults.sh — the fault matrix (issue 13 point 2): kill -9 at random moments of
-# `repview index` and of the explorer's background save, a reader while the index
-# is rewritten, an input edited in place without changing its size or modification
-# time, input from a FIFO and from stdin.  Each: the right exit status, nothing
-# half-written trusted, no answer ever different from a fresh build's.
-# (A full disk, a read-only directory, concurrent writers and Ctrl-C are in keep.sh.)
+# faults.sh — the fault matrix: kill -9 at random moments of `repview index` and of
+# the explorer's background save, a reader while the index is rewritten, an input
+# edited in place without changing its size or modification time, input from a FIFO
+# and from stdin.  Each: the right exit status, nothing half-written trusted, no
+# answer ever different from a fresh build's.  (A full disk, a read-only directory,
+# concurrent writers and Ctrl-C are in keep.sh.)
 . "$RV_TOP/tests/lib.sh"
 unset REPVIEW_NO_SAVE
 cd "${T:?}" || exit 1

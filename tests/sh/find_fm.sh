@@ -1,4 +1,4 @@
-# find_fm.sh — `repview find --count` and `--search fm|sa|auto` (issue 17): the FM-index
+# find_fm.sh — `repview find --count` and `--search fm|sa|auto`: the FM-index
 # path gives the bytes of the SA path for counts and BED6+ lines, on a generated genome
 # with reads from both strands (mismatches, N, IUPAC, lower case, palindromes), k = 0..3,
 # every strand mode; batches, pattern order, errors.  The GPU is used when the binary

@@ -84,7 +84,7 @@ expect_eq gen_identity_range_exit "$($GEN --kind collection --identity 0.5 10k 1
 expect_eq gen_shared_alone_exit "$($GEN --kind collection --shared 10k 10k 1 >/dev/null 2>&1; echo $?)" 2
 
 # the bytes of the classic kinds never change: tests, golden data and published
-# bench inputs depend on them (checksums of the outputs before --identity existed)
+# bench inputs depend on them (the checksum pins their outputs; --identity leaves them be)
 expect_eq gen_bytes_pinned "$({ $GEN 300k 11; $GEN --kind protein 200k 5; $GEN --kind english 200k 5
     $GEN --kind collection 200k 5; $GEN --records 3 5m 2; $GEN --kind collection --records 16 3m 7; } | cksum)" "107415009 9054190"
 

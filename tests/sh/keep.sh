@@ -1,8 +1,8 @@
-# keep.sh — build once, keep it (SPEC §6, issue 12 point 6): every command that
-# builds an index saves FILE.rvx after its answer (the explorer in the background
-# once the index is ready) unless --no-save / REPVIEW_NO_SAVE=1; a directory that
-# cannot take the file gives a one-line note, the answer and exit status 0 still
-# come, and nothing half-written is ever left behind.
+# keep.sh — build once, keep it (repview-index(1)): every command that builds an index saves
+# FILE.rvx after its answer (the explorer in the background once the index is ready)
+# unless --no-save / REPVIEW_NO_SAVE=1; a directory that cannot take the file gives a
+# one-line note, the answer and exit status 0 still come, and nothing half-written is
+# ever left behind.
 . "$RV_TOP/tests/lib.sh"
 unset REPVIEW_NO_SAVE
 R="timeout 60 $REPVIEW"

@@ -1,9 +1,9 @@
-# membudget.sh — issue 15 point 3: `--mem-budget` bounds what the buckets' path
-# holds.  Peak RSS (rvtime: the largest process's, in KiB) of `pairs --mem-budget`
-# on an 8 Mbp input must stay within a few bytes a base plus the budget plus the
-# program's own start-up, one process and each rank under mpirun; the index path
-# (SA, LCP and the rest: about 17 bytes a base) must not, so the bound is tight
-# enough to notice a whole-text array creeping into the buckets' path.
+# membudget.sh — `--mem-budget` bounds what the buckets' path holds.  Peak RSS
+# (rvtime: the largest process's, in KiB) of `pairs --mem-budget` on an 8 Mbp input
+# must stay within a few bytes a base plus the budget plus the program's own start-up,
+# one process and each rank under mpirun; the index path (SA, LCP and the rest: about
+# 17 bytes a base) must not, so the bound is tight enough to notice a whole-text array
+# creeping into the buckets' path.
 source "$RV_TOP/tests/lib.sh"
 
 "$RV_BUILD/gen_chrom" --kind dna --records 2 16m 21 >"$T/m.fa" || { bad membudget_input "gen_chrom failed"; exit 1; }

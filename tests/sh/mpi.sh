@@ -1,6 +1,6 @@
-# mpi.sh — `repview pairs`, `lr`, `tandem` and `find` from the text alone (issue
-# 15: prefix buckets, jobs of segments and pieces, a scan): the --mem-budget
-# path, `pairs --buckets I/N -o PART` + `repview merge` and `mpirun -np N` all give
+# mpi.sh — `repview pairs`, `lr`, `tandem` and `find` from the text alone (prefix
+# buckets, jobs of segments and pieces, a scan): the --mem-budget path,
+# `pairs --buckets I/N -o PART` + `repview merge` and `mpirun -np N` all give
 # the default (index) output byte for byte, in their output modes and filters;
 # exit codes, atomic -o, one error line, a rank that dies (the parts of lr, tandem
 # and find: parts.sh).  The first part needs
@@ -343,9 +343,9 @@ REPVIEW_MPI_HOSTS_APART=1 "${MPIRUN[@]}" -np 1 "$REPVIEW" pairs -l 16 -o "$T/m2"
     -np 1 "$REPVIEW" pairs -l 16 -o "$T/m2" "$T/g4.fa" 2>"$T/err"; rc=$?
 expect_eq mpi_hosts_text_same "$(cat "$T/m2" 2>&1)$(rc_note $rc)" "$("$REPVIEW" pairs -l 16 "$T/g4.fa")"
 # a host that cannot read the input while rank 0's can: that host's rank says so in
-# one line, at once (every rank votes on its read: before, the others went on into
-# collectives that host skipped: MPI_ERR_TRUNCATE for pairs, a hang for lr); rank 0's
-# own failure is rank 0's line
+# one line, at once (every rank votes on its read: without the vote the others would
+# go on into collectives that host skips: MPI_ERR_TRUNCATE for pairs, a hang for lr);
+# rank 0's own failure is rank 0's line
 for cmd in "pairs -l 16" lr tandem "find GATTACA"; do
     set -- $cmd; name=mpi_host_cannot_read_$1
     rm -f "$T/m2"; SECONDS=0

@@ -1,11 +1,10 @@
 # parts.sh — `repview lr|tandem|find --buckets I/N -o PART` and `repview merge`
-# (issue 15 point 4; mpi.sh has those of pairs, but for a merge short of memory at
-# the end): for N = 1, 2, 3 and 7 slices the parts merged, in any order, give the
-# single-process output byte for byte, in the commands' output modes and filters,
-# on DNA of several records with N runs, protein, periodic and empty inputs; merge
-# refuses missing and repeated slices, parts of other runs, inputs or commands, and
-# parts cut or altered, with one error line and no output left behind.  No MPI
-# needed.
+# (mpi.sh has those of pairs, but for a merge short of memory at the end): for N = 1,
+# 2, 3 and 7 slices the parts merged, in any order, give the single-process output
+# byte for byte, in the commands' output modes and filters, on DNA of several records
+# with N runs, protein, periodic and empty inputs; merge refuses missing and repeated
+# slices, parts of other runs, inputs or commands, and parts cut or altered, with one
+# error line and no output left behind.  No MPI needed.
 source "$RV_TOP/tests/lib.sh"
 
 # ---- inputs

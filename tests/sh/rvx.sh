@@ -1,6 +1,6 @@
 # rvx.sh — the .rvx index file: written atomically, reused when it matches, and a
 # stale, truncated, corrupt, foreign or other-version file is reported in one line
-# and rebuilt (never trusted, never a crash) — SPEC §6, issue 2 point 4.
+# and rebuilt (never trusted, never a crash) — repview-index(1).
 . "$RV_TOP/tests/lib.sh"
 unset REPVIEW_NO_SAVE # a damaged file is rewritten by the next command that builds
 R="timeout 60 $REPVIEW"
@@ -56,7 +56,7 @@ REPVIEW_FORCE_WIDE=1 $R index --quiet -o wide.rvx l.fa.gz
 cp wide.rvx l.fa.gz.rvx
 expect_eq wide_index_same_answer "$($R sa --rows 5 --around 1000 l.fa.gz 2>&1)" "$(cat want.txt)"
 
-# ---- version 3: block hashes verified lazily (issue 12 points 4-5) ----------------
+# ---- version 3: block hashes verified lazily ------------------------------------
 # A generated chromosome large enough for many 64 KiB blocks per section
 # (REPVIEW_RVX_BLOCK is a test hook).  For every section kind: flip one byte, then
 # the command that reads it reports one line naming the checksum mismatch, gives

@@ -1,4 +1,4 @@
-# strands_cli.sh — both strands from the command line (issue 14): the index file
+# strands_cli.sh — both strands from the command line: the index file
 # remembers them, every command answers the same from a both-strand index as from a
 # forward one (find without double hits, tandem per strand, lr and pairs for the
 # forward strand through the forward view), sa's doubled table, stats, errors.

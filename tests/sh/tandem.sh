@@ -69,7 +69,7 @@ bad_lines=$(awk 'NR==FNR { if (!/^>/) s = s $0; next }
     "$T/lambda.fa" <(printf '%s\n' "$want") | head -3)
 expect_eq tandem_lines_are_runs "$bad_lines" ""
 
-# TRF on lambda (Benson 1999).  The brief's minimum score 50 finds nothing in lambda
+# TRF on lambda (Benson 1999).  A minimum score of 50 finds nothing in lambda
 # (its best locus scores 44), so we ask for 20 (= 10 matching bases at weight 2).
 # Recall TRF -> ours: TRF loci with period <= 6 and >= 95% identity must overlap an
 # exact run of ours (default filter: >= 10 bp, 2 copies).  Such a locus of 10-19 bp

@@ -1,8 +1,8 @@
 # tandem_approx.sh — `repview tandem --approx`: output format and the definitions
 # each line must meet, breakers, usage errors, threads, the index file, stdin and
 # --mem-budget giving the same loci, and (when trf is installed) TRF's loci found
-# (issue 17: recall >= 95% of TRF's loci of period <= 500 and score >= 50, with no
-# more than twice as many loci).
+# (recall >= 95% of TRF's loci of period <= 500 and score >= 50, with no more than
+# twice as many loci).
 source "$RV_TOP/tests/lib.sh"
 
 H=$'#chrom\tstart\tend\tperiod\tcopies\tidentity\tscore\tmotif'

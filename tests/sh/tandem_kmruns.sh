@@ -1,6 +1,6 @@
-# tandem_kmruns.sh — `repview tandem --mismatches K` (k-mismatch runs, issue 17
-# point 3): format, a planted repeat with substitutions, K = 0 equal to the exact
-# runs (an independent algorithm: the index's runs), threads, regions, stdin and
+# tandem_kmruns.sh — `repview tandem --mismatches K` (k-mismatch runs): format, a
+# planted repeat with substitutions, K = 0 equal to the exact runs (an independent
+# algorithm: the index's runs), threads, regions, stdin and
 # usage errors.  The definition itself is checked exhaustively by t_kmruns.
 source "$RV_TOP/tests/lib.sh"
 

@@ -103,7 +103,7 @@ REPVIEW_DUMP_MARKS=1 golden_engine marks_run tandem multi.fa ':chr1:520<CR><Tab>
 # runs under the tandem filters are shown on the LR track ('~' in dumps); :set changes them
 REPVIEW_DUMP_MARKS=1 golden_engine track_runs tandem multi.fa ':chr1:520<CR>'
 REPVIEW_DUMP_MARKS=1 golden_engine track_runs_filtered tandem multi.fa ':chr1:520<CR>:set minlen 20<CR>'
-# Both strands (issue 14): a 30-bp segment at inv:41-70 and its reverse complement at
+# Both strands: a 30-bp segment at inv:41-70 and its reverse complement at
 # inv:121-150, indexed with both strands; the explorer opens FILE.rvx as it is.
 inv_seq=GAACTCGTGTTGTCGAGCGACGGAATTAGATCAGTTAAATCCGTAATGCCTTTCCCTAACAGAGTTTTTCGGCAGAAAACTGGCAGGGCTTTTAGTCGTGGGATGATCAGTGGGTAAAGGGAAAAACTCTGTTAGGGAAAGGCATTACGGTGGCGCGGGGTAACGCGCGCTAAGGCTCAGCTGCAACGCG
 printf '>inv\n%s\n' "$inv_seq" >"$T/inv.fa"

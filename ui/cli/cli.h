@@ -1,5 +1,5 @@
 /* cli.h — the command-line front end: subcommand entry points and the option
- * handling they share (SPEC §4). */
+ * handling they share (repview(1)). */
 #ifndef REPVIEW_UI_CLI_H
 #define REPVIEW_UI_CLI_H
 
@@ -51,10 +51,10 @@ int cli_data_error(void);
 int cli_arg_error(void);
 
 
-/* The index of FILE per SPEC §4 (FILE.rvx when it matches, else built), with the
+/* The index of FILE per repview(1) (FILE.rvx when it matches, else built), with the
  * common options applied; the sections in c->verify of a loaded file are verified
  * first (a damaged file is reported and rebuilt).  When it was built and may be kept
- * (SPEC §6), c->keep names FILE.rvx: end with cli_close_index().  NULL after
+ * (repview-index(1)), c->keep names FILE.rvx: end with cli_close_index().  NULL after
  * printing the error. */
 rv_index_t *cli_open_index(const char *path, cli_common_t *c);
 
@@ -128,7 +128,7 @@ void cli_find_put_header(int count);
 void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t *len, const rv_hit_t *h, int64_t n,
                        int threads);
 
-/* ---- MPI (cli_mpi.c, cli_mpi_host.c, cli_mpi_jobs.c, cli_mpi_msg.c; Open MPI when built with it) ---- */
+/* ---- MPI (cli_mpi_main.c, cli_mpi_host.c, cli_mpi_jobs.c, cli_mpi_msg.c; Open MPI when built with it) ---- */
 /* Ranks of the job this process belongs to, from the launcher's environment (1
  * when not started by mpirun; cli_common.c, beside cli_launch_rank). */
 int cli_mpi_ranks(void);

@@ -55,8 +55,8 @@ int cli_launch_rank(void)
 /* One line to stderr in one write (ranks' lines never interleave).  Under mpirun
  * every rank parses the same options and meets the same errors before MPI
  * starts, and rank 0 speaks for the job: the others wait three seconds (their
- * exit makes mpirun end the job, rank 0 too, maybe before it spoke; a loaded
- * host took mpirun over a second to end them after rank 0's exit) and then, if
+ * exit makes mpirun end the job, rank 0 too, maybe before it spoke; on a loaded
+ * host mpirun may take over a second to end them after rank 0's exit) and then, if
  * mpirun has not ended them, say a data error of their own with their rank (a
  * usage error is rank 0's too). */
 static void say_line(int usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -197,8 +197,8 @@ static uint64_t sections_read(const rv_index_t *x, uint64_t mask)
 
 rv_index_t *cli_reopen(rv_index_t *x, const char *path, cli_common_t *c)
 {
-    /* the damaged file is now refused by rv_index_load: rv_open reports it and
-     * rebuilds (and keeps the new index), as for any corrupt file */
+    /* rv_index_load refuses the damaged file: rv_open reports it and rebuilds
+     * (and keeps the new index), as for any corrupt file */
     rv_index_free(x);
     free(c->keep);
     c->keep = NULL;

@@ -172,7 +172,7 @@ static void *format_hits(void *arg)
 
 /* The BED6+ lines of n sorted hits, formatted in slices on up to `threads`
  * threads (0: every core), a round of at most 2 Mi hits at a time, written in
- * order (printf took about 1.5 us a hit: 40 s for the 25 M hits of 10 M reads). */
+ * order (printf takes about 1.5 us a hit: 40 s for the 25 M hits of 10 M reads). */
 void cli_find_put_hits(const rv_seq_t *s, const char *const *name, const size_t *len, const rv_hit_t *h, int64_t n,
                        int threads)
 {

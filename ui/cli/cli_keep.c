@@ -1,4 +1,4 @@
-/* cli_keep.c — a subcommand keeps the index it built (SPEC §6): after its answer,
+/* cli_keep.c — a subcommand keeps the index it built (repview-index(1)): after its answer,
  * which is flushed and closed first so that a pipe's reader need not wait for the
  * file, and without ever turning a successful answer into a failure. */
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* cli_mpi_host.c — the ranks of one host under mpirun (issue 15): grouped as MPI
+/* cli_mpi_host.c — the ranks of one host under mpirun: grouped as MPI
  * starts, the input read once per host into a window of memory they share, rank
  * 0's bucket plan (its counts in such a window) and the plan's job map or lists
  * shared the same way, and the windows' pages dropped and freed at the end.
@@ -67,7 +67,7 @@ int cli_mpi_on_this_host(int r)
 /* The pages of the host's windows (text, job lists or map, counts) out of this
  * rank's page tables: madvise(MADV_DONTNEED) on a shared mapping drops the
  * mappings, not the bytes (a later read maps them again).  Unmapping them in
- * MPI_Win_free took 0.14 s at the end of a 16-rank run, after rank 0's merge; a
+ * MPI_Win_free takes 0.14 s at the end of a 16-rank run, after rank 0's merge; a
  * rank that drops them while it waits for the others pays it then.  The ranges
  * are found on the calling thread (MPI is serialized), the drop may run on a
  * thread of its own. */
@@ -165,7 +165,7 @@ static rv_seq_t *lead_host(const char *path, rv_alpha_t alpha, int strands, int 
     rv_seq_t *s = rv_seq_load_placed(path, alpha, 0, place_text, &w);
     if (s && strands && rv_seq_add_reverse(s, 0) < 0) rv_seq_free(s), s = NULL;
     if (s && !w.made && make_window(&w, s->n ? s->n : 1) == 0) { /* read serially: copied */
-        rv_copy_threads(w.base, s->text, s->n, 0); /* every core of the host: 3 GB took 2 s on one */
+        rv_copy_threads(w.base, s->text, s->n, 0); /* every core of the host: 3 GB take 2 s on one */
         free(s->owned_text);
         s->owned_text = NULL;
         s->text = w.base;
@@ -326,7 +326,7 @@ static int bcast_pieces(MPI_Comm comm, void *dst, uint64_t bytes)
 /* The counts (8 bytes a code: 32 MB for DNA's 4^11 codes) from rank 0 to every
  * rank, without a copy for each: one window on each host (a broadcast among the
  * hosts' first ranks fills the other hosts'), read by the ranks of the host until
- * cli_mpi_finalize (a broadcast to 15 ranks of one host took 0.4 s).  Returns
+ * cli_mpi_finalize (a broadcast to 15 ranks of one host takes 0.4 s).  Returns
  * the window's copy (rank 0 copies `mine` in), or NULL with a message. */
 static uint64_t *share_counts(uint64_t *mine, uint64_t bytes)
 {
@@ -400,8 +400,8 @@ int cli_mpi_share_plan(rv_bucket_plan_t *plan, int rank, int size, int ok)
  * ranks of a host, when some rank reads them (`want`: this one) and they fit
  * `bytes`: each rank of the host fills a share of the positions in proportion to
  * its threads (whole blocks for the lists), then all wait for all.  Without either
- * (or when a rank failed to fill its share) the jobs scan the text, as before: the
- * answer is the same.  Every rank calls it. */
+ * (or when a rank failed to fill its share) the jobs scan the text: the answer is
+ * the same.  Every rank calls it. */
 void cli_mpi_share_map(const rv_seq_t *s, rv_bucket_plan_t *plan, uint64_t bytes, int want, int threads)
 {
     int any = 0, width = rv_bucket_map_width(plan);

@@ -1,8 +1,8 @@
-/* cli_mpi_internal.h — what cli_mpi.c (MPI's start and end), cli_mpi_host.c (the
+/* cli_mpi_internal.h — what cli_mpi_main.c (MPI's start and end), cli_mpi_host.c (the
  * ranks of one host and what they share), cli_mpi_jobs.c (the job loop, files to
  * rank 0) and cli_mpi_msg.c (bytes and counts between ranks, the job's abort)
  * share beside cli.h's calls.  Only with MPI built in (RV_HAVE_MPI).  The files
- * are layered (tests/sh/layers.sh): cli_mpi.c calls the others, cli_mpi_jobs.c
+ * are layered (tests/sh/layers.sh): cli_mpi_main.c calls the others, cli_mpi_jobs.c
  * calls cli_mpi_host.c, and both call cli_mpi_msg.c, which calls only the watch. */
 #ifndef REPVIEW_CLI_MPI_INTERNAL_H
 #define REPVIEW_CLI_MPI_INTERNAL_H

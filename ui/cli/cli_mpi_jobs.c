@@ -1,5 +1,5 @@
-/* cli_mpi_jobs.c — the master/worker job loop under mpirun (RACE = seeds/002
- * §5.2: dynamic, largest first; issue 15) and what goes from rank to rank with
+/* cli_mpi_jobs.c — the master/worker job loop under mpirun (RACE
+ * §5.2: dynamic, largest first) and what goes from rank to rank with
  * it: the workers' part files to rank 0, bytes and counts.  Built with MPI when
  * mpicc is found (RV_HAVE_MPI); otherwise every call fails. */
 #include <errno.h>
@@ -167,8 +167,8 @@ int cli_mpi_next_job(void *ctx, uint64_t *job)
     *job = held.job[held.head++];
     held.len--;
     /* with a batch, more are asked for while half of it is left: the rank's threads
-     * do not wait for rank 0's answer, one after the other, as they did for one
-     * job at a time (8 ms a job for a GPU rank of 32 threads on the H200 host) */
+     * do not wait for rank 0's answer one after the other (one job at a time costs
+     * a GPU rank of 32 threads 8 ms a job on an H200 host) */
     if (held.batch > 1 && !held.out && !held.none_left && 2 * held.len < held.batch && ask_jobs() < 0) return -1;
     return 1;
 }

@@ -1,6 +1,6 @@
 /* cli_mpi_msg.c — what goes from rank to rank under mpirun besides the jobs:
  * bytes in pieces and counts, each on its tag, waited for without spinning; and
- * the end of the job from a rank that explained it (issue 15).  The lowest layer
+ * the end of the job from a rank that explained it.  The lowest layer
  * of the MPI files: it calls only the watch (cli_mpi_watch.c).  Built with MPI when
  * mpicc is found (RV_HAVE_MPI); otherwise every call fails. */
 #include <stdio.h>

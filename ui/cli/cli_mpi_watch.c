@@ -1,4 +1,4 @@
-/* cli_mpi_watch.c — the fault rule of issue 15 under mpirun: a rank that stops
+/* cli_mpi_watch.c — the fault rule under mpirun: a rank that stops
  * answering, dies or fails ends the job with one line on stderr.
  *
  * A rank that is stopped (SIGSTOP, a hung node, a lost link) sends nothing more,

@@ -1,4 +1,4 @@
-/* cli_pairs.c — `repview pairs`: maximal pairs as BEDPE (SPEC §3 "Maximal pair",
+/* cli_pairs.c — `repview pairs`: maximal pairs as BEDPE (repview(1) "Maximal pair",
  * §4), with length, gap and range filters, a count, and the pairs covering one
  * position (the explorer's pairs pane, headless). */
 #include <ctype.h>
@@ -591,7 +591,7 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
 /* Rank 0 plans the buckets while the others wait (they would each count the
  * same), then sends them the plan.  The counting is the device's of the first GPU
  * rank (`counter`, 0: none) where there is one: it holds the text already, and
- * counts 3 Gbp in a tenth of a second where rank 0's cores took 2.3 s; a counter
+ * counts 3 Gbp in a tenth of a second where rank 0's cores take 2.3 s; a counter
  * that fails sends nothing and rank 0 counts.  The budget's cut is spread once,
  * for the workers' threads: equal where GPU ranks take them (gpu_jobs), else
  * tapered. */

@@ -183,7 +183,7 @@ static int print_wmer(void *ud, const rv_repeat_t *r)
 }
 
 /* Below these sizes the device's start (about 0.3 s on an H100) costs more than the
- * pass it saves: at 20 M ranks the GPU took 0.43 s against 0.32 s for counts, 0.84
+ * pass it saves: at 20 M ranks the GPU takes 0.43 s against 0.32 s for counts, 0.84
  * against 0.92 s with positions (tests/bench/RESULTS.md). */
 enum { GPU_MIN_RANKS = 32 << 20, GPU_MIN_RANKS_POS = 16 << 20 };
 

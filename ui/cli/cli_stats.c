@@ -9,7 +9,7 @@ static const char usage[] =
     "Usage: repview stats [OPTIONS] FILE\n\n"
     "Summary lines (starting with '# ') then one row per record:\n"
     "  name length matching breakers breaker_runs soft_masked\n"
-    "matching = symbols of the alphabet, breakers = everything else (SPEC §1),\n"
+    "matching = symbols of the alphabet, breakers = everything else (see repview(1)),\n"
     "breaker_runs = maximal breaker runs, soft_masked = lower-case symbols.\n"
     "The index state says whether FILE.rvx exists and matches FILE; strands says\n"
     "whether the index holds the forward strand or both (repview index --strands).\n";

@@ -1,4 +1,4 @@
-/* cli_text.c — what the commands' paths without an index share (issue 15):
+/* cli_text.c — what the commands' paths without an index share:
  * reading the sequence alone, a REGION as a range of text positions, the final
  * flush of standard output, and the --buckets I/N option. */
 #include <ctype.h>

@@ -1,7 +1,7 @@
 /* lrlen.h — LLR and LR lengths for the screen, through the LR engine (lr.h).
  *
  * LLR[i] = max(LCP[ISA[i]], LCP[ISA[i]+1]) is the longest repeat starting at i
- * (Tian & Xu, seeds/000 Lemma 1).  Its end e(i) = i + LLR[i] never decreases
+ * (Tian & Xu Lemma 1).  Its end e(i) = i + LLR[i] never decreases
  * (Lemma 2), so the LLRs covering k are exactly those starting in [i0(k), k] with
  * i0 the start of the first useful LLR covering k, and LR_k = the longest. */
 #ifndef REPVIEW_UI_LRLEN_H
@@ -12,7 +12,7 @@
 
 /* Longest repeat starting at text position i (0 at a breaker). */
 uint64_t lr_llr(const rv_index_t *x, uint64_t i);
-/* Useful LLR (seeds/000 Definition 3): non-empty and not inside LLR[i-1]. */
+/* Useful LLR (Tian & Xu Definition 3): non-empty and not inside LLR[i-1]. */
 int lr_llr_useful(const rv_index_t *x, uint64_t i);
 /* Smallest i <= k with i + LLR[i] > k (k + 1 when no LLR covers k). */
 uint64_t lr_first_cover(const rv_index_t *x, uint64_t k);

@@ -1,7 +1,7 @@
 /* pane_find.c — pattern search in the explorer: the `/` and `?` prompts, n/N,
  * hits highlighted in the sequence view, and the matches pane (count and list).
  *
- * Matches come from the find engine (find.h, seeds/003): a compiled pattern is a
+ * Matches come from the find engine (find.h, Sahu's thesis): a compiled pattern is a
  * handful of SA intervals, counted at once and walked in text order on demand.
  * The search itself (slow only for short patterns with mismatches on a big
  * genome) runs in a helper thread so the screen never freezes; Esc cancels it.

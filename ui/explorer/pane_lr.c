@@ -1,4 +1,4 @@
-/* pane_lr.c — the longest repeats pane: every LR covering the cursor (SPEC §3
+/* pane_lr.c — the longest repeats pane: every LR covering the cursor (repview(1)
  * LR_k; all of them, not only the leftmost), each with its other occurrences;
  * with a visual selection, the longest repeats covering the whole selection
  * (interval query, Xu arXiv 1511.02393).

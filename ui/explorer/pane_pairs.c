@@ -1,5 +1,5 @@
-/* pane_pairs.c — the maximal pairs pane: the maximal pairs (SPEC §3; RACE,
- * seeds/002) of which one copy covers the cursor, each row leading to the other
+/* pane_pairs.c — the maximal pairs pane: the maximal pairs (repview(1); RACE,
+ * RACE) of which one copy covers the cursor, each row leading to the other
  * copy.  The engine works from the cursor's neighbourhood in the LCP-interval
  * tree (pairs.h rv_pairs_covering), bounded in work so the pane stays responsive;
  * a bounded answer is marked "at least".  Minimum length: half as long again as

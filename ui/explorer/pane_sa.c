@@ -1,7 +1,7 @@
 /* pane_sa.c — the teaching pane: suffix-array rows (rank, SA, LCP, suffix) around
  * the cursor's suffix, the prefix each suffix shares with the row above
  * highlighted (that length is the LCP column), then the LLR segments covering the
- * cursor drawn as bars, useful (=) or useless (-) in the sense of seeds/000 §4.2:
+ * cursor drawn as bars, useful (=) or useless (-) in the sense of Tian & Xu §4.2:
  * the longest repeat covering the cursor is the longest of these bars. */
 #include <stdio.h>
 #include <string.h>

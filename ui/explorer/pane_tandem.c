@@ -1,6 +1,6 @@
-/* pane_tandem.c — the tandem repeats pane: the runs (maximal repetitions, SPEC §3;
+/* pane_tandem.c — the tandem repeats pane: the runs (maximal repetitions, repview(1);
  * Bannai et al., "The Runs Theorem") covering the cursor, then those on the
- * screen, with the SPEC defaults of `repview tandem` (length >= 10, >= 2 copies).
+ * screen, with the defaults of `repview tandem` (length >= 10, >= 2 copies).
  *
  * The runs come from the index (the RV_SEC_RUNS section of a .rvx) or are computed
  * once in a helper thread — O(n) LCE queries, seconds on a large genome — and then

@@ -1,5 +1,5 @@
 /* prompt.c — the command line at the bottom: `:` commands (goto in the region
- * syntax of SPEC §2 via htslib, relative moves, help, records, quit) and the `/`
+ * syntax of repview(1) via htslib, relative moves, help, records, quit) and the `/`
  * and `?` search prompts.  Errors are shown inline, in the same row. */
 #include <ctype.h>
 #include <string.h>

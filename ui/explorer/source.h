@@ -1,6 +1,6 @@
 /* source.h — where the explorer's sequence and index come from.
  *
- * The screen must show the sequence at once whatever the input size (SPEC §5), so
+ * The screen must show the sequence at once whatever the input size (repview-explorer(1)), so
  * bgzip and plain FASTA are read through htslib's faidx (only the bytes on the
  * screen; .fai/.gzi are created when missing, in a helper thread), while the full
  * load and the index build run in the background (engine build job).  FILE.rvx is
@@ -69,7 +69,7 @@ typedef struct {
 /* Open PATH: start loading FILE.rvx (or the build when there is none) and the
  * faidx helper (which writes no .fai/.gzi when no_create: the bundled sample).
  * A built index is saved to FILE.rvx once ready unless no_create or no_save
- * (SPEC §6).  Returns 0, or -1 with a message in err (nothing to show at all). */
+ * (repview-index(1)).  Returns 0, or -1 with a message in err (nothing to show at all). */
 int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opts_t *o,
              int no_create, int no_save, char *msg, size_t msglen);
 /* Check the helpers; 1 when something changed (msg set for the user, maybe ""). */

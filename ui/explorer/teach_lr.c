@@ -1,5 +1,5 @@
 /* teach_lr.c — lesson `lr`: the longest repeats covering a position, after Tian &
- * Xu (seeds/000; include/repview/lr.h).  L[i], the length of the longest repeat
+ * Xu (Tian & Xu; include/repview/lr.h).  L[i], the length of the longest repeat
  * starting at i (LLR_i), is the larger LCP of suffix i with its two neighbours in
  * the suffix array (Lemma 1).  LLR_i is useful when L[i] >= L[i-1]; a useless one
  * ends where LLR_{i-1} ends, so it is its suffix and never an LR (Lemma 2 and 3).

@@ -1,5 +1,5 @@
 /* teach_pairs.c — lesson `pairs`: maximal pairs from the LCP intervals of the
- * suffix array (Abouelhoda, Kurtz & Ohlebusch; Gusfield §7.12; engine/pairs.c).
+ * suffix array (Abouelhoda, Kurtz & Ohlebusch; Gusfield §7.12; engine/query/pairs_tree.c).
  * An l-interval is a run of rows whose suffixes share l symbols, with the LCP
  * dropping below l at both ends; its child intervals are cut where the LCP is
  * exactly l.  Two suffixes from different children share exactly l symbols, so
@@ -109,7 +109,7 @@ int teach_pairs(lesson_t *L)
     const uint64_t n = x->n, min = L->o.min_len;
     ival_t iv[TEACH_MAX_N + 1];
     size_t niv = intervals(x, iv), cap = 3 * n * n + 3, nf = 0;
-    uint64_t *found = malloc(cap * sizeof *found);
+    uint64_t *found = calloc(cap, sizeof *found);
     list_t eng = {malloc(cap * sizeof(uint64_t)), 0, cap};
     int rc = -1;
     if (!found || !eng.v) goto out;

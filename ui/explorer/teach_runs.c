@@ -1,4 +1,4 @@
-/* teach_runs.c — lesson `runs`: the runs (maximal repetitions, SPEC §3 tandem
+/* teach_runs.c — lesson `runs`: the runs (maximal repetitions, repview(1) tandem
  * repeats) from Lyndon roots, the method of Bannai et al., "The Runs Theorem",
  * that engine/lyndon.c and engine/runs.c implement: for one of the two orders of
  * the alphabet, every run [s, e) of smallest period p holds a Lyndon word of length

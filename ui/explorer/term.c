@@ -4,7 +4,7 @@
  * (getch times out every few tens of milliseconds), so the terminal is restored by
  * the normal exit path.  SIGTSTP (Ctrl-Z) is left to ncurses, whose handler
  * restores the terminal, stops, and redraws on SIGCONT.  Every helper thread
- * blocks all signals (engine/build.c, src_thread), so they arrive on the UI
+ * blocks all signals (engine/index/pipeline.c, src_thread), so they arrive on the UI
  * thread. */
 #include <curses.h>
 #include <locale.h>

@@ -1,0 +1,72 @@
+/* approx_internal.h — what approx_loci.c and approx_align.c share (not public API). */
+#ifndef REPVIEW_APPROX_INTERNAL_H
+#define REPVIEW_APPROX_INTERNAL_H
+
+#include <stdint.h>
+#include "repview/approx.h"
+
+enum {
+    APX_XDROP = 70,   /* an extension stops when its score falls this far below its best */
+    APX_BLOCK = 1024, /* text rows traced back at a time for the consensus */
+};
+
+/* A thread's scratch (rows for p cells: apx_reserve before the calls below): DP rows, a block's trace and the consensus votes. */
+typedef struct {
+    rv_approx_cell_t *row; /* 2 rows (scores with counts) */
+    int64_t *srow;         /* 2 rows (scores alone) */
+    uint64_t row_cap;      /* cells per row */
+    uint8_t *tb;
+    uint64_t tb_cap;
+    uint32_t *votes;
+    uint64_t votes_cap;
+} apx_work_t;
+
+/* Where an extension ends: len symbols read, the phase there, and the cell. */
+typedef struct {
+    uint64_t len, phase;
+    int64_t score;
+} apx_end_t;
+
+int apx_reserve(apx_work_t *w, uint64_t p);
+int apx_reserve_trace(apx_work_t *w, uint64_t tb, uint64_t votes);
+void apx_work_free(apx_work_t *w);
+
+/* Align text from x on (dir > 0: t[x], t[x+1], ...; dir < 0: t[x-1], t[x-2], ...,
+ * limit symbols at most) against M[0,p)^inf starting at phase `phase` (next motif
+ * symbol M[phase]; for dir < 0 the caller passes the motif reversed), stopping at an X-drop once
+ * min_len symbols are read: *out is the best end with len >= min_len (the longest
+ * on a tie).  0, or -1 with a message. */
+int apx_extend(apx_work_t *w, const uint8_t *t, uint64_t x, uint64_t limit, int dir, const uint8_t *M, uint64_t p,
+               uint64_t phase, uint64_t min_len, const rv_approx_opts_t *o, apx_end_t *out);
+
+/* rv_approx_score with w's rows; any_phase: the alignment may start at any phase
+ * of M at no cost (the copies after the first, against the motif). */
+int apx_score(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int any_phase,
+              const rv_approx_opts_t *o, rv_approx_cell_t *best);
+
+/* apx_score's score alone (faster); w's rows must hold p (apx_reserve). */
+int64_t apx_score_only(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int any_phase,
+                       const rv_approx_opts_t *o);
+
+/* The majority of the copies of t[0, len) aligned to M^inf from phase 0, phase by
+ * phase (a gap majority drops the phase; a symbol that most copies insert before a
+ * phase is added): C (room for cap >= p; no symbol is added when that would pass
+ * cap), its length *pc.  The
+ * alignment is traced back block by block (APX_BLOCK rows) from each block's best
+ * cell, so memory stays O(APX_BLOCK * p).  0, or -1 with a message. */
+int apx_consensus(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int sigma,
+                  uint64_t cap, const rv_approx_opts_t *o, uint8_t *C, uint64_t *pc);
+
+/* Two periods are compatible when one is within a tenth of a multiple of the other. */
+static inline int apx_compatible(uint64_t p, uint64_t q)
+{
+    const uint64_t a = p < q ? p : q, b = p < q ? q : p, m = (b + a / 2) / a;
+    const uint64_t off = b > m * a ? b - m * a : m * a - b;
+    return off <= a / 10;
+}
+
+/* rv_approx_find with pieces of piece_len symbols (the tests cut small ones). */
+int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds, uint64_t n_seeds,
+             const rv_approx_opts_t *o, int threads, uint64_t piece_len, rv_approx_set_t *out);
+
+#endif

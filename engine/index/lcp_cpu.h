@@ -1,0 +1,12 @@
+/* lcp_cpu.h — the LCP array on the CPU (lcp_cpu.c). */
+#ifndef REPVIEW_ENGINE_LCP_CPU_H
+#define REPVIEW_ENGINE_LCP_CPU_H
+
+#include "repview/index.h"
+#include "repview/progress.h"
+
+/* The LCP of x->sa, stopping at breakers: written in full into the ISA buffer as
+ * scratch, then attached narrowed (narrow.h).  0, or -1 with a message. */
+int rv_cpu_lcp(rv_index_t *x, int threads, rv_progress_t *p);
+
+#endif

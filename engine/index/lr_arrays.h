@@ -1,0 +1,18 @@
+/* lr_arrays.h — the LLR of a position straight from the index (lr_arrays.c builds
+ * the raw and compact LLR sections from it; the longest-repeat queries of
+ * query/ fall back on it where an index has no LLR section). */
+#ifndef REPVIEW_ENGINE_LR_ARRAYS_H
+#define REPVIEW_ENGINE_LR_ARRAYS_H
+
+#include <stdint.h>
+#include "repview/index.h"
+
+/* L[i] = |LLR_i| straight from the index (Tian & Xu Lemma 1, LCP[n] = 0). */
+static inline uint64_t rv_llr_of(const rv_index_t *x, uint64_t i)
+{
+    uint64_t r = rv_isa(x, i);
+    uint64_t a = rv_lcp(x, r), b = r + 1 < x->n ? rv_lcp(x, r + 1) : 0;
+    return a > b ? a : b;
+}
+
+#endif

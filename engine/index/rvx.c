@@ -1,0 +1,477 @@
+/* rvx.c — reading and verifying the .rvx index file (repview-index(1); layout in
+ * rvx_format.h, writing in rvx_write.c).  Little-endian hosts only (x86-64, arm64).
+ *
+ * Design (version 4).  The file is a header (input fingerprint, sizes, and the hashes
+ * of the table, of the block hashes and of itself), a section table reserved right
+ * after it but written last, the sections in the order the build finished them (each
+ * page aligned), and at the end one XXH3 hash per fixed block (8 MiB) of every
+ * section.  A writer hashes each block as it writes it, so saving runs at disk speed
+ * and overlaps the build.
+ *
+ * Opening is O(1) in the size of the index: rv_index_load() checks the header, the
+ * table, the block hashes, the section sizes and the small sections (records,
+ * segments) and returns.  Big sections are verified lazily by rv_index_verify(),
+ * all blocks in parallel: a headless command verifies exactly the sections it is
+ * about to use before its first answer (cli_common.c), or only the blocks it reads
+ * when they are few (rv_index_verify_part(): `sa --around`); the explorer verifies
+ * all of them in a background thread while it already shows the panes
+ * ("verifying N%").
+ * The O(n) content checks (LLRc order, the runs tree) run once their sections are
+ * verified.  Damage makes rv_index_verify() fail with "corrupt index (checksum
+ * mismatch ...)" and marks the file bad for this process: the next rv_index_load()
+ * refuses it, so rv_open() reports it in one line and rebuilds.
+ *
+ * Until a section is verified, reads from it must stay inside the mapping whatever
+ * its bytes say, at O(1) cost: SA and ISA values are clamped into [0, n) by
+ * rv_sa()/rv_isa(), LCP and LLR lengths to n by rv_lcp()/rv_lr_src_L(), LLRc starts
+ * by rv_llrc_start(); the narrow tables bound their escapes by n_big
+ * (rv_narrow_val()) and their size is checked at open; the runs section is checked
+ * in full before its first use (rv_runs_get()).  Headless commands never read an
+ * unverified section (cli_common.c verifies first); the explorer may, while the
+ * background verification runs. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "repview/common.h"
+#include "repview/index.h"
+#include "repview/lr.h"
+#include "repview/tandem.h"
+#include "base/internal.h"
+#include "rvx_format.h"
+
+/* What of a mapped file is verified. */
+struct rv_rvx_state {
+    const unsigned char *base;
+    const uint64_t *hashes;
+    uint64_t block;
+    char *path;
+    dev_t dev;
+    ino_t ino;
+    int64_t mtime_ns;
+    int n_sec;
+    rvx_entry_t sec[RVX_TABLE_CAP];
+    _Atomic int ok[RV_SEC_MAX]; /* 1 once the section's blocks and content passed */
+    _Atomic unsigned char *blk_ok; /* per block hash: 1 once it passed */
+    _Atomic uint64_t done, total;
+    _Atomic int cancel;
+    pthread_mutex_t mu;         /* one verification at a time */
+};
+
+/* Files this process found damaged (dev, inode, mtime) and why: refused on reload
+ * with the same report. */
+static struct { dev_t dev; ino_t ino; int64_t mtime_ns; char why[160]; } bad_files[16];
+static int n_bad;
+static pthread_mutex_t bad_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void mark_bad(const struct rv_rvx_state *v, const char *why)
+{
+    pthread_mutex_lock(&bad_mu);
+    int k = n_bad < 16 ? n_bad++ : 15;
+    bad_files[k].dev = v->dev;
+    bad_files[k].ino = v->ino;
+    bad_files[k].mtime_ns = v->mtime_ns;
+    snprintf(bad_files[k].why, sizeof bad_files[k].why, "%s", why);
+    pthread_mutex_unlock(&bad_mu);
+}
+
+/* 1 (why filled) when this process found the file damaged. */
+static int known_bad(const struct stat *st, char *why, size_t len)
+{
+    int64_t mt = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+    int hit = 0;
+    pthread_mutex_lock(&bad_mu);
+    for (int i = 0; i < n_bad && !hit; i++)
+        if (bad_files[i].dev == st->st_dev && bad_files[i].ino == st->st_ino && bad_files[i].mtime_ns == mt) {
+            snprintf(why, len, "%s", bad_files[i].why);
+            hit = 1;
+        }
+    pthread_mutex_unlock(&bad_mu);
+    return hit;
+}
+
+int rv_file_matches(const char *path, uint64_t size, int64_t mtime_ns, int64_t ctime_ns, uint64_t ino)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return 0;
+    return (uint64_t)st.st_size == size && (uint64_t)st.st_ino == ino &&
+           (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec == mtime_ns &&
+           (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec == ctime_ns;
+}
+
+/* ---- loading ---------------------------------------------------------------- */
+
+static rv_rvx_status_t fail(rv_rvx_status_t st, const char *path, const char *what, void *map,
+                            size_t len)
+{
+    if (map) munmap(map, len);
+    rv_error(path, "%s", what);
+    return st;
+}
+
+static int unpack_records(rv_seq_t *s, const unsigned char *p, uint64_t bytes)
+{
+    s->rec = calloc(s->n_rec ? s->n_rec : 1, sizeof *s->rec);
+    if (!s->rec) return -1;
+    uint64_t at = 0, expect_off = 0;
+    for (uint64_t i = 0; i < s->n_rec; i++) {
+        uint32_t l;
+        if (at + 20 > bytes) return -1;
+        memcpy(&s->rec[i].len, p + at, 8);
+        memcpy(&s->rec[i].off, p + at + 8, 8);
+        memcpy(&l, p + at + 16, 4);
+        if (at + 20 + l > bytes || s->rec[i].off != expect_off) return -1;
+        s->rec[i].name = strndup((const char *)p + at + 20, l);
+        if (!s->rec[i].name) return -1;
+        expect_off += s->rec[i].len;
+        at += 20 + l;
+    }
+    return at == bytes && expect_off == s->glen ? 0 : -1;
+}
+
+static int section_hashes_ok(const unsigned char *base, const rvx_entry_t *e, const uint64_t *hashes,
+                             uint64_t block)
+{
+    for (uint64_t b = 0, nb = rvx_blocks(e->bytes, block); b < nb; b++) {
+        uint64_t at = b * block, len = e->bytes - at < block ? e->bytes - at : block;
+        if (rvx_block_hash(base + e->offset + at, len, e->id, b) != hashes[e->first_hash + b]) return 0;
+    }
+    return 1;
+}
+
+/* Header checks, O(1): version, own hash, fingerprint.  RV_RVX_OK or the reason. */
+static rv_rvx_status_t check_header(const char *path, const char *input, const unsigned char *base,
+                                    size_t len, rvx_header_t *h)
+{
+    if (memcmp(base, RVX_MAGIC, 8) != 0) return rv_error(path, "not a repview index"), RV_RVX_FOREIGN;
+    if (len < 16) return rv_error(path, "truncated index file"), RV_RVX_TRUNCATED;
+    memcpy(h, base, 16);
+    if (h->version != RVX_VERSION || h->header_bytes != sizeof *h)
+        return rv_error(path, "index written by another version of repview"), RV_RVX_VERSION;
+    if (len < sizeof *h) return rv_error(path, "truncated index file"), RV_RVX_TRUNCATED;
+    memcpy(h, base, sizeof *h);
+    uint64_t want = h->header_hash;
+    h->header_hash = 0;
+    if (XXH3_64bits_withSeed(h, sizeof *h, 2) != want) return rv_error(path, "corrupt index header"), RV_RVX_CORRUPT;
+    h->header_hash = want;
+    if (input && !rv_file_matches(input, h->src_size, h->src_mtime_ns, h->src_ctime_ns, h->src_ino))
+        return rv_error(path, "stale index (the input changed since it was built)"), RV_RVX_STALE;
+    return RV_RVX_OK;
+}
+
+/* Table and block hashes, O(sections + blocks); fills ptr/bytes by id. */
+static rv_rvx_status_t check_table(const char *path, const unsigned char *base, size_t len,
+                                   const rvx_header_t *h, const void **ptr, uint64_t *bytes)
+{
+    if (h->n_sections > RVX_TABLE_CAP || h->block_bytes < 4096 || h->block_bytes % 4096)
+        return rv_error(path, "corrupt section table"), RV_RVX_CORRUPT;
+    if (RVX_DATA_START > len || h->hash_offset > len || h->hash_offset % 8 ||
+        h->n_hashes > (len - h->hash_offset) / 8)
+        return rv_error(path, "truncated index file"), RV_RVX_TRUNCATED;
+    const rvx_entry_t *table = (const rvx_entry_t *)(base + sizeof *h);
+    if (XXH3_64bits_withSeed(table, h->n_sections * sizeof *table, 1) != h->table_hash)
+        return rv_error(path, "corrupt section table"), RV_RVX_CORRUPT;
+    const uint64_t *hashes = (const uint64_t *)(base + h->hash_offset);
+    if (XXH3_64bits_withSeed(hashes, h->n_hashes * 8, 3) != h->hashes_hash)
+        return rv_error(path, "corrupt index (checksum mismatch in the block hashes)"), RV_RVX_CORRUPT;
+    for (uint32_t i = 0; i < h->n_sections; i++) {
+        const rvx_entry_t *e = &table[i];
+        if (e->offset > len || e->bytes > len - e->offset)
+            return rv_error(path, "truncated index file"), RV_RVX_TRUNCATED;
+        uint64_t nb = rvx_blocks(e->bytes, h->block_bytes);
+        if (e->id == 0 || e->id >= RV_SEC_MAX || ptr[e->id] || e->offset % 8 || e->offset < RVX_DATA_START ||
+            e->first_hash > h->n_hashes || nb > h->n_hashes - e->first_hash)
+            return rv_error(path, "corrupt section table"), RV_RVX_CORRUPT;
+        ptr[e->id] = base + e->offset;
+        bytes[e->id] = e->bytes;
+    }
+    const uint64_t w = h->wide ? 8 : 4;
+    if (!ptr[RV_SEC_RECORDS] || !ptr[RV_SEC_SEGMENTS] || !ptr[RV_SEC_RAW] || !ptr[RV_SEC_TEXT] ||
+        !ptr[RV_SEC_SA] || !ptr[RV_SEC_ISA] || bytes[RV_SEC_RAW] != h->glen || bytes[RV_SEC_TEXT] != h->n ||
+        bytes[RV_SEC_SEGMENTS] != h->n_seg * sizeof(rv_segment_t) ||
+        bytes[RV_SEC_SA] != h->n * w || bytes[RV_SEC_ISA] != h->n * w ||
+        h->alpha < RV_ALPHA_DNA || h->alpha > RV_ALPHA_TEXT || h->wide > 1)
+        return rv_error(path, "corrupt index (inconsistent sections)"), RV_RVX_CORRUPT;
+    /* the small sections are read at once: verify them now */
+    for (uint32_t i = 0; i < h->n_sections; i++)
+        if ((table[i].id == RV_SEC_RECORDS || table[i].id == RV_SEC_SEGMENTS ||
+             table[i].id == RV_SEC_STRANDS) &&
+            !section_hashes_ok(base, &table[i], hashes, h->block_bytes))
+            return rv_error(path, "corrupt index (checksum mismatch in the record table)"), RV_RVX_CORRUPT;
+    return RV_RVX_OK;
+}
+
+static struct rv_rvx_state *state_new(const char *path, const struct stat *st, const unsigned char *base,
+                                      const rvx_header_t *h)
+{
+    struct rv_rvx_state *v = calloc(1, sizeof *v);
+    if (!v || !(v->path = strdup(path))) { free(v); return NULL; }
+    v->base = base;
+    v->hashes = (const uint64_t *)(base + h->hash_offset);
+    v->block = h->block_bytes;
+    v->dev = st->st_dev;
+    v->ino = st->st_ino;
+    v->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+    v->n_sec = (int)h->n_sections;
+    v->blk_ok = calloc(h->n_hashes ? h->n_hashes : 1, 1);
+    if (!v->blk_ok) { free(v->path); free(v); return NULL; }
+    memcpy(v->sec, base + sizeof *h, h->n_sections * sizeof(rvx_entry_t));
+    for (int i = 0; i < v->n_sec; i++)
+        if (v->sec[i].id == RV_SEC_RECORDS || v->sec[i].id == RV_SEC_SEGMENTS ||
+            v->sec[i].id == RV_SEC_STRANDS)
+            atomic_store(&v->ok[v->sec[i].id], 1);
+    pthread_mutex_init(&v->mu, NULL);
+    return v;
+}
+
+static void rv_rvx_state_free(struct rv_rvx_state *v)
+{
+    if (!v) return;
+    pthread_mutex_destroy(&v->mu);
+    free((void *)v->blk_ok);
+    free(v->path);
+    free(v);
+}
+
+static rv_index_t *index_from_map(const rvx_header_t *h, const void **ptr, const uint64_t *bytes,
+                                  const char *input, int *bad)
+{
+    rv_seq_t *s = calloc(1, sizeof *s);
+    rv_index_t *x = calloc(1, sizeof *x);
+    if (!s || !x) { free(s); free(x); return NULL; }
+    s->alpha = (rv_alpha_t)h->alpha;
+    s->sigma = (int)h->sigma;
+    s->n_rec = h->n_rec; s->glen = h->glen; s->n = h->n; s->n_seg = h->n_seg;
+    s->raw = ptr[RV_SEC_RAW];
+    s->text = ptr[RV_SEC_TEXT];
+    s->src_size = h->src_size;
+    s->src_mtime_ns = h->src_mtime_ns;
+    s->src_ctime_ns = h->src_ctime_ns;
+    s->src_ino = h->src_ino;
+    s->path = input ? strdup(input) : NULL;
+    s->seg = malloc(bytes[RV_SEC_SEGMENTS] ? bytes[RV_SEC_SEGMENTS] : 1);
+    *bad = !s->seg || unpack_records(s, ptr[RV_SEC_RECORDS], bytes[RV_SEC_RECORDS]) != 0;
+    if (s->seg) memcpy(s->seg, ptr[RV_SEC_SEGMENTS], bytes[RV_SEC_SEGMENTS]);
+    if (!*bad) *bad = rv_seq_index_names(s);
+    x->seq = s;
+    x->n = h->n;
+    x->wide = (int)h->wide;
+    x->sa = (void *)ptr[RV_SEC_SA];
+    x->isa = (void *)ptr[RV_SEC_ISA];
+    snprintf(x->backend, sizeof x->backend, "index file");
+    for (int id = RV_SEC_ISA + 1; id < RV_SEC_MAX; id++)
+        if (ptr[id]) x->ext[id] = (rv_section_t){(void *)ptr[id], bytes[id], 0};
+    if (ptr[RV_SEC_STRANDS]) { /* both strands: n = 2 nf + 1 of DNA */
+        uint64_t nf = 0;
+        if (bytes[RV_SEC_STRANDS] == sizeof nf) memcpy(&nf, ptr[RV_SEC_STRANDS], sizeof nf);
+        if (bytes[RV_SEC_STRANDS] != sizeof nf || s->alpha != RV_ALPHA_DNA || (nf ? 2 * nf + 1 : 0) != s->n)
+            *bad = 1;
+        s->strands = 2;
+        s->nf = nf;
+    }
+    return x;
+}
+
+rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **out)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        rv_error(path, "%s", strerror(errno));
+        return errno == ENOENT ? RV_RVX_MISSING : RV_RVX_IOERR;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return fail(RV_RVX_IOERR, path, "not a regular file", NULL, 0); }
+    size_t len = (size_t)st.st_size;
+    if (len < 8) { close(fd); return fail(len ? RV_RVX_FOREIGN : RV_RVX_TRUNCATED, path, len ? "not a repview index" : "empty index file", NULL, 0); }
+    char why[160];
+    if (known_bad(&st, why, sizeof why)) { close(fd); return fail(RV_RVX_CORRUPT, path, why, NULL, 0); }
+    void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return fail(RV_RVX_IOERR, path, "cannot map the index file", NULL, 0);
+    rvx_header_t h;
+    const void *ptr[RV_SEC_MAX] = {0};
+    uint64_t bytes[RV_SEC_MAX] = {0};
+    rv_rvx_status_t rc = check_header(path, input, map, len, &h);
+    if (rc == RV_RVX_OK) rc = check_table(path, map, len, &h, ptr, bytes);
+    if (rc != RV_RVX_OK) { munmap(map, len); return rc; }
+    int bad = 0;
+    rv_index_t *x = index_from_map(&h, ptr, bytes, input, &bad);
+    if (!x) return fail(RV_RVX_IOERR, path, "out of memory", map, len);
+    x->map = map;
+    x->map_len = len;
+    x->rvx = state_new(path, &st, map, &h);
+    x->rvx_free = rv_rvx_state_free;
+    if (!x->rvx) { rv_index_free(x); return fail(RV_RVX_IOERR, path, "out of memory", NULL, 0); }
+    if (bad || rv_index_bind_lcp(x) < 0) { /* both O(1) past the small sections */
+        rv_index_free(x);
+        rv_error(path, bad ? "corrupt index (bad record table)" : "corrupt index (inconsistent sections)");
+        return RV_RVX_CORRUPT;
+    }
+    *out = x;
+    return RV_RVX_OK;
+}
+
+/* ---- verification ------------------------------------------------------------- */
+
+typedef struct {
+    struct rv_rvx_state *v;
+    int idx[RVX_TABLE_CAP];   /* table entries to verify */
+    uint64_t first[RVX_TABLE_CAP + 1]; /* their first block in the job's numbering */
+    int n;
+    _Atomic int bad[RVX_TABLE_CAP];
+    _Atomic uint64_t bad_block[RVX_TABLE_CAP];
+} verify_job_t;
+
+static void verify_range(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    verify_job_t *j = ctx;
+    struct rv_rvx_state *v = j->v;
+    int k = 0;
+    for (uint64_t g = lo; g < hi && !atomic_load(&v->cancel); g++) {
+        while (g >= j->first[k + 1]) k++;
+        const rvx_entry_t *e = &v->sec[j->idx[k]];
+        uint64_t b = g - j->first[k], at = b * v->block;
+        uint64_t len = e->bytes - at < v->block ? e->bytes - at : v->block;
+        if (atomic_load(&v->blk_ok[e->first_hash + b])) {
+            /* verified already by rv_index_verify_part() */
+        } else if (rvx_block_hash(v->base + e->offset + at, len, e->id, b) == v->hashes[e->first_hash + b]) {
+            atomic_store(&v->blk_ok[e->first_hash + b], 1);
+        } else if (!atomic_exchange(&j->bad[k], 1)) {
+            atomic_store(&j->bad_block[k], b);
+        }
+        atomic_fetch_add(&v->done, len);
+    }
+}
+
+static const char *section_name(uint32_t id)
+{
+    switch (id) {
+    case RV_SEC_RAW: return "sequence";
+    case RV_SEC_TEXT: return "text";
+    case RV_SEC_SA: return "SA";
+    case RV_SEC_ISA: return "ISA";
+    case RV_SEC_LCP: case RV_SEC_LCP_BIG: return "LCP";
+    case RV_SEC_LLR: case RV_SEC_LLRC: case RV_SEC_LLR_BIG: return "LLR";
+    case RV_SEC_RUNS: return "runs";
+    default: return "section";
+    }
+}
+
+/* Content checks (O(n)) of a group of sections, once the last of the group present
+ * in the file is verified (newly: verified by this call). */
+static int check_content(rv_index_t *x, uint64_t newly)
+{
+    const struct rv_rvx_state *v = x->rvx;
+    uint64_t present = 0, verified = newly;
+    for (int i = 0; i < v->n_sec; i++) {
+        present |= RV_SEC_BIT(v->sec[i].id);
+        if (atomic_load(&v->ok[v->sec[i].id])) verified |= RV_SEC_BIT(v->sec[i].id);
+    }
+    const uint64_t lr = (RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_LLR_BIG)) & present;
+    if ((newly & lr) && (verified & lr) == lr && rv_lr_check_sections(x) < 0) return -1;
+    if ((newly & RV_SEC_BIT(RV_SEC_RUNS)) && rv_runs_check(x) < 0) return -1;
+    return 0;
+}
+
+static void damage_report(const struct rv_rvx_state *v, const rvx_entry_t *e, uint64_t b, char *why, size_t len)
+{
+    snprintf(why, len, "corrupt index (checksum mismatch in %s section %u, block %llu of %llu)",
+             section_name(e->id), e->id, (unsigned long long)b, (unsigned long long)rvx_blocks(e->bytes, v->block));
+}
+
+int rv_index_verify_part(rv_index_t *x, int id, uint64_t off, uint64_t len)
+{
+    struct rv_rvx_state *v = x->rvx;
+    if (!v || id <= 0 || id >= RV_SEC_MAX || atomic_load(&v->ok[id]) || !len) return 0;
+    for (int i = 0; i < v->n_sec; i++) {
+        const rvx_entry_t *e = &v->sec[i];
+        if (e->id != (uint32_t)id || off >= e->bytes) continue;
+        uint64_t end = len > e->bytes - off ? e->bytes : off + len;
+        for (uint64_t b = off / v->block; b * v->block < end; b++) {
+            uint64_t at = b * v->block, bl = e->bytes - at < v->block ? e->bytes - at : v->block;
+            if (atomic_load(&v->blk_ok[e->first_hash + b])) continue;
+            if (rvx_block_hash(v->base + e->offset + at, bl, e->id, b) != v->hashes[e->first_hash + b]) {
+                char why[160];
+                damage_report(v, e, b, why, sizeof why);
+                mark_bad(v, why);
+                return rv_error(v->path, "%s", why);
+            }
+            atomic_store(&v->blk_ok[e->first_hash + b], 1);
+        }
+    }
+    return 0;
+}
+
+int rv_index_verify(rv_index_t *x, uint64_t mask, int threads)
+{
+    struct rv_rvx_state *v = x->rvx;
+    if (!v) return 0;
+    pthread_mutex_lock(&v->mu);
+    static verify_job_t zero;
+    verify_job_t *j = malloc(sizeof *j);
+    if (!j) { pthread_mutex_unlock(&v->mu); return rv_error(v->path, "out of memory"); }
+    *j = zero;
+    j->v = v;
+    uint64_t total = 0, bytes = 0;
+    for (int i = 0; i < v->n_sec; i++) {
+        uint32_t id = v->sec[i].id;
+        if (!(mask >> id & 1) || atomic_load(&v->ok[id])) continue;
+        j->idx[j->n] = i;
+        j->first[j->n++] = total;
+        total += rvx_blocks(v->sec[i].bytes, v->block);
+        bytes += v->sec[i].bytes;
+    }
+    j->first[j->n] = total;
+    atomic_store(&v->done, 0);
+    atomic_store(&v->total, bytes);
+    if (total) rv_parallel_dynamic(threads > 0 ? threads : rv_default_threads(), total, 1, verify_range, j);
+    int rc = 0;
+    uint64_t newly = 0;
+    char why[160] = "";
+    for (int k = 0; k < j->n && !why[0]; k++) {
+        const rvx_entry_t *e = &v->sec[j->idx[k]];
+        if (atomic_load(&j->bad[k])) damage_report(v, e, atomic_load(&j->bad_block[k]), why, sizeof why);
+        newly |= RV_SEC_BIT(e->id);
+    }
+    if (!why[0] && atomic_load(&v->cancel)) {
+        rc = rv_error(v->path, "verification cancelled");
+    } else {
+        if (!why[0] && check_content(x, newly) < 0)
+            snprintf(why, sizeof why, "corrupt index (inconsistent sections: %s)", rv_last_error());
+        if (why[0]) { rc = rv_error(v->path, "%s", why); mark_bad(v, why); }
+    }
+    if (!rc)
+        for (int k = 0; k < j->n; k++) atomic_store(&v->ok[v->sec[j->idx[k]].id], 1);
+    free(j);
+    pthread_mutex_unlock(&v->mu);
+    return rc;
+}
+
+void rv_index_verify_progress(const rv_index_t *x, uint64_t *done, uint64_t *total)
+{
+    *done = x->rvx ? atomic_load(&x->rvx->done) : 0;
+    *total = x->rvx ? atomic_load(&x->rvx->total) : 0;
+}
+
+void rv_index_verify_cancel(rv_index_t *x)
+{
+    if (x->rvx) atomic_store(&x->rvx->cancel, 1);
+}
+
+int rv_index_check_file(const char *path, int threads, int *sections, uint64_t *bytes)
+{
+    rv_index_t *x = NULL;
+    if (rv_index_load(path, NULL, &x) != RV_RVX_OK) return -1;
+    *sections = x->rvx->n_sec;
+    *bytes = x->map_len;
+    int rc = rv_index_verify(x, RV_SEC_ALL_MASK, threads);
+    rv_index_free(x);
+    return rc;
+}

@@ -1,0 +1,391 @@
+/* rvx_write.c — writing a .rvx file (layout: rvx_format.h, design: rvx.c).
+ *
+ * Sections are handed over one by one (rv_rvx_writer_add) while the caller goes on
+ * computing; a few writer threads take the queued sections block by block, hash each
+ * block while it is hot in cache, pwrite() it at its precomputed offset and start its
+ * writeback at once (sync_file_range), so that the disk works while the CPU copies.
+ * rv_rvx_writer_finish() writes the block hashes, the table and the header, then one
+ * fsync and the rename: the final path only ever holds a complete file. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "repview/common.h"
+#include "repview/index.h"
+#include "rvx_format.h"
+
+enum { MAX_WRITERS = 8 };
+
+typedef struct {
+    uint32_t id;
+    const void *ptr;
+    uint64_t bytes, offset, nblocks;
+    uint64_t *hash; /* nblocks hashes, filled by the writer threads */
+} wsec_t;
+
+struct rv_rvx_writer {
+    char *path, *tmp;
+    int fd;
+    uint64_t block, end; /* block size; first free offset */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t tid[MAX_WRITERS];
+    int nthreads;
+    wsec_t sec[RVX_TABLE_CAP];
+    int ns, cur;       /* sections queued; the one being handed out */
+    uint64_t cur_blk;  /* its next block */
+    int closing, stop; /* finish: drain the queue; abort: drop it */
+    int err;           /* an errno of a failed write, or 0 */
+    uint64_t added;    /* bit per section id */
+    void *records;     /* packed record table (owned) */
+    rvx_header_t meta; /* the header fields that describe the index */
+    int have_meta;
+};
+
+/* Writer thread: take the next block, hash it, write it, start its writeback. */
+static void *writer_main(void *arg)
+{
+    rv_rvx_writer_t *w = arg;
+    pthread_mutex_lock(&w->mu);
+    while (!w->stop) {
+        while (w->cur < w->ns && w->cur_blk >= w->sec[w->cur].nblocks) { w->cur++; w->cur_blk = 0; }
+        if (w->cur >= w->ns) {
+            if (w->closing) break;
+            pthread_cond_wait(&w->cv, &w->mu);
+            continue;
+        }
+        wsec_t *s = &w->sec[w->cur];
+        uint64_t b = w->cur_blk++, at = b * w->block;
+        pthread_mutex_unlock(&w->mu);
+        uint64_t len = s->bytes - at < w->block ? s->bytes - at : w->block;
+        const char *p = (const char *)s->ptr + at;
+        s->hash[b] = rvx_block_hash(p, len, s->id, b);
+        int err = 0;
+        for (uint64_t done = 0; done < len && !err;) {
+            ssize_t k = pwrite(w->fd, p + done, len - done, (off_t)(s->offset + at + done));
+            if (k < 0 && errno != EINTR) err = errno;
+            else if (k == 0) err = EIO; /* no progress: never spin */
+            else if (k > 0) done += (uint64_t)k;
+        }
+        if (!err) sync_file_range(w->fd, (off_t)(s->offset + at), (off_t)len, SYNC_FILE_RANGE_WRITE);
+        pthread_mutex_lock(&w->mu);
+        if (err && !w->err) w->err = err;
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+static uint64_t block_size(void)
+{
+    /* test hook: small blocks give small inputs many blocks per section */
+    const char *e = getenv("REPVIEW_RVX_BLOCK");
+    uint64_t b = e ? strtoull(e, NULL, 10) : 0;
+    return b >= 4096 && b % 4096 == 0 ? b : RVX_BLOCK_DEFAULT;
+}
+
+enum { STALE_AGE = 3600 }; /* seconds untouched before a dead writer's leftovers go */
+
+/* Remove a private directory and whatever is in it.  A writer may create its
+ * temporary file while we look: try again until rmdir succeeds, after which no
+ * file can appear there any more. */
+void rv_rvx_remove_dir(const char *dir)
+{
+    for (int tries = 0; tries < 100; tries++) {
+        DIR *d = opendir(dir);
+        if (!d) return;
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) unlinkat(dirfd(d), e->d_name, 0);
+        closedir(d);
+        if (rmdir(dir) == 0 || errno != ENOTEMPTY) return;
+    }
+}
+
+/* What writers killed outright (SIGKILL, a crash, power loss) leave beside path:
+ * PATH.tmp.PID.N files and PATH.saving.PID.N directories (keep_save.c).  Those whose
+ * process no longer exists on this machine and that nobody touched for an hour are
+ * removed: a live writer, here or (on a shared disk) elsewhere, is never touched,
+ * since its PID lives or its file keeps changing. */
+void rv_rvx_sweep_leftovers(const char *path)
+{
+    char *dir = strdup(path);
+    if (!dir) return;
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? path + (slash - dir) + 1 : path, *where = ".";
+    if (slash) *slash = 0, where = dir[0] ? dir : "/";
+    DIR *d = opendir(where);
+    size_t bl = strlen(base);
+    time_t now = time(NULL);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        const char *rest = e->d_name + bl;
+        int is_dir;
+        if (strncmp(e->d_name, base, bl) != 0) continue;
+        if (strncmp(rest, ".tmp.", 5) == 0) rest += 5, is_dir = 0;
+        else if (strncmp(rest, ".saving.", 8) == 0) rest += 8, is_dir = 1;
+        else continue;
+        char *end;
+        long pid = strtol(rest, &end, 10);
+        if (end == rest || *end != '.' || pid <= 0 || pid == (long)getpid()) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || now - st.st_mtime < STALE_AGE) continue;
+        size_t fl = strlen(where) + strlen(e->d_name) + 2;
+        char *full = malloc(fl);
+        if (!full) break;
+        snprintf(full, fl, "%s/%s", where, e->d_name);
+        if (is_dir && S_ISDIR(st.st_mode)) rv_rvx_remove_dir(full);
+        else if (!is_dir && S_ISREG(st.st_mode)) unlink(full);
+        free(full);
+    }
+    if (d) closedir(d);
+    free(dir);
+}
+
+rv_rvx_writer_t *rv_rvx_writer_open(const char *path, int threads)
+{
+    struct stat st; /* the rename at the end must never replace a device or FIFO */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        rv_error(path, "not a regular file: an index file needs one");
+        return NULL;
+    }
+    rv_rvx_sweep_leftovers(path);
+    static _Atomic unsigned serial;
+    rv_rvx_writer_t *w = calloc(1, sizeof *w);
+    size_t pl = strlen(path);
+    if (!w || !(w->path = strdup(path)) || !(w->tmp = malloc(pl + 48))) {
+        if (w) free(w->path);
+        free(w);
+        rv_error(path, "out of memory");
+        return NULL;
+    }
+    snprintf(w->tmp, pl + 48, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&serial, 1));
+    w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (w->fd < 0) {
+        rv_error(path, "cannot write: %s", strerror(errno));
+        free(w->tmp); free(w->path); free(w);
+        return NULL;
+    }
+    w->block = block_size();
+    w->end = RVX_DATA_START;
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    int want = threads > 0 ? threads : rv_default_threads();
+    want = want > 4 ? 4 : want; /* the disk, not the CPU, sets the pace */
+    for (int i = 0; i < want; i++)
+        if (pthread_create(&w->tid[w->nthreads], NULL, writer_main, w) == 0) w->nthreads++;
+    if (!w->nthreads) { rv_rvx_writer_abort(w); rv_error(path, "cannot start a thread"); return NULL; }
+    return w;
+}
+
+/* A failed add spoils the file: finish then fails too. */
+static int add_failed(rv_rvx_writer_t *w, int err, const char *what)
+{
+    pthread_mutex_lock(&w->mu);
+    if (!w->err) w->err = err;
+    pthread_mutex_unlock(&w->mu);
+    return rv_error(w->path, "%s", what);
+}
+
+int rv_rvx_writer_add(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t bytes)
+{
+    if (id <= 0 || id >= RV_SEC_MAX || (w->added >> id & 1)) return add_failed(w, EINVAL, "bad or repeated section");
+    uint64_t nb = rvx_blocks(bytes, w->block);
+    uint64_t *hash = malloc((nb ? nb : 1) * sizeof *hash);
+    if (!hash) return add_failed(w, ENOMEM, "out of memory");
+    pthread_mutex_lock(&w->mu);
+    if (w->ns >= (int)RVX_TABLE_CAP) { pthread_mutex_unlock(&w->mu); free(hash); return add_failed(w, EINVAL, "too many sections"); }
+    w->sec[w->ns] = (wsec_t){(uint32_t)id, ptr, bytes, w->end, nb, hash};
+    w->end = (w->end + bytes + RVX_SEC_ALIGN - 1) / RVX_SEC_ALIGN * RVX_SEC_ALIGN;
+    w->ns++;
+    w->added |= 1ull << id;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return 0;
+}
+
+static void *pack_records(const rv_seq_t *s, uint64_t *bytes)
+{
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < s->n_rec; i++) total += 20 + strlen(s->rec[i].name);
+    unsigned char *buf = malloc(total ? total : 1), *q = buf;
+    if (!buf) return NULL;
+    for (uint64_t i = 0; i < s->n_rec; i++) {
+        uint32_t l = (uint32_t)strlen(s->rec[i].name);
+        memcpy(q, &s->rec[i].len, 8);
+        memcpy(q + 8, &s->rec[i].off, 8);
+        memcpy(q + 16, &l, 4);
+        memcpy(q + 20, s->rec[i].name, l);
+        q += 20 + l;
+    }
+    *bytes = total;
+    return buf;
+}
+
+/* Queue section id unless it is already queued or not in mask; required ones are
+ * written even when empty. */
+static int add_one(rv_rvx_writer_t *w, uint64_t mask, int id, const void *ptr, uint64_t bytes,
+                   int required)
+{
+    if (!(mask >> id & 1) || (w->added >> id & 1) || (!ptr && !required)) return 0;
+    return rv_rvx_writer_add(w, id, ptr ? ptr : "", ptr ? bytes : 0);
+}
+
+int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t mask)
+{
+    const rv_seq_t *s = x->seq;
+    rvx_header_t *h = &w->meta;
+    h->wide = (uint32_t)x->wide;
+    h->alpha = (uint32_t)s->alpha;
+    h->sigma = (uint32_t)s->sigma;
+    h->n = x->n; h->glen = s->glen; h->n_rec = s->n_rec; h->n_seg = s->n_seg;
+    h->src_size = s->src_size;
+    h->src_mtime_ns = s->src_mtime_ns;
+    h->src_ctime_ns = s->src_ctime_ns;
+    h->src_ino = s->src_ino;
+    w->have_meta = 1;
+    if ((mask >> RV_SEC_RECORDS & 1) && !(w->added >> RV_SEC_RECORDS & 1)) {
+        uint64_t rb = 0;
+        void *rec = pack_records(s, &rb);
+        if (!rec) return add_failed(w, ENOMEM, "out of memory");
+        free(w->records);
+        w->records = rec;
+        if (rv_rvx_writer_add(w, RV_SEC_RECORDS, rec, rb) < 0) return -1;
+    }
+    const uint64_t aw = x->wide ? 8 : 4;
+    if (add_one(w, mask, RV_SEC_SEGMENTS, s->seg, s->n_seg * sizeof(rv_segment_t), 1) < 0 ||
+        add_one(w, mask, RV_SEC_RAW, s->raw, s->glen, 1) < 0 ||
+        add_one(w, mask, RV_SEC_TEXT, s->text, s->n, 1) < 0 ||
+        add_one(w, mask, RV_SEC_SA, x->sa, x->n * aw, 1) < 0 ||
+        add_one(w, mask, RV_SEC_ISA, x->isa, x->n * aw, 1) < 0)
+        return -1;
+    for (int id = RV_SEC_ISA + 1; id < RV_SEC_MAX; id++)
+        if (add_one(w, mask, id, x->ext[id].ptr, x->ext[id].bytes, 0) < 0) return -1;
+    return 0;
+}
+
+/* Stop the writer threads once every queued block is written. */
+static void drain(rv_rvx_writer_t *w)
+{
+    pthread_mutex_lock(&w->mu);
+    w->closing = 1;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    for (int i = 0; i < w->nthreads; i++) pthread_join(w->tid[i], NULL);
+    w->nthreads = 0;
+}
+
+static void writer_free(rv_rvx_writer_t *w)
+{
+    for (int i = 0; i < w->ns; i++) free(w->sec[i].hash);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    free(w->records);
+    free(w->tmp);
+    free(w->path);
+    free(w);
+}
+
+void rv_rvx_writer_stop(rv_rvx_writer_t *w)
+{
+    pthread_mutex_lock(&w->mu);
+    w->stop = 1; /* blocks not yet handed out are dropped */
+    if (!w->err) w->err = ECANCELED;
+    pthread_mutex_unlock(&w->mu);
+    drain(w);
+}
+
+const char *rv_rvx_writer_tmp(const rv_rvx_writer_t *w) { return w->tmp; }
+
+void rv_rvx_writer_abort(rv_rvx_writer_t *w)
+{
+    if (!w) return;
+    rv_rvx_writer_stop(w);
+    close(w->fd);
+    unlink(w->tmp);
+    writer_free(w);
+}
+
+static int pwrite_all(int fd, const void *buf, uint64_t len, uint64_t off)
+{
+    const char *p = buf;
+    while (len) {
+        ssize_t k = pwrite(fd, p, len, (off_t)off);
+        if (k < 0) { if (errno == EINTR) continue; return -1; }
+        if (k == 0) { errno = EIO; return -1; }
+        p += k; off += (uint64_t)k; len -= (uint64_t)k;
+    }
+    return 0;
+}
+
+/* The block hashes, the table and the header, after every section is written. */
+static int write_tail(rv_rvx_writer_t *w)
+{
+    uint64_t nh = 0;
+    for (int i = 0; i < w->ns; i++) nh += w->sec[i].nblocks;
+    uint64_t *hashes = malloc((nh ? nh : 1) * sizeof *hashes);
+    rvx_entry_t table[RVX_TABLE_CAP];
+    if (!hashes) { errno = ENOMEM; return -1; }
+    uint64_t k = 0;
+    for (int i = 0; i < w->ns; i++) {
+        const wsec_t *s = &w->sec[i];
+        table[i] = (rvx_entry_t){s->id, 0, s->offset, s->bytes, k};
+        memcpy(hashes + k, s->hash, s->nblocks * sizeof *hashes);
+        k += s->nblocks;
+    }
+    rvx_header_t h = w->meta;
+    memcpy(h.magic, RVX_MAGIC, 8);
+    h.version = RVX_VERSION;
+    h.header_bytes = sizeof h;
+    h.n_sections = (uint32_t)w->ns;
+    h.block_bytes = w->block;
+    h.hash_offset = w->end;
+    h.n_hashes = nh;
+    h.hashes_hash = XXH3_64bits_withSeed(hashes, nh * sizeof *hashes, 3);
+    h.table_hash = XXH3_64bits_withSeed(table, (size_t)w->ns * sizeof *table, 1);
+    h.header_hash = 0;
+    h.header_hash = XXH3_64bits_withSeed(&h, sizeof h, 2);
+    int bad = pwrite_all(w->fd, hashes, nh * sizeof *hashes, w->end) ||
+              pwrite_all(w->fd, table, (uint64_t)w->ns * sizeof *table, sizeof h) ||
+              pwrite_all(w->fd, &h, sizeof h, 0);
+    free(hashes);
+    return bad ? -1 : 0;
+}
+
+int rv_rvx_writer_finish(rv_rvx_writer_t *w)
+{
+    drain(w);
+    int bad = w->err != 0, err = w->err;
+    if (!bad && !w->have_meta) { bad = 1; err = EDOM; }
+    if (!bad && write_tail(w) < 0) { bad = 1; err = errno; }
+    if (!bad && fsync(w->fd) != 0) { bad = 1; err = errno; }
+    if (close(w->fd) != 0 && !bad) { bad = 1; err = errno; }
+    if (!bad && rename(w->tmp, w->path) != 0) { bad = 1; err = errno; }
+    if (bad) {
+        unlink(w->tmp);
+        rv_error(w->path, "cannot write: %s", err == EDOM ? "no index described" : err == EINVAL ? "bad or repeated section" : strerror(err));
+    }
+    writer_free(w);
+    return bad ? -1 : 0;
+}
+
+int rv_index_save(const rv_index_t *x, const char *path)
+{
+    rv_rvx_writer_t *w = rv_rvx_writer_open(path, 0);
+    if (!w) return -1;
+    if (rv_rvx_writer_add_index(w, x, ~0ull) < 0) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", rv_last_error());
+        rv_rvx_writer_abort(w);
+        return rv_error("", "%s", msg);
+    }
+    return rv_rvx_writer_finish(w);
+}
