@@ -1,4 +1,4 @@
-# teach.sh — `repview teach` (issue 16): golden frames of every topic on the
+# teach.sh — `repview teach`: golden frames of every topic on the
 # classroom strings (mississippi, banana, abracadabra, a DNA string with an N), each
 # lesson's last frame saying the engine agrees; the player in scripted mode (keys,
 # --large, Tab, NO_COLOR); --frames DIR; T from the explorer's suffix-array pane;
@@ -109,13 +109,17 @@ expect_exit explorer_bad_theme 2 "$REPVIEW" --theme neon
 expect_exit teach_help 0 "$REPVIEW" teach --help
 "$REPVIEW" --help | grep -q '^  teach ' && ok teach_in_help || bad teach_in_help "not in repview --help"
 
-# the README's animation is what --frames writes today
+# doc/TEACHING.md shows the whole sa lesson on banana: every frame --frames writes,
+# and no other
+doc="$RV_TOP/doc/TEACHING.md"
 rm -rf "$T/slides"
 "$REPVIEW" teach sa --string banana --frames "$T/slides" >/dev/null
-for k in 002 003 004 007; do
-    got=$(awk -v h="--- slides/sa-$k.txt" '$0 == h { on = 1; next } on && (/^--- / || /^```/) { exit } on' "$RV_TOP/README.md")
-    expect_eq "teach_readme_frame_$k" "$got" "$(cat "$T/slides/sa-$k.txt")"
+for f in "$T/slides"/sa-*.txt; do
+    k=$(basename "$f" .txt)
+    got=$(awk -v h="--- slides/$k.txt" '$0 == h { on = 1; next } on && (/^--- / || /^```/) { exit } on' "$doc")
+    expect_eq "teach_doc_frame_$k" "$got" "$(cat "$f")"
 done
+expect_eq teach_doc_frame_count "$(grep -c '^--- slides/sa-' "$doc")" "$(ls "$T/slides" | wc -l)"
 
 # on a real (tmux) terminal: keys, play with the clock, quit; T and q in the explorer
 if command -v tmux >/dev/null; then
