@@ -77,8 +77,15 @@ CONFIG_LD := $(CC) $(LDSAN) $(LDFLAGS) $(CUDA_LIBS) $(LIBS) $(MPI_LIBS) gpu:$(GP
 STAMP_CC := $(BUILD)/config-cc.stamp
 STAMP_NV := $(BUILD)/config-nvcc.stamp
 STAMP_LD := $(BUILD)/config-ld.stamp
-stamp = $(shell mkdir -p $(BUILD) && printf '%s\n' '$(subst ','"'"',$(2))' >$(1).new && \
-          { cmp -s $(1).new $(1) || mv -f $(1).new $(1); }; rm -f $(1).new)
+# A dry run (make -n, make -q) writes no stamp: a stamp that would change is phony
+# there, so that the dry run lists what the new configuration rebuilds.
+DRY_RUN := $(if $(findstring n,$(firstword -$(MAKEFLAGS)))$(findstring q,$(firstword -$(MAKEFLAGS))),1)
+stamp_old = $(shell cat $(1) 2>/dev/null)
+stamp_write = $(shell mkdir -p $(BUILD) && printf '%s\n' '$(subst ','"'"',$(2))' >$(1).new && \
+                mv -f $(1).new $(1))
+stamp_differs = $(or $(subst $(strip $(2)),,$(strip $(call stamp_old,$(1)))),$(subst $(strip $(call stamp_old,$(1))),,$(strip $(2))),$(if $(wildcard $(1)),,missing))
+stamp = $(if $(call stamp_differs,$(1),$(2)),\
+          $(if $(DRY_RUN),$(eval .PHONY: $(1)),$(call stamp_write,$(1),$(2))))
 ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
 $(call stamp,$(STAMP_CC),$(CONFIG_CC))
 $(call stamp,$(STAMP_NV),$(CONFIG_NV))
