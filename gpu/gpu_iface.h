@@ -21,7 +21,7 @@ typedef struct rv_gpu_job {
     int trace;             /* per-step times on stderr */
     int pin;               /* page-lock the host arrays for the transfers */
     int with_llr;          /* also LLR and LLRc (lr.h layout) */
-    int with_runs;         /* also the tandem runs (engine/runs_store.h layout) */
+    int with_runs;         /* also the tandem runs (engine/index/runs_store.h layout) */
     /* For the runs: a new section for m runs of width wide (8 bytes when set), the
      * addresses of its start, len and period columns and of its block tree in cols,
      * its size in *bytes; NULL when out of memory.  runs_block: runs per tree block. */

@@ -128,7 +128,7 @@ static __device__ __forceinline__ uint32_t warp_extend(const uint8_t *t, uint64_
  * LCP in c->v0, once the earlier stages' downloads are done (it reuses their regions).
  * On return *m runs sorted by (start, period) lie on the device in three 32-bit
  * columns, cols[0] start, cols[1] length, cols[2] period, and cols[3] holds the block
- * tree of the runs section (ceil(m / block) entries, engine/runs_store.h).  0; 1
+ * tree of the runs section (ceil(m / block) entries, engine/index/runs_store.h).  0; 1
  * when this text is left to the CPU (nothing set); -1 with a message. */
 int gpu_runs_build(gpu_ctx_t *c, const uint8_t *text, uint32_t block, uint64_t *m, const uint32_t *cols[4]);
 

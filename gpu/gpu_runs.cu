@@ -1,12 +1,12 @@
 /* gpu_runs.cu — every run (maximal repetition) of the text on the GPU, from the ISA and
- * LCP the device already holds: the same runs as engine/runs.c, found the same way
+ * LCP the device already holds: the same runs as engine/index/runs.c, found the same way
  * (Bannai et al., "The Runs Theorem", SIAM J. Comput. 2017, §3-4; runs.c explains the
  * candidate test and why each run is reported exactly once), in parallel:
  *
  *  1. RMQ over LCP: minima of blocks of 32 ranks and a sparse table over the blocks, so
  *     LCE(i, j) = min LCP(ISA[i], ISA[j]] after a direct comparison of 16 symbols.
  *  2. Lyndon arrays (the longest Lyndon word at each position = next smaller suffix,
- *     engine/lyndon.c) for both orders of the alphabet, by chunks of 64 positions, one
+ *     engine/index/lyndon.c) for both orders of the alphabet, by chunks of 64 positions, one
  *     thread each, right to left with the answer array as the stack; positions whose
  *     chain leaves the chunk are finished by a second pass that jumps along the final
  *     chains and, over a position still open, to the end of that position's chunk
@@ -14,7 +14,7 @@
  *  3. One thread per position tests the candidate run of its Lyndon root (both orders);
  *     each block appends its runs with one atomic add.
  *  4. The runs are sorted by (start, period) with CUB's radix sort and split into the
- *     columns of the RV_SEC_RUNS section (engine/runs_store.h).
+ *     columns of the RV_SEC_RUNS section (engine/index/runs_store.h).
  *
  * Device memory (the LCP stage's arena, after every download of the earlier stages):
  *   k0: text + TEXT_PAD zeros, then the Lyndon array (4n)     | sort: keys, other buffer
@@ -264,7 +264,7 @@ __global__ void k_split(const uint64_t *keys, uint64_t m, uint32_t *start, uint3
     }
 }
 
-/* The block tree of the runs section (engine/runs_query.c): per block of `block` runs
+/* The block tree of the runs section (engine/query/runs_query.c): per block of `block` runs
  * the largest end; then for every block its subtree's range in the implicit tree (the
  * root of [lo, hi) is its middle block), and the maximum over that range from a
  * sparse table of the block maxima. */

@@ -10,7 +10,7 @@
  *
  * Model of each kind (percentages are of the record length, reached in expectation):
  *
- * dna — a human-like chromosome (DESIGN.md, "Synthetic chromosome generator"), written
+ * dna — a human-like chromosome (doc/DESIGN.md, "Synthetic chromosome generator"), written
  *   left to right: background stretches (exponential lengths, i.i.d. bases at 40% GC)
  *   alternate with features drawn with probability proportional to coverage / mean size:
  *   - short interspersed repeats (SINE/Alu-like): 8 families, ~300 bp consensus (52% GC
@@ -52,7 +52,8 @@
  *   differs from the one it copies only in patches: identical stretches of mean
  *   --shared L bp (default 50 kb) alternate with patches diverged at max(5%, 2(1-F))
  *   per base, long enough on average for an identity F to the copied genome, before
- *   the same rearrangements.  Without --identity the output is what it always was.
+ *   the same rearrangements.  Without --identity no patch is drawn: the output is the
+ *   collection above, byte for byte.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -352,7 +352,7 @@ static void mississippi(void)
           "LRs of 4 are not [1,5) and [4,8)");
     CHECK(rv_lr_at(x, 0, lr, 4) == 0, "position 0 ('m', a singleton) has an LR");
     uint64_t lo, hi;
-    rv_lr_occurrences(x, 1, 4, &lo, &hi); /* "issi": ranks 2, 3 (repview(1) table) */
+    rv_lr_occurrences(x, 1, 4, &lo, &hi); /* "issi": ranks 2, 3 (repview sa --string mississippi) */
     CHECK(lo == 2 && hi == 4, "occurrences of issi: [%llu,%llu)", (unsigned long long)lo, (unsigned long long)hi);
     c = rv_lr_interval(x, 2, 5, lr, 4); /* "ssi" inside: longest cover is issi [1,5) */
     CHECK(c == 1 && lr[0].start == 1 && lr[0].len == 4, "interval [2,5)");

@@ -94,7 +94,7 @@ static int oracle_pass(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_pai
     return 1;
 }
 
-/* Every maximal pair by definition (repview(1)), in (p1, p2) order. */
+/* Every maximal pair by definition (repview-pairs(1)), in (p1, p2) order. */
 static plist_t oracle(const rv_index_t *x, const rv_pairs_opts_t *o)
 {
     const rv_seq_t *s = x->seq;

@@ -4,7 +4,7 @@
  * The oracle works on the records as written: it collapses breaker runs and record
  * ends into the forward text S itself (and checks the index holds exactly that),
  * then compares characters of S directly:
- *   - direct maximal pairs (repview(1)) and inverted maximal pairs <p1 <= p2, len>:
+ *   - direct maximal pairs (repview-pairs(1)) and inverted maximal pairs <p1 <= p2, len>:
  *     S[p2, p2+len) == revcomp(S[p1, p1+len)), extending at neither end
  *     (S[p1-1] vs comp(S[p2+len]), S[p1+len] vs comp(S[p2-1])), self-palindromes
  *     included; every filter, every strand choice, counts and cursor pages;

@@ -5,8 +5,8 @@
  *                                       restarts with h = 0 and then uses
  *                                       PLCP[i+1] >= PLCP[i] - 1)
  *   3. LCP[r] = PLCP[SA[r]]            (gather, split by rank)
- * The invariant of step 2 still holds when comparisons stop at breakers (DESIGN.md,
- * text encoding).  Φ and PLCP live in a scratch array, the gather writes the full
+ * The invariant of step 2 still holds when comparisons stop at breakers (doc/DESIGN.md,
+ * "Text encoding").  Φ and PLCP live in a scratch array, the gather writes the full
  * LCP into the ISA array, which is then narrowed (narrow.h) into the index; the
  * caller computes ISA afterwards. */
 #include <stdlib.h>

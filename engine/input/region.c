@@ -90,7 +90,7 @@ int64_t rv_seq_parse_pos(const rv_seq_t *s, const char *str)
         return (int64_t)(v - 1);
     }
     if (parse(s, str, HTS_PARSE_ONE_COORD, &rid, &beg, &end) < 0) return -1;
-    if (beg >= s->rec[rid].len) { /* an empty record has no position (found by fuzz_region) */
+    if (beg >= s->rec[rid].len) { /* an empty record has no position (fuzz_region feeds such regions) */
         rv_error(str, "record '%s' is empty: no position in it", s->rec[rid].name);
         return -1;
     }

@@ -10,7 +10,7 @@
  * back every shorter one (it outlasts them and is longer); the front is evicted
  * once it stops covering k; the front is then the longest, leftmost on ties.
  * Each start enters and leaves once: O(n).  L is computed from LCP and ISA
- * (Lemma 1) as the old algorithm does, without the LLR sections.
+ * (Lemma 1), so this baseline needs no LLR sections.
  */
 #include <stdlib.h>
 #include "repview/common.h"

@@ -110,7 +110,7 @@ static void insertion_sort(rv_pair_t *a, uint64_t n)
  * threads for a large n: each pass counted and scattered by slices (stable: slice
  * t's pairs of a digit go after those of slices before t).  A spill
  * of the few jobs that make most of the pairs (a poly-A bucket: a third of a
- * genome's pairs) sorted on one thread was most of their job's time. */
+ * genome's pairs) sorted on one thread would be most of their job's time. */
 typedef struct {
     rv_pair_t *src, *dst;
     uint64_t n, (*cnt)[1u << DIGIT];

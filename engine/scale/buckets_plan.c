@@ -116,7 +116,7 @@ static int count_codes(const rv_seq_t *s, const rv_bucket_plan_t *p, int threads
         count_job_t c = {s, p, count, wide, total, chunk, 1};
         rv_parallel_dynamic(threads, nchunks, 1, count_range, &c);
         c.threads = threads;
-        rv_parallel_for(threads, p->n_codes, sum_range, &c); /* 15 x 4 Mi adds were serial */
+        rv_parallel_for(threads, p->n_codes, sum_range, &c); /* 15 x 4 Mi adds, too many for one thread */
     }
     for (int t = 0; count && t < threads; t++) free(count[t]);
     free(count);
@@ -273,7 +273,7 @@ int rv_bucket_map_width(const rv_bucket_plan_t *p)
 }
 
 /* The job of a code, without a table of every code (4 Mi codes: 8 MB, a cache
- * miss at every position of the text, which was most of a fill): a table of cells
+ * miss at every position of the text, which would be most of a fill): a table of cells
  * of 2^shift codes holding the first job that may hold a code of the cell, then the
  * jobs' first codes from there (jobs are consecutive code ranges; a cell rarely
  * holds the start of another). */
@@ -546,7 +546,7 @@ uint64_t *rv_bucket_jobs_largest_first(const rv_bucket_plan_t *p)
 uint64_t rv_bucket_plan_hash(const rv_bucket_plan_t *p)
 {
     /* the three words of each job, then the parts' fields where some bucket was
-     * split (a plan without parts hashes as before parts were) */
+     * split (a plan without split buckets hashes its jobs alone) */
     const uint64_t head[3] = {(uint64_t)p->k, p->sigma, p->n_jobs};
     XXH3_state_t *st = XXH3_createState();
     if (!st) return 0; /* out of memory: no slice's plan agrees with it */

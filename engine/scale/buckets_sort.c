@@ -205,7 +205,7 @@ static int sort_items(const uint8_t *t, uint64_t n, item_t *a, uint64_t m, uint6
         if (lt == 0 && gt == len) {
             /* all the same: where the first parts from the others, but at most
              * JUMP_MAX symbols on (an exact tandem array of c copies sheds one suffix
-             * every period: scans to the end each time were cubic in c, 62 s
+             * every period: scans to the end each time would be cubic in c, 62 s
              * against 1.9 s for 2000 copies of 40 bp) */
             uint64_t most = next + JUMP_MAX;
             for (uint64_t u = 1; u < len && most > next; u++) most = lcp_upto(t, n, v[0].pos, v[u].pos, next, most);
@@ -370,7 +370,7 @@ static inline uint64_t code_at(const uint8_t *t, uint64_t p, int k, uint64_t sig
 
 /* A start as collected: its key after the k symbols of its code, read while the
  * starts come in text order (after the sort by code they are scattered, and each
- * read was a cache miss), and its code relative to the job above its position
+ * read would be a cache miss), and its code relative to the job above its position
  * (POS_BITS), for the sort by code. */
 enum { POS_BITS = 64 - MAX_CODES_LOG2 };
 #define POS_MASK ((1ull << POS_BITS) - 1)
@@ -439,7 +439,7 @@ static uint64_t collect_listed(const rv_seq_t *s, const rv_bucket_plan_t *p, con
         const uint32_t e = table[b * row + j + 1];
         for (uint32_t i = table[b * row + j]; i < e && got < m; i++) {
             /* the starts ahead are known: their text is asked for early (a job's
-             * starts are one in tens of bytes of the text, so each read was a
+             * starts are one in tens of bytes of the text, so each read would be a
              * miss of its own, waited for in turn) */
             if (i + COLLECT_AHEAD < e) __builtin_prefetch(s->text + a + r[i + COLLECT_AHEAD]);
             const uint64_t q = a + r[i], c = code_at(s->text, q, k, sigma, lo);
@@ -573,8 +573,8 @@ int rv_bucket_job_sort_in(const rv_seq_t *s, const rv_bucket_plan_t *p, uint64_t
     rv_bucket_phase_add(RV_JOB_SORT, t3 - t2);
     for (uint64_t i = 0; rc == 0 && i < m; i++) pos[i] = it[i].pos; /* pos[i] overwrites what it[i / 2] held */
     /* and those at the buckets' starts: below k, the common leading symbols of the
-     * two buckets' codes (no text read: two cache misses a bucket were most of
-     * the LCP pass once the sort gave the rest) */
+     * two buckets' codes (no text read: two cache misses a bucket would be most
+     * of the LCP pass, the sort giving the rest) */
     for (uint64_t c = 0, prev = UINT64_MAX; rc == 0 && c < nc; c++)
         if (off[c] < off[c + 1]) {
             lcp[off[c]] = prev == UINT64_MAX ? 0 : codes_lcp(job->code_lo + prev, job->code_lo + c, p->k, p->sigma);

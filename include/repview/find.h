@@ -1,5 +1,5 @@
-/* find.h — pattern matches and longest overlaps on the suffix array (repview(1)
- * "Match", §4 `find` and `overlap`).
+/* find.h — pattern matches and longest overlaps on the suffix array
+ * (repview-find(1): `find` and `overlap`).
  *
  * A pattern is compiled against an index: its matches (on one or both strands,
  * IUPAC codes, up to k mismatches) are found at once as a short list of SA

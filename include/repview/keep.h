@@ -1,4 +1,4 @@
-/* keep.h — keeping a built index in FILE.rvx (repview-index(1) "build once, keep it").
+/* keep.h — keeping a built index in FILE.rvx (repview(1), INDEX FILE).
  *
  * Any command that builds an index saves it after answering, and the explorer saves
  * it in the background once it is ready, so the next call maps it instead of

@@ -1,4 +1,4 @@
-/* narrow.h — arrays of lengths kept in one byte per entry (DESIGN.md, memory goal).
+/* narrow.h — arrays of lengths kept in one byte per entry (doc/DESIGN.md, "Memory").
  *
  * LCP and LLR values are almost always small (on generated DNA 0.15% of LCP values
  * and 0.3% of LLR values reach 255), so each array is stored as two sections:

@@ -1,5 +1,5 @@
-/* pairs.h — maximal pairs with length, gap and range filters (repview(1) "Maximal
- * pair"; RACE, Mansour et al. VLDB 2013; Abouelhoda, Kurtz & Ohlebusch,
+/* pairs.h — maximal pairs with length, gap and range filters
+ * (repview-pairs(1); RACE, Mansour et al. VLDB 2013; Abouelhoda, Kurtz & Ohlebusch,
  * enhanced suffix arrays; Gusfield 1997 §7.12).
  *
  * A maximal pair <p1, p2, len>: p1 < p2, text[p1, p1+len) == text[p2, p2+len)

@@ -1,5 +1,5 @@
 /* repeats.h — repeat families with their occurrence lists, read off the
- * LCP-interval tree of the index (repview(1) "Repeat"; Abouelhoda, Kurtz &
+ * LCP-interval tree of the index (repview-repeats(1); Abouelhoda, Kurtz &
  * Ohlebusch, "Replacing suffix trees with enhanced suffix arrays", §5 on maximal
  * and supermaximal repeats; vmatch -supermax; tallymer for w-mers).
  *

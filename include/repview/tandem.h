@@ -1,4 +1,4 @@
-/* tandem.h — tandem repeats as runs (maximal repetitions), repview(1) "Tandem repeat".
+/* tandem.h — tandem repeats as runs (maximal repetitions), repview-tandem(1).
  *
  * A run is an interval [start, end) of the text with smallest period p such that
  * end - start >= 2p and no extension by one symbol at either end keeps period p.
@@ -6,7 +6,7 @@
  * Lyndon-root method of Bannai et al., "The Runs Theorem" (SIAM J. Comput. 2017):
  * for one of the two orders of the alphabet every Lyndon root of a run is the longest
  * Lyndon word starting at its position, so scanning the two Lyndon arrays gives
- * every run (engine/lyndon.c, engine/runs.c).
+ * every run (engine/index/lyndon.c, engine/index/runs.c).
  *
  * Coordinates: every position here is a TEXT position (index into rv_seq_t.text).
  * Runs never contain a breaker, so [start, end) maps to one contiguous stretch of one
@@ -27,9 +27,10 @@ typedef struct {
 } rv_run_t;
 
 /* The runs, as handed out by rv_runs_compute / rv_runs_get.  Read them with
- * rv_runs_at; the fields are the stored form (RV_SEC_RUNS section, engine/runs_internal.h):
- * three columns of n entries each, uint32_t when the index has 32-bit arrays
- * (x->wide == 0) and uint64_t when it is wide, so a run costs 12 bytes (24 wide).
+ * rv_runs_at; the fields are the stored form (RV_SEC_RUNS section,
+ * engine/index/runs_store.h): three columns of n entries each, uint32_t when the
+ * index has 32-bit arrays (x->wide == 0) and uint64_t when it is wide, so a run
+ * costs 12 bytes (24 wide).
  * blockmax is the overlap-query structure (runs_query.c): the runs cut into blocks of
  * 64, an implicit search tree over the blocks with the largest end in each subtree
  * (n/64 entries of the same width). */
@@ -72,7 +73,7 @@ int rv_runs_check(const rv_index_t *x);
  * from rv_runs_get.  0, or -1 with a message (r is then left alone). */
 int rv_runs_attach(rv_index_t *x, rv_runs_t *r, rv_runs_t *out);
 
-/* Filter settings (repview(1) `repview tandem` options). */
+/* Filter settings (the options of repview-tandem(1)). */
 typedef struct {
     uint64_t min_period; /* default 1 */
     uint64_t max_period; /* default UINT64_MAX (no limit) */

@@ -2,9 +2,9 @@
 # (Tian & Xu) on generated DNA, protein-like and English-like texts: walk steps of
 # the raw and compact LLR arrays, time of every variant (leftmost / all, raw walk,
 # compact binary search + walk, sweep) against an O(n) leftmost baseline as speedups,
-# and memory.  The baseline (engine/lr_ileri.c, a sliding-window maximum over the
-# LLRs) stands in for the optimal algorithm of İleri et al. that the paper timed:
-# their two-table method itself could not be read here.  50 MB inputs; BENCH_QUICK=1: 2 MB.
+# and memory.  The baseline (engine/query/lr_ileri.c, a sliding-window maximum over the
+# LLRs) stands in for the optimal algorithm of İleri et al. that the paper timed,
+# with the same O(n) bound.  50 MB inputs; BENCH_QUICK=1: 2 MB.
 # Environment: RV_BUILD, RV_TOP, BENCH_DIR (set by tests/bench/run), THREADS.
 set -u
 : "${RV_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}" "${RV_BUILD:=$RV_TOP/build}"

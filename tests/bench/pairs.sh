@@ -10,7 +10,7 @@
 #   same      repview and vmatch report the same number of pairs
 # Second table: the explorer's pairs pane query (rv_pairs_covering, page of 50,
 # longest first, work bound 2 M rows) at 2000 random cursor positions — p50/p99/
-# max milliseconds against DESIGN's 16 ms p99, pairs covering a position (mean,
+# max milliseconds against a 16 ms p99 target, pairs covering a position (mean,
 # max) and queries cut short by the work bound.
 # A cell whose pair count (repview pairs --count, a second or so) exceeds
 # PAIRS_MAX (default 200 M: ~12 GB of BEDPE) is skipped with a line saying so: the

@@ -1,6 +1,6 @@
 /* pairs_cursor.c — bench-only program of tests/bench/pairs.sh (compiled by the
  * script, not part of the test suite): latency of the explorer's pairs pane query,
- * rv_pairs_covering() at random cursor positions, against DESIGN's 16 ms p99.
+ * rv_pairs_covering() at random cursor positions, against a 16 ms p99 (one frame at 60 Hz).
  *
  *   pairs_cursor FILE MIN_LEN [QUERIES [PAGE [MAX_WORK]]]
  * prints: min_len queries p50_ms p99_ms max_ms mean_pairs max_pairs incomplete

@@ -7,7 +7,7 @@
 #   first_fai     first screen without an index (faidx window; build in background)
 #   The key rows wait for the index first (--wait-index).
 #   scroll/line/page/jump/feature  per-key latency: median, p99, max (ms)
-# Target (DESIGN.md): p99 <= 16 ms on 250 Mbp.
+# Target: p99 <= 16 ms (one frame at 60 Hz) on 250 Mbp.
 set -u
 : "${REPVIEW:?run through tests/bench/run}" "${RV_BUILD:?}"
 BENCH_DIR=${BENCH_DIR:-build/benchdata}

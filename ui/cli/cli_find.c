@@ -1,5 +1,5 @@
 /* cli_find.c — `repview find`: matches of patterns on both strands, IUPAC codes,
- * k mismatches, as BED6+ (repview(1) "Match", §4).  With --mem-budget or under mpirun
+ * k mismatches, as BED6+ (repview-find(1)).  With --mem-budget or under mpirun
  * the matches come from a scan of the text, range by range, with the patterns
  * filed under their prefix buckets (find.h "from the text alone") instead of an
  * index: the same output. */

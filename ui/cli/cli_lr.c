@@ -1,4 +1,4 @@
-/* cli_lr.c — `repview lr`: the longest repeats covering every position (repview(1)),
+/* cli_lr.c — `repview lr`: the longest repeats covering every position (repview-lr(1)),
  * streamed: the engine hands over batches of answers in order and they are
  * formatted straight into a buffer, so memory stays bounded by the index.  With
  * --mem-budget or under mpirun the LLRs come from prefix buckets of the text

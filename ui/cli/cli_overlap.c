@@ -1,5 +1,5 @@
 /* cli_overlap.c — `repview overlap`: for each query read, the longest prefix of it
- * (or of its reverse complement) occurring in FILE (repview(1); Zhong et al.).  Queries
+ * (or of its reverse complement) occurring in FILE (repview-find(1); Zhong et al.).  Queries
  * are streamed in batches, so a million reads are never held at once. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-/* cli_pairs.c — `repview pairs`: maximal pairs as BEDPE (repview(1) "Maximal pair",
- * §4), with length, gap and range filters, a count, and the pairs covering one
+/* cli_pairs.c — `repview pairs`: maximal pairs as BEDPE (repview-pairs(1)),
+ * with length, gap and range filters, a count, and the pairs covering one
  * position (the explorer's pairs pane, headless). */
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* cli_tandem.c — `repview tandem`: every run (exact tandem repeat) of FILE, or of
- * those overlapping REGION, as `chrom start end period copies motif` (repview(1)).
+ * those overlapping REGION, as `chrom start end period copies motif` (repview-tandem(1)).
  * With --mem-budget or under mpirun the runs come job by job from the text, each
  * job a stretch of segments or a piece of a long one indexed on its own (tandem.h),
  * instead of from an index of the whole text: the same output. */

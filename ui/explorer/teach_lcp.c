@@ -1,5 +1,5 @@
 /* teach_lcp.c — lesson `lcp`: the LCP array by Kasai et al.'s walk in text order,
- * in the Φ form of Kärkkäinen, Manzini & Puglisi that engine/lcp_cpu.c runs:
+ * in the Φ form of Kärkkäinen, Manzini & Puglisi that engine/index/lcp_cpu.c runs:
  * Φ[i] = SA[ISA[i] - 1], PLCP[i] = lcp(i, Φ[i]) computed for i = 0, 1, ... with
  * PLCP[i] >= PLCP[i-1] - 1, then LCP[r] = PLCP[SA[r]].  Comparisons stop at a
  * breaker, which matches nothing; the last frame must be the engine's LCP. */

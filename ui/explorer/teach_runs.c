@@ -1,8 +1,8 @@
 /* teach_runs.c — lesson `runs`: the runs (maximal repetitions, repview(1) tandem
  * repeats) from Lyndon roots, the method of Bannai et al., "The Runs Theorem",
- * that engine/lyndon.c and engine/runs.c implement: for one of the two orders of
- * the alphabet, every run [s, e) of smallest period p holds a Lyndon word of length
- * p that is the longest Lyndon word starting at its position.  The longest Lyndon
+ * that engine/index/lyndon.c and engine/index/runs.c implement: for one of the two
+ * orders of the alphabet, every run [s, e) of smallest period p holds a Lyndon word
+ * of length p that is the longest Lyndon word starting at its position.  The longest Lyndon
  * word at i ends where the next smaller suffix starts; each one, taken as a root of
  * period p, is extended by LCEs to the right and to the left, and is a run when the
  * stretch is at least 2p long.  A breaker is smaller than every letter in both

@@ -3,7 +3,7 @@
  * are the rows between), then with k mismatches as a branching search: from the
  * interval of the rows that start with Q, the rows whose next symbol is c form a
  * smaller interval, one branch per symbol, a mismatch spent where c differs from
- * P's (engine/find_search.c searches the same way).  A breaker matches nothing, not
+ * P's (engine/search/find_search.c searches the same way).  A breaker matches nothing, not
  * even as a mismatch.  The last frames must be the engine's `find` hits. */
 #include <stdlib.h>
 #include <string.h>
