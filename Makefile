@@ -63,7 +63,7 @@ MPI_OBJ    := $(patsubst %.c,$(BUILD)/%.o,$(wildcard ui/cli/cli_mpi*.c)) # with 
 LIB        := $(BUILD)/librepview.a
 TEST_SRC   := $(wildcard tests/t_*.c)
 TEST_BIN   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
-TOOL_BIN   := $(BUILD)/gen_chrom $(BUILD)/rvtime $(BUILD)/sim_reads
+TOOL_BIN   := $(BUILD)/gen_chrom $(BUILD)/rvtime $(BUILD)/sim_reads $(BUILD)/sa_bench
 
 .PHONY: all deps run test check asan bench install clean nocuda fuzz
 all: repview $(TEST_BIN) $(TOOL_BIN)
@@ -133,6 +133,11 @@ $(BUILD)/gen_chrom: samples/gen_chrom.c $(STAMP_CC)
 $(BUILD)/sim_reads: tests/bench/sim_reads.c $(STAMP_CC)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDSAN)
+
+# the suffix-array bench: the parallel construction against libdivsufsort
+$(BUILD)/sa_bench: tests/bench/sa_bench.c $(LIB) $(STAMP_CC)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Iengine -o $@ $< $(LIB) $(LDSAN) $(CUDA_LIBS) $(LIBS)
 
 $(BUILD)/rvtime: tests/bench/rvtime.c $(STAMP_CC)
 	@mkdir -p $(dir $@)

@@ -35,11 +35,11 @@ static rv_backend_t backend_from_env(rv_backend_t b)
     return RV_BACKEND_AUTO;
 }
 
-/* SA, then LCP (which borrows the ISA buffer as scratch), then ISA. */
+/* SA, then LCP (both borrow the ISA buffer as scratch), then ISA. */
 static int build_cpu(rv_index_t *x, int threads, rv_progress_t *p)
 {
     double t0 = rv_now();
-    if (rv_cpu_sa(x, p) < 0) return -1;
+    if (rv_cpu_sa(x, threads, p) < 0) return -1;
     double t1 = rv_now();
     x->stage_s[RV_STAGE_SA] = t1 - t0;
     if (rv_cancelled(p)) return rv_error("", "cancelled");

@@ -1,42 +1,25 @@
-/* sa_cpu.c — suffix array and its inverse on the CPU: libdivsufsort, divsufsort64
- * above 2^31 symbols, then ISA by a threaded scatter. */
+/* sa_cpu.c — suffix array and its inverse on the CPU: the parallel prefix-doubling
+ * construction of sa_parallel.c (the order of libdivsufsort, which the tests compare
+ * it with), then ISA by a threaded scatter. */
 #include <stdlib.h>
 #include <string.h>
-#include <divsufsort.h>
-#include <divsufsort64.h>
 #include "repview/common.h"
 #include "base/internal.h"
 #include "sa_cpu.h"
+#include "sa_parallel.h"
 
-int rv_cpu_sa(rv_index_t *x, rv_progress_t *p)
+static void sa_progress(void *ud, uint64_t sorted) { rv_progress_add(ud, sorted); }
+
+int rv_cpu_sa(rv_index_t *x, int threads, rv_progress_t *p)
 {
     const uint64_t n = x->n;
-    const uint8_t *t = x->seq->text;
     rv_progress_stage(p, RV_STAGE_SA, n);
     if (n == 0) return 0;
-    if (n < (1ull << 31)) {
-        /* divsufsort writes int32 ranks into the first half of a wide array, which is
-         * then widened in place from the top down */
-        int32_t *sa32 = (int32_t *)x->sa;
-        if (divsufsort(t, sa32, (saidx_t)n) != 0) return rv_error("suffix array", "divsufsort failed");
-        if (x->wide) {
-            uint64_t *sa64 = (uint64_t *)x->sa;
-            for (uint64_t r = n; r-- > 0;) sa64[r] = (uint64_t)(uint32_t)sa32[r];
-        }
-    } else {
-        int64_t *tmp = x->wide ? (int64_t *)x->sa : malloc(n * sizeof *tmp);
-        if (!tmp) return rv_error("suffix array", "out of memory (%llu MB)", (unsigned long long)(n * 8 >> 20));
-        if (divsufsort64(t, tmp, (saidx64_t)n) != 0) {
-            if (!x->wide) free(tmp);
-            return rv_error("suffix array", "divsufsort64 failed");
-        }
-        if (!x->wide) {
-            uint32_t *sa = x->sa;
-            for (uint64_t r = 0; r < n; r++) sa[r] = (uint32_t)tmp[r];
-            free(tmp);
-        }
-    }
-    rv_progress_add(p, n);
+    /* the ISA array is free until rv_cpu_isa: the construction's scratch */
+    rv_sa_opts_t o = {.progress = sa_progress, .progress_ud = p};
+    if (rv_sa_parallel_opts(x->seq->text, n, x->seq->sigma, x->sa, x->isa, x->wide, threads, &o) != 0)
+        return rv_error("suffix array", "out of memory (about %llu MB beyond the arrays)",
+                        (unsigned long long)((n + (n >> 1)) >> 20));
     return 0;
 }
 

@@ -7,8 +7,9 @@
 #include "repview/index.h"
 #include "repview/progress.h"
 
-/* x->sa from x->seq->text: 0, or -1 with a message. */
-int rv_cpu_sa(rv_index_t *x, rv_progress_t *p);
+/* x->sa from x->seq->text in `threads` threads, with x->isa as scratch: 0, or -1
+ * with a message. */
+int rv_cpu_sa(rv_index_t *x, int threads, rv_progress_t *p);
 /* x->isa from x->sa in `threads` threads. */
 int rv_cpu_isa(rv_index_t *x, int threads, rv_progress_t *p);
 
