@@ -353,11 +353,11 @@ static inline void FN(cursor_seek)(FN(st) *s, cursor_t *c, uint64_t p)
     c->w = c->k < s->nw ? bits_ld(s->b2, c->k) & (~0ull << (p & 63)) : 0;
 }
 
-/* The next unsorted position, or UINT64_MAX. */
-static inline uint64_t FN(cursor_next)(FN(st) *s, cursor_t *c)
+/* The next unsorted position before word k1, or UINT64_MAX. */
+static inline uint64_t FN(cursor_next)(FN(st) *s, cursor_t *c, uint64_t k1)
 {
     while (!c->w) {
-        if (++c->k >= s->nw) return UINT64_MAX;
+        if (++c->k >= k1) return UINT64_MAX;
         c->w = bits_ld(s->b2, c->k);
     }
     uint64_t p = (c->k << 6) + (uint64_t)__builtin_ctzll(c->w);
@@ -400,7 +400,7 @@ static void FN(phase1_job)(void *arg, int tid)
                 }
                 int64_t want = (int64_t)(g < 16 ? g : 16) + LOOKAHEAD;
                 while (ahead < want) {
-                    uint64_t x = FN(cursor_next)(s, &cur);
+                    uint64_t x = FN(cursor_next)(s, &cur, k1); /* this chunk's groups only */
                     if (x == UINT64_MAX) break;
                     FN(prefetch_key)(s, s->sa[x]);
                     ahead++;
