@@ -191,25 +191,49 @@ static void big_by_rank(void *arg, uint64_t k0, uint64_t k1, int t)
     }
 }
 
-/* Passes 4 and 5 over the positions of one chunk: count the useful LLRs, or write
- * their starts from slot `out` on. */
-static uint64_t useful_chunk(arrays_ctx_t *c, uint64_t lo, uint64_t hi, int write, uint64_t out)
+#define USEFUL_BUF 512 /* starts gathered before they are copied out */
+
+static inline void put_all(void *dst, int wide, uint64_t at, const uint64_t *v, uint64_t k)
+{
+    for (uint64_t j = 0; j < k; j++) rv_put(dst, wide, at + j, v[j]);
+}
+
+/* Passes 4 and 5 over the positions of one chunk: count the useful LLRs (dst NULL),
+ * or write their starts to dst from slot `out` on.  Neither branches on the
+ * usefulness, a coin toss on a chromosome (half of its LLRs are useful): the count
+ * adds the flag, and every start is stored into a small buffer whose fill advances
+ * by the flag, copied out when full. */
+static inline __attribute__((always_inline)) uint64_t useful_loop(arrays_ctx_t *c, uint64_t lo, uint64_t hi,
+                                                                  void *dst, uint64_t out, int wide)
 {
     const uint8_t *small = c->small;
     const rv_narrow_t *big = &c->big;
-    const int wide = c->x->wide;
-    uint64_t e = rv_narrow_rank(big, lo), cnt = 0, prev = 0;
+    uint64_t e = rv_narrow_rank(big, lo), cnt = 0, prev = 0, buf[USEFUL_BUF + 1], nb = 0;
     if (lo) prev = small[lo - 1] != RV_NARROW_ESC ? small[lo - 1] : rv_narrow_val(big, e - 1);
     for (uint64_t i = lo; i < hi; i++) {
         uint64_t L = small[i];
         if (L == RV_NARROW_ESC) L = rv_narrow_val(big, e++);
-        if (useful(L, prev)) {
-            if (write) rv_put(c->llrc, wide, out + cnt, i);
-            cnt++;
-        }
+        const uint64_t u = useful(L, prev);
         prev = L;
+        if (!dst) {
+            cnt += u;
+            continue;
+        }
+        buf[nb] = i;
+        nb += u;
+        if (nb == USEFUL_BUF) {
+            put_all(dst, wide, out + cnt, buf, nb);
+            cnt += nb;
+            nb = 0;
+        }
     }
-    return cnt;
+    put_all(dst, wide, out + cnt, buf, nb);
+    return cnt + nb;
+}
+
+static uint64_t useful_chunk(arrays_ctx_t *c, uint64_t lo, uint64_t hi, void *dst, uint64_t out)
+{
+    return c->x->wide ? useful_loop(c, lo, hi, dst, out, 1) : useful_loop(c, lo, hi, dst, out, 0);
 }
 
 static void count_useful(void *arg, uint64_t k0, uint64_t k1, int t)
@@ -219,7 +243,7 @@ static void count_useful(void *arg, uint64_t k0, uint64_t k1, int t)
     for (uint64_t k = k0; k < k1; k++) {
         if (cancelled(c)) return;
         uint64_t lo = k * c->chunk, hi = lo + c->chunk < c->x->n ? lo + c->chunk : c->x->n;
-        c->count[k] = useful_chunk(c, lo, hi, 0, 0);
+        c->count[k] = useful_chunk(c, lo, hi, NULL, 0);
     }
 }
 
@@ -229,7 +253,7 @@ static void scatter_useful(void *arg, uint64_t k0, uint64_t k1, int t)
     arrays_ctx_t *c = arg;
     for (uint64_t k = k0; k < k1; k++) {
         uint64_t lo = k * c->chunk, hi = lo + c->chunk < c->x->n ? lo + c->chunk : c->x->n;
-        useful_chunk(c, lo, hi, 1, c->count[k]);
+        useful_chunk(c, lo, hi, c->llrc, c->count[k]);
         rv_progress_add(c->p, (hi - lo) - 2 * ((hi - lo) / 3));
     }
 }
