@@ -37,6 +37,7 @@
 
 #define BACK_SCAN 32
 #define SORT_WIDTH 65536 /* starts per range of the sort */
+#define CAND_BUF 256     /* positions that passed the filter, tested together */
 
 typedef struct {
     void *v;         /* runs as (start, length, period), fields of the index's width */
@@ -121,23 +122,34 @@ static void candidate(const cand_ctx_t *c, runbuf_t *B, uint64_t a, uint64_t e1)
 
 /* The candidates among the positions of [lo, hi) whose end is final (lyndon.h:
  * end[a] = a marks a breaker or a position cut at its chunk's edge, handed over again
- * later); returns how many positions were final. */
+ * later); returns how many positions were final.  The filter is a coin toss per
+ * position, so it has no branch: every position is stored in a small buffer whose
+ * fill advances by the filter's flag, and the buffer is tested when full. */
 static inline __attribute__((always_inline)) uint64_t cand_loop(const cand_ctx_t *c, runbuf_t *B, uint64_t lo,
                                                                 uint64_t hi, int wide)
 {
     const uint8_t *t = c->x->seq->text;
     const uint64_t n = c->x->n;
-    uint64_t later = 0;
-    for (uint64_t a = lo; a < hi && !B->oom; a++) {
+    uint64_t later = 0, buf[CAND_BUF + 1], nb = 0;
+    for (uint64_t a = lo; a < hi; a++) {
         const uint8_t ta = t[a];
-        if (ta == RV_BREAK) continue;
         const uint64_t e1 = rv_get(c->end, wide, a);
-        if (e1 == a) { later++; continue; }
-        if (e1 >= n || t[e1] != ta) continue; /* a breaker at e1 differs too */
-        /* f >= p >= 2 needs text[a+1] = text[e1+1], f < p needs text[a-1] = text[e1-1] */
-        const int fwd = e1 + 1 < n && t[a + 1] == t[e1 + 1], bwd = a > 0 && t[a - 1] == t[e1 - 1];
-        if (e1 - a == 1 || fwd | bwd) candidate(c, B, a, e1);
+        const int letter = ta != RV_BREAK, cut = e1 == a;
+        later += letter & cut;
+        /* text[e1] = text[a] (a breaker at e1 differs too); then f >= p >= 2 needs
+         * text[a+1] = text[e1+1], f < p needs text[a-1] = text[e1-1]; the reads are
+         * clamped into the text, the flags say whether they count */
+        const int inside = e1 < n, past = e1 + 1 < n;
+        const uint64_t e = inside ? e1 : a, e2 = past ? e1 + 1 : a, b1 = a ? a - 1 : a, eb = a ? e - 1 : a;
+        const int same = inside & (t[e] == ta), fwd = past & (t[a + past] == t[e2]), bwd = (a > 0) & (t[b1] == t[eb]);
+        buf[nb] = a;
+        nb += letter & !cut & same & ((e1 - a == 1) | fwd | bwd);
+        if (nb == CAND_BUF) {
+            for (uint64_t k = 0; k < nb && !B->oom; k++) candidate(c, B, buf[k], rv_get(c->end, wide, buf[k]));
+            nb = 0;
+        }
     }
+    for (uint64_t k = 0; k < nb && !B->oom; k++) candidate(c, B, buf[k], rv_get(c->end, wide, buf[k]));
     return hi - lo - later;
 }
 
