@@ -14,6 +14,7 @@
 #include "repview/lce.h"
 #include "repview/lr.h"
 #include "query/lr_internal.h"
+#include "index/lr_arrays.h"
 
 #define MAXN 80
 
@@ -291,6 +292,39 @@ static void check_llrs_covering(rv_index_t *x, const char *what)
     rv_index_attach(x, RV_SEC_LLR, rcopy, rbytes);
 }
 
+/* The LLR sections rebuilt with 1, 2, 3 and 8 threads, in tasks of one position,
+ * of a few, of 128 and 1000 and of the default size: byte for byte the sections
+ * checked before.  `all`: every pair of threads and task size; else two random ones
+ * (the small random cases are many). */
+static void rebuild_arrays(rv_index_t *x, rng_t *r, int all, const char *what)
+{
+    static const int ids[] = {RV_SEC_LLR, RV_SEC_LLR_BIG, RV_SEC_LLRC};
+    enum { NIDS = sizeof ids / sizeof *ids };
+    void *want[NIDS];
+    uint64_t want_bytes[NIDS];
+    for (int k = 0; k < NIDS; k++) { /* copies of the checked sections */
+        const void *sec = rv_index_section(x, ids[k], &want_bytes[k]);
+        want[k] = malloc(want_bytes[k] ? want_bytes[k] : 1);
+        if (sec) memcpy(want[k], sec, want_bytes[k]);
+    }
+    static const int threads[] = {1, 2, 3, 8};
+    const uint64_t chunks[] = {1, 2 + rng_below(r, 15), 128, 1000, 0};
+    const int nt = sizeof threads / sizeof *threads, nc = sizeof chunks / sizeof *chunks;
+    for (int pick = 0; pick < (all ? nt * nc : 2) && !check_failed_; pick++) {
+        const int t = all ? pick / nc : (int)rng_below(r, nt), c = all ? pick % nc : (int)rng_below(r, nc);
+        CHECK(rv_lr_build_arrays_chunked(x, threads[t], chunks[c], NULL) == 0, "%s: rebuild: %s", what,
+              rv_last_error());
+        for (int k = 0; k < NIDS; k++) {
+            uint64_t bytes = 0;
+            const void *sec = rv_index_section(x, ids[k], &bytes);
+            CHECK(sec && bytes == want_bytes[k] && !memcmp(sec, want[k], bytes),
+                  "%s: section %d differs with %d threads, tasks of %llu", what, ids[k], threads[t],
+                  (unsigned long long)chunks[c]);
+        }
+    }
+    for (int k = 0; k < NIDS; k++) free(want[k]);
+}
+
 static void check_baseline(const rv_index_t *x, const oracle_t *o, const char *what)
 {
     rv_lr_t out[MAXN], want[MAXN];
@@ -317,6 +351,7 @@ static void random_case(int kind, int iters, uint64_t seed)
         if (!x) break;
         snprintf(name, sizeof name, "%s #%d (%s)", kind_name[kind], it, wide ? "64-bit" : "32-bit");
         check_arrays(x, name);
+        rebuild_arrays(x, &r, 0, name);
         check_llrs_covering(x, name);
         for (int m = RV_LR_RAW; m <= RV_LR_SWEEP; m++)
             for (int lm = 0; lm < 2; lm++) check_scan(x, &o, (rv_lr_method_t)m, lm, threads, name);
@@ -393,6 +428,26 @@ static int cmp_all(void *ctx, const rv_lr_hit_t *h, size_t n)
 /* The narrow LLR (narrow.h) against L from the index (Lemma 1), LLRc against the
  * usefulness rule, on a text whose repeats reach past one byte; and the same
  * sections again after a trip through an .rvx file. */
+static void check_lemma1(const rv_index_t *x, const char *what)
+{
+    rv_lr_src_t s;
+    rv_lr_src_init(&s, x);
+    CHECK(s.has_llr && s.llrc, "%s: sections missing", what);
+    if (!s.has_llr || !s.llrc) return;
+    uint64_t j = 0, prev = 0;
+    for (uint64_t i = 0; i < x->n && !check_failed_; i++) {
+        uint64_t L = rv_llr_of(x, i);
+        CHECK(rv_narrow_get(&s.llr, i) == L, "%s: LLR[%llu] = %llu, want %llu", what, (unsigned long long)i,
+              (unsigned long long)rv_narrow_get(&s.llr, i), (unsigned long long)L);
+        if (L > 0 && L >= prev) {
+            CHECK(j < s.m && rv_llrc_start(&s, j) == i, "%s: LLRc entry %llu", what, (unsigned long long)j);
+            j++;
+        }
+        prev = L;
+    }
+    CHECK(j == s.m, "%s: LLRc has %llu entries, want %llu", what, (unsigned long long)s.m, (unsigned long long)j);
+}
+
 static void check_narrow_arrays(const rv_index_t *x, int wide)
 {
     rv_lr_src_t s;
@@ -400,18 +455,7 @@ static void check_narrow_arrays(const rv_index_t *x, int wide)
     CHECK(s.has_llr && s.llrc, "sections missing");
     if (!s.has_llr || !s.llrc) return;
     CHECK(s.llr.n_big > 0 && x->lcp.n_big > 0, "no LLR or LCP value reaches 255: the big tables are untested");
-    uint64_t j = 0, prev = 0;
-    for (uint64_t i = 0; i < x->n && !check_failed_; i++) {
-        uint64_t L = rv_llr_of(x, i);
-        CHECK(rv_narrow_get(&s.llr, i) == L, "LLR[%llu] = %llu, want %llu", (unsigned long long)i,
-              (unsigned long long)rv_narrow_get(&s.llr, i), (unsigned long long)L);
-        if (L > 0 && L >= prev) {
-            CHECK(j < s.m && rv_llrc_start(&s, j) == i, "LLRc entry %llu", (unsigned long long)j);
-            j++;
-        }
-        prev = L;
-    }
-    CHECK(j == s.m, "LLRc has %llu entries, want %llu", (unsigned long long)s.m, (unsigned long long)j);
+    check_lemma1(x, "large");
     char path[64];
     snprintf(path, sizeof path, "/tmp/t_lr_%d_%d.rvx", (int)getpid(), wide);
     rv_index_t *y = NULL;
@@ -460,6 +504,52 @@ static void large_agreement(void)
     }
     free(buf);
     case_end("lr_large_agreement");
+}
+
+/* Inputs whose LLR and LCP values pass 255 (one letter, short periods with a few
+ * changes, long copies with breakers between records, binary), so that the big
+ * tables are filled: the LLR sections built with 1, 2, 3 and 8 threads in tasks of
+ * 1 to 1000 positions and of the default size are byte for byte the same, and L is
+ * Lemma 1 read straight from LCP and ISA. */
+static void big_values_threads(void)
+{
+    case_begin();
+    rng_t r = rng_new(11);
+    enum { BIG_N = 6000 };
+    static char buf[3][BIG_N + 1];
+    static const char *const kinds[] = {"same", "periodic", "copies", "binary"};
+    const int iters = check_iters(12);
+    for (int it = 0; it < iters && !check_failed_; it++) {
+        const int kind = it % 4, nrec = 1 + (int)rng_below(&r, 3);
+        const char *names[3] = {"r1", "r2", "r3"}, *seqs[3];
+        for (int k = 0; k < nrec; k++) {
+            int len = 300 + (int)rng_below(&r, BIG_N - 300), p = 1 + (int)rng_below(&r, 6);
+            for (int i = 0; i < len; i++) {
+                if (kind == 0) buf[k][i] = 'A';
+                else if (kind == 1) buf[k][i] = rng_below(&r, 400) ? "ACGTTG"[i % p] : 'C';
+                else if (kind == 2) buf[k][i] = "ACGT"[rng_below(&r, 4)];
+                else buf[k][i] = "AC"[rng_below(&r, 2)];
+            }
+            if (kind >= 2) /* copies of 300 to 999 symbols (and N runs in DNA) */
+                for (int i = 0; i + 2000 < len; i += 1500 + (int)rng_below(&r, 700))
+                    memcpy(buf[k] + i + 1000, buf[k] + i, 300 + rng_below(&r, 700));
+            if (kind == 2 && len > 100) memset(buf[k] + rng_below(&r, (uint64_t)len - 50), 'N', 1 + rng_below(&r, 40));
+            buf[k][len] = 0;
+            seqs[k] = buf[k];
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%s #%d (%s)", kinds[kind], it, it & 4 ? "64-bit" : "32-bit");
+        rv_index_t *x = index_of(rv_seq_from_records(names, seqs, nrec, RV_ALPHA_DNA), (it & 4) != 0, 1, 1);
+        CHECK(x != NULL, "build failed: %s", rv_last_error());
+        if (!x) break;
+        rv_lr_src_t s;
+        rv_lr_src_init(&s, x);
+        CHECK(s.llr.n_big > 0, "%s: no LLR value reaches 255", name);
+        check_lemma1(x, name);
+        rebuild_arrays(x, &r, 1, name);
+        rv_index_free(x);
+    }
+    case_end("lr_arrays_big_values_threads");
 }
 
 /* Occurrence blocks larger than the LCP scan: the binary-search path. */
@@ -523,6 +613,7 @@ int main(void)
     static const int iters[K_COUNT] = {700, 500, 500, 600, 500, 150};
     for (int k = 0; k < K_COUNT; k++) random_case(k, check_iters(iters[k]), 1000 + (uint64_t)k);
     large_agreement();
+    big_values_threads();
     big_occurrence_blocks();
     hostile_sections();
     return check_exit();

@@ -3,8 +3,9 @@
  * definition; the pane queries (covering, overlapping, next/previous) against a
  * scan of all runs; the runs section: its size (12 bytes a run for 32-bit arrays),
  * the same runs and answers after save and load (brute force; runs and periods past
- * 2^16), short or garbled sections rejected.  32- and 64-bit arrays, 1..4 threads,
- * breakers and several records. */
+ * 2^16), short or garbled sections rejected.  32- and 64-bit arrays, 1, 2, 3 and 8
+ * threads with chunks of a few positions (so that Lyndon chains are cut at chunk
+ * edges and finished later), breakers and several records. */
 #include <unistd.h>
 #include "check.h"
 #include "repview/build.h"
@@ -12,6 +13,7 @@
 #include "repview/lce.h"
 #include "repview/tandem.h"
 #include "index/lyndon.h"
+#include "index/runs.h"
 #include "index/runs_store.h"
 
 #define MAXN 8192
@@ -186,21 +188,61 @@ static int same_as_brute(const rv_runs_t *r, const runset_t *want, const char *w
     return r->n == want->n;
 }
 
-static int check_runs(rv_index_t *x, int threads, const char *what)
+static const int thread_counts[] = {1, 2, 3, 8};
+
+/* The runs with `threads` threads (and, with g, again with 1, 2, 3 or 8 threads and
+ * Lyndon chunks of 1 to 16 positions) against brute force. */
+static int check_runs_g(rv_index_t *x, int threads, rng_t *g, const char *what)
 {
     runset_t *want = malloc(sizeof *want);
     brute_runs(x->seq->text, x->n, want);
-    rv_runs_t *r = rv_runs_compute(x, threads, NULL);
-    CHECK(r != NULL, "%s: compute failed: %s", what, rv_last_error());
-    int ok = r != NULL;
-    if (r) {
-        ok = same_as_brute(r, want, what);
-        CHECK(x->n == 0 || r->n < x->n, "%s: runs theorem: %llu runs for n=%llu", what,
-              (unsigned long long)r->n, (unsigned long long)x->n);
+    int ok = 1;
+    for (int pass = 0; pass < (g ? 2 : 1) && ok; pass++) {
+        int t = threads;
+        uint64_t chunk = 0;
+        if (pass) {
+            t = thread_counts[rng_below(g, 4)];
+            chunk = 1 + rng_below(g, 16);
+        }
+        rv_runs_t *r = rv_runs_compute_chunked(x, t, chunk, NULL);
+        CHECK(r != NULL, "%s: compute failed: %s", what, rv_last_error());
+        ok = r != NULL;
+        if (r) {
+            char why[160];
+            snprintf(why, sizeof why, "%s (%d threads, chunks of %llu)", what, t, (unsigned long long)chunk);
+            ok = same_as_brute(r, want, why);
+            CHECK(x->n == 0 || r->n < x->n, "%s: runs theorem: %llu runs for n=%llu", what,
+                  (unsigned long long)r->n, (unsigned long long)x->n);
+        }
+        rv_runs_free(r);
     }
-    rv_runs_free(r);
     free(want);
     return ok;
+}
+
+static int check_runs(rv_index_t *x, int threads, const char *what) { return check_runs_g(x, threads, NULL, what); }
+
+/* rv_lyndon_visit's visitor: every position with its end once, end final. */
+typedef struct {
+    const void *end;
+    int wide;
+    uint64_t *seen; /* per position: visits with end > i */
+    uint64_t *got;  /* the end it was visited with */
+    int busy[8];    /* a visit in progress per thread */
+    int clash;
+} visits_t;
+
+static void visit_range(void *arg, uint64_t lo, uint64_t hi, int thread)
+{
+    visits_t *v = arg;
+    if (thread < 0 || thread >= 8 || __atomic_exchange_n(&v->busy[thread], 1, __ATOMIC_ACQ_REL)) v->clash = 1;
+    for (uint64_t i = lo; i < hi; i++) {
+        uint64_t e = rv_get(v->end, v->wide, i);
+        if (e == i) continue;
+        __atomic_fetch_add(&v->seen[i], 1, __ATOMIC_RELAXED);
+        v->got[i] = e;
+    }
+    if (thread >= 0 && thread < 8) __atomic_store_n(&v->busy[thread], 0, __ATOMIC_RELEASE);
 }
 
 static void check_lyndon(rv_index_t *x, rng_t *g, const char *what)
@@ -208,12 +250,18 @@ static void check_lyndon(rv_index_t *x, rng_t *g, const char *what)
     rv_rmq_t *q = rv_rmq_build(x);
     uint64_t *end = malloc((x->n + 1) * 8);
     const uint8_t *t = x->seq->text;
+    visits_t v = {end, x->wide, calloc(x->n + 1, 8), calloc(x->n + 1, 8), {0}, 0};
     for (int order = 0; order < 2; order++) {
-        int threads = 1 + (int)rng_below(g, 4);
+        int threads = thread_counts[rng_below(g, 4)];
         uint64_t chunk = 1 + rng_below(g, 8);
-        CHECK(rv_lyndon_array(x, q, order, end, threads, chunk) == 0, "lyndon failed");
+        memset(v.seen, 0, (x->n + 1) * 8);
+        CHECK(rv_lyndon_visit(x, q, order, end, threads, chunk, visit_range, &v) == 0, "lyndon failed");
+        CHECK(!v.clash, "%s: two visits at once with one thread", what);
         for (uint64_t i = 0; i < x->n; i++) {
             if (t[i] == RV_BREAK) continue;
+            CHECK(v.seen[i] == 1 && v.got[i] == rv_get(end, x->wide, i),
+                  "%s: order %d, position %llu visited %llu times (threads %d chunk %llu)", what, order,
+                  (unsigned long long)i, (unsigned long long)v.seen[i], threads, (unsigned long long)chunk);
             uint64_t best = 0;
             for (uint64_t len = 1; i + len <= x->n && t[i + len - 1] != RV_BREAK; len++)
                 if (is_lyndon(t, x->n, i, len, order)) best = len;
@@ -223,6 +271,8 @@ static void check_lyndon(rv_index_t *x, rng_t *g, const char *what)
                   (unsigned long long)best, threads, (unsigned long long)chunk);
         }
     }
+    free(v.seen);
+    free(v.got);
     free(end);
     rv_rmq_free(q);
 }
@@ -298,8 +348,8 @@ static void case_random(const char *name, const char *alpha, int maxlen, int bre
         rv_index_t *x = build(recs, nrec, a, it & 1, 1 + (int)rng_below(&g, 3));
         CHECK(x != NULL, "build: %s", rv_last_error());
         if (!x) break;
-        if (!check_runs(x, 1 + (int)rng_below(&g, 4), name)) { rv_index_free(x); break; }
-        if (it % 8 == 0 && x->n <= 48) check_lyndon(x, &g, name);
+        if (!check_runs_g(x, 1 + (int)rng_below(&g, 4), it % 3 ? NULL : &g, name)) { rv_index_free(x); break; }
+        if (it % 4 == 0 && x->n <= 64) check_lyndon(x, &g, name);
         if (it % 16 == 0) check_queries(x, &g, name);
         rv_index_free(x);
     }
@@ -641,6 +691,7 @@ int main(void)
     case_random("runs_random_ternary", "abc", 60, 0, RV_ALPHA_TEXT, 1500, 14);
     case_random("runs_random_protein", "ACDEFGHIKLMNPQRSTVWY", 80, 3, RV_ALPHA_PROTEIN, 800, 15);
     case_random("runs_random_periodic", "AAAAAAC", 100, 2, RV_ALPHA_DNA, 1000, 16);
+    case_random("runs_random_same", "A", 100, 3, RV_ALPHA_DNA, 500, 18);
     case_words();
     case_fibonacci_long();
     case_threads();

@@ -1,7 +1,8 @@
 /* lce_rmq.c — longest common extensions: by direct scan, and in O(1)-ish via ISA and a
  * range-minimum structure over LCP (block minima + sparse table over the blocks,
  * built in threads; the in-block part is a scan of at most two blocks, over the
- * LCP bytes first: a byte below 255 is the minimum without any table lookup). */
+ * LCP bytes first: a byte below 255 is the minimum without any table lookup, and
+ * a range of escaped bytes is a run of consecutive entries of the big table). */
 #include <stdlib.h>
 #include "repview/common.h"
 #include "repview/lce.h"
@@ -31,9 +32,10 @@ static uint64_t scan_min(const rv_index_t *x, uint64_t lo, uint64_t hi)
     unsigned m = RV_NARROW_ESC;
     for (uint64_t r = lo; r <= hi; r++) m = v[r] < m ? v[r] : m;
     if (m < RV_NARROW_ESC) return m;
-    uint64_t big = UINT64_MAX; /* every value of the range is >= 255 */
-    for (uint64_t r = lo; r <= hi; r++) {
-        uint64_t b = rv_narrow_big(&x->lcp, r);
+    /* every value of the range is >= 255: consecutive entries of the big table */
+    uint64_t big = UINT64_MAX, k = rv_narrow_rank(&x->lcp, lo);
+    for (uint64_t r = lo; r <= hi; r++, k++) {
+        uint64_t b = rv_narrow_val(&x->lcp, k);
         if (b < big) big = b;
     }
     return big;
@@ -64,7 +66,9 @@ static void fill_level(void *arg, uint64_t lo, uint64_t hi, int t)
     }
 }
 
-rv_rmq_t *rv_rmq_build(const rv_index_t *x)
+rv_rmq_t *rv_rmq_build(const rv_index_t *x) { return rv_rmq_build_threads(x, 0); }
+
+rv_rmq_t *rv_rmq_build_threads(const rv_index_t *x, int threads)
 {
     rv_rmq_t *q = calloc(1, sizeof *q);
     if (!q) return NULL;
@@ -80,7 +84,7 @@ rv_rmq_t *rv_rmq_build(const rv_index_t *x)
         q->table[k] = malloc((q->nblocks ? q->nblocks : 1) * (q->wide ? 8 : 4));
         if (!q->table[k]) { rv_rmq_free(q); return NULL; }
     }
-    int threads = rv_default_threads();
+    if (threads <= 0) threads = rv_default_threads();
     for (int k = 0; k < levels; k++) {
         rmq_ctx_t c = {q, k};
         uint64_t count = k == 0 ? q->nblocks : q->nblocks + 1 - (1ull << k);

@@ -8,13 +8,18 @@
  * not smaller; every position skipped is popped for good, so the loop does O(n)
  * comparisons in all.
  *
- * Comparing two suffixes:
+ * Comparing two suffixes i < j of one segment (j not a breaker):
  *  - order 0 (the order of the text codes, breaker smallest): ISA[j] < ISA[i].
  *  - order 1 (letters reversed, breaker still smallest): no second suffix array is
- *    needed.  The suffixes agree on their first l = LCE(i, j) symbols, so the order
- *    is decided by the symbol pair at offset l, compared in the reversed order; a
- *    breaker (or the end of the text) there is smaller in both orders.  LCE comes
- *    from the RMQ over LCP after a short direct scan.
+ *    needed.  The suffixes agree on their first l = LCE(i, j) symbols and are
+ *    decided by the pair at offset l.  Where both are letters the reversed order
+ *    flips the answer of order 0.  Otherwise suffix j has reached the end of its
+ *    segment (a breaker or the end of the text: i + l < j + l is then still inside
+ *    the segment, a letter), and it is smaller in both orders.  So suffix j is
+ *    smaller in order 1 iff ISA[j] > ISA[i], or text[j, end of segment) is a prefix
+ *    of the suffix at i; only the second test needs an LCE, and only when ISA[j] <
+ *    ISA[i] and text[i] = text[j].  LCE comes from a short direct scan, then the
+ *    RMQ over LCP.
  *
  * Breakers: a breaker is smaller than every letter in both orders, so the chain
  * from a letter position never passes its segment's closing breaker; a Lyndon word
@@ -22,29 +27,27 @@
  * segment.  Hence only the order of suffixes inside one segment matters (the
  * order across segments, whatever the SA builder chose, is never consulted).
  *
- * Threads: the text is cut into one chunk per thread; each chunk is solved with
- * chains that stop at its right edge (end[i] = i marks "not found in the chunk"),
- * then a sequential pass from the last chunk to the first finishes those positions
- * by following the (final) chains of the chunks to their right.
+ * Threads: the text is cut into chunks, a few per thread, handed out dynamically;
+ * each chunk is solved with chains that stop at its right edge (end[i] = i marks
+ * "not found in the chunk"), then a pass from the last chunk to the first finishes
+ * those positions by following the (final) chains of the chunks to their right.
+ * The positions so cut are the suffix-order minima of their chunk seen from its
+ * right edge, each smaller than the one cut before it (to its right): the walk of
+ * one starts where the walk of the previous one ended, so the serial pass is
+ * linear in the chunks' cut positions and the chain elements it skips.
+ *
+ * A visitor (rv_lyndon_visit) is handed every position once its end is final:
+ * blocks of a chunk as its thread leaves them (the positions cut there still read
+ * end[i] = i and are to be skipped), then each cut position alone, in the serial
+ * pass, with thread 0.
  */
 #include <stdlib.h>
 #include "repview/common.h"
 #include "base/internal.h"
 #include "lyndon.h"
 
-#define LCE_SCAN 16 /* symbols compared directly before asking the RMQ */
-
-uint64_t rv_lce_fast(const rv_index_t *x, const rv_rmq_t *q, uint64_t i, uint64_t j)
-{
-    const uint8_t *t = x->seq->text;
-    const uint64_t n = x->n;
-    for (uint64_t h = 0; h < LCE_SCAN; h++) {
-        if (i + h >= n || j + h >= n) return h;
-        uint8_t c = t[i + h];
-        if (c != t[j + h] || c == RV_BREAK) return h;
-    }
-    return rv_lce(x, q, i, j);
-}
+#define CHUNKS_PER_THREAD 8 /* chunks of the dynamic pass per thread */
+#define VISIT_BLOCK 16384   /* positions handed to the visitor at a time */
 
 typedef struct {
     uint64_t *v; /* positions of a chunk whose chain was cut at its right edge, */
@@ -59,24 +62,13 @@ typedef struct {
     void *end;
     uint64_t chunks; /* the text is cut into this many chunks */
     cutlist_t *cut;  /* one per chunk */
+    rv_range_fn visit;
+    void *vctx;
 } ly_ctx_t;
 
-static uint64_t chunk_lo(const ly_ctx_t *c, uint64_t k) { return c->x->n * k / c->chunks; }
-
-/* 1 when the suffix at j is smaller than the suffix at i (i < j, same segment, i
- * not a breaker) in the context's order. */
-static inline int suffix_less(const ly_ctx_t *c, uint64_t j, uint64_t i)
+static uint64_t chunk_lo(const ly_ctx_t *c, uint64_t k)
 {
-    const rv_index_t *x = c->x;
-    const uint8_t *t = x->seq->text;
-    if (t[j] == RV_BREAK) return 1;
-    if (c->order == 0) return rv_isa(x, j) < rv_isa(x, i);
-    uint64_t l = rv_lce_fast(x, c->q, i, j);
-    uint8_t cj = j + l < x->n ? t[j + l] : RV_BREAK;
-    uint8_t ci = i + l < x->n ? t[i + l] : RV_BREAK;
-    if (cj == RV_BREAK) return 1;
-    if (ci == RV_BREAK) return 0;
-    return cj > ci; /* reversed letter order */
+    return (uint64_t)((unsigned __int128)c->x->n * k / c->chunks);
 }
 
 static void cut_push(cutlist_t *l, uint64_t i)
@@ -91,59 +83,122 @@ static void cut_push(cutlist_t *l, uint64_t i)
     l->v[l->n++] = i;
 }
 
+/* 1 when text[j, end of its segment) is a prefix of text[i..] (i < j, same segment,
+ * text[i] = text[j] not a breaker): the LCE reaches a breaker or the end at j. */
+static int reaches_end(const rv_index_t *x, const rv_rmq_t *q, uint64_t i, uint64_t j)
+{
+    uint64_t l = rv_lce_fast(x, q, i, j);
+    return j + l >= x->n || x->seq->text[j + l] == RV_BREAK;
+}
+
+/* 1 when the suffix at j is smaller than the suffix at i (i < j, same segment, i not
+ * a breaker) in the given order; isa_i = ISA[i].  wide and order are constants where
+ * this is inlined. */
+static inline __attribute__((always_inline)) int suffix_less(const rv_index_t *x, const rv_rmq_t *q,
+                                                             const uint8_t *t, const void *isa, int wide,
+                                                             int order, uint64_t j, uint64_t i,
+                                                             uint64_t isa_i)
+{
+    const uint8_t cj = t[j];
+    if (cj == RV_BREAK) return 1;
+    const uint64_t isa_j = rv_get(isa, wide, j);
+    if (order == 0) return isa_j < isa_i;
+    if (isa_j > isa_i) return 1;
+    return cj == t[i] && reaches_end(x, q, i, j);
+}
+
 /* Solve [lo, hi) with chains cut at hi (unless hi is the end of the text); the cut
  * positions are listed in *cut. */
-static void lyndon_chunk(const ly_ctx_t *c, uint64_t lo, uint64_t hi, cutlist_t *cut)
+static inline __attribute__((always_inline)) void lyndon_chunk_impl(const ly_ctx_t *c, uint64_t lo,
+                                                                    uint64_t hi, cutlist_t *cut,
+                                                                    int thread, int wide, int order)
 {
-    const int w = c->x->wide;
-    const uint8_t *t = c->x->seq->text;
-    const uint64_t n = c->x->n;
+    const rv_index_t *x = c->x;
+    const rv_rmq_t *q = c->q;
+    const uint8_t *t = x->seq->text;
+    const void *isa = x->isa;
+    void *end = c->end;
+    const uint64_t n = x->n;
+    uint64_t seen = hi; /* [seen, hi) went to the visitor */
     for (uint64_t i = hi; i-- > lo;) {
-        if (t[i] == RV_BREAK) { rv_put(c->end, w, i, i); continue; }
+        if (c->visit && seen - i >= VISIT_BLOCK) { /* while its end entries are in the cache */
+            c->visit(c->vctx, i + 1, seen, thread);
+            seen = i + 1;
+        }
+        if (t[i] == RV_BREAK) { rv_put(end, wide, i, i); continue; }
+        const uint64_t isa_i = rv_get(isa, wide, i);
         uint64_t j = i + 1;
-        while (j < hi && !suffix_less(c, j, i)) {
-            uint64_t nj = rv_get(c->end, w, j);
+        while (j < hi && !suffix_less(x, q, t, isa, wide, order, j, i, isa_i)) {
+            uint64_t nj = rv_get(end, wide, j);
             j = nj == j ? hi : nj; /* j was cut at hi: so is i */
         }
-        int cut_here = j >= hi && hi != n;
-        rv_put(c->end, w, i, cut_here ? i : j);
+        const int cut_here = j >= hi && hi != n;
+        rv_put(end, wide, i, cut_here ? i : j);
         if (cut_here) cut_push(cut, i);
+    }
+    if (c->visit && seen > lo) c->visit(c->vctx, lo, seen, thread);
+}
+
+static void lyndon_chunk(const ly_ctx_t *c, uint64_t lo, uint64_t hi, cutlist_t *cut, int thread)
+{
+    const int wide = c->x->wide;
+    if (c->order == 0) {
+        if (wide) lyndon_chunk_impl(c, lo, hi, cut, thread, 1, 0);
+        else lyndon_chunk_impl(c, lo, hi, cut, thread, 0, 0);
+    } else {
+        if (wide) lyndon_chunk_impl(c, lo, hi, cut, thread, 1, 1);
+        else lyndon_chunk_impl(c, lo, hi, cut, thread, 0, 1);
     }
 }
 
 /* Finish the positions of a chunk whose chain was cut at its right edge hi (in
- * decreasing order); everything at or after hi is final. */
+ * decreasing order); everything at or after hi is final.  Each cut position is
+ * smaller than the previous one, so every chain element the previous walk skipped
+ * is skipped again: the walk resumes where the previous one stopped. */
 static void lyndon_finish(const ly_ctx_t *c, const cutlist_t *cut, uint64_t hi)
 {
-    const int w = c->x->wide;
-    const uint64_t n = c->x->n;
+    const rv_index_t *x = c->x;
+    const int wide = x->wide;
+    const uint64_t n = x->n;
+    uint64_t j = hi;
     for (uint64_t k = 0; k < cut->n; k++) {
-        uint64_t i = cut->v[k], j = hi;
-        while (j < n && !suffix_less(c, j, i)) j = rv_get(c->end, w, j);
-        rv_put(c->end, w, i, j);
+        const uint64_t i = cut->v[k], isa_i = rv_get(x->isa, wide, i);
+        while (j < n && !suffix_less(x, c->q, x->seq->text, x->isa, wide, c->order, j, i, isa_i))
+            j = rv_get(c->end, wide, j);
+        rv_put(c->end, wide, i, j);
+        if (c->visit) c->visit(c->vctx, i, i + 1, 0);
     }
 }
 
 static void lyndon_chunks(void *arg, uint64_t k0, uint64_t k1, int thread)
 {
-    (void)thread;
     const ly_ctx_t *c = arg;
-    for (uint64_t k = k0; k < k1; k++) lyndon_chunk(c, chunk_lo(c, k), chunk_lo(c, k + 1), &c->cut[k]);
+    for (uint64_t k = k0; k < k1; k++) lyndon_chunk(c, chunk_lo(c, k), chunk_lo(c, k + 1), &c->cut[k], thread);
 }
 
 int rv_lyndon_array(const rv_index_t *x, const rv_rmq_t *q, int order, void *end, int threads,
                     uint64_t min_chunk)
 {
+    return rv_lyndon_visit(x, q, order, end, threads, min_chunk, NULL, NULL);
+}
+
+int rv_lyndon_visit(const rv_index_t *x, const rv_rmq_t *q, int order, void *end, int threads,
+                    uint64_t min_chunk, rv_range_fn visit, void *vctx)
+{
     if (order != 0 && order != 1) return rv_error("lyndon", "bad order %d", order);
     if (x->n == 0) return 0;
     if (order == 1 && !q) return rv_error("lyndon", "reversed order needs the LCP RMQ");
     if (threads < 1) threads = 1;
-    if (min_chunk == 0) min_chunk = 4096; /* no point cutting tiny inputs */
+    uint64_t most = (uint64_t)threads * CHUNKS_PER_THREAD;
+    if (min_chunk == 0) { /* no point cutting tiny inputs, nor any for one thread */
+        min_chunk = 1u << 16;
+        if (threads == 1) most = 1;
+    }
     uint64_t chunks = x->n / min_chunk + 1;
-    if (chunks > (uint64_t)threads) chunks = (uint64_t)threads;
-    ly_ctx_t c = {x, q, order, end, chunks, calloc(chunks, sizeof(cutlist_t))};
+    if (chunks > most) chunks = most;
+    ly_ctx_t c = {x, q, order, end, chunks, calloc(chunks, sizeof(cutlist_t)), visit, vctx};
     if (!c.cut) return rv_error("lyndon", "out of memory");
-    rv_parallel_for(threads, chunks, lyndon_chunks, &c);
+    rv_parallel_dynamic(threads, chunks, 1, lyndon_chunks, &c);
     int oom = 0;
     for (uint64_t k = 0; k < chunks; k++) oom |= c.cut[k].oom;
     for (uint64_t k = chunks - 1; k > 0 && !oom; k--) lyndon_finish(&c, &c.cut[k - 1], chunk_lo(&c, k));

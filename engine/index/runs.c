@@ -20,7 +20,11 @@
  * run is not followed by a breaker or the end (then order 0 reports it).  Every test
  * is a constant number of LCE queries (RMQ over LCP); only the exact b of a run
  * that is reported is found by a short scan then a binary search with LCE queries,
- * so the total is O(n) LCE queries plus O(log p) per run.
+ * so the total is O(n) LCE queries plus O(log p) per run.  Most positions need
+ * none: a is tested only when text[a+p] = text[a] and one of its neighbours matches
+ * too (f >= 1, and f >= p or b >= 1).  The candidates are tested as the Lyndon pass
+ * of each chunk leaves its positions (rv_lyndon_visit), while their end entries are
+ * still in the cache.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +32,16 @@
 #include "repview/lce.h"
 #include "base/internal.h"
 #include "lyndon.h"
+#include "runs.h"
 #include "runs_store.h"
 
-#define TASK 65536 /* positions per dynamic task */
 #define BACK_SCAN 32
+#define SORT_WIDTH 65536 /* starts per range of the sort */
+#define CAND_BUF 256     /* positions that passed the filter, tested together */
 
 typedef struct {
-    rv_run_t *v;
-    uint64_t n, cap;
+    void *v;         /* runs as (start, length, period), fields of the index's width */
+    uint64_t n, cap; /* runs */
     int oom;
 } runbuf_t;
 
@@ -49,83 +55,121 @@ typedef struct {
     _Atomic int stop;
 } cand_ctx_t;
 
-/* text[a-t, a) == text[a+p-t, a+p) */
-static int back_at_least(const rv_index_t *x, const rv_rmq_t *q, uint64_t a, uint64_t p,
-                         uint64_t t)
+/* text[a-t, a) == text[e1-t, e1) */
+static int back_at_least(const rv_index_t *x, const rv_rmq_t *q, uint64_t a, uint64_t e1, uint64_t t)
 {
-    if (t == 0) return 1;
-    if (t > a) return 0;
-    return rv_lce_fast(x, q, a - t, a + p - t) >= t;
+    return t == 0 || (t <= a && rv_lce_fast(x, q, a - t, e1 - t) >= t);
 }
 
-/* The largest b < p with text[a-b, a) == text[a+p-b, a+p), knowing it is >= lo. */
-static uint64_t back_exact(const rv_index_t *x, const rv_rmq_t *q, uint64_t a, uint64_t p,
-                           uint64_t lo)
+/* The longest common suffix b of text[..a) and text[..e1) (a < e1, no breaker in it),
+ * capped at lim <= a, where it is at least need; any value below need where it is
+ * not.  A direct scan of BACK_SCAN symbols; past it, one LCE query rejects b < need
+ * and one finds b = lim, so the binary search with LCE queries is left to the runs
+ * that are reported (need <= b < lim). */
+static uint64_t back_match(const rv_index_t *x, const rv_rmq_t *q, uint64_t a, uint64_t e1, uint64_t need,
+                           uint64_t lim)
 {
     const uint8_t *t = x->seq->text;
-    uint64_t b = lo, stop = lo + BACK_SCAN;
-    while (b < p && b < a && b < stop && t[a - 1 - b] == t[a + p - 1 - b] && t[a - 1 - b] != RV_BREAK)
-        b++;
-    if (b < stop) return b;                 /* the scan found the mismatch */
-    uint64_t hi = p < a + 1 ? p : a + 1;    /* back_at_least(hi) is false */
+    uint64_t b = 0;
+    while (b < lim && b < BACK_SCAN && t[a - 1 - b] == t[e1 - 1 - b] && t[a - 1 - b] != RV_BREAK) b++;
+    if (b < BACK_SCAN || b == lim) return b;
+    if (need > b && !back_at_least(x, q, a, e1, need)) return 0;
+    if (back_at_least(x, q, a, e1, lim)) return lim;
+    if (need > b) b = need;
+    uint64_t hi = lim; /* back_at_least(b) holds, back_at_least(hi) does not */
     while (hi - b > 1) {
         uint64_t mid = b + (hi - b) / 2;
-        if (back_at_least(x, q, a, p, mid)) b = mid; else hi = mid;
+        if (back_at_least(x, q, a, e1, mid)) b = mid; else hi = mid;
     }
     return b;
 }
 
-static int buf_push(runbuf_t *B, uint64_t s, uint64_t e, uint64_t p)
+static int buf_push(runbuf_t *B, int wide, uint64_t s, uint64_t len, uint64_t p)
 {
     if (B->n == B->cap) {
         uint64_t cap = B->cap ? B->cap * 2 : 4096;
-        rv_run_t *v = realloc(B->v, cap * sizeof *v);
+        void *v = realloc(B->v, cap * 3 * (wide ? 8 : 4));
         if (!v) { B->oom = 1; return -1; }
         B->v = v;
         B->cap = cap;
     }
-    B->v[B->n++] = (rv_run_t){s, e, p};
+    rv_put(B->v, wide, 3 * B->n, s);
+    rv_put(B->v, wide, 3 * B->n + 1, len);
+    rv_put(B->v, wide, 3 * B->n + 2, p);
+    B->n++;
     return 0;
 }
 
-/* The run whose first Lyndon root (in this order) is at a, if any. */
-static void candidate(const cand_ctx_t *c, runbuf_t *B, uint64_t a)
+/* The run whose first Lyndon root (in this order) is at a, if any; e1 = end[a] < n
+ * with text[e1] = text[a] (the caller's filter: else LCE(a, e1) = 0, and a could be
+ * a root only with b >= p, so it is not the first one).  With f = LCE(a, e1) and b
+ * the backward match capped at p, [a-b, e1+f) is a run of period p iff f + b >= p,
+ * and a is its first root iff b < p (else text[a-p, a) is a root too). */
+static void candidate(const cand_ctx_t *c, runbuf_t *B, uint64_t a, uint64_t e1)
 {
     const rv_index_t *x = c->x;
     const uint8_t *t = x->seq->text;
-    const uint64_t n = x->n;
-    const uint64_t e1 = rv_get(c->end, x->wide, a), p = e1 - a;
-    if (e1 >= n || t[e1] == RV_BREAK) return; /* no second copy can start */
-    uint64_t f = rv_lce_fast(x, c->q, a, e1);
-    if (f == 0) return;              /* would need b >= p: a is not the first root */
+    const uint64_t n = x->n, p = e1 - a;
+    const uint64_t f = rv_lce_fast(x, c->q, a, e1); /* >= 1 */
     const uint64_t e = e1 + f;
     if (c->order == 1 && (e == n || t[e] == RV_BREAK)) return; /* order 0 has it */
-    uint64_t need = f >= p ? 0 : p - f; /* backward symbols still needed, < p */
-    if (need > a) return;
-    if (need && (t[a - 1] != t[e1 - 1] || !back_at_least(x, c->q, a, p, need))) return;
-    if (a >= p && back_at_least(x, c->q, a, p, p)) return; /* not the first root */
-    uint64_t b = back_exact(x, c->q, a, p, need);
-    buf_push(B, a - b, e, p);
+    const uint64_t need = f >= p ? 0 : p - f; /* backward symbols still needed, < p */
+    if (need > a || (need && t[a - 1] != t[e1 - 1])) return;
+    const uint64_t b = back_match(x, c->q, a, e1, need, p < a ? p : a);
+    if (b < need || b >= p) return;
+    buf_push(B, x->wide, a - b, e - (a - b), p);
 }
 
+/* The candidates among the positions of [lo, hi) whose end is final (lyndon.h:
+ * end[a] = a marks a breaker or a position cut at its chunk's edge, handed over again
+ * later); returns how many positions were final.  The filter is a coin toss per
+ * position, so it has no branch: every position is stored in a small buffer whose
+ * fill advances by the filter's flag, and the buffer is tested when full. */
+static inline __attribute__((always_inline)) uint64_t cand_loop(const cand_ctx_t *c, runbuf_t *B, uint64_t lo,
+                                                                uint64_t hi, int wide)
+{
+    const uint8_t *t = c->x->seq->text;
+    const uint64_t n = c->x->n;
+    uint64_t later = 0, buf[CAND_BUF + 1], nb = 0;
+    for (uint64_t a = lo; a < hi; a++) {
+        const uint8_t ta = t[a];
+        const uint64_t e1 = rv_get(c->end, wide, a);
+        const int letter = ta != RV_BREAK, cut = e1 == a;
+        later += letter & cut;
+        /* text[e1] = text[a] (a breaker at e1 differs too); then f >= p >= 2 needs
+         * text[a+1] = text[e1+1], f < p needs text[a-1] = text[e1-1]; the reads are
+         * clamped into the text, the flags say whether they count */
+        const int inside = e1 < n, past = e1 + 1 < n;
+        const uint64_t e = inside ? e1 : a, e2 = past ? e1 + 1 : a, b1 = a ? a - 1 : a, eb = a ? e - 1 : a;
+        const int same = inside & (t[e] == ta), fwd = past & (t[a + past] == t[e2]), bwd = (a > 0) & (t[b1] == t[eb]);
+        buf[nb] = a;
+        nb += letter & !cut & same & ((e1 - a == 1) | fwd | bwd);
+        if (nb == CAND_BUF) {
+            for (uint64_t k = 0; k < nb && !B->oom; k++) candidate(c, B, buf[k], rv_get(c->end, wide, buf[k]));
+            nb = 0;
+        }
+    }
+    for (uint64_t k = 0; k < nb && !B->oom; k++) candidate(c, B, buf[k], rv_get(c->end, wide, buf[k]));
+    return hi - lo - later;
+}
+
+/* rv_lyndon_visit's visitor: the candidates of the positions handed over. */
 static void cand_range(void *arg, uint64_t lo, uint64_t hi, int thread)
 {
     cand_ctx_t *c = arg;
     runbuf_t *B = &c->buf[thread];
     if (c->stop || B->oom) return;
     if (rv_cancelled(c->p)) { c->stop = 1; return; }
-    const uint8_t *t = c->x->seq->text;
-    for (uint64_t a = lo; a < hi && !B->oom; a++)
-        if (t[a] != RV_BREAK) candidate(c, B, a);
-    rv_progress_add(c->p, hi - lo);
+    rv_progress_add(c->p, c->x->wide ? cand_loop(c, B, lo, hi, 1) : cand_loop(c, B, lo, hi, 0));
 }
 
 /* Sorting the runs by (start, period) into the columns, in threads: the starts are
- * cut into ranges; each buffer counts its runs per range, then scatters them to
- * their range (a radix partition); each range is then counting-sorted by start with
- * a per-thread count array, equal starts ordered by period (groups are O(log n)),
- * and written straight to its slots of the columns.  (A run is identified by its
- * start and period, so the result does not depend on the threads.) */
+ * cut into ranges of SORT_WIDTH; each buffer counts its runs per range, then
+ * scatters them to their range (a radix partition); each range is then
+ * counting-sorted by start with a per-thread count array that stays in the cache,
+ * equal starts ordered by period (groups are O(log n)), and written straight to its
+ * slots of the columns.  (A run is identified by its start and period, so the
+ * result does not depend on the threads.) */
 typedef struct {
     const rv_index_t *x;
     runbuf_t *bufs;
@@ -133,7 +177,7 @@ typedef struct {
     uint64_t nr, width;   /* ranges of starts: range r is [r * width, (r + 1) * width) */
     uint64_t *hist;       /* nb x nr: runs of buffer k in range r, then its first slot */
     uint64_t *first;      /* nr + 1: first slot of each range */
-    rv_run_t *tmp;        /* the runs grouped by range */
+    void *tmp;            /* the runs grouped by range, as in the buffers */
     uint64_t **scratch;   /* per thread: width + 1 counters */
     rv_runs_cols_t dst;
     int oom;
@@ -143,9 +187,10 @@ static void count_ranges(void *arg, uint64_t lo, uint64_t hi, int t)
 {
     (void)t;
     sort_ctx_t *c = arg;
+    const int w = c->x->wide;
     for (uint64_t k = lo; k < hi; k++) {
         uint64_t *h = c->hist + k * c->nr;
-        for (uint64_t i = 0; i < c->bufs[k].n; i++) h[c->bufs[k].v[i].start / c->width]++;
+        for (uint64_t i = 0; i < c->bufs[k].n; i++) h[rv_get(c->bufs[k].v, w, 3 * i) / c->width]++;
     }
 }
 
@@ -153,9 +198,13 @@ static void scatter_ranges(void *arg, uint64_t lo, uint64_t hi, int t)
 {
     (void)t;
     sort_ctx_t *c = arg;
+    const int w = c->x->wide;
+    const size_t rec = 3 * (w ? 8u : 4u);
     for (uint64_t k = lo; k < hi; k++) {
         uint64_t *h = c->hist + k * c->nr;
-        for (uint64_t i = 0; i < c->bufs[k].n; i++) c->tmp[h[c->bufs[k].v[i].start / c->width]++] = c->bufs[k].v[i];
+        const char *v = c->bufs[k].v;
+        for (uint64_t i = 0; i < c->bufs[k].n; i++)
+            memcpy((char *)c->tmp + h[rv_get(v, w, 3 * i) / c->width]++ * rec, v + i * rec, rec);
         free(c->bufs[k].v); /* no longer needed */
         c->bufs[k].v = NULL;
     }
@@ -170,14 +219,13 @@ static void sort_range(void *arg, uint64_t lo, uint64_t hi, int t)
     for (uint64_t r = lo; r < hi; r++) {
         const uint64_t a = c->first[r], b = c->first[r + 1], base = r * c->width;
         memset(cnt, 0, (c->width + 1) * sizeof *cnt);
-        for (uint64_t i = a; i < b; i++) cnt[c->tmp[i].start - base + 1]++;
+        for (uint64_t i = a; i < b; i++) cnt[rv_get(c->tmp, w, 3 * i) - base + 1]++;
         for (uint64_t j = 1; j <= c->width; j++) cnt[j] += cnt[j - 1];
         for (uint64_t i = a; i < b; i++) {
-            const rv_run_t *u = &c->tmp[i];
-            uint64_t at = a + cnt[u->start - base]++;
-            rv_put(c->dst.start, w, at, u->start);
-            rv_put(c->dst.len, w, at, u->end - u->start);
-            rv_put(c->dst.period, w, at, u->period);
+            const uint64_t st = rv_get(c->tmp, w, 3 * i), at = a + cnt[st - base]++;
+            rv_put(c->dst.start, w, at, st);
+            rv_put(c->dst.len, w, at, rv_get(c->tmp, w, 3 * i + 1));
+            rv_put(c->dst.period, w, at, rv_get(c->tmp, w, 3 * i + 2));
         }
         for (uint64_t i = a + 1; i < b; i++) { /* insertion: only equal starts move */
             const uint64_t st = rv_get(c->dst.start, w, i), len = rv_get(c->dst.len, w, i);
@@ -194,15 +242,18 @@ static void sort_range(void *arg, uint64_t lo, uint64_t hi, int t)
     }
 }
 
-/* 0, or -1 with a message (out of memory). */
-static int sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, int threads, uint64_t m, rv_runs_cols_t dst)
+/* The m runs of the buffers (freed) as a sorted stored form (runs_store.h) in *sec,
+ * malloc()ed once the buffers are gone; its seal is left to the caller.  0, or -1
+ * with a message (out of memory). */
+static int sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, int threads, uint64_t m, void **sec)
 {
-    sort_ctx_t c = {.x = x, .bufs = bufs, .nb = nb, .dst = dst};
-    c.nr = (uint64_t)threads * 16;
-    c.width = x->n / c.nr + 1;
+    sort_ctx_t c = {.x = x, .bufs = bufs, .nb = nb};
+    *sec = NULL;
+    c.width = SORT_WIDTH; /* a range's counters stay in the cache */
+    c.nr = x->n / c.width + 1;
     c.hist = calloc((size_t)nb * c.nr, sizeof *c.hist);
     c.first = malloc((c.nr + 1) * sizeof *c.first);
-    c.tmp = malloc((m ? m : 1) * sizeof *c.tmp);
+    c.tmp = malloc((m ? m : 1) * 3 * (x->wide ? 8 : 4));
     c.scratch = calloc((size_t)threads, sizeof *c.scratch);
     int rc = -1;
     if (c.hist && c.first && c.tmp && c.scratch) {
@@ -218,8 +269,13 @@ static int sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, int threads, u
         }
         c.first[c.nr] = at;
         rv_parallel_for(nb, (uint64_t)nb, scatter_ranges, &c);
-        rv_parallel_dynamic(threads, c.nr, 1, sort_range, &c);
-        rc = c.oom ? rv_error("tandem", "out of memory") : 0;
+        if (!(*sec = malloc(rv_runs_section_bytes(m, x->wide)))) {
+            rv_error("tandem", "out of memory (%llu runs)", (unsigned long long)m);
+        } else {
+            c.dst = rv_runs_columns(*sec, m, x->wide);
+            rv_parallel_dynamic(threads, c.nr, 1, sort_range, &c);
+            rc = c.oom ? rv_error("tandem", "out of memory") : 0;
+        }
     } else {
         rv_error("tandem", "out of memory (%llu runs)", (unsigned long long)m);
     }
@@ -232,15 +288,13 @@ static int sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, int threads, u
 }
 
 static int find_candidates(const rv_index_t *x, const rv_rmq_t *q, void *end, int threads,
-                           runbuf_t *bufs, rv_progress_t *p)
+                           uint64_t min_chunk, runbuf_t *bufs, rv_progress_t *p)
 {
     double t = rv_now();
     for (int order = 0; order < 2; order++) {
-        if (rv_lyndon_array(x, q, order, end, threads, 0) < 0) return -1;
-        rv_trace(order ? "runs.lyndon1" : "runs.lyndon0", &t);
         cand_ctx_t c = {x, q, end, order, bufs, p, 0};
-        rv_parallel_dynamic(threads, x->n, TASK, cand_range, &c);
-        rv_trace(order ? "runs.candidates1" : "runs.candidates0", &t);
+        if (rv_lyndon_visit(x, q, order, end, threads, min_chunk, cand_range, &c) < 0) return -1;
+        rv_trace(order ? "runs.lyndon1+candidates" : "runs.lyndon0+candidates", &t);
         if (c.stop) return rv_error("tandem", "cancelled");
         for (int k = 0; k < threads; k++)
             if (bufs[k].oom) return rv_error("tandem", "out of memory");
@@ -250,12 +304,17 @@ static int find_candidates(const rv_index_t *x, const rv_rmq_t *q, void *end, in
 
 rv_runs_t *rv_runs_compute(const rv_index_t *x, int threads, rv_progress_t *p)
 {
+    return rv_runs_compute_chunked(x, threads, 0, p);
+}
+
+rv_runs_t *rv_runs_compute_chunked(const rv_index_t *x, int threads, uint64_t min_chunk, rv_progress_t *p)
+{
     if (threads <= 0) threads = rv_default_threads();
     if (threads > 256) threads = 256;
     const uint64_t n = x->n;
     rv_progress_stage(p, RV_STAGE_EXTRA, 2 * n);
     double t = rv_now();
-    rv_rmq_t *q = n ? rv_rmq_build(x) : NULL;
+    rv_rmq_t *q = n ? rv_rmq_build_threads(x, threads) : NULL;
     rv_trace("runs.rmq", &t);
     void *end = malloc((n + 1) * (x->wide ? 8 : 4));
     runbuf_t *bufs = calloc((size_t)threads, sizeof *bufs);
@@ -264,22 +323,20 @@ rv_runs_t *rv_runs_compute(const rv_index_t *x, int threads, rv_progress_t *p)
     int rc = -1;
     if ((n && !q) || !end || !bufs || !r) {
         rv_error("tandem", "out of memory");
-    } else if (find_candidates(x, q, end, threads, bufs, p) == 0) {
+    } else if (find_candidates(x, q, end, threads, min_chunk, bufs, p) == 0) {
+        rv_rmq_free(q); /* the sort's memory comes after these */
+        q = NULL;
+        free(end);
+        end = NULL;
         uint64_t m = 0;
         for (int k = 0; k < threads; k++) m += bufs[k].n;
-        const uint64_t bytes = rv_runs_section_bytes(m, x->wide);
-        sec = malloc(bytes);
-        if (!sec) {
-            rv_error("tandem", "out of memory (%llu runs)", (unsigned long long)m);
-        } else {
-            t = rv_now();
-            if (sort_runs(x, bufs, threads, threads, m, rv_runs_columns(sec, m, x->wide)) == 0) {
-                rv_trace("runs.sort", &t);
-                rv_runs_seal(sec, n, m, x->wide);
-                rv_trace("runs.seal", &t);
-                rc = rv_runs_view(sec, bytes, n, x->wide, r);
-                r->owned = sec;
-            }
+        t = rv_now();
+        if (sort_runs(x, bufs, threads, threads, m, &sec) == 0) {
+            rv_trace("runs.sort", &t);
+            rv_runs_seal(sec, n, m, x->wide);
+            rv_trace("runs.seal", &t);
+            rc = rv_runs_view(sec, rv_runs_section_bytes(m, x->wide), n, x->wide, r);
+            r->owned = sec;
         }
     }
     rv_rmq_free(q);

@@ -35,7 +35,9 @@ typedef struct {
  * k-th escaped value.  Walking left from an escaped entry with rank k, the next
  * escaped entry met has rank k - 1 (right: k + 1), so a walk counts only once. */
 /* Bytes equal to RV_NARROW_ESC (0xff) in v[0, len): 8 at a time, exactly (the high
- * bit of t is set in a byte iff that byte of w is 0xff). */
+ * bit of t is set in a byte iff that byte of w is 0xff).  The flags are summed by a
+ * multiply (each byte holds 0 or 1, the top byte of the product their sum), not by a
+ * popcount, which without -mpopcnt is a library call. */
 static inline uint64_t rv_narrow_count_esc(const uint8_t *v, uint64_t len)
 {
     uint64_t c = 0, k = 0;
@@ -43,7 +45,7 @@ static inline uint64_t rv_narrow_count_esc(const uint8_t *v, uint64_t len)
         uint64_t w;
         memcpy(&w, v + k, 8);
         uint64_t t = (w & 0x7f7f7f7f7f7f7f7full) + 0x0101010101010101ull;
-        c += (uint64_t)__builtin_popcountll(t & w & ~0x7f7f7f7f7f7f7f7full);
+        c += (((t & w & ~0x7f7f7f7f7f7f7f7full) >> 7) * 0x0101010101010101ull) >> 56;
     }
     for (; k < len; k++) c += v[k] == RV_NARROW_ESC;
     return c;
