@@ -206,7 +206,13 @@ static void touch_everything(rv_index_t *y)
     uint64_t sum = 0;
     for (uint64_t k = 0; k < y->n; k += 7) sum += rv_lr_at(y, k, lr, 4) + rv_sa(y, k) + rv_lcp(y, rv_isa(y, k));
     rv_runs_t v;
-    if (rv_runs_get(y, 1, NULL, &v) == 0) sum += v.n;
+    if (rv_runs_get(y, 1, NULL, &v) == 0)
+        for (uint64_t k = 0; k < v.n; k++) { /* clamped into the text until verified */
+            rv_run_t u = rv_runs_at(&v, k);
+            char motif[4];
+            CHECK(u.end <= y->n && u.period <= u.end - u.start, "run %llu leaves the text", (unsigned long long)k);
+            sum += 1 + rv_run_motif(y->seq, &u, motif, sizeof motif);
+        }
     CHECK(sum || y->n < 8, "no answers");
 }
 

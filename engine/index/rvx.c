@@ -16,8 +16,8 @@
  * when they are few (rv_index_verify_part(): `sa --around`); the explorer verifies
  * all of them in a background thread while it already shows the panes
  * ("verifying N%").
- * The O(n) content checks (LLRc order, the runs tree) run once their sections are
- * verified.  Damage makes rv_index_verify() fail with "corrupt index (checksum
+ * The O(n) content checks (LLRc order, the runs tree) run on all threads once their
+ * sections are verified.  Damage makes rv_index_verify() fail with "corrupt index (checksum
  * mismatch ...)" and marks the file bad for this process: the next rv_index_load()
  * refuses it, so rv_open() reports it in one line and rebuilds.
  *
@@ -25,10 +25,10 @@
  * its bytes say, at O(1) cost: SA and ISA values are clamped into [0, n) by
  * rv_sa()/rv_isa(), LCP and LLR lengths to n by rv_lcp()/rv_lr_src_L(), LLRc starts
  * by rv_llrc_start(); the narrow tables bound their escapes by n_big
- * (rv_narrow_val()) and their size is checked at open; the runs section is checked
- * in full before its first use (rv_runs_get()).  Headless commands never read an
- * unverified section (cli_common.c verifies first); the explorer may, while the
- * background verification runs. */
+ * (rv_narrow_val()) and their size is checked at open; runs are clamped into the
+ * text by rv_runs_at().  Headless commands never read an unverified section
+ * (cli_common.c verifies first); the explorer may, while the background
+ * verification runs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -364,9 +364,9 @@ static const char *section_name(uint32_t id)
     }
 }
 
-/* Content checks (O(n)) of a group of sections, once the last of the group present
- * in the file is verified (newly: verified by this call). */
-static int check_content(rv_index_t *x, uint64_t newly)
+/* Content checks (O(n), on `threads` threads) of a group of sections, once the last
+ * of the group present in the file is verified (newly: verified by this call). */
+static int check_content(rv_index_t *x, uint64_t newly, int threads)
 {
     const struct rv_rvx_state *v = x->rvx;
     uint64_t present = 0, verified = newly;
@@ -375,8 +375,8 @@ static int check_content(rv_index_t *x, uint64_t newly)
         if (atomic_load(&v->ok[v->sec[i].id])) verified |= RV_SEC_BIT(v->sec[i].id);
     }
     const uint64_t lr = (RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_LLR_BIG)) & present;
-    if ((newly & lr) && (verified & lr) == lr && rv_lr_check_sections(x) < 0) return -1;
-    if ((newly & RV_SEC_BIT(RV_SEC_RUNS)) && rv_runs_check(x) < 0) return -1;
+    if ((newly & lr) && (verified & lr) == lr && rv_lr_check_sections(x, threads) < 0) return -1;
+    if ((newly & RV_SEC_BIT(RV_SEC_RUNS)) && rv_runs_check(x, threads) < 0) return -1;
     return 0;
 }
 
@@ -431,7 +431,8 @@ int rv_index_verify(rv_index_t *x, uint64_t mask, int threads)
     j->first[j->n] = total;
     atomic_store(&v->done, 0);
     atomic_store(&v->total, bytes);
-    if (total) rv_parallel_dynamic(threads > 0 ? threads : rv_default_threads(), total, 1, verify_range, j);
+    if (threads <= 0) threads = rv_default_threads();
+    if (total) rv_parallel_dynamic(threads, total, 1, verify_range, j);
     int rc = 0;
     uint64_t newly = 0;
     char why[160] = "";
@@ -443,7 +444,7 @@ int rv_index_verify(rv_index_t *x, uint64_t mask, int threads)
     if (!why[0] && atomic_load(&v->cancel)) {
         rc = rv_error(v->path, "verification cancelled");
     } else {
-        if (!why[0] && check_content(x, newly) < 0)
+        if (!why[0] && check_content(x, newly, threads) < 0)
             snprintf(why, sizeof why, "corrupt index (inconsistent sections: %s)", rv_last_error());
         if (why[0]) { rc = rv_error(v->path, "%s", why); mark_bad(v, why); }
     }
