@@ -179,6 +179,16 @@ msg=$(tail -1 <<<"$got")
     [ "$(sed '$d' <<<"$got")" == "$want" ] && ok explorer_later_damage_reported ||
     bad explorer_later_damage_reported "exit $rc: $msg"
 expect_exit explorer_later_damage_rewritten 0 $R index --check g.fa
+# with a usable FILE.rvx the explorer needs no .fai (making one reads the whole
+# input); when the index is unusable (stale), the .fai serves the sequence while
+# the index is rebuilt
+cp g.fa h.fa; $R index --quiet h.fa; rm -f h.fa.fai
+timeout 60 $REPVIEW --keys '' --dump --wait-index h.fa >/dev/null 2>&1
+[ ! -e h.fa.fai ] && ok explorer_rvx_without_fai || bad explorer_rvx_without_fai "h.fa.fai made"
+touch -d '2001-01-01' h.fa
+scr=$(timeout 60 $REPVIEW --keys '' --dump --wait-index --size 200x12 h.fa 2>&1)
+[ -s h.fa.fai ] && grep -q 'stale index' <<<"$scr" && ok explorer_stale_rvx_makes_fai ||
+    bad explorer_stale_rvx_makes_fai "$(tail -1 <<<"$scr")"
 # 64-bit arrays: the same checks
 REPVIEW_FORCE_WIDE=1 $R index --quiet g.fa
 expect_exit check_wide 0 $R index --check g.fa

@@ -142,6 +142,13 @@ int src_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
     return ok;
 }
 
+/* The faidx helper put off while FILE.rvx was loading. */
+static void start_fai(source_t *s)
+{
+    s->fai_deferred = 0;
+    s->fai_thread = src_thread(&s->fai_tid, fai_main, s);
+}
+
 static int start_build(source_t *s, char *msg, size_t msglen)
 {
     /* the tandem pane needs the runs: build them with the index, in this background
@@ -178,21 +185,28 @@ int src_open(source_t *s, const char *path, const char *region, rv_alpha_t alpha
         s->partial = 1;
         s->shown_alpha = s->head->alpha;
     }
+    s->rvx_path = rv_index_path_for(path);
+    int rvx_errno = ENOENT, have_rvx = s->rvx_path && access(s->rvx_path, R_OK) == 0;
+    if (s->rvx_path && !have_rvx) rvx_errno = errno;
     if (s->random_access) {
         s->fai_created = !file_exists(path, ".fai") && !no_create;
         s->gzi_created = bgzf && !file_exists(path, ".gzi") && !no_create;
-        s->fai_thread = src_thread(&s->fai_tid, fai_main, s);
+        /* making a missing .fai reads the whole input: with FILE.rvx to load, only
+         * once the index turns out unusable (rvx_loaded) */
+        if (fai_ready || !have_rvx) s->fai_thread = src_thread(&s->fai_tid, fai_main, s);
+        else s->fai_deferred = 1;
     }
-    s->rvx_path = rv_index_path_for(path);
     int may_keep = !no_create && !no_save && s->rvx_path && rv_keep_allowed(path);
     s->may_keep = may_keep;
-    if (s->rvx_path && access(s->rvx_path, R_OK) == 0 && src_thread(&s->rvx_tid, rvx_main, s)) {
+    if (have_rvx && src_thread(&s->rvx_tid, rvx_main, s)) {
         s->rvx_thread = 1;
         s->state = IDX_BUILDING;
         s->keep_path = may_keep ? strdup(s->rvx_path) : NULL; /* dropped if the file is not ours */
         return 0;
     }
-    if (may_keep && errno == ENOENT) s->keep_path = strdup(s->rvx_path); /* else unreadable: not ours */
+    if (have_rvx) rvx_errno = EAGAIN; /* no helper thread: leave the file alone */
+    if (s->fai_deferred) start_fai(s);
+    if (may_keep && rvx_errno == ENOENT) s->keep_path = strdup(s->rvx_path); /* else unreadable: not ours */
     else s->may_keep = 0;
     return start_build(s, msg, msglen);
 }
@@ -220,6 +234,7 @@ static void rvx_loaded(source_t *s, char *msg, size_t msglen)
     }
     rvx_join(s);
     rv_index_free(x);
+    if (s->fai_deferred) start_fai(s); /* the sequence through faidx until the build is done */
     if (s->rvx_status == RV_RVX_OK || s->rvx_status == RV_RVX_FOREIGN || s->rvx_status == RV_RVX_IOERR) {
         free(s->keep_path); /* another alphabet's index, or not ours: left alone */
         s->keep_path = NULL;
@@ -245,6 +260,7 @@ static void rvx_verified(source_t *s, char *msg, size_t msglen)
     s->generation++;
     free(s->keep_path);
     s->keep_path = s->may_keep ? strdup(s->rvx_path) : NULL;
+    if (s->fai_deferred) start_fai(s);
     snprintf(msg, msglen, "%s; rebuilding %s in the background", s->rvx_err, s->keep_path ? "it" : "the index");
     if (start_build(s, msg + strlen(msg), msglen - strlen(msg)) < 0) s->state = IDX_FAILED;
 }

@@ -28,6 +28,7 @@ typedef struct {
     _Atomic int fai_done;
     faidx_t *fai;
     int fai_created, gzi_created, no_create;
+    int fai_deferred;         /* not started yet: FILE.rvx is loading */
     rv_seq_t *skel;           /* record table built from the .fai (names, lengths) */
     rv_seq_t *head;           /* the start of the first record, until better is known */
     int partial;              /* seq is only that start */
