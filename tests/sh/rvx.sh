@@ -132,6 +132,24 @@ read -r _ off n < <(grep '^5 ' sections)
 flip_at $((off + 8))
 expect_eq lce_reads_only_the_sequence "$($R lce g.fa 100 5000 2>&1)" "$(cat lce.want)"
 expect_exit check_finds_unread_damage 1 $R index --check g.fa
+# neither does lr nor tandem of a forward index read SA, ISA or LCP; with both
+# strands lr does (the strands column), and finds damage there
+expect_eq lr_reads_no_suffix_array "$($R lr g.fa chrSyn:1-3000 2>&1)" "$(cat lr.want)"
+cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx; flip_at $((off + 8))
+expect_eq tandem_reads_no_suffix_array "$($R tandem g.fa 2>&1)" "$(cat tandem.want)"
+cp g.fa b.fa; $R index --quiet --strands both b.fa
+$R lr --strands both b.fa chrSyn:1-3000 > lrb.want 2>&1
+python3 -c "
+import struct
+b = bytearray(open('b.fa.rvx','rb').read()); hb = struct.unpack_from('<I', b, 12)[0]
+for i in range(struct.unpack_from('<I', b, 28)[0]):
+    sid, _, off, n, _ = struct.unpack_from('<IIQQQ', b, hb + 32 * i)
+    if sid == 5: b[off + n // 2] ^= 0x21
+open('b.fa.rvx','wb').write(b)"
+touch -r b.fa b.fa.rvx
+out=$($R lr --strands both b.fa chrSyn:1-3000 2>err.txt)
+[ "$out" == "$(cat lrb.want)" ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -q 'checksum mismatch in SA' err.txt &&
+    ok lr_both_strands_verifies_sa || bad lr_both_strands_verifies_sa "$(cat err.txt)"
 # the explorer verifies the blocks its first screen reads before showing it: damage
 # there (the ISA around the cursor) is reported at once, then the index rebuilt
 cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
