@@ -206,7 +206,13 @@ static void touch_everything(rv_index_t *y)
     uint64_t sum = 0;
     for (uint64_t k = 0; k < y->n; k += 7) sum += rv_lr_at(y, k, lr, 4) + rv_sa(y, k) + rv_lcp(y, rv_isa(y, k));
     rv_runs_t v;
-    if (rv_runs_get(y, 1, NULL, &v) == 0) sum += v.n;
+    if (rv_runs_get(y, 1, NULL, &v) == 0)
+        for (uint64_t k = 0; k < v.n; k++) { /* clamped into the text until verified */
+            rv_run_t u = rv_runs_at(&v, k);
+            char motif[4];
+            CHECK(u.end <= y->n && u.period <= u.end - u.start, "run %llu leaves the text", (unsigned long long)k);
+            sum += 1 + rv_run_motif(y->seq, &u, motif, sizeof motif);
+        }
     CHECK(sum || y->n < 8, "no answers");
 }
 
@@ -298,6 +304,74 @@ static void damage(void)
     case_end("rvx_damage_found_before_use");
 }
 
+/* Flip one byte of section id at byte off of the file at path (a new inode). */
+static void flip_section(const char *path, const unsigned char *good, size_t len, int id, uint64_t off)
+{
+    const rvx_header_t *h = (const rvx_header_t *)good;
+    const rvx_entry_t *t = (const rvx_entry_t *)(good + sizeof *h);
+    unsigned char *bad = malloc(len);
+    memcpy(bad, good, len);
+    for (uint32_t i = 0; i < h->n_sections; i++)
+        if (t[i].id == (uint32_t)id) bad[t[i].offset + off] ^= 0x21;
+    spit(path, bad, len);
+    free(bad);
+}
+
+/* rv_index_verify_near: damage where a view of a place reads is found before that
+ * view is shown, damage far from it is left to the full verification, which still
+ * finds it; an intact file passes at any place. */
+static void near(void)
+{
+    case_begin();
+    rng_t r = rng_new(9);
+    char path[300];
+    snprintf(path, sizeof path, "%s/near.rvx", dir);
+    const char *one[] = {"chr"};
+    char *text = malloc(400001);
+    for (int i = 0; i < 400000; i++) text[i] = "ACGT"[rng_below(&r, 4)];
+    text[400000] = 0;
+    const char *texts[] = {text};
+    rv_index_t *x = build(rv_seq_from_records(one, texts, 1, RV_ALPHA_DNA), 0, NULL);
+    free(text);
+    size_t len = 0;
+    unsigned char *good = x && rv_index_save(x, path) == 0 ? slurp(path, &len) : NULL;
+    CHECK(good != NULL, "save: %s", rv_last_error());
+    rv_index_t *y = NULL;
+    for (uint64_t g = 0; good && g < 400000 && !check_failed_; g += 99991) { /* intact: passes */
+        CHECK(rv_index_load(path, NULL, &y) == RV_RVX_OK && rv_index_verify_near(y, g, 2) == 0,
+              "intact file refused at %llu: %s", (unsigned long long)g, rv_last_error());
+        rv_index_free(y);
+        y = NULL;
+    }
+    /* the sequence at 300000 and the suffix array at the rank of 200000: found at
+     * those places, not at 0, and always by the full verification */
+    uint64_t far_rank = rv_isa(x, 200000), w = 4;
+    CHECK(far_rank > rv_isa(x, 0) + 20000 || far_rank + 20000 < rv_isa(x, 0), "ranks too close for the test");
+    const struct { int id; uint64_t off, g; } cases[] = {{RV_SEC_RAW, 300000, 300000}, {RV_SEC_SA, far_rank * w, 200000}};
+    for (int k = 0; good && k < 2 && !check_failed_; k++) {
+        flip_section(path, good, len, cases[k].id, cases[k].off);
+        CHECK(rv_index_load(path, NULL, &y) == RV_RVX_OK, "load: %s", rv_last_error());
+        if (!y) break;
+        CHECK(rv_index_verify_near(y, cases[k].g, 2) < 0 && strstr(rv_last_error(), "checksum mismatch"),
+              "damage in section %d at the place not found", cases[k].id);
+        rv_index_free(y);
+        flip_section(path, good, len, cases[k].id, cases[k].off);
+        y = NULL;
+        CHECK(rv_index_load(path, NULL, &y) == RV_RVX_OK, "load: %s", rv_last_error());
+        if (!y) break;
+        CHECK(rv_index_verify_near(y, 0, 2) == 0, "damage in section %d far from 0 reported there: %s",
+              cases[k].id, rv_last_error());
+        CHECK(rv_index_verify(y, RV_SEC_ALL_MASK, 2) < 0 && strstr(rv_last_error(), "checksum mismatch"),
+              "damage in section %d missed by the full verification", cases[k].id);
+        rv_index_free(y);
+        y = NULL;
+    }
+    free(good);
+    rv_index_free(x);
+    unlink(path);
+    case_end("rvx_near_first_screen");
+}
+
 int main(void)
 {
     setenv("REPVIEW_RVX_BLOCK", "4096", 1);
@@ -307,6 +381,7 @@ int main(void)
     writer_orders();
     writer_abort();
     damage();
+    near();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 1;

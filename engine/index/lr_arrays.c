@@ -28,6 +28,7 @@
  *   5. by position: their starts to their slots.
  * The passes over ranks and over positions are cut into chunks handed out
  * dynamically: the escaped values cluster (long repeats have neighbouring ranks). */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
@@ -346,7 +347,40 @@ int rv_lr_llr_view(const rv_index_t *x, rv_narrow_t *out)
     return rv_narrow_view(out, small, bytes, big, big_bytes, x->n, x->wide) == 0;
 }
 
-int rv_lr_check_sections(const rv_index_t *x)
+typedef struct {
+    const void *c;
+    uint64_t n;
+    int wide;
+    _Atomic int bad;
+} llrc_check_t;
+
+/* Starts [lo, hi) of LLRc below n and each above the one before it (which may lie
+ * before lo).  No value is carried from one entry to the next and the inner loop
+ * has a fixed length, so that it vectorises at -O2. */
+#define LLRC_CHECK(T)                                                                       \
+    do {                                                                                    \
+        const T *c = k->c;                                                                  \
+        const T n = (T)k->n;                                                                \
+        unsigned bad = lo < hi && c[lo] >= n;                                               \
+        uint64_t j = lo ? lo : 1;                                                           \
+        for (; j + 16 <= hi; j += 16) {                                                     \
+            unsigned b = 0;                                                                 \
+            for (int q = 0; q < 16; q++) b |= (c[j + q] >= n) | (c[j + q] <= c[j + q - 1]); \
+            bad |= b;                                                                       \
+        }                                                                                   \
+        for (; j < hi; j++) bad |= (c[j] >= n) | (c[j] <= c[j - 1]);                        \
+        if (bad) atomic_store(&k->bad, 1);                                                  \
+    } while (0)
+
+static void llrc_check_range(void *arg, uint64_t lo, uint64_t hi, int t)
+{
+    (void)t;
+    llrc_check_t *k = arg;
+    if (k->wide) LLRC_CHECK(uint64_t);
+    else LLRC_CHECK(uint32_t);
+}
+
+int rv_lr_check_sections(const rv_index_t *x, int threads)
 {
     rv_narrow_t v;
     uint64_t bytes = 0;
@@ -357,10 +391,8 @@ int rv_lr_check_sections(const rv_index_t *x)
     if (!c) return 0;
     const uint64_t w = x->wide ? 8 : 4, m = bytes / w;
     if (bytes % w || m > x->n) return rv_error("index", "bad LLRc section");
-    for (uint64_t j = 0, prev = 0; j < m; j++) {
-        uint64_t st = rv_get(c, x->wide, j);
-        if (st >= x->n || (j && st <= prev)) return rv_error("index", "bad LLRc section");
-        prev = st;
-    }
-    return 0;
+    llrc_check_t k = {c, x->n, x->wide, 0};
+    if (threads <= 0) threads = rv_default_threads();
+    rv_parallel_for(m >= (1u << 20) ? threads : 1, m, llrc_check_range, &k);
+    return atomic_load(&k.bad) ? rv_error("index", "bad LLRc section") : 0;
 }

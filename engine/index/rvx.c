@@ -16,8 +16,8 @@
  * when they are few (rv_index_verify_part(): `sa --around`); the explorer verifies
  * all of them in a background thread while it already shows the panes
  * ("verifying N%").
- * The O(n) content checks (LLRc order, the runs tree) run once their sections are
- * verified.  Damage makes rv_index_verify() fail with "corrupt index (checksum
+ * The O(n) content checks (LLRc order, the runs tree) run on all threads once their
+ * sections are verified.  Damage makes rv_index_verify() fail with "corrupt index (checksum
  * mismatch ...)" and marks the file bad for this process: the next rv_index_load()
  * refuses it, so rv_open() reports it in one line and rebuilds.
  *
@@ -25,10 +25,10 @@
  * its bytes say, at O(1) cost: SA and ISA values are clamped into [0, n) by
  * rv_sa()/rv_isa(), LCP and LLR lengths to n by rv_lcp()/rv_lr_src_L(), LLRc starts
  * by rv_llrc_start(); the narrow tables bound their escapes by n_big
- * (rv_narrow_val()) and their size is checked at open; the runs section is checked
- * in full before its first use (rv_runs_get()).  Headless commands never read an
- * unverified section (cli_common.c verifies first); the explorer may, while the
- * background verification runs. */
+ * (rv_narrow_val()) and their size is checked at open; runs are clamped into the
+ * text by rv_runs_at().  Headless commands never read an unverified section
+ * (cli_common.c verifies first); the explorer may, while the background
+ * verification runs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -44,7 +44,12 @@
 #include "repview/lr.h"
 #include "repview/tandem.h"
 #include "base/internal.h"
+#include "runs_store.h"
 #include "rvx_format.h"
+
+/* rv_index_verify_near(): positions and ranks either side of the place, and the
+ * largest escape table it verifies whole. */
+enum { NEAR_SPAN = 1 << 16, NEAR_ROWS = 1 << 12, NEAR_SMALL = 64 << 20 };
 
 /* What of a mapped file is verified. */
 struct rv_rvx_state {
@@ -364,9 +369,9 @@ static const char *section_name(uint32_t id)
     }
 }
 
-/* Content checks (O(n)) of a group of sections, once the last of the group present
- * in the file is verified (newly: verified by this call). */
-static int check_content(rv_index_t *x, uint64_t newly)
+/* Content checks (O(n), on `threads` threads) of a group of sections, once the last
+ * of the group present in the file is verified (newly: verified by this call). */
+static int check_content(rv_index_t *x, uint64_t newly, int threads)
 {
     const struct rv_rvx_state *v = x->rvx;
     uint64_t present = 0, verified = newly;
@@ -375,8 +380,8 @@ static int check_content(rv_index_t *x, uint64_t newly)
         if (atomic_load(&v->ok[v->sec[i].id])) verified |= RV_SEC_BIT(v->sec[i].id);
     }
     const uint64_t lr = (RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_LLR_BIG)) & present;
-    if ((newly & lr) && (verified & lr) == lr && rv_lr_check_sections(x) < 0) return -1;
-    if ((newly & RV_SEC_BIT(RV_SEC_RUNS)) && rv_runs_check(x) < 0) return -1;
+    if ((newly & lr) && (verified & lr) == lr && rv_lr_check_sections(x, threads) < 0) return -1;
+    if ((newly & RV_SEC_BIT(RV_SEC_RUNS)) && rv_runs_check(x, threads) < 0) return -1;
     return 0;
 }
 
@@ -409,6 +414,135 @@ int rv_index_verify_part(rv_index_t *x, int id, uint64_t off, uint64_t len)
     return 0;
 }
 
+/* ---- the blocks of one place ------------------------------------------------ */
+
+/* Blocks to verify, each once: the index of its hash (v->hashes) and its table entry. */
+typedef struct {
+    struct rv_rvx_state *v;
+    uint64_t n, cap;
+    uint64_t *hash;
+    int *sec;
+    int oom;
+    _Atomic uint64_t bad; /* 1 + the item found damaged, 0 when none */
+} near_job_t;
+
+/* Add the blocks of section id holding bytes [off, off + len) (clipped to it). */
+static void near_add(near_job_t *j, int id, uint64_t off, uint64_t len)
+{
+    const struct rv_rvx_state *v = j->v;
+    for (int i = 0; i < v->n_sec; i++) {
+        const rvx_entry_t *e = &v->sec[i];
+        if (e->id != (uint32_t)id || off >= e->bytes || !len) continue;
+        uint64_t end = len > e->bytes - off ? e->bytes : off + len;
+        for (uint64_t b = off / v->block; b * v->block < end; b++) {
+            uint64_t hb = e->first_hash + b;
+            int seen = atomic_load(&v->blk_ok[hb]) != 0;
+            for (uint64_t k = 0; k < j->n && !seen; k++) seen = j->hash[k] == hb;
+            if (seen) continue;
+            uint64_t c1 = j->cap, c2 = j->cap;
+            if (rv_grow((void **)&j->hash, &c1, j->n + 1, sizeof *j->hash) < 0 ||
+                rv_grow((void **)&j->sec, &c2, j->n + 1, sizeof *j->sec) < 0) {
+                j->oom = 1;
+                return;
+            }
+            j->cap = c1;
+            j->hash[j->n] = hb;
+            j->sec[j->n++] = i;
+        }
+    }
+}
+
+static void near_range(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    (void)t;
+    near_job_t *j = ctx;
+    struct rv_rvx_state *v = j->v;
+    for (uint64_t k = lo; k < hi && !atomic_load(&j->bad); k++) {
+        const rvx_entry_t *e = &v->sec[j->sec[k]];
+        uint64_t b = j->hash[k] - e->first_hash, at = b * v->block;
+        uint64_t len = e->bytes - at < v->block ? e->bytes - at : v->block;
+        if (rvx_block_hash(v->base + e->offset + at, len, e->id, b) == v->hashes[j->hash[k]])
+            atomic_store(&v->blk_ok[j->hash[k]], 1);
+        else
+            atomic_store(&j->bad, k + 1);
+    }
+}
+
+/* First entry of a sorted column of m values (32/64-bit) that is >= key. */
+static uint64_t column_lower_bound(const void *col, int wide, uint64_t m, uint64_t key)
+{
+    uint64_t lo = 0, hi = m;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (rv_get(col, wide, mid) < key) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+int rv_index_verify_near(rv_index_t *x, uint64_t g, int threads)
+{
+    struct rv_rvx_state *v = x->rvx;
+    const rv_seq_t *s = x->seq;
+    if (!v || !x->n) return 0;
+    near_job_t *j = calloc(1, sizeof *j);
+    if (!j) return rv_error(v->path, "out of memory");
+    j->v = v;
+    const uint64_t w = x->wide ? 8 : 4, span = NEAR_SPAN, rows = NEAR_ROWS;
+    if (g >= s->glen) g = s->glen ? s->glen - 1 : 0;
+    int64_t tt = rv_seq_global_to_text(s, g);
+    uint64_t t = x->n - 1;
+    if (tt >= 0) t = (uint64_t)tt;
+    else /* a breaker: its separator, just before the next segment */
+        for (uint64_t k = 0; k < s->n_seg; k++)
+            if (s->seg[k].gpos > g) { t = s->seg[k].tpos ? s->seg[k].tpos - 1 : 0; break; }
+    if (t >= x->n) t = x->n - 1;
+    const uint64_t g0 = g > span ? g - span : 0, t0 = t > span ? t - span : 0;
+    near_add(j, RV_SEC_RAW, g0, 2 * span);
+    near_add(j, RV_SEC_TEXT, t0, 2 * span);
+    near_add(j, RV_SEC_ISA, t0 * w, 2 * span * w);
+    near_add(j, RV_SEC_LLR, t0, 2 * span);
+    /* the rank of t, read before its block is verified (clamped); verified with it */
+    const uint64_t r = rv_isa(x, t), r0 = r > rows ? r - rows : 0;
+    near_add(j, RV_SEC_SA, r0 * w, 2 * rows * w);
+    near_add(j, RV_SEC_LCP, r0, 2 * rows);
+    static const int escapes[] = {RV_SEC_LCP_BIG, RV_SEC_LLR_BIG}; /* read anywhere: whole when small */
+    for (int k = 0; k < 2; k++) {
+        uint64_t bytes = 0;
+        if (rv_index_section(x, escapes[k], &bytes) && bytes <= NEAR_SMALL) near_add(j, escapes[k], 0, bytes);
+    }
+    uint64_t bytes = 0;
+    const void *c = rv_index_section(x, RV_SEC_LLRC, &bytes);
+    if (c) { /* the useful LLRs starting around t */
+        uint64_t m = bytes / w, k = column_lower_bound(c, x->wide, m, t0);
+        near_add(j, RV_SEC_LLRC, (k ? k - 1 : 0) * w, 2 * rows * w);
+    }
+    const void *sec = rv_index_section(x, RV_SEC_RUNS, &bytes);
+    rv_runs_t runs;
+    if (sec && rv_runs_view(sec, bytes, x->n, x->wide, &runs) == 0) { /* the runs starting around t */
+        uint64_t k = column_lower_bound(runs.start, x->wide, runs.n, t0), k0 = k ? k - 1 : 0;
+        const uint64_t col = runs.n * w;
+        near_add(j, RV_SEC_RUNS, 0, RV_RUNS_HEAD);
+        for (int f = 0; f < 3; f++) near_add(j, RV_SEC_RUNS, RV_RUNS_HEAD + f * col + k0 * w, 2 * rows * w);
+        near_add(j, RV_SEC_RUNS, RV_RUNS_HEAD + 3 * col, rv_runs_blocks(runs.n) * w);
+    }
+    if (threads <= 0) threads = rv_default_threads();
+    if ((uint64_t)threads > j->n) threads = j->n ? (int)j->n : 1;
+    if (!j->oom) rv_parallel_dynamic(threads, j->n, 1, near_range, j);
+    uint64_t bad = atomic_load(&j->bad);
+    int rc = j->oom ? rv_error(v->path, "out of memory") : 0;
+    if (bad) {
+        char why[160];
+        const rvx_entry_t *e = &v->sec[j->sec[bad - 1]];
+        damage_report(v, e, j->hash[bad - 1] - e->first_hash, why, sizeof why);
+        mark_bad(v, why);
+        rc = rv_error(v->path, "%s", why);
+    }
+    free(j->hash);
+    free(j->sec);
+    free(j);
+    return rc;
+}
+
 int rv_index_verify(rv_index_t *x, uint64_t mask, int threads)
 {
     struct rv_rvx_state *v = x->rvx;
@@ -431,7 +565,8 @@ int rv_index_verify(rv_index_t *x, uint64_t mask, int threads)
     j->first[j->n] = total;
     atomic_store(&v->done, 0);
     atomic_store(&v->total, bytes);
-    if (total) rv_parallel_dynamic(threads > 0 ? threads : rv_default_threads(), total, 1, verify_range, j);
+    if (threads <= 0) threads = rv_default_threads();
+    if (total) rv_parallel_dynamic(threads, total, 1, verify_range, j);
     int rc = 0;
     uint64_t newly = 0;
     char why[160] = "";
@@ -443,7 +578,7 @@ int rv_index_verify(rv_index_t *x, uint64_t mask, int threads)
     if (!why[0] && atomic_load(&v->cancel)) {
         rc = rv_error(v->path, "verification cancelled");
     } else {
-        if (!why[0] && check_content(x, newly) < 0)
+        if (!why[0] && check_content(x, newly, threads) < 0)
             snprintf(why, sizeof why, "corrupt index (inconsistent sections: %s)", rv_last_error());
         if (why[0]) { rc = rv_error(v->path, "%s", why); mark_bad(v, why); }
     }

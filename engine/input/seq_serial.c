@@ -1,5 +1,6 @@
 /* seq_serial.c — the serial reader: FASTA/FASTQ through htslib (plain, gzip, bgzip, stdin)
  * line by line, and the serial text encoding; the reference of seq_read.c. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -488,4 +489,56 @@ uint64_t rv_seq_text_digest(const rv_seq_t *s, int threads)
     XXH3_64bits_update(&st, &s->n, sizeof s->n);
     free(piece);
     return XXH3_64bits_digest(&st);
+}
+
+/* ---- counts per record ------------------------------------------------------------ */
+
+enum { COUNT_PIECE = 4u << 20 };
+
+typedef struct {
+    const rv_seq_t *s;
+    uint8_t cls[256]; /* bit 0: a breaker, bit 1: lower case */
+    uint64_t *out;
+} count_job_t;
+
+/* Pieces [lo, hi) of the sequence as read: each adds what it holds of every record
+ * it meets (a breaker run is counted where it starts, so a run cut by a piece's
+ * edge counts once). */
+static void count_range(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    (void)t;
+    count_job_t *j = ctx;
+    const rv_seq_t *s = j->s;
+    const unsigned char *raw = (const unsigned char *)s->raw;
+    for (uint64_t i = lo; i < hi; i++) {
+        uint64_t a = i * COUNT_PIECE, b = a + COUNT_PIECE < s->glen ? a + COUNT_PIECE : s->glen;
+        for (uint64_t r = rv_seq_record_of(s, a); r < s->n_rec && s->rec[r].off < b; r++) {
+            const rv_record_t *rec = &s->rec[r];
+            uint64_t from = a > rec->off ? a : rec->off, to = rec->off + rec->len < b ? rec->off + rec->len : b;
+            if (from >= to) continue;
+            uint64_t brk = 0, runs = 0, lower = 0;
+            unsigned prev = from > rec->off ? j->cls[raw[from - 1]] & 1 : 0;
+            for (uint64_t k = from; k < to; k++) {
+                const unsigned c = j->cls[raw[k]];
+                brk += c & 1;
+                runs += c & 1 & ~prev;
+                lower += c >> 1;
+                prev = c & 1;
+            }
+            __atomic_fetch_add(&j->out[4 * r], (to - from) - brk, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&j->out[4 * r + 1], brk, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&j->out[4 * r + 2], runs, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&j->out[4 * r + 3], lower, __ATOMIC_RELAXED);
+        }
+    }
+}
+
+void rv_seq_record_counts(const rv_seq_t *s, int threads, uint64_t *out)
+{
+    count_job_t j = {s, {0}, out};
+    for (int c = 0; c < 256; c++)
+        j.cls[c] = (uint8_t)((rv_alpha_code(s->alpha, (unsigned char)c) == RV_BREAK) | (islower(c) != 0) << 1);
+    memset(out, 0, s->n_rec * 4 * sizeof *out);
+    const uint64_t pieces = (s->glen + COUNT_PIECE - 1) / COUNT_PIECE;
+    rv_parallel_for(threads > 0 ? threads : rv_default_threads(), pieces, count_range, &j);
 }

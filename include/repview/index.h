@@ -157,6 +157,13 @@ int rv_index_verify(rv_index_t *x, uint64_t mask, int threads);
  * verified yet (serially: for a command that reads a few rows of a huge section).
  * 0, or -1 as rv_index_verify().  No content checks: for SA, ISA, LCP, text, raw. */
 int rv_index_verify_part(rv_index_t *x, int id, uint64_t off, uint64_t len);
+/* Verify the blocks that a view of global position g reads first (the explorer's
+ * first screen), on `threads` threads (0 = all): the sequence, text, ISA and LLR
+ * around g, SA and LCP around its rank, the LLRc entries and runs starting near it,
+ * and the escape tables when small.  Proportional to a few blocks whatever the size
+ * of the index; the other blocks are left to rv_index_verify().  0, or -1 as
+ * rv_index_verify() (the file is then refused by later loads). */
+int rv_index_verify_near(rv_index_t *x, uint64_t g, int threads);
 /* Progress of verification so far, in bytes (for a status bar); both 0 when there
  * is nothing to verify. */
 void rv_index_verify_progress(const rv_index_t *x, uint64_t *done, uint64_t *total);

@@ -49,9 +49,9 @@ int rv_lr_build_arrays(rv_index_t *x, int threads, rv_progress_t *p);
 int rv_lr_llr_view(const rv_index_t *x, rv_narrow_t *out);
 
 /* Check the LR sections of x read from a file once, before anything trusts them:
- * the LLR pair fits (narrow.h), the LLRc starts increase strictly and lie below n.
- * 0, or -1 with a message. */
-int rv_lr_check_sections(const rv_index_t *x);
+ * the LLR pair fits (narrow.h), the LLRc starts increase strictly and lie below n
+ * (on `threads` threads, 0 = all).  0, or -1 with a message. */
+int rv_lr_check_sections(const rv_index_t *x, int threads);
 
 /* ---- one position or interval (explorer panes) ------------------------------
  * Fast with the LLRc section (binary search + walk), still correct without any LR

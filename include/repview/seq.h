@@ -168,6 +168,10 @@ int64_t rv_seq_global_to_text(const rv_seq_t *s, uint64_t g);
 uint64_t rv_seq_record_of(const rv_seq_t *s, uint64_t g);
 /* Record index by name, or -1. */
 int64_t rv_seq_record_by_name(const rv_seq_t *s, const char *name);
+/* Per record of s, as read: out[4 r] symbols of the alphabet, out[4 r + 1] breakers,
+ * out[4 r + 2] maximal runs of breakers, out[4 r + 3] lower-case symbols (`repview
+ * stats`), counted on `threads` threads (0 = all).  out holds 4 n_rec values. */
+void rv_seq_record_counts(const rv_seq_t *s, int threads, uint64_t *out);
 
 /* Parse a samtools-style region ("chr", "chr:pos", "chr:beg-end", commas,
  * "{name:with:colons}:beg-end") into record index and 0-based half-open [beg,end)

@@ -41,14 +41,21 @@ typedef struct rv_runs {
     const void *len;        /* end - start */
     const void *period;     /* smallest period */
     const void *blockmax;   /* per block: the largest end in its subtree */
+    uint64_t n_text;        /* length of the text the runs are of */
     void *owned;            /* the allocation holding them all, or NULL (section view) */
 } rv_runs_t;
 
-/* Run k (k < r->n) of r, in (start, period) order. */
+/* Run k (k < r->n) of r, in (start, period) order.  Clamped into the text (start and
+ * end at most n_text, period at most the length): a section of a loaded index may
+ * be read before its verification ends (rvx.c), and a damaged run must not lead a
+ * reader of its text outside it.  Intact runs pass unchanged. */
 static inline rv_run_t rv_runs_at(const rv_runs_t *r, uint64_t k)
 {
-    uint64_t s = rv_get(r->start, r->wide, k);
-    return (rv_run_t){s, s + rv_get(r->len, r->wide, k), rv_get(r->period, r->wide, k)};
+    uint64_t s = rv_get(r->start, r->wide, k), len = rv_get(r->len, r->wide, k);
+    uint64_t p = rv_get(r->period, r->wide, k);
+    if (s > r->n_text) s = r->n_text;
+    if (len > r->n_text - s) len = r->n_text - s;
+    return (rv_run_t){s, s + len, p < len ? p : len};
 }
 
 /* Compute every run of x's text with `threads` CPU threads (0 = all).  Returns a new
@@ -60,13 +67,15 @@ void rv_runs_free(rv_runs_t *r);
 /* The runs of x: the RV_SEC_RUNS section when x has one (loaded from a .rvx or
  * attached earlier), else computed and attached so that the next call (and a later
  * rv_index_save) reuses them.  Fills *out with a view that belongs to x (valid until
- * x is freed; never rv_runs_free it).  0, or -1 with a message.  Not thread-safe
- * against other calls on the same x. */
+ * x is freed; never rv_runs_free it).  O(1) for a section: its contents are checked
+ * by the verification of the index file (rv_runs_check), not here.  0, or -1 with a
+ * message.  Not thread-safe against other calls on the same x. */
 int rv_runs_get(rv_index_t *x, int threads, rv_progress_t *p, rv_runs_t *out);
 
-/* Check the runs section of x, if any, against the text (O(runs)): 0, or -1 with a
- * message.  rv_index_verify() runs it once the section's hashes passed. */
-int rv_runs_check(const rv_index_t *x);
+/* Check the runs section of x, if any, against the text (O(runs), on `threads`
+ * threads, 0 = all): 0, or -1 with a message.  rv_index_verify() runs it once the
+ * section's hashes passed; until then readers rely on rv_runs_at's clamps. */
+int rv_runs_check(const rv_index_t *x, int threads);
 
 /* Hand runs from rv_runs_compute (e.g. computed in a worker thread) to x as its
  * RV_SEC_RUNS section; r is freed.  When out is non-NULL it receives the view, as

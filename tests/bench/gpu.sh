@@ -16,7 +16,8 @@
 #                  ui_wall the whole session
 #         lce      `repview lce FILE REC:1 REC:2` with the saved .rvx (page cache warm):
 #                  the first answer; panes the explorer's "index loaded ... in N s" with
-#                  the .rvx (target <= 0.2); reopen that whole session, verification included
+#                  the .rvx (target <= 0.2); reopen that whole session (the blocks of
+#                  the first screen verified; the rest is left to the background)
 #  lr     whole-chromosome `repview lr --bedgraph` from the saved .rvx: --cpu (all threads)
 #         against the GPU's all-LR kernel, and whether the outputs are identical
 #  GPU cells: median of GPU_REPS runs (a traced warm-up build comes first and gives
@@ -297,7 +298,7 @@ printf '%-16s %-3s %7s %6s %6s %6s %6s %7s %6s %7s %6s %7s %6s %6s %6s\n' input 
 cat "$tmp/whole.tab"
 echo "(wall/read/runs/save: repview index --timing; rss/rvx target <= 1.3, save/dd <= 1.25;"
 echo " ready: explorer's 'index ready' s from no .rvx, ui_wall its whole session; lce, reopen:"
-echo " whole lce / explorer session with the saved .rvx (verification included); panes: the"
+echo " whole lce / explorer session with the saved .rvx (first screen verified); panes: the"
 echo " explorer's 'index loaded ... in N s', when its panes became index-backed)"
 if [ -s "$tmp/lr.tab" ]; then
     echo

@@ -12,6 +12,17 @@
 #   rss_MB, B/base     peak resident memory (build/rvtime) and per input base
 #   rvx_B/base         size of the index file per input base
 #   x1t                speed-up of wall over the 1-thread row of the same input and binary
+# Then the saved index against a fresh build, whole commands on all threads (medians
+# of the same runs, measured side by side), page cache warm:
+#   built_s            explorer from the FASTA alone (`--keys '' --dump --wait-index`,
+#                      REPVIEW_NO_SAVE=1): the panes once the index is built
+#   reopen_s, rss_MB   the same with FILE.rvx: the panes once the blocks of the first
+#                      screen are verified (the rest is verified in the background)
+#   first_ms           its first screen from inside (REPVIEW_BENCH=1)
+#   lce_s lr_s stats_s `lce FILE 1000 2000`, `lr FILE REC:MID-MID+100` (MID: the middle),
+#                      `stats FILE`
+#   cold_s             reopen_s after dropping the page cache (BENCH_COLD=1, as root;
+#                      "-" otherwise)
 set -u
 : "${REPVIEW:?run through tests/bench/run}" "${RV_BUILD:?}"
 BENCH_DIR=${BENCH_DIR:-build/benchdata}
@@ -71,4 +82,50 @@ for input in chr coll; do
             k=$((k + 1))
         done
     done
+done
+
+# ---- reopening the saved index ------------------------------------------------------
+
+# timed NAME CMD...: the wall seconds and peak KB of one run into T_WALL, T_RSS
+timed() {
+    local name=$1; shift
+    "$RV_BUILD/rvtime" -o "$tmp/time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" ||
+        { echo "$name failed: $(head -c 300 "$tmp/$name.err")" >&2; return 1; }
+    read -r T_WALL T_RSS _ <"$tmp/time"
+}
+drop_cache() { sync && echo 3 >/proc/sys/vm/drop_caches; }
+ui=(--keys '' --dump --wait-index --size 100x30)
+
+printf '\n%s\n' "# reopen: FILE.rvx against a fresh build; medians of $runs run(s), all threads, default backend"
+printf '%-10s %8s %8s %7s %7s %8s %7s %7s %7s %7s\n' input built_s reopen_s x rss_MB first_ms lce_s lr_s stats_s cold_s
+for input in chr coll; do
+    fa="$BENCH_DIR/${input}_$size.fa"
+    "$REPVIEW" stats "$fa" 2>/dev/null | grep -q '^# index: .* up to date' || "$REPVIEW" index --quiet "$fa" || exit 1
+    read -r rec mid < <("$REPVIEW" stats "$fa" | awk -F'\t' '!/^#/ { print $1, int($2 / 2); exit }')
+    ln -sf "$(cd "$(dirname "$fa")" && pwd)/$(basename "$fa")" "$tmp/built.fa" # no .rvx beside it
+    : >"$tmp/reopen"
+    for ((k = 0; k < runs; k++)); do
+        rm -f "$tmp/built.fa.fai"
+        timed built env REPVIEW_NO_SAVE=1 "$REPVIEW" "${ui[@]}" "$tmp/built.fa" || exit 1
+        b=$T_WALL
+        timed reopen env REPVIEW_BENCH=1 "$REPVIEW" "${ui[@]}" "$fa" || exit 1
+        grep -q 'index loaded from' "$tmp/reopen.out" || { echo "reopen built the index: $(tail -1 "$tmp/reopen.out")" >&2; exit 1; }
+        r=$T_WALL rss=$T_RSS first=$(awk -F'\t' '$1 == "first_screen_ms" { print $2 }' "$tmp/reopen.err")
+        timed lce "$REPVIEW" lce "$fa" 1000 2000 || exit 1
+        l=$T_WALL
+        timed lr "$REPVIEW" lr "$fa" "$rec:$mid-$((mid + 100))" || exit 1
+        lr=$T_WALL
+        timed stats "$REPVIEW" stats "$fa" || exit 1
+        st=$T_WALL cold=-
+        if [ "${BENCH_COLD:-0}" != 0 ] && drop_cache 2>/dev/null; then timed cold "$REPVIEW" "${ui[@]}" "$fa" && cold=$T_WALL; fi
+        echo "$b $r $rss $first $l $lr $st $cold" >>"$tmp/reopen"
+    done
+    cols=()
+    for c in 1 2 3 4 5 6 7 8; do cols+=("$(cut -d' ' -f$c "$tmp/reopen" | median)"); done
+    [ "${BENCH_COLD:-0}" != 0 ] || cols[7]=-
+    awk -v size="${input}_$size" -v b="${cols[0]}" -v r="${cols[1]}" -v rss="${cols[2]}" -v f="${cols[3]}" -v l="${cols[4]}" \
+        -v lr="${cols[5]}" -v st="${cols[6]}" -v cold="${cols[7]}" 'BEGIN {
+        x = 0; if (r > 0) x = b / r
+        if (cold != "-") cold = sprintf("%.3f", cold)
+        printf "%-10s %8.3f %8.3f %7.1f %7.1f %8.1f %7.3f %7.3f %7.3f %7s\n", size, b, r, x, rss / 1024, f, l, lr, st, cold }'
 done

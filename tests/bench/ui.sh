@@ -2,8 +2,9 @@
 # 2 Mbp): time to the first screen, and key-to-redraw latency (handling + full
 # redraw of the screen and every pane, timed inside scripted mode with
 # REPVIEW_BENCH=1) while scrolling, paging and jumping with the index loaded.
-#   first_rvx     first screen when FILE.rvx exists (faidx window; the .rvx is mapped
-#                 and checked in the background)
+#   first_rvx     first screen when FILE.rvx exists (the start of the file or a faidx
+#                 window; the .rvx is mapped, the blocks of its first screen checked,
+#                 the rest in the background)
 #   first_fai     first screen without an index (faidx window; build in background)
 #   The key rows wait for the index first (--wait-index).
 #   scroll/line/page/jump/feature  per-key latency: median, p99, max (ms)

@@ -42,6 +42,24 @@ expect_eq stats_rows "$(grep -v '^#' "$T/stats.txt")" "$(printf 'a\t12\t8\t4\t1\
 expect_eq stats_header "$(grep '^#name' "$T/stats.txt")" "$(printf '#name\tlength\tmatching\tbreakers\tbreaker_runs\tsoft_masked')"
 grep -q '^# records: 4$' "$T/stats.txt" && ok stats_records || bad stats_records "$(head -4 "$T/stats.txt")"
 grep -q "^# index: none" "$T/stats.txt" && ok stats_no_index || bad stats_no_index "$(grep index "$T/stats.txt")"
+# counted in pieces of 4 MiB on several threads: breaker runs and records across the
+# pieces' edges count as one pass over each record does (awk)
+python3 - "$T/edges.fa" <<'PY'
+import random, sys
+random.seed(3)
+p = 4 << 20
+with open(sys.argv[1], 'w') as f:
+    f.write('>r1\n' + 'ACGT' * ((p - 4) // 4) + 'A' + 'NNNNNNacgtRYN\n')
+    f.write('>r2\nNN' + ''.join(random.choices('ACGTNnacgtRY', k=p + 50)) + 'N\n')
+    f.write('>r3\nNNNNN\n>r4\n\n>r5\nACGTN\n')
+PY
+want=$(awk '/^>/ { if (n) print name, len, m, b, r, l; name = substr($1, 2); len = m = b = r = l = prev = 0; n = 1; next }
+    { for (i = 1; i <= length($0); i++) { c = substr($0, i, 1); len++; k = index("ACGTacgt", c) == 0
+      m += !k; b += k; r += k && !prev; prev = k; l += (c ~ /[a-z]/) } }
+    END { print name, len, m, b, r, l }' "$T/edges.fa")
+for t in 1 3; do
+    expect_eq "stats_pieces_t$t" "$(REPVIEW_NO_SAVE=1 "$REPVIEW" stats -t $t "$T/edges.fa" | grep -v '^#' | tr '\t' ' ')" "$want"
+done
 
 # ---- lce --------------------------------------------------------------------------
 expect_eq lce_case_insensitive "$("$REPVIEW" lce "$T/s.fa" a:1 a:9)" 4        # ACGT / acgt, stops at N and record end

@@ -132,18 +132,81 @@ read -r _ off n < <(grep '^5 ' sections)
 flip_at $((off + 8))
 expect_eq lce_reads_only_the_sequence "$($R lce g.fa 100 5000 2>&1)" "$(cat lce.want)"
 expect_exit check_finds_unread_damage 1 $R index --check g.fa
-# the explorer shows the index at once, verifies it in the background and reports
-# the damage (then rebuilds)
+# neither does lr nor tandem of a forward index read SA, ISA or LCP; with both
+# strands lr does (the strands column), and finds damage there
+expect_eq lr_reads_no_suffix_array "$($R lr g.fa chrSyn:1-3000 2>&1)" "$(cat lr.want)"
+cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx; flip_at $((off + 8))
+expect_eq tandem_reads_no_suffix_array "$($R tandem g.fa 2>&1)" "$(cat tandem.want)"
+cp g.fa b.fa; $R index --quiet --strands both b.fa
+$R lr --strands both b.fa chrSyn:1-3000 > lrb.want 2>&1
+python3 -c "
+import struct
+b = bytearray(open('b.fa.rvx','rb').read()); hb = struct.unpack_from('<I', b, 12)[0]
+for i in range(struct.unpack_from('<I', b, 28)[0]):
+    sid, _, off, n, _ = struct.unpack_from('<IIQQQ', b, hb + 32 * i)
+    if sid == 5: b[off + n // 2] ^= 0x21
+open('b.fa.rvx','wb').write(b)"
+touch -r b.fa b.fa.rvx
+out=$($R lr --strands both b.fa chrSyn:1-3000 2>err.txt)
+[ "$out" == "$(cat lrb.want)" ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -q 'checksum mismatch in SA' err.txt &&
+    ok lr_both_strands_verifies_sa || bad lr_both_strands_verifies_sa "$(cat err.txt)"
+# the explorer verifies the blocks its first screen reads before showing it: damage
+# there (the ISA around the cursor) is reported at once, then the index rebuilt
 cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
 read -r _ off n < <(grep '^6 ' sections)
 flip_at $((off + n / 2))
 timeout 60 $REPVIEW --keys '' --dump --wait-index g.fa > screen.txt 2>&1; echo "rc=$?" >> screen.txt
-grep -q 'checksum mismatch' screen.txt && ok explorer_reports_damage || bad explorer_reports_damage "$(tail -3 screen.txt)"
+grep -q 'checksum mismatch in ISA' screen.txt && ok explorer_reports_damage || bad explorer_reports_damage "$(tail -3 screen.txt)"
 $R index --check g.fa >/dev/null 2>&1 || $R sa --rows 1 g.fa >/dev/null 2>&1
 cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
 timeout 60 $REPVIEW --keys '' --dump --wait-index g.fa > screen.txt 2>&1; echo "rc=$?" >> screen.txt
 grep -q 'index loaded from g.fa.rvx' screen.txt && ! grep -q 'checksum mismatch' screen.txt && ok explorer_intact_index \
     || bad explorer_intact_index "$(tail -3 screen.txt)"
+# the screens of a saved index are those of the index built from the FASTA (all but
+# the message line), at the start, at a REGION, after jumps and in every pane
+screens_agree=1
+for keys in '' ':chrSyn:150000<CR>' '<Tab><Tab>]]' ':chrSyn:90001<CR><Tab><Tab><Tab>]' '<S-Tab>z' 'G<Tab>'; do
+    for arg in "" chrSyn:120000; do
+        cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
+        saved=$(timeout 60 $REPVIEW --keys "$keys" --dump --wait-index --size 120x40 g.fa $arg 2>&1 | sed '$d')
+        mv g.fa.rvx g.keep
+        built=$(timeout 60 $REPVIEW --no-save --keys "$keys" --dump --wait-index --size 120x40 g.fa $arg 2>&1 | sed '$d')
+        mv g.keep g.fa.rvx
+        if [ -z "$saved" ] || [ "$saved" != "$built" ]; then
+            screens_agree=0
+            bad explorer_saved_screen_is_built_screen "keys [$keys] $arg: $(diff <(echo "$saved") <(echo "$built") | head -5)"
+        fi
+    done
+done
+[ $screens_agree = 1 ] && ok explorer_saved_screen_is_built_screen
+# damage far from the first screen (the sequence at 190 kbp, in block 2 of 4): the
+# first screen comes from verified blocks and says nothing; the background
+# verification finds it (<verified> waits for it), reports it in one line, rebuilds
+# and rewrites the file; the screen is then the intact one
+cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx
+want=$(timeout 60 $REPVIEW --keys '' --dump --wait-index --size 120x40 g.fa 2>&1 | sed '$d')
+read -r _ off n < <(grep '^3 ' sections)
+flip_at $((off + 190000))
+got=$(timeout 60 $REPVIEW --keys '' --dump --wait-index --size 120x40 g.fa 2>&1); rc=$?
+[ $rc = 0 ] && [ "$(sed '$d' <<<"$got")" == "$want" ] && ok explorer_far_damage_first_screen ||
+    bad explorer_far_damage_first_screen "exit $rc: $(tail -2 <<<"$got")"
+cp g.good g.fa.rvx; touch -r g.fa g.fa.rvx; flip_at $((off + 190000))
+got=$(timeout 60 $REPVIEW --keys '<verified>' --dump --wait-index --size 120x40 g.fa 2>&1); rc=$?
+msg=$(tail -1 <<<"$got")
+[ $rc = 0 ] && [[ "$msg" == *"g.fa.rvx: corrupt index (checksum mismatch in sequence section 3, block 2 of 4)"* ]] &&
+    [ "$(sed '$d' <<<"$got")" == "$want" ] && ok explorer_later_damage_reported ||
+    bad explorer_later_damage_reported "exit $rc: $msg"
+expect_exit explorer_later_damage_rewritten 0 $R index --check g.fa
+# with a usable FILE.rvx the explorer needs no .fai (making one reads the whole
+# input); when the index is unusable (stale), the .fai serves the sequence while
+# the index is rebuilt
+cp g.fa h.fa; $R index --quiet h.fa; rm -f h.fa.fai
+timeout 60 $REPVIEW --keys '' --dump --wait-index h.fa >/dev/null 2>&1
+[ ! -e h.fa.fai ] && ok explorer_rvx_without_fai || bad explorer_rvx_without_fai "h.fa.fai made"
+touch -d '2001-01-01' h.fa
+scr=$(timeout 60 $REPVIEW --keys '' --dump --wait-index --size 200x12 h.fa 2>&1)
+[ -s h.fa.fai ] && grep -q 'stale index' <<<"$scr" && ok explorer_stale_rvx_makes_fai ||
+    bad explorer_stale_rvx_makes_fai "$(tail -1 <<<"$scr")"
 # 64-bit arrays: the same checks
 REPVIEW_FORCE_WIDE=1 $R index --quiet g.fa
 expect_exit check_wide 0 $R index --check g.fa

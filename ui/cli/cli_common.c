@@ -186,11 +186,12 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
 }
 
 /* The sections to verify: what the command reads, plus SA, ISA and LCP when it
- * reads a derived section the file lacks (it is then computed from them). */
+ * reads a derived section (LLR and later ids) the file lacks: it is then computed
+ * from them.  The strands section is no such array: only both-strand files have it. */
 static uint64_t sections_read(const rv_index_t *x, uint64_t mask)
 {
     if (!mask) return RV_SEC_ALL_MASK;
-    for (int id = RV_SEC_LCP_BIG + 1; id < RV_SEC_MAX; id++)
+    for (int id = RV_SEC_LLR; id < RV_SEC_MAX; id++)
         if ((mask >> id & 1) && !rv_index_section(x, id, NULL)) return mask | RV_SEC_CORE_MASK;
     return mask;
 }

@@ -497,6 +497,8 @@ int cli_lr(int argc, char **argv)
     if (o.mem_budget) return lr_buckets(argv[i], region, &c, &o);
     c.build.strands = c.strands == 2 ? 2 : 1; /* a both-strand FILE.rvx answers + too */
     rv_index_t *x = cli_open_index(argv[i], &c);
+    if (x && x->seq->strands == 2 && rv_index_verify(x, RV_SEC_CORE_MASK, c.build.threads) < 0)
+        x = cli_reopen(x, argv[i], &c); /* the strands column looks up the copies in SA, ISA, LCP */
     if (!x) return RV_EXIT_DATA;
     const rv_seq_t *s = x->seq;
     uint64_t lo, hi;

@@ -1,5 +1,4 @@
 /* cli_stats.c — `repview stats FILE`: records, lengths, breakers, index state. */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
@@ -21,6 +20,7 @@ int cli_stats(int argc, char **argv)
     int i = cli_parse(argc, argv, "stats", "", NULL, usage, NULL, NULL, &c, &code);
     if (i < 0) return code;
     if (argc - i != 1) return cli_usage_error("stats", "expected one FILE");
+    c.verify = RV_SEC_BIT(RV_SEC_RAW); /* it reads the sequence as read, and the record table */
     const char *path = argv[i];
     rv_index_t *x;
     rv_seq_t *owned;
@@ -47,19 +47,15 @@ int cli_stats(int argc, char **argv)
     }
     uint64_t tot_match = 0, tot_break = 0, tot_runs = 0, tot_lower = 0;
     uint64_t *m = calloc(s->n_rec * 4 + 1, sizeof *m);
+    if (!m) {
+        rv_index_free(x);
+        rv_seq_free(owned);
+        rv_error("stats", "out of memory");
+        return cli_data_error();
+    }
+    rv_seq_record_counts(s, c.build.threads, m);
     for (uint64_t r = 0; r < s->n_rec; r++) {
-        const unsigned char *p = (const unsigned char *)s->raw + s->rec[r].off;
-        uint64_t match = 0, runs = 0, lower = 0;
-        int in_break = 0;
-        for (uint64_t k = 0; k < s->rec[r].len; k++) {
-            int b = rv_alpha_code(s->alpha, p[k]) == RV_BREAK;
-            match += !b;
-            runs += b && !in_break;
-            in_break = b;
-            lower += islower(p[k]) != 0;
-        }
-        m[4 * r] = match; m[4 * r + 1] = s->rec[r].len - match; m[4 * r + 2] = runs; m[4 * r + 3] = lower;
-        tot_match += match; tot_break += s->rec[r].len - match; tot_runs += runs; tot_lower += lower;
+        tot_match += m[4 * r]; tot_break += m[4 * r + 1]; tot_runs += m[4 * r + 2]; tot_lower += m[4 * r + 3];
     }
     printf("# file: %s\n", path);
     printf("# alphabet: %s (%d symbols)\n", rv_alpha_name(s->alpha), s->sigma);

@@ -34,7 +34,7 @@ static const char usage[] =
     "  --keys KEYS          play KEYS (as typed; <CR> <Esc> <Tab> <C-x> ...) without a terminal\n"
     "  --dump               print the final screen as plain text (with --keys)\n"
     "  --size COLSxROWS     screen size for --dump (default 100x30)\n"
-    "  --wait-index         wait for the index (and its saving) before playing the keys\n"
+    "  --wait-index         wait until the index is ready (loaded, or built and saved)\n"
     "  --no-save            do not keep a built index in FILE.rvx (also REPVIEW_NO_SAVE=1)\n"
     "  --cpu | --gpu, -t N, --alphabet A, --quiet, --version, -h\n";
 
@@ -266,7 +266,11 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
         else if (keys[i] == SCRIPT_WHEEL_UP || keys[i] == SCRIPT_WHEEL_DOWN)
             mouse_at(a, 0, 0, keys[i] == SCRIPT_WHEEL_UP ? -1 : 1);
         else if ((keys[i] & SCRIPT_CLICK) && keys[i] > 0xffffff) mouse_at(a, keys[i] & 0xfff, keys[i] >> 12 & 0xfff, 0);
-        else app_key(a, keys[i]);
+        else if (keys[i] == SCRIPT_VERIFIED) { /* the verification of a loaded index, and what it found */
+            src_wait(&a->src, 2, 600, m, sizeof m);
+            if (m[0]) app_message(a, a->src.state == IDX_FAILED, "%s", m);
+            on_source_change(a, &region);
+        } else app_key(a, keys[i]);
         if (a->teach) teach_tick(a->teach, 0); /* playing runs to the end: no clock */
         search_wait(a); /* scripts see the search finished: screens are deterministic */
         if (o->wait_index && a->src.job) { /* `:set strands`: the new index, as at the start */
@@ -277,6 +281,19 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
         screen_draw(a);
         settle(a);
         if (ms) ms[i] = (rv_now() - k0) * 1000;
+    }
+    /* the last screen: what a finished verification found, else none of its progress
+     * (stopped), so that an intact index always dumps the same */
+    int changed = src_stop_verify(&a->src);
+    if (poll_source(a, &region)) changed = 1;
+    if (o->wait_index && a->src.job) { /* damage found: the rebuild, as at the start */
+        src_wait(&a->src, 1, 600, m, sizeof m);
+        if (m[0]) app_message(a, a->src.state == IDX_FAILED, "%s", m);
+        on_source_change(a, &region);
+    }
+    if (changed) {
+        screen_draw(a);
+        settle(a);
     }
     dr_dump(stdout);
     if (bench && ms) bench_report(ms, n, first_ms);
@@ -344,7 +361,7 @@ int rv_explorer_main(int argc, char **argv)
     a.cursor_moved = view_layout;
     settings_init(&a);
     char msg[700];
-    if (src_open(&a.src, file, o.alpha, &o.build, !o.file, o.no_save, msg, sizeof msg) < 0) {
+    if (src_open(&a.src, file, o.region, o.alpha, &o.build, !o.file, o.no_save, msg, sizeof msg) < 0) {
         fprintf(stderr, "repview: %s\n", msg);
         return RV_EXIT_DATA;
     }

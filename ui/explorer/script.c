@@ -37,6 +37,7 @@ static int special(const char *name, size_t len)
         return SCRIPT_CLICK | cols << 12 | rows;
     if (strcasecmp(buf, "wheelup") == 0) return SCRIPT_WHEEL_UP;
     if (strcasecmp(buf, "wheeldown") == 0) return SCRIPT_WHEEL_DOWN;
+    if (strcasecmp(buf, "verified") == 0) return SCRIPT_VERIFIED;
     return -1;
 }
 

@@ -1,5 +1,6 @@
 /* source.c — the explorer's sequence source (faidx first, then the index) and the
  * background index build; see source.h for why. */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <htslib/bgzf.h>
 #include "repview/common.h"
 #include "source.h"
+#include "../front.h"
 
 static int file_exists(const char *path, const char *suffix)
 {
@@ -75,20 +77,44 @@ static void drop_head(source_t *s)
     s->partial = 0;
 }
 
-/* Map FILE.rvx in a helper thread (milliseconds), hand it over, then verify all
- * its sections with every core: that reads every byte, seconds for a large
- * genome, and neither the first screen nor the panes wait for it. */
+/* Where the first screen will be: the global position of the REGION given on the
+ * command line (the forms goto_command() reads first: NAME[:BEG[-END]], a position
+ * in the first record, =POS for a global one), else the start. */
+static uint64_t first_position(const rv_seq_t *q, const char *region)
+{
+    uint64_t v, rid, beg, end;
+    if (!region || !q->n_rec) return 0;
+    while (isspace((unsigned char)*region)) region++;
+    if (!strncmp(region, "goto ", 5)) region += 5;
+    int global = *region == '=';
+    if (isdigit((unsigned char)region[global]) && front_parse_count(region + global, &v) == 0 && v)
+        return global ? (v <= q->glen ? v - 1 : 0) : (v <= q->rec[0].len ? q->rec[0].off + v - 1 : 0);
+    if (rv_seq_parse_region(q, region, &rid, &beg, &end) == 0) return q->rec[rid].off + beg;
+    return 0;
+}
+
+/* Map FILE.rvx in a helper thread and verify the blocks the first screen reads
+ * (milliseconds: a few blocks whatever the size of the index), hand it over, then
+ * verify all its sections with every core but one: that reads every byte, seconds
+ * for a large genome from disk, and neither the first screen nor the panes wait for
+ * it.  Damage where the first screen looks is found before anything is shown. */
 static void *rvx_main(void *arg)
 {
     source_t *s = arg;
     rv_index_t *x = NULL;
     s->rvx_status = rv_index_load(s->rvx_path, s->path, &x);
+    if (s->rvx_status == RV_RVX_OK && rv_index_verify_near(x, first_position(x->seq, s->first), 0) < 0) {
+        s->rvx_status = RV_RVX_CORRUPT;
+        rv_index_free(x);
+        x = NULL;
+    }
     if (s->rvx_status != RV_RVX_OK) snprintf(s->rvx_err, sizeof s->rvx_err, "%s", rv_last_error());
     s->rvx_index = x;
     s->verifying = x;
     atomic_store(&s->rvx_loaded, 1);
     if (x) {
-        s->rvx_verify_rc = rv_index_verify(x, RV_SEC_ALL_MASK, 0);
+        int threads = rv_default_threads() - 1; /* a core for the first screen */
+        s->rvx_verify_rc = rv_index_verify(x, RV_SEC_ALL_MASK, threads > 0 ? threads : 1);
         if (s->rvx_verify_rc < 0) snprintf(s->rvx_err, sizeof s->rvx_err, "%s", rv_last_error());
     }
     atomic_store(&s->rvx_done, 1);
@@ -116,6 +142,13 @@ int src_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
     return ok;
 }
 
+/* The faidx helper put off while FILE.rvx was loading. */
+static void start_fai(source_t *s)
+{
+    s->fai_deferred = 0;
+    s->fai_thread = src_thread(&s->fai_tid, fai_main, s);
+}
+
 static int start_build(source_t *s, char *msg, size_t msglen)
 {
     /* the tandem pane needs the runs: build them with the index, in this background
@@ -128,12 +161,13 @@ static int start_build(source_t *s, char *msg, size_t msglen)
     return 0;
 }
 
-int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opts_t *o,
+int src_open(source_t *s, const char *path, const char *region, rv_alpha_t alpha, const rv_build_opts_t *o,
              int no_create, int no_save, char *msg, size_t msglen)
 {
     memset(s, 0, sizeof *s);
     s->no_create = no_create;
     s->path = strdup(path);
+    s->first = region ? strdup(region) : NULL;
     s->alpha = alpha;
     s->opts = *o;
     s->t_start = rv_now();
@@ -151,21 +185,28 @@ int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opt
         s->partial = 1;
         s->shown_alpha = s->head->alpha;
     }
+    s->rvx_path = rv_index_path_for(path);
+    int rvx_errno = ENOENT, have_rvx = s->rvx_path && access(s->rvx_path, R_OK) == 0;
+    if (s->rvx_path && !have_rvx) rvx_errno = errno;
     if (s->random_access) {
         s->fai_created = !file_exists(path, ".fai") && !no_create;
         s->gzi_created = bgzf && !file_exists(path, ".gzi") && !no_create;
-        s->fai_thread = src_thread(&s->fai_tid, fai_main, s);
+        /* making a missing .fai reads the whole input: with FILE.rvx to load, only
+         * once the index turns out unusable (rvx_loaded) */
+        if (fai_ready || !have_rvx) s->fai_thread = src_thread(&s->fai_tid, fai_main, s);
+        else s->fai_deferred = 1;
     }
-    s->rvx_path = rv_index_path_for(path);
     int may_keep = !no_create && !no_save && s->rvx_path && rv_keep_allowed(path);
     s->may_keep = may_keep;
-    if (s->rvx_path && access(s->rvx_path, R_OK) == 0 && src_thread(&s->rvx_tid, rvx_main, s)) {
+    if (have_rvx && src_thread(&s->rvx_tid, rvx_main, s)) {
         s->rvx_thread = 1;
         s->state = IDX_BUILDING;
         s->keep_path = may_keep ? strdup(s->rvx_path) : NULL; /* dropped if the file is not ours */
         return 0;
     }
-    if (may_keep && errno == ENOENT) s->keep_path = strdup(s->rvx_path); /* else unreadable: not ours */
+    if (have_rvx) rvx_errno = EAGAIN; /* no helper thread: leave the file alone */
+    if (s->fai_deferred) start_fai(s);
+    if (may_keep && rvx_errno == ENOENT) s->keep_path = strdup(s->rvx_path); /* else unreadable: not ours */
     else s->may_keep = 0;
     return start_build(s, msg, msglen);
 }
@@ -193,6 +234,7 @@ static void rvx_loaded(source_t *s, char *msg, size_t msglen)
     }
     rvx_join(s);
     rv_index_free(x);
+    if (s->fai_deferred) start_fai(s); /* the sequence through faidx until the build is done */
     if (s->rvx_status == RV_RVX_OK || s->rvx_status == RV_RVX_FOREIGN || s->rvx_status == RV_RVX_IOERR) {
         free(s->keep_path); /* another alphabet's index, or not ours: left alone */
         s->keep_path = NULL;
@@ -204,7 +246,8 @@ static void rvx_loaded(source_t *s, char *msg, size_t msglen)
 }
 
 /* The helper has verified the index in use: on damage, say so, keep the damaged
- * index alive for panes that may hold it, and rebuild in the background. */
+ * index alive for panes that may hold it, and rebuild it in the background (and
+ * rewrite FILE.rvx, as for damage found at load). */
 static void rvx_verified(source_t *s, char *msg, size_t msglen)
 {
     pthread_join(s->rvx_tid, NULL);
@@ -215,7 +258,10 @@ static void rvx_verified(source_t *s, char *msg, size_t msglen)
     s->damaged = s->x;
     s->x = NULL;
     s->generation++;
-    snprintf(msg, msglen, "%s; rebuilding the index in the background", s->rvx_err);
+    free(s->keep_path);
+    s->keep_path = s->may_keep ? strdup(s->rvx_path) : NULL;
+    if (s->fai_deferred) start_fai(s);
+    snprintf(msg, msglen, "%s; rebuilding %s in the background", s->rvx_err, s->keep_path ? "it" : "the index");
     if (start_build(s, msg + strlen(msg), msglen - strlen(msg)) < 0) s->state = IDX_FAILED;
 }
 
@@ -361,7 +407,10 @@ void src_wait(source_t *s, int wait_index, double timeout, char *msg, size_t msg
             snprintf(msg + l, msglen - l, "%s%s", l ? "; " : "", m);
         }
         int seq_ok = (s->seq && !s->partial) || (!s->fai_thread && !s->job && !s->rvx_thread);
-        if (seq_ok && !s->fai_thread && (!wait_index || (!s->job && !s->rvx_thread && !s->keeper))) return;
+        /* ready: built (and saved), or loaded and handed over; verified: nothing left
+         * of the verification either */
+        int ready = !s->job && !s->keeper && (!s->rvx_thread || (s->rvx_taken && wait_index < 2));
+        if (seq_ok && !s->fai_thread && (!wait_index || ready)) return;
         if (rv_now() - t0 > timeout) return;
         struct timespec ts = {0, 2 * 1000 * 1000};
         nanosleep(&ts, NULL);
@@ -375,7 +424,7 @@ void src_progress(const source_t *s, char *buf, size_t len)
     if (s->rvx_thread && s->verifying) {
         uint64_t done, total;
         rv_index_verify_progress(s->verifying, &done, &total);
-        snprintf(buf, len, "verifying %s %d%%", s->rvx_path, total ? (int)(100.0 * (double)done / (double)total) : 0);
+        snprintf(buf, len, "index ready, verifying %d%%", total ? (int)(100.0 * (double)done / (double)total) : 0);
         return;
     }
     if (s->keeper) { snprintf(buf, len, "index ready, saving it"); return; }
@@ -441,6 +490,13 @@ int src_rebuild(source_t *s, int strands, char *msg, size_t msglen)
     return 0;
 }
 
+int src_stop_verify(source_t *s)
+{
+    if (!s->rvx_thread || !s->rvx_taken || atomic_load(&s->rvx_done)) return 0;
+    rvx_join(s);
+    return 1;
+}
+
 int src_saving(const source_t *s) { return s->keeper != NULL; }
 
 int src_abandon_save(source_t *s)
@@ -462,6 +518,7 @@ void src_close(source_t *s)
     rv_index_free(s->damaged);
     rv_index_free(s->retired);
     free(s->rvx_path);
+    free(s->first);
     if (s->job) {
         /* A suffix sort cannot stop half-way: do not wait for it.  The caller is
          * about to exit, which ends the worker too. */

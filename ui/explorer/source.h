@@ -28,12 +28,15 @@ typedef struct {
     _Atomic int fai_done;
     faidx_t *fai;
     int fai_created, gzi_created, no_create;
+    int fai_deferred;         /* not started yet: FILE.rvx is loading */
     rv_seq_t *skel;           /* record table built from the .fai (names, lengths) */
     rv_seq_t *head;           /* the start of the first record, until better is known */
     int partial;              /* seq is only that start */
-    /* FILE.rvx, mapped by a helper thread, which then verifies all its sections
-     * while the panes already use it (reads stay inside the mapping, rvx.c) */
+    /* FILE.rvx, mapped by a helper thread, which verifies the blocks of the first
+     * screen, hands it over, then verifies all its sections while the panes already
+     * use it (reads stay inside the mapping, rvx.c) */
     char *rvx_path;
+    char *first;              /* the REGION of the first screen, or NULL: the start */
     pthread_t rvx_tid;
     int rvx_thread;
     _Atomic int rvx_loaded, rvx_done; /* mapped (header and table checked); verified */
@@ -68,15 +71,21 @@ typedef struct {
 
 /* Open PATH: start loading FILE.rvx (or the build when there is none) and the
  * faidx helper (which writes no .fai/.gzi when no_create: the bundled sample).
- * A built index is saved to FILE.rvx once ready unless no_create or no_save
- * (repview-index(1)).  Returns 0, or -1 with a message in err (nothing to show at all). */
-int src_open(source_t *s, const char *path, rv_alpha_t alpha, const rv_build_opts_t *o,
+ * region (or NULL) is where the first screen will be: the blocks of FILE.rvx it
+ * reads are verified before the index is handed over.  A built index is saved to
+ * FILE.rvx once ready unless no_create or no_save (repview-index(1)).  Returns 0,
+ * or -1 with a message in err (nothing to show at all). */
+int src_open(source_t *s, const char *path, const char *region, rv_alpha_t alpha, const rv_build_opts_t *o,
              int no_create, int no_save, char *msg, size_t msglen);
 /* Check the helpers; 1 when something changed (msg set for the user, maybe ""). */
 int src_poll(source_t *s, char *msg, size_t msglen);
-/* Wait (scripted mode) until the record table is known, or the index is done
- * when wait_index; gives up after timeout seconds. */
+/* Wait (scripted mode) until the record table is known; with wait_index 1 also
+ * until the index is ready (built and saved, or loaded: its verification goes on),
+ * with 2 until a loaded index is also verified.  Gives up after timeout seconds. */
 void src_wait(source_t *s, int wait_index, double timeout, char *msg, size_t msglen);
+/* Stop the verification of a loaded index that is still running (scripted mode,
+ * before its last screen); 1 when there was one. */
+int src_stop_verify(source_t *s);
 /* Progress for the status bar: "" when idle. */
 void src_progress(const source_t *s, char *buf, size_t len);
 /* Bytes [g, g+len) of the records as read (within one record); NULL when not
