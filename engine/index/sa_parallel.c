@@ -366,6 +366,7 @@ int rv_sa_parallel_opts(const uint8_t *text, uint64_t n, int sigma, void *sa, vo
     rv_sa_opts_t def = {0};
     const rv_sa_opts_t *o = opts ? opts : &def;
     if (n == 0) return 0;
+    if (!wide && n > UINT32_MAX) return -1; /* ranks up to n must fit the array's words */
     if (n == 1) {
         if (wide) ((uint64_t *)sa)[0] = 0;
         else ((uint32_t *)sa)[0] = 0;

@@ -33,8 +33,8 @@ typedef struct {
  * contents undefined afterwards.  sigma is the largest code the text may hold (a
  * hint: the codes present are found from the text).  threads <= 0 means one.
  * Beyond sa and scratch the construction allocates at most 1.5 bytes a symbol plus
- * 16 * local_max bytes a thread.  Returns 0, or -1 when memory ran out (sa is then
- * undefined). */
+ * 16 * local_max bytes a thread.  Returns 0, or -1 when memory ran out or n does
+ * not fit 32-bit arrays (sa is then undefined). */
 int rv_sa_parallel(const uint8_t *text, uint64_t n, int sigma, void *sa, void *scratch, int wide,
                    int threads);
 int rv_sa_parallel_opts(const uint8_t *text, uint64_t n, int sigma, void *sa, void *scratch, int wide,
