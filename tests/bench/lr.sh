@@ -16,7 +16,7 @@ threads=${THREADS:-$(nproc)}
 bin="$RV_BUILD/bench/lr_bench"
 
 cflags="-std=c11 -D_GNU_SOURCE -O2 -I$RV_TOP/include -I$RV_TOP/engine -pthread"
-libs="$(pkg-config --libs htslib 2>/dev/null || echo -lhts) -ldivsufsort -ldivsufsort64 -lpthread -lm"
+libs="$(pkg-config --libs htslib 2>/dev/null || echo -lhts) -lxxhash -ldivsufsort -ldivsufsort64 -lpthread -lm"
 if [ ! -x "$bin" ] || [ "$bin" -ot "$RV_BUILD/librepview.a" ] || [ "$bin" -ot "$RV_TOP/tests/bench/lr_bench.c" ]; then
     cc $cflags -o "$bin" "$RV_TOP/tests/bench/lr_bench.c" "$RV_BUILD/librepview.a" $libs 2>/dev/null ||
     cc $cflags -o "$bin" "$RV_TOP/tests/bench/lr_bench.c" "$RV_BUILD/librepview.a" $libs \
