@@ -334,6 +334,18 @@ static void FN(mark_job)(void *arg, int tid)
 
 /* ---- phase 1: sort every unsorted group by rank[i + h] ---------------------------------- */
 
+/* The next chunk of the round for this thread, as words [k0, k1) of the bit
+ * vectors: 1, or 0 when every chunk is taken. */
+static inline int FN(claim_chunk)(FN(st) *s, uint64_t *k0, uint64_t *k1)
+{
+    uint64_t c = atomic_fetch_add_explicit(&s->next, 1, memory_order_relaxed);
+    if (c >= s->nchunks) return 0;
+    *k0 = c * s->chunk >> 6;
+    *k1 = (c + 1) * s->chunk >> 6;
+    if (*k1 > s->nw) *k1 = s->nw;
+    return 1;
+}
+
 /* First group start at or after p, or n. */
 static uint64_t FN(next_start)(FN(st) *s, uint64_t p)
 {
@@ -376,10 +388,8 @@ static void FN(phase1_job)(void *arg, int tid)
     const int settle = s->h == 0;
     uint64_t sorted = 0;
     for (;;) {
-        uint64_t c = atomic_fetch_add_explicit(&s->next, 1, memory_order_relaxed);
-        if (c >= s->nchunks) break;
-        uint64_t k0 = c * s->chunk >> 6, k1 = (c + 1) * s->chunk >> 6;
-        if (k1 > s->nw) k1 = s->nw;
+        uint64_t k0, k1;
+        if (!FN(claim_chunk)(s, &k0, &k1)) break;
         cursor_t cur = {0, 0};
         int64_t ahead = -1; /* prefetched minus consumed; -1: cursor not placed */
         for (uint64_t k = k0; k < k1; k++) {
@@ -435,10 +445,8 @@ static void FN(find_large_job)(void *arg, int tid)
     FN(st) *s = arg;
     (void)tid;
     for (;;) {
-        uint64_t c = atomic_fetch_add_explicit(&s->next, 1, memory_order_relaxed);
-        if (c >= s->nchunks) break;
-        uint64_t k0 = c * s->chunk >> 6, k1 = (c + 1) * s->chunk >> 6;
-        if (k1 > s->nw) k1 = s->nw;
+        uint64_t k0, k1;
+        if (!FN(claim_chunk)(s, &k0, &k1)) break;
         for (uint64_t k = k0; k < k1; k++) {
             uint64_t w = bits_ld(s->b1, k) & bits_ld(s->b2, k);
             while (w) {
@@ -487,10 +495,8 @@ static void FN(phase1_text_job)(void *arg, int tid)
     FN(st) *s = arg;
     const int claims = s->nt > 1;
     for (;;) {
-        uint64_t c = atomic_fetch_add_explicit(&s->next, 1, memory_order_relaxed);
-        if (c >= s->nchunks) break;
-        uint64_t k0 = c * s->chunk >> 6, k1 = (c + 1) * s->chunk >> 6;
-        if (k1 > s->nw) k1 = s->nw;
+        uint64_t k0, k1;
+        if (!FN(claim_chunk)(s, &k0, &k1)) break;
         cursor_t look = {k0, bits_ld(s->todo, k0)};
         uint64_t ahead = 0;
         for (uint64_t k = k0; k < k1; k++) {
@@ -837,10 +843,8 @@ static void FN(phase2_job)(void *arg, int tid)
     clring_t cr = {.b = s->un};
     marks_t clr = {UINT64_MAX, 0};
     for (;;) {
-        uint64_t c = atomic_fetch_add_explicit(&s->next, 1, memory_order_relaxed);
-        if (c >= s->nchunks) break;
-        uint64_t k0 = c * s->chunk >> 6, k1 = (c + 1) * s->chunk >> 6;
-        if (k1 > s->nw) k1 = s->nw;
+        uint64_t k0, k1;
+        if (!FN(claim_chunk)(s, &k0, &k1)) break;
         for (uint64_t k = k0; k < k1; k++) {
             uint64_t w = bits_ld(s->b1, k) & bits_ld(s->b2, k);
             while (w) {
