@@ -108,6 +108,7 @@ static void case_same_as_save(void)
         CHECK(same_file(a, b), "kept file differs from rv_index_save's (iteration %d)", it);
         rv_index_t *y = NULL;
         CHECK(rv_index_load(b, NULL, &y) == RV_RVX_OK, "load: %s", rv_last_error());
+        CHECK(!y || rv_index_derive(y, RV_SEC_ALL_MASK, 2) == 0, "derive: %s", rv_last_error());
         CHECK(y && y->n == x->n && same_section(x, y, RV_SEC_RUNS) && same_section(x, y, RV_SEC_LLRC),
               "loaded index differs");
         CHECK(!*extra_entries(allowed), "left behind: %s", extra_entries(allowed));

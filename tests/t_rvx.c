@@ -11,6 +11,7 @@
  * it must stay inside the mapping (run under ASan by `make asan`).
  */
 #include <dirent.h>
+#include <htslib/bgzf.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
@@ -18,6 +19,8 @@
 #include "repview/common.h"
 #include "repview/lr.h"
 #include "repview/tandem.h"
+#include "index/runs_store.h"
+#include "index/rvx_compact.h"
 #include "index/rvx_format.h"
 
 static char dir[256];
@@ -230,8 +233,10 @@ static void damage_one(const char *path, const unsigned char *good, size_t len, 
     free(bad);
     rv_index_t *y = NULL;
     rv_rvx_status_t st = rv_index_load(path, NULL, &y);
-    if (e->id == RV_SEC_RECORDS || e->id == RV_SEC_SEGMENTS) { /* small: checked at open */
+    if (e->id == RV_SEC_RECORDS || e->id == RV_SEC_SEGMENTS || e->id == RV_SEC_TEXT2 || e->id == RV_SEC_RAWX ||
+        e->id == RV_SEC_RUNZ) { /* read whole at open: checked then */
         CHECK(st == RV_RVX_CORRUPT && !y, "damaged section %u opened", e->id);
+        (*hits)++;
         rv_index_free(y);
         return;
     }
@@ -240,7 +245,10 @@ static void damage_one(const char *path, const unsigned char *good, size_t len, 
         return;
     }
     touch_everything(y);
+    /* ISA is rebuilt from SA and LLRc from LLR: they are not intact either */
     uint64_t others = RV_SEC_ALL_MASK & ~RV_SEC_BIT(e->id);
+    if (e->id == RV_SEC_SA) others &= ~RV_SEC_BIT(RV_SEC_ISA);
+    if (e->id == RV_SEC_LLR || e->id == RV_SEC_LLR_BIG) others &= ~RV_SEC_BIT(RV_SEC_LLRC);
     CHECK(rv_index_verify(y, others, 2) == 0, "verifying the intact sections failed: %s", rv_last_error());
     char want[64];
     snprintf(want, sizeof want, "block %llu of", (unsigned long long)b);
@@ -343,11 +351,11 @@ static void near(void)
         rv_index_free(y);
         y = NULL;
     }
-    /* the sequence at 300000 and the suffix array at the rank of 200000: found at
-     * those places, not at 0, and always by the full verification */
+    /* the LLR at 300000 and the suffix array at the rank of 200000: found at those
+     * places, not at 0, and always by the full verification */
     uint64_t far_rank = rv_isa(x, 200000), w = 4;
     CHECK(far_rank > rv_isa(x, 0) + 20000 || far_rank + 20000 < rv_isa(x, 0), "ranks too close for the test");
-    const struct { int id; uint64_t off, g; } cases[] = {{RV_SEC_RAW, 300000, 300000}, {RV_SEC_SA, far_rank * w, 200000}};
+    const struct { int id; uint64_t off, g; } cases[] = {{RV_SEC_LLR, 300000, 300000}, {RV_SEC_SA, far_rank * w, 200000}};
     for (int k = 0; good && k < 2 && !check_failed_; k++) {
         flip_section(path, good, len, cases[k].id, cases[k].off);
         CHECK(rv_index_load(path, NULL, &y) == RV_RVX_OK, "load: %s", rv_last_error());
@@ -372,11 +380,155 @@ static void near(void)
     case_end("rvx_near_first_screen");
 }
 
+/* A DNA sequence with what the file forms must keep: lowercase stretches, N runs
+ * (some long), IUPAC codes and other bytes, empty and all-N records, records that
+ * meet without a breaker byte between them in global coordinates. */
+static rv_seq_t *raw_seq(rng_t *r)
+{
+    static const char *const names[] = {"a", "b", "c", "d", "e", "f"};
+    static const char *const kinds[] = {"ACGT", "acgt", "ACGTacgtN", "NNNNNNNNnn", "RYKMSWrykm-*.", "ACGTRYN"};
+    char *rec[6];
+    int nrec = 1 + (int)rng_below(r, 6);
+    for (int k = 0; k < nrec; k++) {
+        uint64_t len = rng_below(r, 4) ? rng_below(r, 3000) : 0;
+        rec[k] = malloc(len + 1);
+        for (uint64_t i = 0; i < len;) { /* stretches of one kind */
+            const char *kind = kinds[rng_below(r, 6)];
+            uint64_t run = 1 + rng_below(r, rng_below(r, 8) ? 40 : 700), l = strlen(kind);
+            for (; run-- && i < len; i++) rec[k][i] = kind[rng_below(r, l)];
+        }
+        rec[k][len] = 0;
+    }
+    rv_seq_t *s = rv_seq_from_records(names, (const char *const *)rec, nrec, RV_ALPHA_DNA);
+    for (int k = 0; k < nrec; k++) free(rec[k]);
+    return s;
+}
+
+/* A stored runs section of m random runs of a text of length n, sorted by (start,
+ * period), with starts, periods and lengths both inside and past the two-byte form. */
+static void *random_runs(rng_t *r, uint64_t m, uint64_t n, int wide, uint64_t *bytes)
+{
+    *bytes = rv_runs_section_bytes(m, wide);
+    void *sec = calloc(1, *bytes);
+    rv_runs_cols_t c = rv_runs_columns(sec, m, wide);
+    uint64_t at = 0, p = 1;
+    for (uint64_t k = 0; k < m; k++) {
+        uint64_t step = rng_below(r, 10) ? rng_below(r, 6) : rng_below(r, 2000);
+        if (step || k == 0) p = 0;
+        at += step;
+        p += 1 + (rng_below(r, 8) ? rng_below(r, 16) : rng_below(r, 300));
+        uint64_t len = 2 * p + (rng_below(r, 6) ? rng_below(r, 17) : rng_below(r, 5000));
+        if (at + len > n) at = n - len; /* stays sorted: n is far past every start */
+        rv_put(c.start, wide, k, at);
+        rv_put(c.len, wide, k, len);
+        rv_put(c.period, wide, k, p);
+    }
+    rv_runs_seal(sec, n, m, wide);
+    return sec;
+}
+
+/* The file forms of the text, the sequence and the runs expand to exactly what they
+ * were made from, on 1 to 4 threads, and a damaged size or bound is refused. */
+static void compact_forms(void)
+{
+    case_begin();
+    rng_t r = rng_new(11);
+    for (int it = 0; it < check_iters(60) && !check_failed_; it++) {
+        rv_seq_t *s = raw_seq(&r);
+        if (it % 3 == 0) rv_seq_add_reverse(s, 2);
+        const int threads = 1 + it % 4;
+        uint64_t tb = 0, rb = 0;
+        void *t2 = rvx_text_pack(s, threads, &tb), *rx = rvx_raw_pack(s, threads, &rb);
+        CHECK(t2 && rx, "DNA not packed");
+        uint8_t *text = malloc(s->n + 1);
+        char *raw = malloc(s->glen + 1);
+        if (t2 && rx) {
+            CHECK(rvx_text_unpack(t2, tb, s->n, text, 5 - threads) == 0 && !memcmp(text, s->text, s->n),
+                  "text differs (n %llu)", (unsigned long long)s->n);
+            memset(raw, 'x', s->glen);
+            CHECK(rvx_raw_unpack(rx, rb, s, raw, 5 - threads) == 0 && !memcmp(raw, s->raw, s->glen),
+                  "sequence differs (glen %llu)", (unsigned long long)s->glen);
+            CHECK(rvx_text_unpack(t2, tb - 8, s->n, text, 1) < 0 && rvx_raw_unpack(rx, rb + 8, s, raw, 1) < 0,
+                  "a form of the wrong size was taken");
+            uint64_t tb2 = 0, rb2 = 0;
+            void *t3 = rvx_text_pack(s, 1, &tb2), *r3 = rvx_raw_pack(s, 1, &rb2);
+            CHECK(tb2 == tb && rb2 == rb && !memcmp(t3, t2, tb) && !memcmp(r3, rx, rb),
+                  "the form depends on the thread count");
+            free(t3);
+            free(r3);
+        }
+        free(t2);
+        free(rx);
+        free(text);
+        free(raw);
+        const int wide = it % 2;
+        const uint64_t m = rng_below(&r, 4) ? rng_below(&r, 3000) : 70000 + rng_below(&r, 70000), n = 1ull << 31;
+        void *runs = random_runs(&r, m, n, wide, &rb);
+        uint64_t zb = 0, ob = 0;
+        void *z = rvx_runs_pack(runs, rb, n, wide, threads, &zb);
+        void *back = z ? rvx_runs_unpack(z, zb, n, wide, 5 - threads, &ob) : NULL;
+        CHECK(back && ob == rb && !memcmp(back, runs, rb), "runs differ (m %llu, wide %d)", (unsigned long long)m,
+              wide);
+        CHECK(!z || !rvx_runs_unpack(z, zb - 8, n, wide, 1, &ob), "runs of the wrong size were taken");
+        free(back);
+        free(z);
+        free(runs);
+        rv_seq_free(s);
+    }
+    /* not DNA: stored as it is */
+    rv_seq_t *p = rv_seq_from_string("MKVLAAGIX", 9, RV_ALPHA_PROTEIN, "p");
+    uint64_t b = 0;
+    CHECK(!rvx_text_pack(p, 1, &b) && !rvx_raw_pack(p, 1, &b), "protein packed in 2 bits");
+    rv_seq_free(p);
+    case_end("rvx_compact_forms_exact");
+}
+
+/* A file of the previous format (4: ISA, LLRc, the text, the sequence and the runs
+ * stored as they are), committed with its FASTA: read as it is, every section
+ * equal to a build of that FASTA.  A format older than 4 is refused and named. */
+static void old_format(void)
+{
+    case_begin();
+    const char *top = getenv("RV_TOP") ? getenv("RV_TOP") : ".";
+    char in[600], fa[600], path[300];
+    snprintf(in, sizeof in, "%s/tests/data/v4/old.fa.rvx.gz", top);
+    snprintf(fa, sizeof fa, "%s/tests/data/v4/old.fa", top);
+    snprintf(path, sizeof path, "%s/old.rvx", dir);
+    BGZF *z = bgzf_open(in, "r");
+    CHECK(z != NULL, "cannot open %s", in);
+    if (!z) { case_end("rvx_format_4_read"); return; }
+    unsigned char *buf = malloc(1 << 20);
+    ssize_t len = bgzf_read(z, buf, 1 << 20);
+    bgzf_close(z);
+    CHECK(len > 0, "cannot read %s", in);
+    if (len > 0) spit(path, buf, (size_t)len);
+    const rvx_header_t *h = (const rvx_header_t *)buf;
+    CHECK(len > 0 && h->version == 4, "the committed file is not of format 4");
+    rv_index_t *y = len > 0 ? load_ok(path) : NULL;
+    rv_index_t *x = build(rv_seq_load(fa, RV_ALPHA_DNA), 0, NULL);
+    CHECK(x != NULL, "build: %s", rv_last_error());
+    if (x && y) check_same(x, y, "format 4");
+    rv_index_free(y);
+    if (len > 0) {
+        buf[8] = 3;
+        spit(path, buf, (size_t)len);
+        y = NULL;
+        CHECK(rv_index_load(path, NULL, &y) == RV_RVX_VERSION && !y && strstr(rv_last_error(), "index format 3"),
+              "format 3 not named: %s", rv_last_error());
+    }
+    rv_index_free(x);
+    free(buf);
+    unlink(path);
+    case_end("rvx_format_4_read");
+}
+
 int main(void)
 {
     setenv("REPVIEW_RVX_BLOCK", "4096", 1);
     snprintf(dir, sizeof dir, "/tmp/t_rvx_%d", (int)getpid());
     mkdir(dir, 0755);
+    compact_forms();
+    old_format();
     round_trips();
     writer_orders();
     writer_abort();

@@ -34,6 +34,8 @@ void rv_index_free(rv_index_t *x)
     if (!x->map) {
         free(x->sa);
         free(x->isa);
+    } else {
+        free(x->isa_owned);
     }
     rv_seq_free(x->seq);
     if (x->map) munmap(x->map, x->map_len);

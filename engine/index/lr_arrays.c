@@ -333,6 +333,30 @@ cancelled:
     return rv_error("", "cancelled");
 }
 
+int rv_lr_build_llrc(rv_index_t *x, int threads)
+{
+    if (threads < 1) threads = rv_default_threads();
+    const uint64_t n = x->n, w = x->wide ? 8 : 4;
+    arrays_ctx_t c = {.x = x};
+    if (!rv_lr_llr_view(x, &c.big)) return rv_error("index", "bad LLR sections");
+    c.small = (uint8_t *)(uintptr_t)c.big.v;
+    c.chunk = LR_CHUNK;
+    while (c.chunk > 4096 && n / c.chunk < (uint64_t)threads * 8) c.chunk /= 2;
+    c.nchunks = n ? (n + c.chunk - 1) / c.chunk : 0;
+    if (!(c.count = malloc((c.nchunks ? c.nchunks : 1) * sizeof *c.count))) goto oom;
+    rv_parallel_dynamic(threads, c.nchunks, 1, count_useful, &c);
+    const uint64_t m = to_offsets(c.count, c.nchunks);
+    if (!(c.llrc = malloc(m ? m * w : w))) goto oom;
+    rv_parallel_dynamic(threads, c.nchunks, 1, scatter_useful, &c);
+    free(c.count);
+    rv_index_attach(x, RV_SEC_LLRC, c.llrc, m * w);
+    return 0;
+oom:
+    free(c.count);
+    return rv_error("longest repeats", "out of memory (%llu MB for the compact LLR array)",
+                    (unsigned long long)((n / 2 * w) >> 20));
+}
+
 int rv_lr_build_arrays(rv_index_t *x, int threads, rv_progress_t *p)
 {
     return rv_lr_build_arrays_chunked(x, threads, 0, p);

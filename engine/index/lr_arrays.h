@@ -20,4 +20,8 @@ static inline uint64_t rv_llr_of(const rv_index_t *x, uint64_t i)
  * (0: the default), so that tests can cut tiny inputs into many tasks. */
 int rv_lr_build_arrays_chunked(rv_index_t *x, int threads, uint64_t chunk, rv_progress_t *p);
 
+/* The compact LLR array (RV_SEC_LLRC) from the raw one x already has (a file stores
+ * only the raw one): one pass over the positions in parallel.  0, or -1. */
+int rv_lr_build_llrc(rv_index_t *x, int threads);
+
 #endif

@@ -309,7 +309,8 @@ static rv_index_t *open_index(const char *path, rv_alpha_t alpha, const rv_build
         if (x && mode == 1 && ours == 2 && rv_index_save(x, rvx) < 0 && !quiet)
             fprintf(stderr, "repview: %s\n", rv_last_error());
         if (x && kept) { *keep = rvx; rvx = NULL; }
-    } else if (o && o->with_llr && !rv_index_section(x, RV_SEC_LLRC, NULL)) {
+    } else if (o && o->with_llr && (rv_index_derive(x, RV_SEC_BIT(RV_SEC_LLRC), o->threads) < 0 ||
+                                     !rv_index_section(x, RV_SEC_LLRC, NULL))) {
         int threads = o->threads > 0 ? o->threads : rv_default_threads();
         if (rv_lr_build_arrays(x, threads, NULL) < 0) { rv_index_free(x); x = NULL; }
     }
@@ -320,6 +321,7 @@ static rv_index_t *open_index(const char *path, rv_alpha_t alpha, const rv_build
 int rv_index_complete(rv_index_t *x, int threads)
 {
     if (threads <= 0) threads = rv_default_threads();
+    if (rv_index_derive(x, RV_SEC_BIT(RV_SEC_LLRC), threads) < 0) return -1;
     if (!rv_index_section(x, RV_SEC_LLRC, NULL) && rv_lr_build_arrays(x, threads, NULL) < 0) return -1;
     rv_runs_t view;
     return rv_index_section(x, RV_SEC_RUNS, NULL) ? 0 : rv_runs_get(x, threads, NULL, &view);

@@ -311,6 +311,7 @@ rv_runs_t *rv_runs_compute_chunked(const rv_index_t *x, int threads, uint64_t mi
 {
     if (threads <= 0) threads = rv_default_threads();
     if (threads > 256) threads = 256;
+    if (!x->isa) x->isa_fill(x); /* the Lyndon arrays read ISA directly */
     const uint64_t n = x->n;
     rv_progress_stage(p, RV_STAGE_EXTRA, 2 * n);
     double t = rv_now();
@@ -375,6 +376,7 @@ int rv_runs_attach(rv_index_t *x, rv_runs_t *r, rv_runs_t *out)
 int rv_runs_get(rv_index_t *x, int threads, rv_progress_t *p, rv_runs_t *out)
 {
     uint64_t bytes;
+    rv_index_derive(x, RV_SEC_BIT(RV_SEC_RUNS), threads); /* from the file's form; else computed below */
     const void *sec = rv_index_section(x, RV_SEC_RUNS, &bytes);
     if (sec && rv_runs_view(sec, bytes, x->n, x->wide, out) == 0) return 0; /* checked by verification */
     rv_runs_t *r = rv_runs_compute(x, threads, p);

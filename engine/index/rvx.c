@@ -1,16 +1,19 @@
 /* rvx.c — reading and verifying the .rvx index file (repview-index(1); layout in
  * rvx_format.h, writing in rvx_write.c).  Little-endian hosts only (x86-64, arm64).
  *
- * Design (version 4).  The file is a header (input fingerprint, sizes, and the hashes
- * of the table, of the block hashes and of itself), a section table reserved right
- * after it but written last, the sections in the order the build finished them (each
- * page aligned), and at the end one XXH3 hash per fixed block (8 MiB) of every
- * section.  A writer hashes each block as it writes it, so saving runs at disk speed
- * and overlaps the build.
+ * Design (format 5; format 4 is read too).  The file is a header (input fingerprint,
+ * sizes, and the hashes of the table, of the block hashes and of itself), a section
+ * table reserved right after it but written last, the sections in the order the
+ * build finished them (each page aligned), and at the end one XXH3 hash per fixed
+ * block (8 MiB) of every section.  A writer hashes each block as it writes it, so
+ * saving runs at disk speed and overlaps the build.  ISA and LLRc are not stored,
+ * and the DNA text, the sequence as read and the runs are stored in the compact
+ * forms of rvx_compact.h: rv_index_derive() rebuilds the first two and expands the
+ * runs when they are first asked for; the text and the sequence are expanded at open.
  *
- * Opening is O(1) in the size of the index: rv_index_load() checks the header, the
- * table, the block hashes, the section sizes and the small sections (records,
- * segments) and returns.  Big sections are verified lazily by rv_index_verify(),
+ * Opening checks the header, the table, the block hashes, the section sizes, the
+ * small sections (records, segments) and the file forms, expands the text and the
+ * sequence, and returns.  Big sections are verified lazily by rv_index_verify(),
  * all blocks in parallel: a headless command verifies exactly the sections it is
  * about to use before its first answer (cli_common.c), or only the blocks it reads
  * when they are few (rv_index_verify_part(): `sa --around`); the explorer verifies
@@ -44,8 +47,11 @@
 #include "repview/lr.h"
 #include "repview/tandem.h"
 #include "base/internal.h"
+#include "lr_arrays.h"
 #include "runs_store.h"
+#include "rvx_compact.h"
 #include "rvx_format.h"
+#include "sa_cpu.h"
 
 /* rv_index_verify_near(): positions and ranks either side of the place, and the
  * largest escape table it verifies whole. */
@@ -67,6 +73,9 @@ struct rv_rvx_state {
     _Atomic uint64_t done, total;
     _Atomic int cancel;
     pthread_mutex_t mu;         /* one verification at a time */
+    pthread_mutex_t derive_mu;  /* one rv_index_derive() at a time */
+    const void *runz;           /* the runs in their file form, expanded on demand */
+    uint64_t runz_bytes;
 };
 
 /* Files this process found damaged (dev, inode, mtime) and why: refused on reload
@@ -140,6 +149,15 @@ static int unpack_records(rv_seq_t *s, const unsigned char *p, uint64_t bytes)
     return at == bytes && expect_off == s->glen ? 0 : -1;
 }
 
+static const char *section_name(uint32_t id);
+
+/* Sections read whole when the file is opened: verified then. */
+static int read_at_open(uint32_t id)
+{
+    return id == RV_SEC_RECORDS || id == RV_SEC_SEGMENTS || id == RV_SEC_STRANDS || id == RV_SEC_TEXT2 ||
+           id == RV_SEC_RAWX || id == RV_SEC_RUNZ;
+}
+
 static int section_hashes_ok(const unsigned char *base, const rvx_entry_t *e, const uint64_t *hashes,
                              uint64_t block)
 {
@@ -157,8 +175,10 @@ static rv_rvx_status_t check_header(const char *path, const char *input, const u
     if (memcmp(base, RVX_MAGIC, 8) != 0) return rv_error(path, "not a repview index"), RV_RVX_FOREIGN;
     if (len < 16) return rv_error(path, "truncated index file"), RV_RVX_TRUNCATED;
     memcpy(h, base, 16);
-    if (h->version != RVX_VERSION || h->header_bytes != sizeof *h)
-        return rv_error(path, "index written by another version of repview"), RV_RVX_VERSION;
+    if (h->version < RVX_VERSION_OLDEST || h->version > RVX_VERSION)
+        return rv_error(path, "index format %u%s", h->version,
+                        h->version > RVX_VERSION ? " (a newer repview's)" : ""), RV_RVX_VERSION;
+    if (h->header_bytes != sizeof *h) return rv_error(path, "corrupt index header"), RV_RVX_CORRUPT;
     if (len < sizeof *h) return rv_error(path, "truncated index file"), RV_RVX_TRUNCATED;
     memcpy(h, base, sizeof *h);
     uint64_t want = h->header_hash;
@@ -197,18 +217,22 @@ static rv_rvx_status_t check_table(const char *path, const unsigned char *base, 
         bytes[e->id] = e->bytes;
     }
     const uint64_t w = h->wide ? 8 : 4;
-    if (!ptr[RV_SEC_RECORDS] || !ptr[RV_SEC_SEGMENTS] || !ptr[RV_SEC_RAW] || !ptr[RV_SEC_TEXT] ||
-        !ptr[RV_SEC_SA] || !ptr[RV_SEC_ISA] || bytes[RV_SEC_RAW] != h->glen || bytes[RV_SEC_TEXT] != h->n ||
+    if (!ptr[RV_SEC_RECORDS] || !ptr[RV_SEC_SEGMENTS] || !ptr[RV_SEC_RAW] == !ptr[RV_SEC_RAWX] ||
+        !ptr[RV_SEC_TEXT] == !ptr[RV_SEC_TEXT2] || (ptr[RV_SEC_RUNS] && ptr[RV_SEC_RUNZ]) ||
+        !ptr[RV_SEC_SA] || (ptr[RV_SEC_RAW] && bytes[RV_SEC_RAW] != h->glen) ||
+        (ptr[RV_SEC_TEXT] && bytes[RV_SEC_TEXT] != h->n) ||
         bytes[RV_SEC_SEGMENTS] != h->n_seg * sizeof(rv_segment_t) ||
-        bytes[RV_SEC_SA] != h->n * w || bytes[RV_SEC_ISA] != h->n * w ||
+        bytes[RV_SEC_SA] != h->n * w || (ptr[RV_SEC_ISA] && bytes[RV_SEC_ISA] != h->n * w) ||
+        (h->version < 5 && (!ptr[RV_SEC_ISA] || !ptr[RV_SEC_RAW] || !ptr[RV_SEC_TEXT])) ||
         h->alpha < RV_ALPHA_DNA || h->alpha > RV_ALPHA_TEXT || h->wide > 1)
         return rv_error(path, "corrupt index (inconsistent sections)"), RV_RVX_CORRUPT;
-    /* the small sections are read at once: verify them now */
+    /* the small sections and the file forms are read whole at once: verify them now */
     for (uint32_t i = 0; i < h->n_sections; i++)
-        if ((table[i].id == RV_SEC_RECORDS || table[i].id == RV_SEC_SEGMENTS ||
-             table[i].id == RV_SEC_STRANDS) &&
-            !section_hashes_ok(base, &table[i], hashes, h->block_bytes))
-            return rv_error(path, "corrupt index (checksum mismatch in the record table)"), RV_RVX_CORRUPT;
+        if (read_at_open(table[i].id) && !section_hashes_ok(base, &table[i], hashes, h->block_bytes))
+            return rv_error(path, "corrupt index (checksum mismatch in %s)",
+                            table[i].id <= RV_SEC_SEGMENTS || table[i].id == RV_SEC_STRANDS
+                                ? "the record table" : section_name(table[i].id)),
+                   RV_RVX_CORRUPT;
     return RV_RVX_OK;
 }
 
@@ -228,10 +252,9 @@ static struct rv_rvx_state *state_new(const char *path, const struct stat *st, c
     if (!v->blk_ok) { free(v->path); free(v); return NULL; }
     memcpy(v->sec, base + sizeof *h, h->n_sections * sizeof(rvx_entry_t));
     for (int i = 0; i < v->n_sec; i++)
-        if (v->sec[i].id == RV_SEC_RECORDS || v->sec[i].id == RV_SEC_SEGMENTS ||
-            v->sec[i].id == RV_SEC_STRANDS)
-            atomic_store(&v->ok[v->sec[i].id], 1);
+        if (read_at_open(v->sec[i].id)) atomic_store(&v->ok[v->sec[i].id], 1);
     pthread_mutex_init(&v->mu, NULL);
+    pthread_mutex_init(&v->derive_mu, NULL);
     return v;
 }
 
@@ -239,6 +262,7 @@ static void rv_rvx_state_free(struct rv_rvx_state *v)
 {
     if (!v) return;
     pthread_mutex_destroy(&v->mu);
+    pthread_mutex_destroy(&v->derive_mu);
     free((void *)v->blk_ok);
     free(v->path);
     free(v);
@@ -271,7 +295,8 @@ static rv_index_t *index_from_map(const rvx_header_t *h, const void **ptr, const
     x->isa = (void *)ptr[RV_SEC_ISA];
     snprintf(x->backend, sizeof x->backend, "index file");
     for (int id = RV_SEC_ISA + 1; id < RV_SEC_MAX; id++)
-        if (ptr[id]) x->ext[id] = (rv_section_t){(void *)ptr[id], bytes[id], 0};
+        if (ptr[id] && id != RV_SEC_TEXT2 && id != RV_SEC_RAWX && id != RV_SEC_RUNZ)
+            x->ext[id] = (rv_section_t){(void *)ptr[id], bytes[id], 0};
     if (ptr[RV_SEC_STRANDS]) { /* both strands: n = 2 nf + 1 of DNA */
         uint64_t nf = 0;
         if (bytes[RV_SEC_STRANDS] == sizeof nf) memcpy(&nf, ptr[RV_SEC_STRANDS], sizeof nf);
@@ -281,6 +306,83 @@ static rv_index_t *index_from_map(const rvx_header_t *h, const void **ptr, const
         s->nf = nf;
     }
     return x;
+}
+
+/* The text and the sequence of a file of format 5, from their file forms (verified
+ * at open), on `threads` threads: every command reads them.  NULL, or the reason. */
+static const char *expand_sequence(rv_index_t *x, const void **ptr, const uint64_t *bytes, int threads)
+{
+    rv_seq_t *s = x->seq;
+    if (!ptr[RV_SEC_TEXT]) {
+        uint8_t *t = malloc(s->n ? s->n : 1);
+        if (!t) return "out of memory (the text)";
+        s->owned_text = t;
+        if (rvx_text_unpack(ptr[RV_SEC_TEXT2], bytes[RV_SEC_TEXT2], s->n, t, threads) < 0)
+            return "corrupt index (bad text section)";
+        s->text = t;
+    }
+    if (!ptr[RV_SEC_RAW]) {
+        char *r = malloc(s->glen ? s->glen : 1);
+        if (!r) return "out of memory (the sequence)";
+        s->owned_raw = r;
+        if (rvx_raw_unpack(ptr[RV_SEC_RAWX], bytes[RV_SEC_RAWX], s, r, threads) < 0)
+            return "corrupt index (bad sequence section)";
+        s->raw = r;
+    }
+    return NULL;
+}
+
+int rv_index_derive(rv_index_t *x, uint64_t mask, int threads)
+{
+    struct rv_rvx_state *v = x->rvx;
+    if (!v) return 0;
+    if (threads <= 0) threads = rv_default_threads();
+    int rc = 0;
+    pthread_mutex_lock(&v->derive_mu);
+    if ((mask >> RV_SEC_RUNS & 1) && v->runz && !rv_index_section(x, RV_SEC_RUNS, NULL)) {
+        uint64_t rb = 0;
+        void *runs = rvx_runs_unpack(v->runz, v->runz_bytes, x->n, x->wide, threads, &rb);
+        if (runs) rv_index_attach(x, RV_SEC_RUNS, runs, rb);
+        if (!runs || rv_runs_check(x, threads) < 0) {
+            rv_index_attach(x, RV_SEC_RUNS, NULL, 0); /* never read; rv_runs_get() recomputes them */
+            v->runz = NULL;
+            mark_bad(v, "corrupt index (bad runs section)");
+            rc = rv_error(v->path, "corrupt index (bad runs section)");
+        }
+    }
+    if (!rc && (mask >> RV_SEC_ISA & 1) && !__atomic_load_n(&x->isa, __ATOMIC_ACQUIRE)) {
+        /* zeroed (fresh pages, no cost), so that a damaged SA leaves no slot undefined */
+        rv_index_t scratch = *x; /* rv_cpu_isa() fills scratch.isa; x->isa is set once it is whole */
+        scratch.isa = calloc(x->n ? x->n : 1, x->wide ? 8 : 4);
+        if (scratch.isa) {
+            rv_cpu_isa(&scratch, threads, NULL);
+            x->isa_owned = scratch.isa;
+            __atomic_store_n(&x->isa, scratch.isa, __ATOMIC_RELEASE);
+        } else {
+            rc = rv_error(v->path, "out of memory (%llu MB for the inverse suffix array)",
+                          (unsigned long long)((x->n * (x->wide ? 8 : 4)) >> 20));
+        }
+    }
+    if (!rc && (mask >> RV_SEC_LLRC & 1) && !rv_index_section(x, RV_SEC_LLRC, NULL) &&
+        rv_index_section(x, RV_SEC_LLR, NULL) && rv_lr_build_llrc(x, threads) < 0) {
+        rc = -1;
+        if (!strstr(rv_last_error(), "out of memory")) {
+            const char *why = "corrupt index (inconsistent sections: bad LLR sections)";
+            mark_bad(v, why);
+            rv_error(v->path, "%s", why);
+        }
+    }
+    pthread_mutex_unlock(&v->derive_mu);
+    return rc;
+}
+
+static const void *isa_fill(const rv_index_t *x)
+{
+    if (rv_index_derive((rv_index_t *)(uintptr_t)x, RV_SEC_BIT(RV_SEC_ISA), 0) < 0) {
+        fprintf(stderr, "repview: %s\n", rv_last_error());
+        exit(1);
+    }
+    return x->isa;
 }
 
 rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **out)
@@ -318,6 +420,15 @@ rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **
         rv_index_free(x);
         rv_error(path, bad ? "corrupt index (bad record table)" : "corrupt index (inconsistent sections)");
         return RV_RVX_CORRUPT;
+    }
+    x->isa_fill = isa_fill;
+    x->rvx->runz = ptr[RV_SEC_RUNZ];
+    x->rvx->runz_bytes = bytes[RV_SEC_RUNZ];
+    const char *damage = expand_sequence(x, ptr, bytes, rv_default_threads());
+    if (damage) {
+        rv_index_free(x);
+        rv_error(path, "%s", damage);
+        return strncmp(damage, "out of memory", 13) ? RV_RVX_CORRUPT : RV_RVX_IOERR;
     }
     *out = x;
     return RV_RVX_OK;
@@ -358,13 +469,13 @@ static void verify_range(void *ctx, uint64_t lo, uint64_t hi, int t)
 static const char *section_name(uint32_t id)
 {
     switch (id) {
-    case RV_SEC_RAW: return "sequence";
-    case RV_SEC_TEXT: return "text";
+    case RV_SEC_RAW: case RV_SEC_RAWX: return "sequence";
+    case RV_SEC_TEXT: case RV_SEC_TEXT2: return "text";
     case RV_SEC_SA: return "SA";
     case RV_SEC_ISA: return "ISA";
     case RV_SEC_LCP: case RV_SEC_LCP_BIG: return "LCP";
     case RV_SEC_LLR: case RV_SEC_LLRC: case RV_SEC_LLR_BIG: return "LLR";
-    case RV_SEC_RUNS: return "runs";
+    case RV_SEC_RUNS: case RV_SEC_RUNZ: return "runs";
     default: return "section";
     }
 }
@@ -391,10 +502,51 @@ static void damage_report(const struct rv_rvx_state *v, const rvx_entry_t *e, ui
              section_name(e->id), e->id, (unsigned long long)b, (unsigned long long)rvx_blocks(e->bytes, v->block));
 }
 
+/* Whether the file has section id. */
+static int in_file(const struct rv_rvx_state *v, uint32_t id)
+{
+    for (int i = 0; i < v->n_sec; i++)
+        if (v->sec[i].id == id) return 1;
+    return 0;
+}
+
+/* The file sections holding what mask names: SA for an ISA rebuilt from it, LLR for
+ * an LLRc rebuilt from it (the file forms of the text, the sequence and the runs are
+ * verified when the file is opened). */
+static uint64_t file_mask(const struct rv_rvx_state *v, uint64_t mask)
+{
+    if ((mask >> RV_SEC_ISA & 1) && !in_file(v, RV_SEC_ISA)) mask |= RV_SEC_BIT(RV_SEC_SA);
+    if ((mask >> RV_SEC_LLRC & 1) && !in_file(v, RV_SEC_LLRC))
+        mask |= RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLR_BIG);
+    return mask;
+}
+
+/* A rank rebuilt from SA that SA does not confirm: SA is damaged somewhere, so its
+ * verification names the block; -1. */
+static int rank_damage(rv_index_t *x, int threads)
+{
+    if (rv_index_verify(x, RV_SEC_BIT(RV_SEC_SA), threads) < 0) return -1;
+    const char *why = "corrupt index (SA is not a permutation)";
+    mark_bad(x->rvx, why);
+    return rv_error(x->rvx->path, "%s", why);
+}
+
 int rv_index_verify_part(rv_index_t *x, int id, uint64_t off, uint64_t len)
 {
     struct rv_rvx_state *v = x->rvx;
     if (!v || id <= 0 || id >= RV_SEC_MAX || atomic_load(&v->ok[id]) || !len) return 0;
+    if (id == RV_SEC_ISA && !in_file(v, RV_SEC_ISA)) {
+        if (rv_index_derive(x, RV_SEC_BIT(RV_SEC_ISA), 0) < 0) return -1;
+        /* ISA[i] = r was rebuilt from the whole SA: right when SA[r] = i holds in a
+         * verified block, since a verified SA is a permutation */
+        const uint64_t w = x->wide ? 8 : 4;
+        for (uint64_t i = off / w; i * w < off + len && i < x->n; i++) {
+            const uint64_t r = rv_isa(x, i);
+            if (rv_index_verify_part(x, RV_SEC_SA, r * w, w) < 0) return -1;
+            if (rv_sa(x, r) != i) return rank_damage(x, 0);
+        }
+        return 0;
+    }
     for (int i = 0; i < v->n_sec; i++) {
         const rvx_entry_t *e = &v->sec[i];
         if (e->id != (uint32_t)id || off >= e->bytes) continue;
@@ -484,6 +636,9 @@ int rv_index_verify_near(rv_index_t *x, uint64_t g, int threads)
     struct rv_rvx_state *v = x->rvx;
     const rv_seq_t *s = x->seq;
     if (!v || !x->n) return 0;
+    /* the view reads them all: ISA, LLRc and the runs, rebuilt from the file */
+    if (rv_index_derive(x, RV_SEC_BIT(RV_SEC_ISA) | RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_RUNS), threads) < 0)
+        return -1;
     near_job_t *j = calloc(1, sizeof *j);
     if (!j) return rv_error(v->path, "out of memory");
     j->v = v;
@@ -536,6 +691,8 @@ int rv_index_verify_near(rv_index_t *x, uint64_t g, int threads)
         damage_report(v, e, j->hash[bad - 1] - e->first_hash, why, sizeof why);
         mark_bad(v, why);
         rc = rv_error(v->path, "%s", why);
+    } else if (!rc && !in_file(v, RV_SEC_ISA) && rv_sa(x, r) != t) {
+        rc = rank_damage(x, threads); /* the rank came from a damaged SA elsewhere */
     }
     free(j->hash);
     free(j->sec);
@@ -553,6 +710,12 @@ int rv_index_verify(rv_index_t *x, uint64_t mask, int threads)
     if (!j) { pthread_mutex_unlock(&v->mu); return rv_error(v->path, "out of memory"); }
     *j = zero;
     j->v = v;
+    if (rv_index_derive(x, mask, threads) < 0) {
+        free(j);
+        pthread_mutex_unlock(&v->mu);
+        return -1;
+    }
+    mask = file_mask(v, mask);
     uint64_t total = 0, bytes = 0;
     for (int i = 0; i < v->n_sec; i++) {
         uint32_t id = v->sec[i].id;

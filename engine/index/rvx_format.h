@@ -7,7 +7,9 @@
 #include <xxhash.h>
 
 #define RVX_MAGIC "RVXINDEX"
-#define RVX_VERSION 4u          /* 3: block hashes, table written last; 4: ctime and inode */
+#define RVX_VERSION 5u          /* 3: block hashes, table written last; 4: ctime and inode;
+                                 * 5: no ISA and LLRc, compact text, sequence and runs */
+#define RVX_VERSION_OLDEST 4u   /* the oldest format still read */
 #define RVX_TABLE_CAP 96u       /* entries reserved after the header */
 #define RVX_SEC_ALIGN 4096u     /* sections start on page boundaries */
 #define RVX_BLOCK_DEFAULT (8u << 20)

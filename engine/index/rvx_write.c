@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "repview/common.h"
 #include "repview/index.h"
+#include "rvx_compact.h"
 #include "rvx_format.h"
 
 enum { MAX_WRITERS = 8 };
@@ -46,6 +47,7 @@ struct rv_rvx_writer {
     int err;           /* an errno of a failed write, or 0 */
     uint64_t added;    /* bit per section id */
     void *records;     /* packed record table (owned) */
+    void *compact[3];  /* the file forms of the text, the sequence and the runs (owned) */
     rvx_header_t meta; /* the header fields that describe the index */
     int have_meta;
 };
@@ -239,6 +241,35 @@ static int add_one(rv_rvx_writer_t *w, uint64_t mask, int id, const void *ptr, u
     return rv_rvx_writer_add(w, id, ptr ? ptr : "", ptr ? bytes : 0);
 }
 
+/* Queue the file form `as` of section id (rvx_compact.h) in its place when x has
+ * one: the text and the sequence of DNA, the runs.  Where there is none, id stays
+ * to be queued as it is. */
+static int add_compact(rv_rvx_writer_t *w, uint64_t mask, int id, int as, const rv_index_t *x)
+{
+    if (!(mask >> id & 1) || (w->added >> id & 1)) return 0;
+    const rv_seq_t *s = x->seq;
+    uint64_t bytes = 0;
+    void *p = NULL;
+    int slot = 0;
+    if (id == RV_SEC_TEXT) {
+        p = rvx_text_pack(s, 0, &bytes);
+    } else if (id == RV_SEC_RAW) {
+        p = rvx_raw_pack(s, 0, &bytes);
+        slot = 1;
+    } else if (x->ext[id].ptr) {
+        p = rvx_runs_pack(x->ext[id].ptr, x->ext[id].bytes, x->n, x->wide, 0, &bytes);
+        slot = 2;
+    }
+    if (!p) return 0;
+    free(w->compact[slot]);
+    w->compact[slot] = p;
+    if (rv_rvx_writer_add(w, as, p, bytes) < 0) return -1;
+    pthread_mutex_lock(&w->mu);
+    w->added |= 1ull << id; /* stored in its file form */
+    pthread_mutex_unlock(&w->mu);
+    return 0;
+}
+
 int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t mask)
 {
     const rv_seq_t *s = x->seq;
@@ -262,13 +293,19 @@ int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t ma
     }
     const uint64_t aw = x->wide ? 8 : 4;
     if (add_one(w, mask, RV_SEC_SEGMENTS, s->seg, s->n_seg * sizeof(rv_segment_t), 1) < 0 ||
+        add_compact(w, mask, RV_SEC_TEXT, RV_SEC_TEXT2, x) < 0 ||
+        add_compact(w, mask, RV_SEC_RAW, RV_SEC_RAWX, x) < 0 ||
         add_one(w, mask, RV_SEC_RAW, s->raw, s->glen, 1) < 0 ||
         add_one(w, mask, RV_SEC_TEXT, s->text, s->n, 1) < 0 ||
-        add_one(w, mask, RV_SEC_SA, x->sa, x->n * aw, 1) < 0 ||
-        add_one(w, mask, RV_SEC_ISA, x->isa, x->n * aw, 1) < 0)
+        add_one(w, mask, RV_SEC_SA, x->sa, x->n * aw, 1) < 0)
         return -1;
-    for (int id = RV_SEC_ISA + 1; id < RV_SEC_MAX; id++)
+    /* ISA and LLRc are not stored: the reader rebuilds them from SA and from LLR in
+     * one parallel pass each, faster than it could read them (rvx.c) */
+    for (int id = RV_SEC_ISA + 1; id < RV_SEC_MAX; id++) {
+        if (id == RV_SEC_LLRC) continue;
+        if (id == RV_SEC_RUNS && add_compact(w, mask, RV_SEC_RUNS, RV_SEC_RUNZ, x) < 0) return -1;
         if (add_one(w, mask, id, x->ext[id].ptr, x->ext[id].bytes, 0) < 0) return -1;
+    }
     return 0;
 }
 
@@ -289,6 +326,7 @@ static void writer_free(rv_rvx_writer_t *w)
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cv);
     free(w->records);
+    for (int i = 0; i < 3; i++) free(w->compact[i]);
     free(w->tmp);
     free(w->path);
     free(w);

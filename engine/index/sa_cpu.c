@@ -36,11 +36,13 @@ static void isa_range(void *arg, uint64_t lo, uint64_t hi, int t)
     if (x->wide) {
         const uint64_t *sa = x->sa;
         uint64_t *isa = x->isa;
-        for (uint64_t r = lo; r < hi; r++) isa[sa[r]] = r;
+        for (uint64_t r = lo; r < hi; r++)
+            if (sa[r] < x->n) isa[sa[r]] = r; /* never outside, whatever an unverified SA holds */
     } else {
         const uint32_t *sa = x->sa;
         uint32_t *isa = x->isa;
-        for (uint64_t r = lo; r < hi; r++) isa[sa[r]] = (uint32_t)r;
+        for (uint64_t r = lo; r < hi; r++)
+            if (sa[r] < x->n) isa[sa[r]] = (uint32_t)r;
     }
     rv_progress_add(c->p, hi - lo);
 }

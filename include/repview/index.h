@@ -9,7 +9,8 @@
  * byte per rank with a table of the values >= 255 (narrow.h): read it with rv_lcp().
  *
  * Other modules attach derived arrays (LLR, LLRc, runs, ...) as numbered sections;
- * the .rvx file stores every attached section.
+ * the .rvx file stores the sections that cost more to recompute than to read (not
+ * ISA, not LLRc; the text, the sequence and the runs in compact forms: rvx.c).
  */
 #ifndef REPVIEW_INDEX_H
 #define REPVIEW_INDEX_H
@@ -25,8 +26,10 @@ enum {
     RV_SEC_SA = 5, RV_SEC_ISA = 6,
     RV_SEC_LCP = 7, RV_SEC_LCP_BIG = 8,         /* narrow.h: small and big parts */
     RV_SEC_STRANDS = 9,                         /* both strands: uint64_t nf (seq.h) */
+    RV_SEC_TEXT2 = 10, RV_SEC_RAWX = 11,        /* file forms of TEXT and RAW (DNA) */
     RV_SEC_LLR = 16, RV_SEC_LLRC = 17, RV_SEC_LLR_BIG = 18, /* longest repeats (lr.h) */
     RV_SEC_RUNS = 24,                           /* tandem runs (tandem.h) */
+    RV_SEC_RUNZ = 25,                           /* file form of RUNS */
     RV_SEC_LEFTDIV = 32,                        /* maximal pairs (pairs.h) */
     RV_SEC_MAX = 64
 };
@@ -48,6 +51,10 @@ typedef struct rv_index {
     double stage_s[12];           /* seconds spent per rv_stage_t by the build (0 = not run) */
     char note[256];               /* non-fatal remark for the user (GPU fallback), or "" */
     void *map;                    /* mmap of the .rvx, or NULL */
+    void *isa_owned;              /* ISA rebuilt when a file without it was mapped, or NULL */
+    /* rebuilds ISA for rv_isa() when a file without one was mapped and nothing asked
+     * for it yet (rvx.c sets it; exits when out of memory) */
+    const void *(*isa_fill)(const struct rv_index *x);
     size_t map_len;
     struct rv_rvx_state *rvx;     /* what of the mapping is verified (rvx.c), or NULL */
     void (*rvx_free)(struct rv_rvx_state *v); /* its destructor (rvx.c sets both) */
@@ -64,7 +71,9 @@ static inline uint64_t rv_sa(const rv_index_t *x, uint64_t r)
 }
 static inline uint64_t rv_isa(const rv_index_t *x, uint64_t i)
 {
-    uint64_t v = rv_get(x->isa, x->wide, i);
+    const void *isa = x->isa;
+    if (__builtin_expect(isa == NULL, 0)) isa = x->isa_fill(x); /* not yet rebuilt: rv_index_derive */
+    uint64_t v = rv_get(isa, x->wide, i);
     return v < x->n ? v : x->n - 1;
 }
 static inline uint64_t rv_lcp(const rv_index_t *x, uint64_t r)
@@ -147,6 +156,12 @@ typedef enum {
  * otherwise the reason, with a message through rv_error(). */
 rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **out);
 
+/* Rebuild what a file of format 5 leaves out and mask names (RV_SEC_ISA from SA,
+ * RV_SEC_LLRC from LLR, RV_SEC_RUNS from their file form), once, on `threads`
+ * threads (0 = all); a no-op for what x has.  Every verification below calls it with
+ * its mask first, so a command that verifies what it reads has it; rv_isa() calls it
+ * for ISA when nothing did.  0, or -1 with a message. */
+int rv_index_derive(rv_index_t *x, uint64_t mask, int threads);
 /* Verify the sections in mask of an index loaded from a file that are not verified
  * yet: their block hashes in parallel (threads, 0 = all), then the content checks of
  * the sections that need them.  An index built in memory always passes.  0, or -1

@@ -28,7 +28,7 @@
 # genomes at 99.5% identity sharing long segments, `gen_chrom --identity`), and with
 # BENCH_BIG=1 a BENCH_BIG_SIZE (3g) dna input of 12 records (GPU only unless
 # BENCH_BIG_CPU=1; BIG_REPS runs, default 1, no traced warm-up; generated into
-# BENCH_DIR and deleted afterwards; needs 18 bytes of disk per base free, checked
+# BENCH_DIR and deleted afterwards; needs 9 bytes of disk per base free, checked
 # unless BENCH_BIG_FORCE=1).  An empty variable drops that input: BENCH_SIZES=
 # BENCH_COLLECTION= BENCH_HARD= BENCH_BIG=1 runs the big input alone.  BENCH_QUICK=1: 1m 5m, collections of 2m, dd of 256 MB.
 # Other environment: REPVIEW (binary), RV_BUILD (gen_chrom, rvtime), GEN_CHROM,
@@ -130,13 +130,13 @@ gen() {
     F=$f
 }
 
-# room_for SIZE: whether BENCH_DIR has 18 bytes per base free (input 1.02 + .rvx 16.8;
+# room_for SIZE: whether BENCH_DIR has 9 bytes per base free (input 1.02 + .rvx about 7;
 # BENCH_BIG_FORCE=1 tries anyway)
 room_for() {
     local need have
     [ "${BENCH_BIG_FORCE:-0}" = 1 ] && return 0
     need=$(awk -v s="$1" 'BEGIN { m = s ~ /g$/ ? 1e9 : s ~ /m$/ ? 1e6 : s ~ /k$/ ? 1e3 : 1
-                                  printf "%.0f", s * m * 18 / 1024 }')
+                                  printf "%.0f", s * m * 9 / 1024 }')
     have=$(df -Pk "$BENCH_DIR" | awk 'NR == 2 { print $4 }')
     [ "$have" -ge "$need" ] || { echo "SKIP big input: $BENCH_DIR has $((have / 1048576)) GiB free, needs $((need / 1048576))"; return 1; }
 }
@@ -199,10 +199,10 @@ trace_build() {
     grep -i 'on the CPU\|instead' "$t" | sed 's/^/  FALLBACK: /' | tr '\t' ' ' | head -3
 }
 
-# whole_row NAME BACKEND: the row of the whole-process table from $tmp/BACKEND.*
+# whole_row NAME BACKEND SYMBOLS: the row of the whole-process table from $tmp/BACKEND.*
 whole_row() {
     local i=$tmp/$2.idx
-    awk -v name="$1" -v b="$2" -v bw="$disk_bw" -v wall="$(col "$i" 1)" -v rss="$(col "$i" 2)" \
+    awk -v name="$1" -v b="$2" -v n="$3" -v bw="$disk_bw" -v wall="$(col "$i" 1)" -v rss="$(col "$i" 2)" \
         -v rd="$(col "$i" 7)" -v runs="$(col "$i" 8)" -v save="$(col "$i" 9)" -v rvx="$(col "$i" 10)" \
         -v ready="$(col "$tmp/$2.ready" 1)" -v uw="$(col "$tmp/$2.ready" 2)" \
         -v lce="$(col "$tmp/$2.reopen" 1)" -v reo="$(col "$tmp/$2.reopen" 2)" -v pan="$(col "$tmp/$2.reopen" 3)" '
@@ -210,9 +210,10 @@ whole_row() {
         BEGIN {
             ratio = rss == "-" || rvx == "-" ? "-" : rss * 1024 / rvx
             sd = save == "-" || bw == "-" || rvx == "-" ? "-" : save / (rvx / bw)
-            printf "%-16s %-3s %7s %6s %6s %6s %6s %7s %6s %7s %6s %7s %6s %6s %6s\n", name, b, f(wall, "%.2f"),
+            printf "%-16s %-3s %7s %6s %6s %6s %6s %7s %6s %6s %7s %6s %7s %6s %6s %6s\n", name, b, f(wall, "%.2f"),
                 f(rd, "%.2f"), f(runs, "%.2f"), f(save, "%.2f"), f(rss == "-" ? "-" : rss / 1048576, "%.2f"),
-                f(ratio, "%.2f"), f(rvx == "-" ? "-" : rvx / 1e9, "%.2f"), f(sd, "%.2f"), f(ready, "%.2f"),
+                f(ratio, "%.2f"), f(rvx == "-" ? "-" : rvx / 1e9, "%.2f"), f(rvx == "-" ? "-" : rvx / n, "%.2f"),
+                f(sd, "%.2f"), f(ready, "%.2f"),
                 f(uw, "%.2f"), f(lce, "%.2f"), f(pan, "%.2f"), f(reo, "%.2f")
         }' >>"$tmp/whole.tab"
 }
@@ -262,11 +263,11 @@ bench_input() { # SPEC
     rm -f "$tmp"/gpu.* "$tmp"/cpu.*
     if [ "$gpu" = 1 ]; then
         [ "$trace" = 1 ] && trace_build "$f"
-        measure gpu "$f" "$rec" "$reps" && whole_row "${kind}_$size" gpu
+        measure gpu "$f" "$rec" "$reps" && whole_row "${kind}_$size" gpu "$n"
         [ -s "$tmp/last-gpu.timing" ] && echo "  gpu --timing (last run):" $(tr '\t\n' '= ' <"$tmp/last-gpu.timing")
     fi
     if [ "$cpu" = 1 ]; then
-        measure cpu "$f" "$rec" 1 && whole_row "${kind}_$size" cpu
+        measure cpu "$f" "$rec" 1 && whole_row "${kind}_$size" cpu "$n"
         [ -s "$tmp/last-cpu.timing" ] && echo "  cpu --timing:" $(tr '\t\n' '= ' <"$tmp/last-cpu.timing")
     fi
     rm -f "$tmp"/last-*.timing
@@ -293,8 +294,8 @@ echo "(gpu_lcp includes the SA/ISA/LCP downloads, gpu_llr LLR+LLRc with theirs; 
 echo " reading, tandem runs, saving and CUDA context creation: the whole table has those)"
 echo
 echo "whole: seconds of whole processes; disk $(awk -v b="$disk_bw" 'BEGIN { print b == "-" ? "?" : sprintf("%.0f MB/s", b / 1e6) }') (dd conv=fsync, this run)"
-printf '%-16s %-3s %7s %6s %6s %6s %6s %7s %6s %7s %6s %7s %6s %6s %6s\n' input be wall read runs save rss_GB \
-    rss/rvx rvx_GB save/dd ready ui_wall lce panes reopen
+printf '%-16s %-3s %7s %6s %6s %6s %6s %7s %6s %6s %7s %6s %7s %6s %6s %6s\n' input be wall read runs save rss_GB \
+    rss/rvx rvx_GB B/sym save/dd ready ui_wall lce panes reopen
 cat "$tmp/whole.tab"
 echo "(wall/read/runs/save: repview index --timing; rss/rvx target <= 1.3, save/dd <= 1.25;"
 echo " ready: explorer's 'index ready' s from no .rvx, ui_wall its whole session; lce, reopen:"

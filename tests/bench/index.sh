@@ -1,5 +1,5 @@
-# index.sh — CPU index build: seconds per stage, peak memory and wall for 1 and 2
-# threads on a generated 48 Mbp human-like chromosome (`gen_chrom 48m 1`) and a
+# index.sh — CPU index build: seconds per stage, peak memory and wall for 1, 2, 4,
+# ... threads up to the CPUs of this machine on a generated 48 Mbp human-like chromosome (`gen_chrom 48m 1`) and a
 # 48 Mbp collection of 20 related genomes (`gen_chrom --kind collection --records 20
 # 48m 1`, where long repeats are the rule); BENCH_QUICK=1: 2 Mbp of each, one run.
 # Each cell is the median of the runs; the rows of one input are measured side by
@@ -23,12 +23,15 @@
 #                      `stats FILE`
 #   cold_s             reopen_s after dropping the page cache (BENCH_COLD=1, as root;
 #                      "-" otherwise)
+#   rvx_B/b            the size of that binary's FILE.rvx per input base
+# With BENCH_VS each binary reopens the file it wrote itself (bin A, bin B).
 set -u
 : "${REPVIEW:?run through tests/bench/run}" "${RV_BUILD:?}"
 BENCH_DIR=${BENCH_DIR:-build/benchdata}
 mkdir -p "$BENCH_DIR"
 if [ "${BENCH_QUICK:-0}" != 0 ]; then size=2m runs=1; else size=48m runs=3; fi
-threads="1 2"
+threads=1
+for t in 2 4 8 16 32 64; do [ "$t" -le "$(nproc)" ] && threads="$threads $t"; done
 bins="$REPVIEW"
 [ -n "${BENCH_VS:-}" ] && bins="$REPVIEW $BENCH_VS"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_index.XXXXXX")
@@ -97,35 +100,55 @@ drop_cache() { sync && echo 3 >/proc/sys/vm/drop_caches; }
 ui=(--keys '' --dump --wait-index --size 100x30)
 
 printf '\n%s\n' "# reopen: FILE.rvx against a fresh build; medians of $runs run(s), all threads, default backend"
-printf '%-10s %8s %8s %7s %7s %8s %7s %7s %7s %7s\n' input built_s reopen_s x rss_MB first_ms lce_s lr_s stats_s cold_s
+printf '%-10s %3s %8s %8s %7s %7s %8s %7s %7s %7s %7s %7s\n' input bin built_s reopen_s x rss_MB first_ms lce_s lr_s \
+    stats_s cold_s rvx_B/b
 for input in chr coll; do
     fa="$BENCH_DIR/${input}_$size.fa"
-    "$REPVIEW" stats "$fa" 2>/dev/null | grep -q '^# index: .* up to date' || "$REPVIEW" index --quiet "$fa" || exit 1
     read -r rec mid < <("$REPVIEW" stats "$fa" | awk -F'\t' '!/^#/ { print $1, int($2 / 2); exit }')
+    bases=$(grep -v '^>' "$fa" | tr -d '\n' | wc -c)
     ln -sf "$(cd "$(dirname "$fa")" && pwd)/$(basename "$fa")" "$tmp/built.fa" # no .rvx beside it
-    : >"$tmp/reopen"
-    for ((k = 0; k < runs; k++)); do
-        rm -f "$tmp/built.fa.fai"
-        timed built env REPVIEW_NO_SAVE=1 "$REPVIEW" "${ui[@]}" "$tmp/built.fa" || exit 1
-        b=$T_WALL
-        timed reopen env REPVIEW_BENCH=1 "$REPVIEW" "${ui[@]}" "$fa" || exit 1
-        grep -q 'index loaded from' "$tmp/reopen.out" || { echo "reopen built the index: $(tail -1 "$tmp/reopen.out")" >&2; exit 1; }
-        r=$T_WALL rss=$T_RSS first=$(awk -F'\t' '$1 == "first_screen_ms" { print $2 }' "$tmp/reopen.err")
-        timed lce "$REPVIEW" lce "$fa" 1000 2000 || exit 1
-        l=$T_WALL
-        timed lr "$REPVIEW" lr "$fa" "$rec:$mid-$((mid + 100))" || exit 1
-        lr=$T_WALL
-        timed stats "$REPVIEW" stats "$fa" || exit 1
-        st=$T_WALL cold=-
-        if [ "${BENCH_COLD:-0}" != 0 ] && drop_cache 2>/dev/null; then timed cold "$REPVIEW" "${ui[@]}" "$fa" && cold=$T_WALL; fi
-        echo "$b $r $rss $first $l $lr $st $cold" >>"$tmp/reopen"
+    k=0
+    for b in $bins; do # each binary reopens the file it wrote (formats differ), beside a link to the input
+        mkdir -p "$tmp/b$k"
+        ln -sf "$(cd "$(dirname "$fa")" && pwd)/$(basename "$fa")" "$tmp/b$k/in.fa"
+        rm -f "$tmp/b$k/in.fa.rvx"
+        "$b" index --quiet "$tmp/b$k/in.fa" || exit 1
+        : >"$tmp/reopen.$k"
+        k=$((k + 1))
     done
-    cols=()
-    for c in 1 2 3 4 5 6 7 8; do cols+=("$(cut -d' ' -f$c "$tmp/reopen" | median)"); done
-    [ "${BENCH_COLD:-0}" != 0 ] || cols[7]=-
-    awk -v size="${input}_$size" -v b="${cols[0]}" -v r="${cols[1]}" -v rss="${cols[2]}" -v f="${cols[3]}" -v l="${cols[4]}" \
-        -v lr="${cols[5]}" -v st="${cols[6]}" -v cold="${cols[7]}" 'BEGIN {
-        x = 0; if (r > 0) x = b / r
-        if (cold != "-") cold = sprintf("%.3f", cold)
-        printf "%-10s %8.3f %8.3f %7.1f %7.1f %8.1f %7.3f %7.3f %7.3f %7s\n", size, b, r, x, rss / 1024, f, l, lr, st, cold }'
+    for ((r = 0; r < runs; r++)); do
+        k=0
+        for b in $bins; do
+            f="$tmp/b$k/in.fa"
+            rm -f "$tmp/built.fa.fai"
+            timed built env REPVIEW_NO_SAVE=1 "$b" "${ui[@]}" "$tmp/built.fa" || exit 1
+            bw=$T_WALL
+            timed reopen env REPVIEW_BENCH=1 "$b" "${ui[@]}" "$f" || exit 1
+            grep -q 'index loaded from' "$tmp/reopen.out" || { echo "reopen built the index: $(tail -1 "$tmp/reopen.out")" >&2; exit 1; }
+            rw=$T_WALL rss=$T_RSS first=$(awk -F'\t' '$1 == "first_screen_ms" { print $2 }' "$tmp/reopen.err")
+            timed lce "$b" lce "$f" 1000 2000 || exit 1
+            l=$T_WALL
+            timed lr "$b" lr "$f" "$rec:$mid-$((mid + 100))" || exit 1
+            lr=$T_WALL
+            timed stats "$b" stats "$f" || exit 1
+            st=$T_WALL cold=-
+            if [ "${BENCH_COLD:-0}" != 0 ] && drop_cache 2>/dev/null; then timed cold "$b" "${ui[@]}" "$f" && cold=$T_WALL; fi
+            echo "$bw $rw $rss ${first:-0} $l $lr $st $cold $(stat -L -c %s "$f.rvx")" >>"$tmp/reopen.$k"
+            k=$((k + 1))
+        done
+    done
+    k=0
+    for b in $bins; do
+        cols=()
+        for c in 1 2 3 4 5 6 7 8 9; do cols+=("$(cut -d' ' -f$c "$tmp/reopen.$k" | median)"); done
+        [ "${BENCH_COLD:-0}" != 0 ] || cols[7]=-
+        awk -v size="${input}_$size" -v bin="$(printf "\\x$(printf %x $((65 + k)))")" -v b="${cols[0]}" -v r="${cols[1]}" \
+            -v rss="${cols[2]}" -v f="${cols[3]}" -v l="${cols[4]}" -v lr="${cols[5]}" -v st="${cols[6]}" \
+            -v cold="${cols[7]}" -v rvx="${cols[8]}" -v n="$bases" 'BEGIN {
+            x = 0; if (r > 0) x = b / r
+            if (cold != "-") cold = sprintf("%.3f", cold)
+            printf "%-10s %3s %8.3f %8.3f %7.1f %7.1f %8.1f %7.3f %7.3f %7.3f %7s %7.2f\n", size, bin, b, r, x, rss / 1024, f,
+                   l, lr, st, cold, rvx / n }'
+        k=$((k + 1))
+    done
 done

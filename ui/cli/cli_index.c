@@ -1,5 +1,6 @@
 /* cli_index.c — `repview index [-o OUT.rvx] FILE`: build and save the index. */
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -134,10 +135,12 @@ int cli_index(int argc, char **argv)
     if (rc < 0) {
         cli_data_error();
     } else if (!c.quiet) {
-        fprintf(stderr, "repview: wrote %s: %llu records, %llu symbols%s, %.1f MB, %s, %.2f s\n", dest,
-                (unsigned long long)x->seq->n_rec, (unsigned long long)x->n,
-                x->seq->strands == 2 ? " (both strands)" : "",
-                (double)rv_index_bytes(x) / 1e6, x->backend, rv_now() - t0);
+        struct stat st;
+        const double mb = stat(dest, &st) == 0 ? (double)st.st_size / 1e6 : 0;
+        fprintf(stderr, "repview: wrote %s: %llu records, %llu symbols%s, %.1f MB (%.1f bytes a symbol), %s, %.2f s\n",
+                dest, (unsigned long long)x->seq->n_rec, (unsigned long long)x->n,
+                x->seq->strands == 2 ? " (both strands)" : "", mb, x->n ? mb * 1e6 / (double)x->n : 0,
+                x->backend, rv_now() - t0);
     }
     free(def);
     rv_index_free(x);
