@@ -143,7 +143,7 @@ typedef enum {
 } rv_rvx_status_t;
 
 /* Map an index file.  When input is non-NULL the file must match the input's
- * fingerprint (size, mtime).  On success *out is set and RV_RVX_OK returned;
+ * fingerprint (rv_file_matches()).  On success *out is set and RV_RVX_OK returned;
  * otherwise the reason, with a message through rv_error(). */
 rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **out);
 
@@ -171,9 +171,10 @@ void rv_index_verify_progress(const rv_index_t *x, uint64_t *done, uint64_t *tot
  * with "verification cancelled" without marking the file. */
 void rv_index_verify_cancel(rv_index_t *x);
 
-/* `repview index --check`: load path without an input, verify every section and its
+/* `repview index --check`: load path as rv_index_load() does for input (the same
+ * fingerprint test as every query; NULL: none), verify every section and its
  * content.  Fills *sections, *bytes; 0, or -1 with a message naming the damage. */
-int rv_index_check_file(const char *path, int threads, int *sections, uint64_t *bytes);
+int rv_index_check_file(const char *path, const char *input, int threads, int *sections, uint64_t *bytes);
 
 /* Whether the file at path still has the fingerprint s was read with (seq.h: size,
  * modification and status-change times, inode): 1 yes, 0 no or unreadable. */
