@@ -315,6 +315,7 @@ static rv_index_t *index_from_map(const rvx_header_t *h, const void **ptr, const
 rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **out)
 {
     *out = NULL;
+    rv_rvx_sweep_leftovers(path); /* what killed writers of it left */
     /* never block: a FIFO (or a device) in the index's place is refused by fstat */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {

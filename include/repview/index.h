@@ -112,9 +112,13 @@ int rv_index_save(const rv_index_t *x, const char *path);
  * until rv_rvx_writer_finish() succeeds (temporary file, one fsync, rename). */
 typedef struct rv_rvx_writer rv_rvx_writer_t;
 /* Remove what writers of path killed outright left beside it (PATH.tmp.PID.N,
- * PATH.saving.PID.N) when their process is gone and they are an hour old; every
- * writer of path does this first. */
+ * PATH.saving.PID.N): those whose process is gone and whose lock nobody holds
+ * (leftovers.c says why both).  Every writer of path and every rv_index_load() of
+ * it does this first. */
 void rv_rvx_sweep_leftovers(const char *path);
+/* Mark the file or directory open at fd as a live writer's, so that no sweep
+ * removes it: 0, or -1 when a sweep removed it first (make another). */
+int rv_rvx_claim(int fd);
 /* Remove a private directory of a save and whatever is in it (keep_save.c). */
 void rv_rvx_remove_dir(const char *dir);
 
