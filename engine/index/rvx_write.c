@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "repview/common.h"
 #include "repview/index.h"
+#include "base/internal.h"
 #include "rvx_format.h"
 
 enum { MAX_WRITERS = 8 };
@@ -124,9 +125,10 @@ rv_rvx_writer_t *rv_rvx_writer_open(const char *path, int threads)
     pthread_cond_init(&w->cv, NULL);
     int want = threads > 0 ? threads : rv_default_threads();
     want = want > 4 ? 4 : want; /* the disk, not the CPU, sets the pace */
+    int rc = 0;
     for (int i = 0; i < want; i++)
-        if (pthread_create(&w->tid[w->nthreads], NULL, writer_main, w) == 0) w->nthreads++;
-    if (!w->nthreads) { rv_rvx_writer_abort(w); rv_error(path, "cannot start a thread"); return NULL; }
+        if ((rc = pthread_create(&w->tid[w->nthreads], NULL, writer_main, w)) == 0) w->nthreads++;
+    if (!w->nthreads) { rv_rvx_writer_abort(w); rv_thread_failed(rc, "index writer thread"); return NULL; }
     return w;
 }
 

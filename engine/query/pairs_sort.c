@@ -59,8 +59,11 @@ static int sink_grow(pf_sink_t *k, uint64_t c, int fatal)
     rv_pair_t *t = b ? realloc(k->tmp, c * sizeof *t) : NULL;
     if (t) k->tmp = t;
     if (!b || !t) {
-        errno = ENOMEM;
-        return fatal ? sink_fail(k, "sort buffer") : -1;
+        if (!fatal) return -1;
+        rv_oom("pairs\' sort buffer", 2 * c * sizeof *b);
+        snprintf(k->errmsg, sizeof k->errmsg, "%s", rv_last_error());
+        k->err = 1;
+        return -1;
     }
     k->cap = c;
     return 0;
