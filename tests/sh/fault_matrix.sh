@@ -135,7 +135,7 @@ done
 # a query that keeps its index, killed while saving (held before the rename)
 rm -f k.fa.rvx
 REPVIEW_SAVE_DELAY_MS=3000 $REPVIEW lr --bedgraph k.fa chrSyn:1-1000 >/dev/null 2>&1 & pid=$!
-for i in $(seq 100); do [ -n "$(kleft)" ] && break; sleep 0.05; done
+for i in $(seq 600); do [ -n "$(kleft)" ] && break; sleep 0.05; done # the build first
 n=$(kleft | wc -w)
 kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 got=$($R lce k.fa chrSyn:1000 chrSyn:2000000 2>/dev/null)
