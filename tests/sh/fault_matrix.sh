@@ -7,7 +7,7 @@
 # during a rewrite, FIFO input), keep.sh (saving into read-only, full and blocked
 # places, concurrent commands), rvx.sh (one flip per section kind) and bad_input.sh
 # (bad inputs of the subcommands, /dev/full for find, sa and stats) hold the rest.
-# About 40 s on 2 cores.
+# About 45 s on 2 busy cores.
 . "$RV_TOP/tests/lib.sh"
 unset REPVIEW_NO_SAVE
 cd "${T:?}" || exit 1
