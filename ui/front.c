@@ -32,6 +32,13 @@ int front_parse_count(const char *s, uint64_t *out)
     return 0;
 }
 
+const char *front_error_text(const char *who, const char *msg, char *buf, size_t len)
+{
+    if (strncmp(msg, "out of memory", 13) != 0 || !who || !*who) return msg;
+    snprintf(buf, len, "%s: %s", who, msg);
+    return buf;
+}
+
 void front_print_version(FILE *out)
 {
     char name[80] = "", why[160] = "";

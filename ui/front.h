@@ -14,6 +14,11 @@ enum { RV_EXIT_OK = 0, RV_EXIT_DATA = 1, RV_EXIT_USAGE = 2 };
  * value is past UINT64_MAX. */
 int front_parse_count(const char *s, uint64_t *out);
 
+/* msg as the one error line shows it: a message that starts "out of memory" names
+ * no context (rv_oom()), so who (the command typed, or the explorer's FILE) goes
+ * before it, in buf; any other message is returned as it is. */
+const char *front_error_text(const char *who, const char *msg, char *buf, size_t len);
+
 /* Print version and build features (repview(1)). */
 void front_print_version(FILE *out);
 

@@ -287,7 +287,7 @@ static int thread_init(thread_t *t, uint64_t maxp)
     *t = (thread_t){0};
     t->kpos = calloc(2 * H + 5 * D, sizeof *t->kpos);
     t->M = malloc(4 * D);
-    if (!t->kpos || !t->M) return rv_error("approx", "out of memory");
+    if (!t->kpos || !t->M) return rv_oom("alignment's tables", (2 * H + 5 * D) * sizeof *t->kpos + 4 * D);
     t->kstamp = t->kpos + H, t->hfirst = t->kstamp + H, t->hlast = t->hfirst + D, t->hcnt = t->hlast + D;
     t->cover = t->hcnt + D, t->dstamp = t->cover + D;
     t->R = t->M + D, t->C = t->R + D, t->S = t->C + D;

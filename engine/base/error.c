@@ -24,6 +24,13 @@ int rv_error(const char *context, const char *fmt, ...)
     return -1;
 }
 
+int rv_oom(const char *what, uint64_t bytes)
+{
+    const uint64_t kb = (bytes + 1023) >> 10, mb = (bytes + (1u << 20) - 1) >> 20;
+    if (bytes < 1u << 20) return rv_error(NULL, "out of memory (%llu kB for the %s)", (unsigned long long)kb, what);
+    return rv_error(NULL, "out of memory (%llu MB for the %s)", (unsigned long long)mb, what);
+}
+
 const char *rv_last_error(void) { return last_error; }
 void rv_clear_error(void) { last_error[0] = 0; }
 

@@ -16,6 +16,11 @@ int rv_parallel_for(int threads, uint64_t n, rv_range_fn fn, void *ctx);
  * whose cost varies along the range.  chunk = items per task. */
 int rv_parallel_dynamic(int threads, uint64_t n, uint64_t chunk, rv_range_fn fn, void *ctx);
 
+/* Report that pthread_create() failed with rc for `what` ("build thread"): EAGAIN
+ * is memory for its stack most often (rv_oom(), with the default stack's size),
+ * anything else "WHAT: cannot start a thread: REASON".  Returns -1. */
+int rv_thread_failed(int rc, const char *what);
+
 /* REPVIEW_TRACE=1: print "trace<TAB>what<TAB>ms since *t" on stderr and restart *t
  * (sub-stage times of the CPU stages; the GPU has REPVIEW_GPU_TRACE). */
 void rv_trace(const char *what, double *t);

@@ -1,11 +1,27 @@
 /* parallel.c — minimal pthread range splitting for the engine's threaded loops. */
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
 #include "internal.h"
+
+int rv_thread_failed(int rc, const char *what)
+{
+    if (rc != EAGAIN) return rv_error(what, "cannot start a thread: %s", strerror(rc));
+    size_t stack = 0;
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) == 0) {
+        pthread_attr_getstacksize(&attr, &stack);
+        pthread_attr_destroy(&attr);
+    }
+    char name[96];
+    snprintf(name, sizeof name, "%s's stack", what);
+    return rv_oom(name, stack);
+}
 
 typedef struct {
     rv_range_fn fn;

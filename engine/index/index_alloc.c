@@ -10,7 +10,7 @@
 rv_index_t *rv_index_alloc(rv_seq_t *seq, int force_wide)
 {
     rv_index_t *x = calloc(1, sizeof *x);
-    if (!x) { rv_error("index", "out of memory"); return NULL; }
+    if (!x) { rv_oom("index", sizeof *x); return NULL; }
     x->seq = seq;
     x->n = seq->n;
     x->wide = force_wide || seq->n >= (1ull << 32);
@@ -20,7 +20,7 @@ rv_index_t *rv_index_alloc(rv_seq_t *seq, int force_wide)
     if (!x->sa || !x->isa) {
         x->seq = NULL;
         rv_index_free(x);
-        rv_error("index", "out of memory (%llu MB for the arrays)", (unsigned long long)(2 * bytes >> 20));
+        rv_oom("suffix array and its inverse", 2 * (uint64_t)bytes);
         return NULL;
     }
     return x;

@@ -1,6 +1,7 @@
 /* keep_save.c — saving a built index in the background, abandonable at any moment
  * without leaving a partial file behind (keep.h says how). */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@ struct rv_keep {
     rv_index_t snap;     /* shallow copy of the index: sections added later are not seen */
     char *path;          /* the target, PATH */
     char *dir;           /* PATH.saving.PID.N: private, removed on every way out */
+    int dir_fd;          /* open on dir, holding its lock (leftovers.c), or -1 */
     char *inner;         /* DIR/NAME, what rv_index_save() writes */
     int dir_made, done, abandoned, ok, refs; /* under mu */
     uint64_t bytes;
@@ -86,6 +88,21 @@ void rv_keep_test_delay(void)
     nanosleep(&ts, NULL);
 }
 
+/* Make the private directory and lock it as a live writer's, so that no sweep of
+ * another process removes it; -1 with errno when it cannot be made. */
+static int make_dir(rv_keep_t *k)
+{
+    for (int tries = 0; tries < 8; tries++) {
+        if (mkdir(k->dir, 0700) != 0) return -1;
+        k->dir_fd = open(k->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (k->dir_fd >= 0 && rv_rvx_claim(k->dir_fd) == 0) return 0;
+        if (k->dir_fd >= 0) close(k->dir_fd);
+        k->dir_fd = -1; /* a sweep took it between mkdir and the lock: make it again */
+    }
+    errno = EAGAIN;
+    return -1;
+}
+
 static void *keep_main(void *arg)
 {
     rv_keep_t *k = arg;
@@ -93,7 +110,7 @@ static void *keep_main(void *arg)
     int ok = 0;
     pthread_mutex_lock(&k->mu);
     int go = !k->abandoned; /* the directory is made under the lock: an abandon sees it */
-    if (go && mkdir(k->dir, 0700) == 0) k->dir_made = 1;
+    if (go && make_dir(k) == 0) k->dir_made = 1;
     else if (go) snprintf(why, sizeof why, "%s", strerror(errno)), go = 0;
     pthread_mutex_unlock(&k->mu);
     if (go) {
@@ -107,6 +124,8 @@ static void *keep_main(void *arg)
     struct stat st;
     if (ok && stat(k->path, &st) == 0) k->bytes = (uint64_t)st.st_size;
     if (k->dir_made && !k->abandoned) rv_rvx_remove_dir(k->dir);
+    if (k->dir_fd >= 0) close(k->dir_fd);
+    k->dir_fd = -1;
     k->ok = ok;
     snprintf(k->why, sizeof k->why, "%s", k->abandoned ? "abandoned" : why);
     k->done = 1;
@@ -136,6 +155,7 @@ rv_keep_t *rv_keep_start(const rv_index_t *x, const char *path)
     pthread_mutex_init(&k->mu, NULL);
     pthread_cond_init(&k->cv, NULL);
     k->snap = *x;
+    k->dir_fd = -1;
     k->refs = 2; /* the thread's and the caller's */
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;

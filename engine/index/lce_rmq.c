@@ -71,7 +71,7 @@ rv_rmq_t *rv_rmq_build(const rv_index_t *x) { return rv_rmq_build_threads(x, 0);
 rv_rmq_t *rv_rmq_build_threads(const rv_index_t *x, int threads)
 {
     rv_rmq_t *q = calloc(1, sizeof *q);
-    if (!q) return NULL;
+    if (!q) { rv_oom("LCE table", sizeof *q); return NULL; }
     q->x = x;
     q->wide = x->wide;
     q->nblocks = (x->n + RMQ_BLOCK - 1) / RMQ_BLOCK;
@@ -79,10 +79,11 @@ rv_rmq_t *rv_rmq_build_threads(const rv_index_t *x, int threads)
     while ((1ull << levels) <= q->nblocks) levels++;
     q->levels = levels;
     q->table = calloc((size_t)levels, sizeof *q->table);
-    if (!q->table) { free(q); return NULL; }
+    const uint64_t level_bytes = (q->nblocks ? q->nblocks : 1) * (q->wide ? 8 : 4);
+    if (!q->table) { free(q); rv_oom("LCE table", (uint64_t)levels * sizeof *q->table); return NULL; }
     for (int k = 0; k < levels; k++) {
-        q->table[k] = malloc((q->nblocks ? q->nblocks : 1) * (q->wide ? 8 : 4));
-        if (!q->table[k]) { rv_rmq_free(q); return NULL; }
+        q->table[k] = malloc(level_bytes);
+        if (!q->table[k]) { rv_rmq_free(q); rv_oom("LCE table", (uint64_t)levels * level_bytes); return NULL; }
     }
     if (threads <= 0) threads = rv_default_threads();
     for (int k = 0; k < levels; k++) {

@@ -86,7 +86,7 @@ int rv_cpu_lcp(rv_index_t *x, int threads, rv_progress_t *p)
     rv_progress_stage(p, RV_STAGE_LCP, x->n);
     lcp_ctx_t c = {x, NULL, x->isa, p};
     if (x->n && !(c.phi = malloc(x->n * (x->wide ? 8 : 4))))
-        return rv_error("index", "out of memory (%llu MB for the LCP)", (unsigned long long)(x->n >> 20) * (x->wide ? 8 : 4));
+        return rv_oom("LCP", x->n * (x->wide ? 8 : 4));
     rv_parallel_for(threads, x->n, phi_range, &c);
     if (rv_cancelled(p)) { free(c.phi); return rv_error("", "cancelled"); }
     /* many more chunks than threads: repetitive regions cost more, and a chunk's

@@ -324,8 +324,7 @@ oom:
     free(c.sub);
     free(c.llrc);
     free(big);
-    return rv_error("longest repeats", "out of memory (%llu MB for the LLR arrays)",
-                    (unsigned long long)((n + n / 2 * w) >> 20));
+    return rv_oom("longest-repeat arrays", n + n / 2 * w);
 cancelled:
     free(c.small);
     free(c.count);

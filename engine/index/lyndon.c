@@ -52,7 +52,7 @@
 typedef struct {
     uint64_t *v; /* positions of a chunk whose chain was cut at its right edge, */
     uint64_t n, cap; /* in decreasing order */
-    int oom;
+    uint64_t oom; /* bytes a failed allocation asked for, or 0 */
 } cutlist_t;
 
 typedef struct {
@@ -76,7 +76,7 @@ static void cut_push(cutlist_t *l, uint64_t i)
     if (l->n == l->cap) {
         uint64_t cap = l->cap ? 2 * l->cap : 256;
         uint64_t *v = realloc(l->v, cap * sizeof *v);
-        if (!v) { l->oom = 1; return; }
+        if (!v) { l->oom = cap * sizeof *v; return; }
         l->v = v;
         l->cap = cap;
     }
@@ -197,12 +197,12 @@ int rv_lyndon_visit(const rv_index_t *x, const rv_rmq_t *q, int order, void *end
     uint64_t chunks = x->n / min_chunk + 1;
     if (chunks > most) chunks = most;
     ly_ctx_t c = {x, q, order, end, chunks, calloc(chunks, sizeof(cutlist_t)), visit, vctx};
-    if (!c.cut) return rv_error("lyndon", "out of memory");
+    if (!c.cut) return rv_oom("Lyndon arrays' chunks", chunks * sizeof(cutlist_t));
     rv_parallel_dynamic(threads, chunks, 1, lyndon_chunks, &c);
-    int oom = 0;
-    for (uint64_t k = 0; k < chunks; k++) oom |= c.cut[k].oom;
+    uint64_t oom = 0;
+    for (uint64_t k = 0; k < chunks; k++) oom = c.cut[k].oom > oom ? c.cut[k].oom : oom;
     for (uint64_t k = chunks - 1; k > 0 && !oom; k--) lyndon_finish(&c, &c.cut[k - 1], chunk_lo(&c, k));
     for (uint64_t k = 0; k < chunks; k++) free(c.cut[k].v);
     free(c.cut);
-    return oom ? rv_error("lyndon", "out of memory") : 0;
+    return oom ? rv_oom("Lyndon arrays' cuts", oom) : 0;
 }

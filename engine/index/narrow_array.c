@@ -156,5 +156,5 @@ int rv_narrow_pack(const void *full, int src_wide, uint64_t n, int wide, int thr
 oom:
     free(c.small);
     free(c.count);
-    return rv_error("index", "out of memory (%llu MB for a narrowed array)", (unsigned long long)(n >> 20));
+    return rv_oom("one-byte form of an array", n);
 }

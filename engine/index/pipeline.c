@@ -87,7 +87,7 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
     if (!x) { rv_seq_free(seq); return NULL; }
     if (seq->strands == 2) {
         uint64_t *nf = malloc(sizeof *nf);
-        if (!nf) { rv_index_free(x); rv_error("index", "out of memory"); return NULL; }
+        if (!nf) { rv_index_free(x); rv_oom("strands section", sizeof *nf); return NULL; }
         *nf = seq->nf;
         rv_index_attach(x, RV_SEC_STRANDS, nf, sizeof *nf);
     }
@@ -198,7 +198,7 @@ rv_build_job_t *rv_build_start(const char *path, rv_seq_t *seq, rv_alpha_t alpha
     pthread_sigmask(SIG_BLOCK, &all, &old); /* the worker inherits a full mask */
     int rc = pthread_create(&j->tid, NULL, job_main, j);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0) { free(j->path); free(j); rv_error("build", "cannot start a thread"); return NULL; }
+    if (rc != 0) { free(j->path); free(j); rv_thread_failed(rc, "build thread"); return NULL; }
     return j;
 }
 

@@ -42,7 +42,7 @@
 typedef struct {
     void *v;         /* runs as (start, length, period), fields of the index's width */
     uint64_t n, cap; /* runs */
-    int oom;
+    uint64_t oom;    /* bytes a failed allocation asked for, or 0 */
 } runbuf_t;
 
 typedef struct {
@@ -89,7 +89,7 @@ static int buf_push(runbuf_t *B, int wide, uint64_t s, uint64_t len, uint64_t p)
     if (B->n == B->cap) {
         uint64_t cap = B->cap ? B->cap * 2 : 4096;
         void *v = realloc(B->v, cap * 3 * (wide ? 8 : 4));
-        if (!v) { B->oom = 1; return -1; }
+        if (!v) { B->oom = cap * 3 * (wide ? 8 : 4); return -1; }
         B->v = v;
         B->cap = cap;
     }
@@ -180,7 +180,7 @@ typedef struct {
     void *tmp;            /* the runs grouped by range, as in the buffers */
     uint64_t **scratch;   /* per thread: width + 1 counters */
     rv_runs_cols_t dst;
-    int oom;
+    uint64_t oom;         /* bytes a failed allocation asked for, or 0 */
 } sort_ctx_t;
 
 static void count_ranges(void *arg, uint64_t lo, uint64_t hi, int t)
@@ -215,7 +215,7 @@ static void sort_range(void *arg, uint64_t lo, uint64_t hi, int t)
     sort_ctx_t *c = arg;
     const int w = c->x->wide;
     uint64_t *cnt = c->scratch[t];
-    if (!cnt && !(cnt = c->scratch[t] = malloc((c->width + 1) * sizeof *cnt))) { c->oom = 1; return; }
+    if (!cnt && !(cnt = c->scratch[t] = malloc((c->width + 1) * sizeof *cnt))) { c->oom = (c->width + 1) * sizeof *cnt; return; }
     for (uint64_t r = lo; r < hi; r++) {
         const uint64_t a = c->first[r], b = c->first[r + 1], base = r * c->width;
         memset(cnt, 0, (c->width + 1) * sizeof *cnt);
@@ -270,14 +270,14 @@ static int sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, int threads, u
         c.first[c.nr] = at;
         rv_parallel_for(nb, (uint64_t)nb, scatter_ranges, &c);
         if (!(*sec = malloc(rv_runs_section_bytes(m, x->wide)))) {
-            rv_error("tandem", "out of memory (%llu runs)", (unsigned long long)m);
+            rv_oom("tandem runs", rv_runs_section_bytes(m, x->wide));
         } else {
             c.dst = rv_runs_columns(*sec, m, x->wide);
             rv_parallel_dynamic(threads, c.nr, 1, sort_range, &c);
-            rc = c.oom ? rv_error("tandem", "out of memory") : 0;
+            rc = c.oom ? rv_oom("tandem runs' sort", c.oom) : 0;
         }
     } else {
-        rv_error("tandem", "out of memory (%llu runs)", (unsigned long long)m);
+        rv_oom("tandem runs' sort", (uint64_t)nb * c.nr * sizeof *c.hist + (m ? m : 1) * 3 * (x->wide ? 8 : 4));
     }
     for (int t = 0; c.scratch && t < threads; t++) free(c.scratch[t]);
     free(c.scratch);
@@ -297,7 +297,7 @@ static int find_candidates(const rv_index_t *x, const rv_rmq_t *q, void *end, in
         rv_trace(order ? "runs.lyndon1+candidates" : "runs.lyndon0+candidates", &t);
         if (c.stop) return rv_error("tandem", "cancelled");
         for (int k = 0; k < threads; k++)
-            if (bufs[k].oom) return rv_error("tandem", "out of memory");
+            if (bufs[k].oom) return rv_oom("tandem runs' candidates", bufs[k].oom);
     }
     return 0;
 }
@@ -323,7 +323,7 @@ rv_runs_t *rv_runs_compute_chunked(const rv_index_t *x, int threads, uint64_t mi
     void *sec = NULL;
     int rc = -1;
     if ((n && !q) || !end || !bufs || !r) {
-        rv_error("tandem", "out of memory");
+        if (!(n && !q)) rv_oom("tandem runs' ends", (n + 1) * (x->wide ? 8 : 4)); /* else the LCE table's */
     } else if (find_candidates(x, q, end, threads, min_chunk, bufs, p) == 0) {
         rv_rmq_free(q); /* the sort's memory comes after these */
         q = NULL;

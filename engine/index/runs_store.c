@@ -163,7 +163,7 @@ static int runs_check(const rv_runs_t *r, uint64_t n_text, int threads)
 {
     const uint64_t nb = rv_runs_blocks(r->n);
     check_ctx_t c = {r, n_text, malloc((nb ? nb : 1) * sizeof *c.bm), 0};
-    if (!c.bm) return rv_error("tandem", "out of memory");
+    if (!c.bm) return rv_oom("tandem runs' check", (nb ? nb : 1) * sizeof *c.bm);
     if (threads <= 0) threads = rv_default_threads();
     rv_parallel_for(nb >= 4096 ? threads : 1, nb, check_blocks, &c);
     if (!atomic_load(&c.bad)) tree_check(&c, 0, nb);

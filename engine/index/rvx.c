@@ -190,6 +190,34 @@ static rv_rvx_status_t check_header(const char *path, const char *input, const u
     return RV_RVX_OK;
 }
 
+/* Every byte outside the header, the used table entries, the sections and the
+ * block hashes is zero: the writer leaves holes there, and no hash covers them, so
+ * damage in them is found this way.  A tail after the block hashes must be zero and
+ * shorter than a page.  Reads O(sections) pages; call after check_table(). */
+static int padding_zero(const unsigned char *base, size_t len, const rvx_header_t *h)
+{
+    uint64_t lo[RVX_TABLE_CAP + 2], hi[RVX_TABLE_CAP + 2];
+    const rvx_entry_t *table = (const rvx_entry_t *)(base + sizeof *h);
+    int m = 0;
+    lo[m] = 0, hi[m++] = sizeof *h + (uint64_t)h->n_sections * sizeof *table;
+    lo[m] = h->hash_offset, hi[m++] = h->hash_offset + h->n_hashes * 8;
+    for (uint32_t i = 0; i < h->n_sections; i++) lo[m] = table[i].offset, hi[m++] = table[i].offset + table[i].bytes;
+    for (int i = 1; i < m; i++) /* by start: few entries, mostly in order already */
+        for (int k = i; k > 0 && lo[k - 1] > lo[k]; k--) {
+            uint64_t a = lo[k], b = hi[k];
+            lo[k] = lo[k - 1], hi[k] = hi[k - 1], lo[k - 1] = a, hi[k - 1] = b;
+        }
+    uint64_t at = 0;
+    for (int i = 0; i <= m; i++) {
+        uint64_t to = i < m ? lo[i] : len;
+        if (i == m && to - at >= RVX_SEC_ALIGN) return 0;
+        for (; at < to; at++)
+            if (base[at]) return 0;
+        if (i < m && hi[i] > at) at = hi[i];
+    }
+    return 1;
+}
+
 /* Table and block hashes, O(sections + blocks); fills ptr/bytes by id. */
 static rv_rvx_status_t check_table(const char *path, const unsigned char *base, size_t len,
                                    const rvx_header_t *h, const void **ptr, uint64_t *bytes)
@@ -226,6 +254,7 @@ static rv_rvx_status_t check_table(const char *path, const unsigned char *base, 
         (h->version < 5 && (!ptr[RV_SEC_ISA] || !ptr[RV_SEC_RAW] || !ptr[RV_SEC_TEXT])) ||
         h->alpha < RV_ALPHA_DNA || h->alpha > RV_ALPHA_TEXT || h->wide > 1)
         return rv_error(path, "corrupt index (inconsistent sections)"), RV_RVX_CORRUPT;
+    if (!padding_zero(base, len, h)) return rv_error(path, "corrupt index (nonzero padding)"), RV_RVX_CORRUPT;
     /* the small sections and the file forms are read whole at once: verify them now */
     for (uint32_t i = 0; i < h->n_sections; i++)
         if (read_at_open(table[i].id) && !section_hashes_ok(base, &table[i], hashes, h->block_bytes))
@@ -388,7 +417,9 @@ static const void *isa_fill(const rv_index_t *x)
 rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **out)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY);
+    rv_rvx_sweep_leftovers(path); /* what killed writers of it left */
+    /* never block: a FIFO (or a device) in the index's place is refused by fstat */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         rv_error(path, "%s", strerror(errno));
         return errno == ENOENT ? RV_RVX_MISSING : RV_RVX_IOERR;
@@ -763,10 +794,10 @@ void rv_index_verify_cancel(rv_index_t *x)
     if (x->rvx) atomic_store(&x->rvx->cancel, 1);
 }
 
-int rv_index_check_file(const char *path, int threads, int *sections, uint64_t *bytes)
+int rv_index_check_file(const char *path, const char *input, int threads, int *sections, uint64_t *bytes)
 {
     rv_index_t *x = NULL;
-    if (rv_index_load(path, NULL, &x) != RV_RVX_OK) return -1;
+    if (rv_index_load(path, input, &x) != RV_RVX_OK) return -1;
     *sections = x->rvx->n_sec;
     *bytes = x->map_len;
     int rc = rv_index_verify(x, RV_SEC_ALL_MASK, threads);

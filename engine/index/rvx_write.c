@@ -6,20 +6,18 @@
  * writeback at once (sync_file_range), so that the disk works while the CPU copies.
  * rv_rvx_writer_finish() writes the block hashes, the table and the header, then one
  * fsync and the rename: the final path only ever holds a complete file. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include "repview/common.h"
 #include "repview/index.h"
+#include "base/internal.h"
 #include "rvx_compact.h"
 #include "rvx_format.h"
 
@@ -93,65 +91,6 @@ static uint64_t block_size(void)
     return b >= 4096 && b % 4096 == 0 ? b : RVX_BLOCK_DEFAULT;
 }
 
-enum { STALE_AGE = 3600 }; /* seconds untouched before a dead writer's leftovers go */
-
-/* Remove a private directory and whatever is in it.  A writer may create its
- * temporary file while we look: try again until rmdir succeeds, after which no
- * file can appear there any more. */
-void rv_rvx_remove_dir(const char *dir)
-{
-    for (int tries = 0; tries < 100; tries++) {
-        DIR *d = opendir(dir);
-        if (!d) return;
-        struct dirent *e;
-        while ((e = readdir(d)))
-            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) unlinkat(dirfd(d), e->d_name, 0);
-        closedir(d);
-        if (rmdir(dir) == 0 || errno != ENOTEMPTY) return;
-    }
-}
-
-/* What writers killed outright (SIGKILL, a crash, power loss) leave beside path:
- * PATH.tmp.PID.N files and PATH.saving.PID.N directories (keep_save.c).  Those whose
- * process no longer exists on this machine and that nobody touched for an hour are
- * removed: a live writer, here or (on a shared disk) elsewhere, is never touched,
- * since its PID lives or its file keeps changing. */
-void rv_rvx_sweep_leftovers(const char *path)
-{
-    char *dir = strdup(path);
-    if (!dir) return;
-    char *slash = strrchr(dir, '/');
-    const char *base = slash ? path + (slash - dir) + 1 : path, *where = ".";
-    if (slash) *slash = 0, where = dir[0] ? dir : "/";
-    DIR *d = opendir(where);
-    size_t bl = strlen(base);
-    time_t now = time(NULL);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        const char *rest = e->d_name + bl;
-        int is_dir;
-        if (strncmp(e->d_name, base, bl) != 0) continue;
-        if (strncmp(rest, ".tmp.", 5) == 0) rest += 5, is_dir = 0;
-        else if (strncmp(rest, ".saving.", 8) == 0) rest += 8, is_dir = 1;
-        else continue;
-        char *end;
-        long pid = strtol(rest, &end, 10);
-        if (end == rest || *end != '.' || pid <= 0 || pid == (long)getpid()) continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
-        struct stat st;
-        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || now - st.st_mtime < STALE_AGE) continue;
-        size_t fl = strlen(where) + strlen(e->d_name) + 2;
-        char *full = malloc(fl);
-        if (!full) break;
-        snprintf(full, fl, "%s/%s", where, e->d_name);
-        if (is_dir && S_ISDIR(st.st_mode)) rv_rvx_remove_dir(full);
-        else if (!is_dir && S_ISREG(st.st_mode)) unlink(full);
-        free(full);
-    }
-    if (d) closedir(d);
-    free(dir);
-}
-
 rv_rvx_writer_t *rv_rvx_writer_open(const char *path, int threads)
 {
     struct stat st; /* the rename at the end must never replace a device or FIFO */
@@ -169,8 +108,14 @@ rv_rvx_writer_t *rv_rvx_writer_open(const char *path, int threads)
         rv_error(path, "out of memory");
         return NULL;
     }
-    snprintf(w->tmp, pl + 48, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&serial, 1));
-    w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    for (int tries = 0; tries < 8; tries++) { /* locked, so no sweeper takes it (leftovers.c) */
+        snprintf(w->tmp, pl + 48, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&serial, 1));
+        w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (w->fd < 0 || rv_rvx_claim(w->fd) == 0) break;
+        close(w->fd);
+        w->fd = -1;
+        errno = EAGAIN;
+    }
     if (w->fd < 0) {
         rv_error(path, "cannot write: %s", strerror(errno));
         free(w->tmp); free(w->path); free(w);
@@ -182,9 +127,10 @@ rv_rvx_writer_t *rv_rvx_writer_open(const char *path, int threads)
     pthread_cond_init(&w->cv, NULL);
     int want = threads > 0 ? threads : rv_default_threads();
     want = want > 4 ? 4 : want; /* the disk, not the CPU, sets the pace */
+    int rc = 0;
     for (int i = 0; i < want; i++)
-        if (pthread_create(&w->tid[w->nthreads], NULL, writer_main, w) == 0) w->nthreads++;
-    if (!w->nthreads) { rv_rvx_writer_abort(w); rv_error(path, "cannot start a thread"); return NULL; }
+        if ((rc = pthread_create(&w->tid[w->nthreads], NULL, writer_main, w)) == 0) w->nthreads++;
+    if (!w->nthreads) { rv_rvx_writer_abort(w); rv_thread_failed(rc, "index writer thread"); return NULL; }
     return w;
 }
 

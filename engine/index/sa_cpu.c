@@ -18,8 +18,7 @@ int rv_cpu_sa(rv_index_t *x, int threads, rv_progress_t *p)
     /* the ISA array is free until rv_cpu_isa: the construction's scratch */
     rv_sa_opts_t o = {.progress = sa_progress, .progress_ud = p};
     if (rv_sa_parallel_opts(x->seq->text, n, x->seq->sigma, x->sa, x->isa, x->wide, threads, &o) != 0)
-        return rv_error("suffix array", "out of memory (about %llu MB beyond the arrays)",
-                        (unsigned long long)((n + (n >> 1)) >> 20));
+        return rv_oom("suffix array's scratch", n + (n >> 1));
     return 0;
 }
 

@@ -56,8 +56,7 @@ int rv_seq_add_reverse(rv_seq_t *s, int threads)
     /* a placed text with room for both (rv_seq_load_placed) grows where it is */
     int in_place = !s->owned_text && s->text_room >= n && s->text_room;
     uint8_t *t = in_place ? (uint8_t *)s->text : malloc(n ? n : 1);
-    if (!t) return rv_error(s->path ? s->path : "strands", "out of memory (%llu MB for both strands)",
-                            (unsigned long long)(n >> 20));
+    if (!t) return rv_oom("text of both strands", n);
     if (!in_place) memcpy(t, s->text, nf);
     if (nf) t[nf] = RV_BREAK;
     reverse_t r = {t, t + nf + 1, nf};
@@ -79,7 +78,7 @@ static int forward_arrays(const rv_index_t *b, rv_index_t *f, int threads)
 {
     const uint64_t nf = f->n;
     void *lcp = malloc((nf ? nf : 1) * (f->wide ? 8 : 4));
-    if (!lcp) return rv_error("strands", "out of memory");
+    if (!lcp) return rv_oom("forward strand's LCP", (nf ? nf : 1) * (f->wide ? 8 : 4));
     uint64_t k = 0, run = 0; /* run: min of T's LCPs since the last forward suffix */
     for (uint64_t r = 0; r < b->n; r++) {
         uint64_t l = rv_lcp(b, r), p = rv_get(b->sa, b->wide, r);

@@ -61,18 +61,18 @@ static int open_plain(const char *path)
 rv_reads_t *rv_reads_open_block(const char *path, size_t block)
 {
     rv_reads_t *r = calloc(1, sizeof *r);
-    if (!r) { rv_error(path, "out of memory"); return NULL; }
+    if (!r) { rv_oom("query reader", sizeof *r); return NULL; }
     r->fd = -1;
     r->min_chunk = MIN_CHUNK;
     r->pending = 1;
     r->ctx = strdup(strcmp(path, "-") == 0 ? "stdin" : path);
-    if (!r->ctx) { rv_error(path, "out of memory"); rv_reads_close(r); return NULL; }
+    if (!r->ctx) { rv_oom("query reader", strlen(path) + 1); rv_reads_close(r); return NULL; }
     r->fd = open_plain(path);
     if (r->fd >= 0) {
         (void)posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);  /* a hint: larger read-ahead */
         r->cap = block ? block : 1;
         r->buf = malloc(r->cap + 1);
-        if (!r->buf) { rv_error(path, "out of memory"); rv_reads_close(r); return NULL; }
+        if (!r->buf) { rv_oom("query file's buffer", r->cap + 1); rv_reads_close(r); return NULL; }
         return r;
     }
     errno = 0;
@@ -84,7 +84,7 @@ rv_reads_t *rv_reads_open_block(const char *path, size_t block)
     }
     kseq_t *ks = kseq_init(r->fp);
     r->ks = ks;
-    if (!ks) { rv_error(path, "out of memory"); rv_reads_close(r); return NULL; }
+    if (!ks) { rv_oom("query reader", 1 << 16); rv_reads_close(r); return NULL; }
     return r;
 }
 
@@ -102,7 +102,7 @@ static int refill(rv_reads_t *r)
     r->pos = 0;
     if (r->end == r->cap) {
         char *b = realloc(r->buf, 2 * r->cap + 1);
-        if (!b) return rv_error(r->ctx, "out of memory");
+        if (!b) return rv_oom("query file's buffer", 2 * r->cap + 1);
         r->buf = b;
         r->cap *= 2;
     }
@@ -168,7 +168,7 @@ static int qual_put(rv_reads_t *r, size_t at, const char *s, size_t k)
         size_t cap = r->qual_cap ? r->qual_cap : 256;
         while (cap < at + k) cap *= 2;
         char *q = realloc(r->qual, cap);
-        if (!q) return rv_error(r->ctx, "out of memory");
+        if (!q) return rv_oom("query qualities", cap);
         r->qual = q;
         r->qual_cap = cap;
     }

@@ -194,7 +194,7 @@ int rv_seq_parse_buffer(rv_seq_t *s, const char *buf, uint64_t len, const char *
     j.out_at = malloc(want * sizeof *j.out_at);
     j.rec_at = malloc(want * sizeof *j.rec_at);
     int rc = 0;
-    if (!cut || !j.ck || !j.out_at || !j.rec_at) { rc = rv_error(ctx, "out of memory"); goto out; }
+    if (!cut || !j.ck || !j.out_at || !j.rec_at) { rc = rv_oom("reader's chunks", want * (sizeof *cut + sizeof *j.ck + sizeof *j.out_at + sizeof *j.rec_at)); goto out; }
     uint64_t nch = cut_lines(buf, len, want, cut);
     j.cut = cut;
     for (int c = 0; c < 256; c++)
@@ -214,7 +214,7 @@ int rv_seq_parse_buffer(rv_seq_t *s, const char *buf, uint64_t len, const char *
     }
     j.out = big_alloc(bytes + 1);
     j.rec = calloc(recs, sizeof *j.rec);
-    if (!j.out || !j.rec) { free(j.out); free(j.rec); rc = rv_error(ctx, "out of memory"); goto out; }
+    if (!j.out || !j.rec) { free(j.out); free(j.rec); rc = rv_oom("sequence", bytes + 1 + recs * sizeof *j.rec); goto out; }
     j.pass = 2;
     rv_parallel_dynamic(threads, nch, 1, fa_range, &j);
     rv_trace("read.copy", &t);
@@ -224,7 +224,7 @@ int rv_seq_parse_buffer(rv_seq_t *s, const char *buf, uint64_t len, const char *
     s->owned_raw = j.out;
     s->raw = j.out;
     s->glen = bytes;
-    if (j.oom) rc = rv_error(ctx, "out of memory");
+    if (j.oom) rc = rv_oom("record names", 4096);
 out:
     free(cut);
     free(j.ck);
@@ -328,6 +328,7 @@ int rv_seq_encode_threads(rv_seq_t *s, rv_alpha_t alpha, int threads, uint64_t c
     }
     j.chunk = chunk;
     j.nch = nch;
+    uint64_t want = nch * (sizeof *j.syms + sizeof *j.starts); /* what a failure asked for */
     j.syms = malloc(nch * sizeof *j.syms);
     j.starts = malloc(nch * sizeof *j.starts);
     if (!j.syms || !j.starts) goto oom;
@@ -344,7 +345,8 @@ int rv_seq_encode_threads(rv_seq_t *s, rv_alpha_t alpha, int threads, uint64_t c
         stot += b;
     }
     uint64_t n = vtot ? vtot - 1 : 0, room = 0;
-    j.seg = malloc((stot ? stot : 1) * sizeof *j.seg);
+    want = (stot ? stot : 1) * sizeof *j.seg;
+    j.seg = malloc(want);
     if (!j.seg) goto oom;
     if (s->place) { /* t[v] for v <= n: n bytes, the caller's */
         if (!(j.t = s->place(s->place_ud, n, &room))) {
@@ -353,6 +355,7 @@ int rv_seq_encode_threads(rv_seq_t *s, rv_alpha_t alpha, int threads, uint64_t c
         }
     } else if (!(j.t = big_alloc(n + 1))) {
         free(j.seg);
+        want = n + 1;
         goto oom;
     }
     j.pass = 2;
@@ -372,7 +375,7 @@ int rv_seq_encode_threads(rv_seq_t *s, rv_alpha_t alpha, int threads, uint64_t c
 oom:
     free(j.syms);
     free(j.starts);
-    return rv_error(s->path, "out of memory");
+    return rv_oom("encoded text", want);
 }
 
 /* ---- files ----------------------------------------------------------------------- */
@@ -393,7 +396,7 @@ static char *inflate_all(const char *path, int threads, uint64_t size_hint, uint
     if (cap > (1ull << 30)) cap = 1ull << 30;
     char *buf = malloc(cap);
     for (;;) {
-        if (!buf) { bgzf_close(fp); rv_error(path, "out of memory"); return NULL; }
+        if (!buf) { bgzf_close(fp); rv_oom("input's buffer", cap); return NULL; }
         if (n == cap) {
             cap += cap / 2;
             char *b = realloc(buf, cap);
@@ -416,7 +419,7 @@ static char *inflate_all(const char *path, int threads, uint64_t size_hint, uint
 static rv_seq_t *new_seq(const char *path, const struct stat *st)
 {
     rv_seq_t *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = strdup(path))) { free(s); rv_error(path, "out of memory"); return NULL; }
+    if (!s || !(s->path = strdup(path))) { free(s); rv_oom("sequence", sizeof *s); return NULL; }
     if (st) {
         s->src_size = (uint64_t)st->st_size;
         s->src_mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
@@ -428,7 +431,7 @@ static rv_seq_t *new_seq(const char *path, const struct stat *st)
 
 static rv_seq_t *finish(rv_seq_t *s, int rc, rv_alpha_t alpha, int threads)
 {
-    if (rc == 0) rc = rv_seq_index_names(s) < 0 ? rv_error(s->path, "out of memory") : 0;
+    if (rc == 0) rc = rv_seq_index_names(s) < 0 ? rv_oom("record names' table", s->n_rec * 2 * sizeof(uint64_t)) : 0;
     if (rc == 0) rc = rv_seq_encode_threads(s, alpha, threads, 0);
     s->place = NULL, s->place_ud = NULL;
     if (rc != 0) { rv_seq_free(s); return NULL; }

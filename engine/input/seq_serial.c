@@ -119,7 +119,7 @@ static int parse_records(line_src_t *src, const char *ctx, rv_seq_t *s, growbuf_
         char c = text[0];
         if (c == '>' || (c == '@' && state != 1)) {
             if (state == 2) return rv_error(ctx, "line %llu: FASTQ record without '+' line", (unsigned long long)lineno);
-            if (add_record(s, &cap, text + 1, full - 1, raw->len) < 0) return rv_error(ctx, "out of memory");
+            if (add_record(s, &cap, text + 1, full - 1, raw->len) < 0) return rv_oom("record table", cap * sizeof *s->rec);
             if (!s->rec[s->n_rec - 1].name[0])
                 return rv_error(ctx, "line %llu: record without a name", (unsigned long long)lineno);
             state = c == '>' ? 1 : 2;
@@ -138,7 +138,7 @@ static int parse_records(line_src_t *src, const char *ctx, rv_seq_t *s, growbuf_
         uint64_t before = raw->len;
         int a = append_seq_line(raw, text, l);
         if (a == -1) return rv_error(ctx, "line %llu: binary data, not FASTA or FASTQ", (unsigned long long)lineno);
-        if (a < 0) return rv_error(ctx, "out of memory");
+        if (a < 0) return rv_oom("sequence", raw->len + l);
         s->rec[s->n_rec - 1].len += raw->len - before;
     }
     if (ret < 0)
@@ -263,7 +263,7 @@ int rv_seq_encode_serial(rv_seq_t *s, rv_alpha_t alpha)
     uint8_t *t = malloc(s->glen + s->n_rec + 1);
     uint64_t segcap = 16, nseg = 0, n = 0;
     rv_segment_t *seg = malloc(segcap * sizeof *seg);
-    if (!t || !seg) { free(t); free(seg); return rv_error(s->path, "out of memory"); }
+    if (!t || !seg) { free(t); free(seg); return rv_oom("encoded text", s->glen + s->n_rec + 1); }
     for (uint64_t r = 0; r < s->n_rec; r++) {
         const unsigned char *p = (const unsigned char *)s->raw + s->rec[r].off;
         int open = 0;
@@ -274,7 +274,7 @@ int rv_seq_encode_serial(rv_seq_t *s, rv_alpha_t alpha)
                 if (nseg == segcap) {
                     segcap *= 2;
                     rv_segment_t *g = realloc(seg, segcap * sizeof *g);
-                    if (!g) { free(t); free(seg); return rv_error(s->path, "out of memory"); }
+                    if (!g) { free(t); free(seg); return rv_oom("segment table", segcap * sizeof *g); }
                     seg = g;
                 }
                 if (n) t[n++] = RV_BREAK;
@@ -369,7 +369,7 @@ int rv_seq_pack(const rv_seq_t *s, void **buf, uint64_t *bytes)
     uint64_t total = sizeof h + s->n_rec * 2 * sizeof(uint64_t) + h.names_bytes + s->n_seg * sizeof *s->seg +
                      h.path_bytes + h.warning_bytes;
     char *p = malloc(total);
-    if (!p) return rv_error("sequence", "out of memory");
+    if (!p) return rv_oom("packed sequence", total);
     char *q = p;
     memcpy(q, &h, sizeof h), q += sizeof h;
     for (uint64_t i = 0; i < s->n_rec; i++) {
@@ -412,7 +412,7 @@ rv_seq_t *rv_seq_unpack(const void *buf, uint64_t bytes, const uint8_t *text, ui
     memcpy(&h, q, sizeof h), q += sizeof h;
     if (!pack_fits(&h, bytes - sizeof h, text_bytes)) goto bad;
     rv_seq_t *s = calloc(1, sizeof *s);
-    if (!s) { rv_error("sequence", "out of memory"); return NULL; }
+    if (!s) { rv_oom("sequence", sizeof *s); return NULL; }
     s->alpha = (rv_alpha_t)h.alpha, s->sigma = (int)h.sigma, s->glen = h.glen, s->n = h.n;
     s->strands = (int)h.strands, s->nf = h.nf, s->src_size = h.src_size, s->src_ino = h.src_ino;
     s->src_mtime_ns = h.src_mtime_ns, s->src_ctime_ns = h.src_ctime_ns;

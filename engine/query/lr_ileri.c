@@ -24,7 +24,7 @@ int rv_lr_leftmost_linear(const rv_index_t *x, rv_lr_t *out)
     if (!q || !ql) {
         free(q);
         free(ql);
-        return rv_error("longest repeats", "out of memory");
+        return rv_oom("longest repeats' queue", 2 * (n ? n : 1) * sizeof *q);
     }
     uint64_t head = 0, tail = 0;
     for (uint64_t k = 0; k < n; k++) {

@@ -21,7 +21,7 @@ typedef struct {
     rv_lr_hit_t *h;
     size_t n, cap;
     rv_lr_stats_t st;
-    int oom;
+    uint64_t oom; /* bytes a failed allocation asked for, or 0 */
 } slot_t;
 
 typedef struct {
@@ -37,7 +37,7 @@ static int slot_reserve(slot_t *s, size_t more)
     size_t cap = s->cap ? s->cap : 1024;
     while (cap < s->n + more) cap *= 2;
     rv_lr_hit_t *h = realloc(s->h, cap * sizeof *h);
-    if (!h) { s->oom = 1; return -1; }
+    if (!h) { s->oom = cap * sizeof *h; return -1; }
     s->h = h;
     s->cap = cap;
     return 0;
@@ -181,7 +181,7 @@ int rv_lr_scan(const rv_index_t *x, uint64_t lo, uint64_t hi, const rv_lr_scan_o
     if (hi > x->n) hi = x->n;
     const uint64_t nslots = (uint64_t)threads * SLOTS_PER_THREAD;
     c.slot = calloc(nslots, sizeof *c.slot);
-    if (!c.slot) return rv_error("longest repeats", "out of memory");
+    if (!c.slot) return rv_oom("longest repeats' slots", nslots * sizeof *c.slot);
     rv_lr_stats_t total = {.steps_min = UINT64_MAX};
     for (uint64_t i = 0; i < nslots; i++) c.slot[i].st.steps_min = UINT64_MAX;
     int rc = 0;
@@ -191,7 +191,7 @@ int rv_lr_scan(const rv_index_t *x, uint64_t lo, uint64_t hi, const rv_lr_scan_o
         uint64_t tasks = (c.hi - c.lo + CHUNK - 1) / CHUNK;
         rv_parallel_dynamic(tasks > 1 ? threads : 1, tasks, 1, scan_task, &c);
         for (uint64_t t = 0; t < tasks && rc == 0; t++) {
-            if (c.slot[t].oom) rc = rv_error("longest repeats", "out of memory");
+            if (c.slot[t].oom) rc = rv_oom("longest repeats found", c.slot[t].oom);
             else if (emit && c.slot[t].n && emit(ctx, c.slot[t].h, c.slot[t].n)) rc = 1;
             total.hits += c.slot[t].n;
         }

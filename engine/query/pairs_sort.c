@@ -59,8 +59,11 @@ static int sink_grow(pf_sink_t *k, uint64_t c, int fatal)
     rv_pair_t *t = b ? realloc(k->tmp, c * sizeof *t) : NULL;
     if (t) k->tmp = t;
     if (!b || !t) {
-        errno = ENOMEM;
-        return fatal ? sink_fail(k, "sort buffer") : -1;
+        if (!fatal) return -1;
+        rv_oom("pairs' sort buffer", 2 * c * sizeof *b);
+        snprintf(k->errmsg, sizeof k->errmsg, "%s", rv_last_error());
+        k->err = 1;
+        return -1;
     }
     k->cap = c;
     return 0;
@@ -467,7 +470,7 @@ static int gather_sources(pf_sink_t *sinks, int nsinks, source_t **out, int *nou
     source_t *src = calloc(total ? total : 1, sizeof *src);
     *out = src;
     *nout = 0;
-    if (!src) return rv_error("pairs", "out of memory");
+    if (!src) return rv_oom("pairs' merge sources", (total ? total : 1) * sizeof *src);
     int k = 0;
     for (int t = 0; t < nsinks; t++) {
         pf_sink_t *s = &sinks[t];
@@ -481,7 +484,7 @@ static int gather_sources(pf_sink_t *sinks, int nsinks, source_t **out, int *nou
             k++;
             if (!b || !raw) {
                 *nout = k;
-                return rv_error("pairs", "out of memory");
+                return rv_oom("pairs' merge buffers", READ_PAIRS * sizeof *b + RAW_BYTES);
             }
         }
     }
@@ -494,7 +497,7 @@ int pf_emit(pf_emitter_t *e, const rv_pair_t *p, size_t n)
 {
     const pf_out_t *o = e->out;
     if (o->both) {
-        if (!e->dec && !(e->dec = malloc(RV_PAIRS_BATCH * sizeof *e->dec))) return rv_error("pairs", "out of memory");
+        if (!e->dec && !(e->dec = malloc(RV_PAIRS_BATCH * sizeof *e->dec))) return rv_oom("pairs' output batch", RV_PAIRS_BATCH * sizeof *e->dec);
         for (size_t i = 0; i < n; i++) {
             e->dec[i] = p[i];
             pf_decode(&e->dec[i]);
@@ -547,7 +550,7 @@ int pf_merge(pf_sink_t *sinks, int nsinks, const pf_out_t *out)
     int nsrc = 0, rc = gather_sources(sinks, nsinks, &src, &nsrc);
     int *heap = rc == 0 ? malloc((size_t)(nsrc ? nsrc : 1) * sizeof *heap) : NULL;
     rv_pair_t *batch = rc == 0 ? malloc(RV_PAIRS_BATCH * sizeof *batch) : NULL;
-    if (rc == 0 && (!heap || !batch)) rc = rv_error("pairs", "out of memory");
+    if (rc == 0 && (!heap || !batch)) rc = rv_oom("pairs' merge", (uint64_t)(nsrc ? nsrc : 1) * sizeof *heap + RV_PAIRS_BATCH * sizeof *batch);
     int nh = 0;
     size_t nb = 0;
     pf_emitter_t e = {out, NULL, NULL, 0};

@@ -281,7 +281,7 @@ int pf_collect_sinks(const pf_filter_t *f, const rv_pairs_opts_t *o, uint64_t n_
     uint64_t mem = o->mem_bytes ? o->mem_bytes : 256ull << 20;
     uint64_t cap = mem / (uint64_t)threads / (2 * sizeof(rv_pair_t)); /* + radix scratch */
     pf_sink_t *sinks = calloc((size_t)threads, sizeof *sinks);
-    if (!sinks) return rv_error("pairs", "out of memory");
+    if (!sinks) return rv_oom("pairs' sinks", (uint64_t)threads * sizeof *sinks);
     int rc = 0, made = 0;
     for (; made < threads && rc == 0; made++) {
         rc = pf_sink_init(&sinks[made], cap < 64 ? 64 : cap, n_text);

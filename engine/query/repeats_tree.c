@@ -213,7 +213,7 @@ int rv_repeats_each_grain(const rv_index_t *x, uint64_t min_len, int supermax, i
     for (uint64_t i = 0; i < f.n; i++)
         if (f.v[i].rb - f.v[i].lb + 1 > most) most = f.v[i].rb - f.v[i].lb + 1;
     uint64_t *buf = malloc((most ? most : 1) * sizeof *buf);
-    int rc = buf ? 0 : rv_error("repeats", "out of memory");
+    int rc = buf ? 0 : rv_oom("repeats' positions", (most ? most : 1) * sizeof *buf);
     for (uint64_t i = 0; i < f.n && rc == 0; i++) rc = hand_out(x, f.v[i].len, f.v[i].lb, f.v[i].rb, buf, fn, ud);
     free(buf);
     free(f.v);

@@ -110,7 +110,7 @@ int rv_find_filter(rv_pattern_t *p, int k)
         if (total > p->filter_max) return 0;
     }
     uint64_t *cand = malloc((total ? total : 1) * sizeof *cand), nc = 0;
-    if (!cand) return rv_error("pattern", "out of memory");
+    if (!cand) return rv_oom("pattern's candidates", (total ? total : 1) * sizeof *cand);
     for (size_t j = 0; j < parts; j++) {
         const uint64_t off = j * p->m / parts;
         for (uint64_t r = lo[j]; r < hi[j]; r++) {

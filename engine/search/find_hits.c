@@ -147,7 +147,7 @@ static int ensure_cache(rv_pattern_t *p)
     if (rv_find_ensure(p) < 0) return -1;
     if (p->cached || p->count > p->cache_max) return 0;
     p->cache = malloc((p->count ? p->count : 1) * sizeof *p->cache);
-    if (!p->cache) return rv_error("pattern", "out of memory");
+    if (!p->cache) return rv_oom("pattern's hits", (p->count ? p->count : 1) * sizeof *p->cache);
     fill_hits(p, 0, p->cache);
     if (rv_hits_sort(p->cache, p->count, 0) < 0) return -1;
     p->cached = 1;
@@ -274,13 +274,13 @@ int64_t rv_find_many(const rv_index_t *x, rv_pattern_t *const *pats, size_t n, i
     *out = NULL;
     if (threads < 1) threads = rv_default_threads();
     many_t c = {pats, calloc(n + 1, sizeof *c.off), NULL, 0};
-    if (!c.off) return rv_error("find", "out of memory");
+    if (!c.off) return rv_oom("hits' offsets", (n + 1) * sizeof *c.off);
     rv_parallel_dynamic(threads, n, 16, search_range, &c);
     if (c.failed) { free(c.off); return -1; }
     for (size_t i = 0; i < n; i++) c.off[i + 1] = c.off[i] + pats[i]->count;
     uint64_t total = c.off[n];
     c.out = malloc((total ? total : 1) * sizeof *c.out);
-    if (!c.out) { free(c.off); return rv_error("find", "out of memory (%llu hits)", (unsigned long long)total); }
+    if (!c.out) { free(c.off); return rv_oom("hits", (total ? total : 1) * sizeof *c.out); }
     rv_parallel_dynamic(threads, n, 64, fill_range, &c);
     free(c.off);
     if (rv_hits_sort(c.out, total, threads) < 0) { free(c.out); return -1; }

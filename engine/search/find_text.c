@@ -219,7 +219,7 @@ int64_t rv_find_text_range(const rv_find_text_t *f, uint64_t lo, uint64_t hi, in
     if (threads <= 0) threads = rv_default_threads();
     const uint64_t tasks = (hi - lo + TASK - 1) / TASK;
     scan_ctx_t c = {f, lo, hi, calloc(tasks ? tasks : 1, sizeof(hitvec_t))};
-    if (!c.task) return rv_error("find", "out of memory");
+    if (!c.task) return rv_oom("search's tasks", (tasks ? tasks : 1) * sizeof(hitvec_t));
     rv_parallel_dynamic(tasks > 1 ? threads : 1, tasks, 1, scan_tasks, &c);
     uint64_t total = 0;
     int oom = 0;
@@ -231,7 +231,7 @@ int64_t rv_find_text_range(const rv_find_text_t *f, uint64_t lo, uint64_t hi, in
         free(c.task[t].h);
     }
     free(c.task);
-    if (!h) return rv_error("find", "out of memory (%llu hits)", (unsigned long long)total);
+    if (!h) return rv_oom("hits", (total ? total : 1) * sizeof *h);
     *out = h;
     return (int64_t)total;
 }

@@ -115,7 +115,7 @@ static int build_cpu(rv_fm_t *f)
     if (!c.blk || !c.local) {
         free(c.blk);
         free(c.local);
-        return rv_error("FM-index", "out of memory (%llu MB)", (unsigned long long)(nb * 96 >> 20));
+        return rv_oom("FM-index", nb * (sizeof *c.blk + sizeof *c.local));
     }
     rv_parallel_for(f->threads, nb, fill_blocks, &c);
     uint64_t sum[4] = {0};
@@ -284,7 +284,7 @@ static int search_cpu(rv_fm_t *f, const rv_fm_batch_t *b, int strands, unsigned 
         uint64_t total = 0;
         for (int t = 0; t < threads; t++) total += c.vec[t].n;
         *hits = malloc((total ? total : 1) * sizeof **hits);
-        if (!*hits) rc = rv_error("FM-index", "out of memory (%llu hits)", (unsigned long long)total);
+        if (!*hits) rc = rv_oom("hits", (total ? total : 1) * sizeof **hits);
         for (int t = 0; rc == 0 && t < threads; t++) {
             if (c.vec[t].n) memcpy(*hits + *n_hits, c.vec[t].h, c.vec[t].n * sizeof **hits);
             *n_hits += c.vec[t].n;

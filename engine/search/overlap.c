@@ -60,7 +60,7 @@ int rv_overlap(const rv_index_t *x, const char *q, size_t len, rv_strand_t stran
         return rv_error("overlap", "strand '-' needs a DNA index (this one is %s)", rv_alpha_name(a));
     uint8_t stackbuf[2 * 512];
     uint8_t *code = len <= 512 ? stackbuf : malloc(2 * len);
-    if (!code) return rv_error("overlap", "out of memory");
+    if (!code) return rv_oom("query's code", 2 * len);
     uint8_t *rc = code + len;
     for (size_t i = 0; i < len; i++) {
         uint8_t c = rv_alpha_code(a, (unsigned char)q[i]);

@@ -17,6 +17,13 @@
 int rv_error(const char *context, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Record that memory ran out: "out of memory (SIZE for the WHAT)", SIZE being the
+ * bytes the failed allocation asked for.  It names no context: the front end puts
+ * the command the user typed before it (every message that starts "out of memory"
+ * gets it), since the engine cannot know which command reached the stage.  Always
+ * returns -1. */
+int rv_oom(const char *what, uint64_t bytes);
+
 /* The last message recorded by rv_error() in this thread ("" when none). */
 const char *rv_last_error(void);
 

@@ -121,9 +121,13 @@ int rv_index_save(const rv_index_t *x, const char *path);
  * until rv_rvx_writer_finish() succeeds (temporary file, one fsync, rename). */
 typedef struct rv_rvx_writer rv_rvx_writer_t;
 /* Remove what writers of path killed outright left beside it (PATH.tmp.PID.N,
- * PATH.saving.PID.N) when their process is gone and they are an hour old; every
- * writer of path does this first. */
+ * PATH.saving.PID.N): those whose process is gone and whose lock nobody holds
+ * (leftovers.c says why both).  Every writer of path and every rv_index_load() of
+ * it does this first. */
 void rv_rvx_sweep_leftovers(const char *path);
+/* Mark the file or directory open at fd as a live writer's, so that no sweep
+ * removes it: 0, or -1 when a sweep removed it first (make another). */
+int rv_rvx_claim(int fd);
 /* Remove a private directory of a save and whatever is in it (keep_save.c). */
 void rv_rvx_remove_dir(const char *dir);
 
@@ -152,7 +156,7 @@ typedef enum {
 } rv_rvx_status_t;
 
 /* Map an index file.  When input is non-NULL the file must match the input's
- * fingerprint (size, mtime).  On success *out is set and RV_RVX_OK returned;
+ * fingerprint (rv_file_matches()).  On success *out is set and RV_RVX_OK returned;
  * otherwise the reason, with a message through rv_error(). */
 rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **out);
 
@@ -186,9 +190,10 @@ void rv_index_verify_progress(const rv_index_t *x, uint64_t *done, uint64_t *tot
  * with "verification cancelled" without marking the file. */
 void rv_index_verify_cancel(rv_index_t *x);
 
-/* `repview index --check`: load path without an input, verify every section and its
+/* `repview index --check`: load path as rv_index_load() does for input (the same
+ * fingerprint test as every query; NULL: none), verify every section and its
  * content.  Fills *sections, *bytes; 0, or -1 with a message naming the damage. */
-int rv_index_check_file(const char *path, int threads, int *sections, uint64_t *bytes);
+int rv_index_check_file(const char *path, const char *input, int threads, int *sections, uint64_t *bytes);
 
 /* Whether the file at path still has the fingerprint s was read with (seq.h: size,
  * modification and status-change times, inode): 1 yes, 0 no or unreadable. */

@@ -46,6 +46,9 @@ int cli_launch_rank(void);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print "repview: <rv_last_error()>" on stderr; returns RV_EXIT_DATA. */
 int cli_data_error(void);
+/* rv_last_error() as cli_data_error() prints it (front_error_text(): the command
+ * goes before an out-of-memory message), maybe in buf. */
+const char *cli_error_text(char *buf, size_t len);
 /* Print "repview: <rv_last_error()>" for an argument (region, position) that does not
  * fit the input; returns RV_EXIT_USAGE. */
 int cli_arg_error(void);

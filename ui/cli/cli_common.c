@@ -89,9 +89,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return RV_EXIT_USAGE;
 }
 
+/* The command being run, as typed: an out-of-memory message names it. */
+static const char *command_name = "";
+
+const char *cli_error_text(char *buf, size_t len)
+{
+    return front_error_text(command_name, rv_last_error(), buf, len);
+}
+
 int cli_data_error(void)
 {
-    say_line(0, "%s\n", rv_last_error());
+    char buf[600];
+    say_line(0, "%s\n", cli_error_text(buf, sizeof buf));
     return RV_EXIT_DATA;
 }
 
@@ -112,6 +121,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
     memset(&all[n], 0, sizeof all[n]);
     char shorts[64];
     snprintf(shorts, sizeof shorts, "%st:h", shortopts ? shortopts : "");
+    command_name = cmd;
     memset(c, 0, sizeof *c);
     rv_build_opts_init(&c->build);
     c->no_save = rv_keep_env_off() ? CLI_NO_SAVE_ENV : 0;

@@ -25,7 +25,8 @@ static const char usage[] =
     "                     explorer see inverted repeats; + (default) the forward strand\n"
     "  --timing           print seconds per build stage on stderr (TSV: stage seconds)\n"
     "  --check            verify every section of FILE.rvx (or of FILE when it ends in\n"
-    "                     .rvx): all block checksums and the content checks; prints\n"
+    "                     .rvx): that it matches FILE as the queries require, the\n"
+    "                     padding, all block checksums and the content checks; prints\n"
     "                     one line and exits 0 when it is intact, 1 naming the damage\n";
 
 typedef struct {
@@ -44,22 +45,27 @@ static int on_opt(int opt, const char *arg, void *ud)
     return -1;
 }
 
-/* --check: FILE.rvx is checked, or FILE itself when it already ends in .rvx. */
+/* --check: FILE.rvx is checked, or FILE itself when it already ends in .rvx.  Its
+ * input (FILE, or the name without .rvx when that is a file) must match it as the
+ * queries require, so that an index --check passes is one they use. */
 static int check(const char *path, int threads)
 {
     size_t l = strlen(path);
-    char *def = l >= 4 && strcmp(path + l - 4, ".rvx") == 0 ? NULL : rv_index_path_for(path);
+    int named = l >= 4 && strcmp(path + l - 4, ".rvx") == 0;
+    char *def = named ? NULL : rv_index_path_for(path), *input = named ? strndup(path, l - 4) : NULL;
     const char *rvx = def ? def : path;
+    if (input && !rv_keep_allowed(input)) { free(input); input = NULL; } /* an index of stdin, or -o */
     int sections = 0;
     uint64_t bytes = 0;
     double t0 = rv_now();
-    int rc = rv_index_check_file(rvx, threads, &sections, &bytes);
+    int rc = rv_index_check_file(rvx, named ? input : path, threads, &sections, &bytes);
     if (rc == 0)
         printf("%s: ok (%d sections, %.2f GB verified in %.2f s)\n", rvx, sections, (double)bytes / 1e9,
                rv_now() - t0);
     else
         cli_data_error();
     free(def);
+    free(input);
     return rc < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
 }
 

@@ -70,8 +70,9 @@ void cli_mpi_abort(int code) { exit(code); }
 
 void cli_mpi_say_and_abort(int rank, int code)
 {
-    if (rank == 0) fprintf(stderr, "repview: %s\n", rv_last_error());
-    else fprintf(stderr, "repview: rank %d: %s\n", rank, rv_last_error());
+    char buf[600];
+    if (rank == 0) fprintf(stderr, "repview: %s\n", cli_error_text(buf, sizeof buf));
+    else fprintf(stderr, "repview: rank %d: %s\n", rank, cli_error_text(buf, sizeof buf));
     cli_mpi_abort(code);
 }
 

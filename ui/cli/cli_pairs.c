@@ -692,7 +692,8 @@ static int cli_pairs_mpi(const char *file, cli_common_t *c, rv_pairs_opts_t *o, 
                                 : mpi_worker(s, o, &plan, rank, size, own, count, t0);
     mpi_trace(rank, "done", t0);
     if (rc < 0) { /* one line from the rank that failed, then every rank ends */
-        if (!quiet_fail) fprintf(stderr, "repview: %s\n", rv_last_error());
+        char buf[600];
+        if (!quiet_fail) fprintf(stderr, "repview: %s\n", cli_error_text(buf, sizeof buf));
         if (rank == 0 && out) cli_out_end(out, RV_EXIT_DATA);
         cli_mpi_abort(RV_EXIT_DATA);
     }

@@ -173,12 +173,15 @@ static const char *sample_path(void)
     return RV_SHARE_DIR "/lambda.fa.gz";
 }
 
+/* Why the REGION argument could not be shown ("" when it was, or is not yet known). */
+static char region_error[320];
+
 /* When the records become known: the REGION argument, once. */
 static void on_source_change(app_t *a, const char **region)
 {
     if (!a->src.seq) return;
     if (*region && !a->src.partial) { /* the start of the file knows one record only */
-        goto_command(a, *region);
+        if (goto_command(a, *region) < 0) snprintf(region_error, sizeof region_error, "%s", a->msg);
         *region = NULL;
     }
     app_set_cursor(a, a->cur);
@@ -238,6 +241,35 @@ static void mouse_event(app_t *a)
     mouse_at(a, ev.y, ev.x, wheel);
 }
 
+/* Scripted mode: wait until the build has read the whole input (or failed to), so
+ * that the exit status tells a bad input even when the screen did not need it. */
+static void wait_read(app_t *a)
+{
+    const double t0 = rv_now();
+    while (a->src.job && !rv_build_finished(a->src.job) &&
+           atomic_load(&rv_build_progress(a->src.job)->stage) <= RV_STAGE_READ && rv_now() - t0 < 600) {
+        struct timespec ts = {0, 2 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    char m[700];
+    if (a->src.job && rv_build_finished(a->src.job) && src_poll(&a->src, m, sizeof m) && m[0])
+        app_message(a, a->src.state == IDX_FAILED, "%s", m);
+}
+
+/* Scripted mode's exit status: a script cannot read the screen, so a failed read or
+ * index build (1) and a REGION that is not in FILE (2) are told as the commands tell
+ * them, in the status and one line on stderr; the screen says it too. */
+static int script_status(const app_t *a)
+{
+    char buf[600];
+    if (a->src.state == IDX_FAILED) {
+        fprintf(stderr, "repview: %s\n", front_error_text(a->src.path, a->src.err, buf, sizeof buf));
+        return RV_EXIT_DATA;
+    }
+    if (region_error[0]) return fprintf(stderr, "repview: %s\n", region_error), RV_EXIT_USAGE;
+    return RV_EXIT_OK;
+}
+
 static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
 {
     int *keys, n;
@@ -254,6 +286,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
     char m[700];
     src_wait(&a->src, o->wait_index, 600, m, sizeof m);
     if (m[0]) app_message(a, a->src.state == IDX_FAILED, "%s", m);
+    wait_read(a); /* the first screen may come from faidx: a bad input shows in the read */
     on_source_change(a, &region);
     screen_draw(a);
     settle(a);
@@ -300,7 +333,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
     if (bench && ms) bench_report(ms, timed, first_ms);
     free(ms);
     free(keys);
-    return RV_EXIT_OK;
+    return script_status(a);
 }
 
 static int run_terminal(app_t *a, const opts_t *o, const char *region)

@@ -135,7 +135,8 @@ static int parse(int argc, char **argv, opts_t *o, int *first)
 static int region_text(const char *path, const char *region, rv_alpha_t *alpha, char **str, size_t *len, int max)
 {
     rv_seq_t *s = rv_seq_load_threads(path, *alpha, 1);
-    if (!s) return fprintf(stderr, "repview: %s\n", rv_last_error()), RV_EXIT_DATA;
+    char buf[600];
+    if (!s) return fprintf(stderr, "repview: %s\n", front_error_text("teach", rv_last_error(), buf, sizeof buf)), RV_EXIT_DATA;
     uint64_t rid, beg, end;
     if (rv_seq_parse_region(s, region, &rid, &beg, &end) < 0) {
         fprintf(stderr, "repview: %s\n", rv_last_error());
