@@ -71,9 +71,9 @@ static void man_emit(void *ud, const char *keys, const char *text)
     if (!keys && !*text) return;
     if (!keys) { fputs(".SS ", stdout); roff_put(text); putchar('\n'); return; }
     if (!*keys) { fputs(".br\n", stdout); roff_put(text); putchar('\n'); return; }
-    fputs(".TP\n.B \"", stdout);
+    fputs(".IP \"\\fB", stdout); /* one line per entry: the page stays short */
     roff_put(keys);
-    fputs("\"\n", stdout);
+    fputs("\\fR\"\n", stdout);
     roff_put(text);
     putchar('\n');
 }
@@ -178,7 +178,7 @@ static void on_source_change(app_t *a, const char **region)
 {
     if (!a->src.seq) return;
     if (*region && !a->src.partial) { /* the start of the file knows one record only */
-        goto_command(a, *region);
+        goto_place(a, *region);
         *region = NULL;
     }
     app_set_cursor(a, a->cur);
@@ -305,7 +305,6 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
 
 static int run_terminal(app_t *a, const opts_t *o, const char *region)
 {
-    term_set_theme(o->light);
     if (term_start(term_color_wanted(o->no_color), !o->no_mouse) < 0) return RV_EXIT_DATA;
     a->mouse = !o->no_mouse;
     on_source_change(a, &region);
@@ -368,6 +367,8 @@ int rv_explorer_main(int argc, char **argv)
     }
     if (msg[0]) app_message(&a, 0, "%s", msg);
     a.title = o.file ? o.file : "lambda.fa.gz (bundled sample)";
+    term_set_theme(o.light);
+    term_set_color(term_color_wanted(o.no_color));
     const char *term = getenv("TERM");
     if (!o.keys && (!term || !*term || strcmp(term, "dumb") == 0)) {
         /* no cursor addressing: print the first screen as text instead */
