@@ -26,8 +26,9 @@
 static const char usage[] =
     "Usage: repview [OPTIONS] [FILE [REGION]]\n\n"
     "Explore FILE (FASTA/FASTQ, plain, gzip or bgzip; '-' = stdin; none: the bundled\n"
-    "sample) at REGION (NAME, NAME:POS, NAME:BEG-END, 1-based).  F1 in the explorer\n"
-    "lists the keys.\n\n"
+    "sample) at REGION (NAME, NAME:POS, NAME:BEG-END, 1-based; NAME may be any part\n"
+    "of a record name between '|' that no other name has).  F1 in the explorer lists\n"
+    "the keys.\n\n"
     "  --no-color           no colour (also NO_COLOR=1 or TERM=dumb)\n"
     "  --theme T            dark (default) or light terminal background\n"
     "  --no-mouse           leave the mouse to the terminal\n"

@@ -122,9 +122,11 @@ void pane_draw(pane_t *p, app_t *a, rect_t r, int focused)
     if (r.h <= 0 || r.w <= 2) return;
     p->height = r.h - 1;
     pane_refresh(p, a, r.w - 1);
-    int x = dr_printf(r.y, r.x, focused ? ST_FOCUS : ST_TITLE, r.w - 1, "%c %s %s", focused ? '*' : '-',
-                      p->ops->name, p->title_extra);
+    char title[420];
+    snprintf(title, sizeof title, "%c %s %s", focused ? '*' : '-', p->ops->name, p->title_extra);
+    int x = dr_text(r.y, r.x, focused ? ST_FOCUS : ST_TITLE, title, r.w - 1);
     dr_fill(r.y, x, r.x + r.w - x - 1, ST_TITLE, '-');
+    cut_mark(title, r.y, r.x, r.w - 1, focused ? ST_FOCUS : ST_TITLE);
     int rows = r.h - 1;
     if (p->header[0] && rows > 1) {
         dr_text(r.y + 1, r.x + 1, ST_DIM, p->header, r.w - 2);
