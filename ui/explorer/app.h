@@ -1,10 +1,11 @@
 /* app.h — the explorer's state and the pieces that share it, from the bottom up:
  * state operations (app.c), the panes (pane.c, the class; pane_*.c, one each,
  * never calling each other), the search (pane_find.c), the sequence view
- * (view_seq.c), settings, the command line (prompt.c), the screen manager
- * (screen.c), key handling (actions.c) and the main loop (explorer.c).  Each
- * calls only those before it in this list (tests/sh/layers.sh checks that no
- * file calls back up). */
+ * (view_seq.c), settings, the record list, marks and export (records.c,
+ * marks.c, export.c), the screen manager (screen.c), pictures of the screen
+ * (snapshot.c), the command line (prompt.c), key handling (actions.c) and the
+ * main loop (explorer.c).  Each calls only those before it in this list
+ * (tests/sh/layers.sh checks that no file calls back up). */
 #ifndef REPVIEW_UI_APP_H
 #define REPVIEW_UI_APP_H
 
