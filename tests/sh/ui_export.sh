@@ -10,7 +10,8 @@ cd "$T" || exit 1
 play() { "$REPVIEW" --keys "$1" --dump --wait-index --size "${2:-100x30}" multi.fa; }
 body() { grep -v '^#' "$1"; }
 # sequence of record $1, 0-based [$2, $3)
-subseq() { awk -v r="$1" -v b="$2" -v e="$3" '/^>/ { on = substr($1, 2) == r; next } on { s = s $0 } END { print substr(s, b + 1, e - b) }' multi.fa; }
+subseq_of() { awk -v r="$2" -v b="$3" -v e="$4" '/^>/ { on = substr($1, 2) == r; next } on { s = s $0 } END { print substr(s, b + 1, e - b) }' "$1"; }
+subseq() { subseq_of multi.fa "$@"; }
 
 # Longest repeats: the LRs over chr1:210 and every copy (BED6, name LRk)
 play ':chr1:210<CR><Tab>Elr.bed<CR>' >screen.txt
@@ -27,6 +28,18 @@ for k in $(seq 1 "$n_lr"); do
     [ "$copies" = "$hits" ] || { ok_lr=0; bad export_lr_copies_are_find_hits "LR$k: [$copies] [$hits]"; }
 done
 [ "$n_lr" -ge 1 ] && [ $ok_lr = 1 ] && ok export_lr_copies_are_find_hits
+
+# Both strands: a copy read as the reverse complement is a '-' row, as `repview
+# find` reports the repeat on both strands (a 30-bp segment at inv:41-70 and its
+# reverse complement at inv:121-150)
+awk 'BEGIN { srand(9); for (i = 0; i < 200; i++) s = s substr("ACGT", int(rand() * 4) + 1, 1)
+             u = substr(s, 41, 30); r = ""; for (q = 30; q >= 1; q--) r = r substr("TGCA", index("ACGT", substr(u, q, 1)), 1)
+             print ">inv"; print substr(s, 1, 120) r substr(s, 151) }' >inv.fa
+"$REPVIEW" index --quiet --strands both inv.fa
+"$REPVIEW" --keys ':inv:50<CR><Tab>Einv.bed<CR>' --dump --wait-index inv.fa >/dev/null
+read -r c b e <<<"$("$REPVIEW" lr --strands both inv.fa inv:50-50 | awk -F'\t' '!/^#/ { print $1, $3, $4; exit }')"
+expect_eq export_lr_both_strands "$(body inv.bed | cut -f1-3,6)" \
+    "$("$REPVIEW" find inv.fa "$(subseq_of inv.fa "$c" "$b" "$e")" | awk -F'\t' '!/^#/ { print $1 "\t" $2 "\t" $3 "\t" $6 }')"
 
 # Maximal pairs: the BEDPE of `repview pairs --covering`, minimum length of the pane
 play ':chr1:210<CR><S-Tab>Epairs.bedpe<CR>' >screen.txt
