@@ -46,6 +46,10 @@ play ':chr1:210<CR><S-Tab>Epairs.bedpe<CR>' >screen.txt
 min=$(grep -oE 'Maximal pairs [0-9]+ of [0-9]+\+' screen.txt | grep -oE '[0-9]+\+' | tr -d +)
 expect_eq export_pairs_as_cli "$(cat pairs.bedpe)" "$("$REPVIEW" pairs -l "$min" --covering chr1:210 multi.fa)"
 
+# Nothing to write: the header alone
+play '<S-Tab>Enone.bedpe<CR>' | tail -1 | grep -q '^wrote 0 maximal pairs' && [ "$(wc -l <none.bedpe)" = 1 ] &&
+    ok export_nothing_header_only || bad export_nothing_header_only "$(cat none.bedpe 2>&1 | head -3)"
+
 # Tandem repeats on the screen: rows of `repview tandem` that overlap it
 play ':chr1:520<CR><Tab><Tab><Tab>Etandem.bed<CR>' >screen.txt
 first=$(grep -m1 -oE '^[> ] +[0-9,]+ [ACGTNacgtn]' screen.txt | grep -oE '[0-9,]+' | tr -d '>, ')
@@ -82,7 +86,10 @@ play 'Enope.bed<CR>' | tail -1 | grep -q 'Suffix array pane has no features' && 
 play '<Tab><Tab>Enope.bed<CR>' | tail -1 | grep -q 'no search results' && [ ! -e nope.bed ] &&
     ok export_matches_without_search || bad export_matches_without_search "written or no message"
 
-# The screen as text and SVG: the text is the screen before P
+# The screen as text and SVG: the text is the screen before P; colour as on a
+# colour terminal (TERM set, NO_COLOR unset), or without it
+export TERM=xterm-256color
+unset NO_COLOR
 play ':chr1:210<CR>Pshot<CR>' >/dev/null
 expect_eq screen_text_is_dump "$(head -28 shot.txt)" "$(play ':chr1:210<CR>' | head -28)"
 svg_ok() { python3 -c 'import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); assert d.documentElement.tagName == "svg"' "$1" 2>&1; }

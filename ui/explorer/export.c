@@ -130,7 +130,7 @@ static int pair_rows(app_t *a, rows_t *out, char *what, size_t wlen)
         app_message(a, 1, "export: %s", rv_last_error());
         return -1;
     }
-    qsort(page.pairs, page.n, sizeof *page.pairs, pair_cmp);
+    if (page.n) qsort(page.pairs, page.n, sizeof *page.pairs, pair_cmp);
     const rv_seq_t *s = x->seq;
     for (size_t i = 0; i < page.n; i++) {
         const rv_pair_t *p = &page.pairs[i];
@@ -256,7 +256,7 @@ int export_command(app_t *a, const char *args)
         rows_free(&rows);
         return -1;
     }
-    qsort(rows.v, rows.n, sizeof *rows.v, row_cmp);
+    if (rows.n) qsort(rows.v, rows.n, sizeof *rows.v, row_cmp);
     expand_home(args, path, sizeof path);
     FILE *f = fopen(path, "w");
     if (f) {
