@@ -175,6 +175,16 @@ golden goto_token ncbi.fa ':CP001236.1:100<CR>'
 golden goto_token_ambiguous ncbi.fa ':gb:5<CR>'
 golden region_arg_token "ncbi.fa CP001237.1:20-30" ""
 golden record_list_descriptions ncbi.fa 'R'
+# an assembly of 3,000 contigs: the list filters to one and goes there; a token of
+# an NCBI-style name reaches the last one
+awk 'BEGIN { srand(8); for (r = 1; r <= 3000; r++) { printf ">ref|ctg%05d| sample S%d\n", r, r % 7
+             for (i = 0; i < 40; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" } }' >"$T/asm.fa"
+out=$(cd "$T" && "$REPVIEW" --keys 'Rctg02999' --dump --size 100x12 asm.fa | head -3)
+[[ "$out" == " 1 of 3000 records"*"ref|ctg02999|"*"sample S3"* ]] && ok record_list_3000_filter || bad record_list_3000_filter "$out"
+out=$(cd "$T" && "$REPVIEW" --keys 'Rctg02999<CR>' --dump --size 100x12 asm.fa | tail -2 | head -1)
+[[ "$out" == " ref|ctg02999|:1 "* ]] && ok record_list_3000_jump || bad record_list_3000_jump "$out"
+out=$(cd "$T" && "$REPVIEW" --keys '' --dump --size 100x12 asm.fa ctg03000:20 | tail -2 | head -1)
+[[ "$out" == " ref|ctg03000|:20 "* ]] && ok region_token_3000 || bad region_token_3000 "$out"
 # a : line that is no command says so (and no record either)
 golden unknown_command multi.fa ':w<CR>'
 golden unknown_command_args multi.fa ':mark a<CR>'
