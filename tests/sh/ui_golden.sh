@@ -252,6 +252,14 @@ screen=$(cd "$T" && "$REPVIEW" --keys '/CACA<CR><Tab><Tab>z' --dump --wait-index
 cli=$("$REPVIEW" find "$T/multi.fa" CACA | awk -F'\t' '!/^#/ { print $1, $2, $6, $5 }')
 if [ -z "$screen" ]; then bad matches_pane_matches_cli "no hits read from the screen"; else expect_eq matches_pane_matches_cli "$screen" "$cli"; fi
 
+# Paged with j past its first page, the matches pane holds every hit of a
+# palindrome (both strands of each site), as `repview find` lists them
+screen=$(cd "$T" && "$REPVIEW" --keys '/GATC<CR><Tab><Tab>z300j' --dump --wait-index --size 100x600 lambda.fa.gz |
+    sed -nE 's/^[ >]([^ :]+):([0-9,]+) +([+-]) +([0-9]+)$/\1 \2 \3 \4/p' | tr -d , | awk '{ print $1, $2 - 1, $3, $4 }')
+cli=$("$REPVIEW" find "$T/lambda.fa.gz" GATC | awk -F'\t' '!/^#/ { print $1, $2, $6, $5 }')
+[ "$(wc -l <<<"$cli")" -gt 200 ] && expect_eq matches_pane_pages_every_hit "$screen" "$cli" ||
+    bad matches_pane_pages_every_hit "too few hits for a second page"
+
 # Every run in the tandem pane is one that `repview tandem` lists
 if "$REPVIEW" tandem --help >/dev/null 2>&1; then
     screen=$(cd "$T" && "$REPVIEW" --keys ':chr1:520<CR><Tab><Tab><Tab>z' --dump --wait-index --size 100x60 multi.fa |
