@@ -16,7 +16,7 @@ printf '>only\nACGTACGTTTGACCA\n' | gzip -c >"$T/plain.fa.gz" # gzip, not bgzip:
 # The key hint after those messages moves with their length (to the status bar
 # when they fill the line): it is checked below.
 normalise() {
-    sed -E '/^(index |created )/ s/ {2,}F1 help( .*)?$//; s/(index ready|index loaded)  F1 help$/\1/' |
+    sed -E '/^(index |created )/ s/ {2,}F1 help( .*)?$//; s/F1 help  (index ready|index loaded)$/         \1/' |
     sed -E 's/created .* for fast access; //; s/(index loaded from [^ ]+) in [0-9.]+ s/\1/' |
     sed -E 's/index ready: .*(; saved [^ ]+) \([^)]*\)$/index ready: ...\1 (...)/; t; s/index ready: .*$/index ready: .../' | awk '
         { line[NR] = $0 } /^[-*] Matches/ && !m { m = NR }
@@ -220,7 +220,7 @@ last=$(cd "$T" && REPVIEW_NO_SAVE= "$REPVIEW" --keys '' --dump --wait-index --si
 last=$(cd "$T" && "$REPVIEW" --keys '' --dump --wait-index --size 80x24 hint.fa | tail -1)
 [[ "$last" == "index loaded from hint.fa.rvx"*"  F1 help"* ]] && ok second_screen_keeps_hint || bad second_screen_keeps_hint "[$last]"
 last=$(cd "$T" && "$REPVIEW" --keys '' --dump --wait-index --size 40x24 multi.fa | tail -2 | tr '\n' '|')
-[[ "$last" == *"index ready  F1 help|index ready: "* ]] && ok narrow_screen_hint_in_status || bad narrow_screen_hint_in_status "[$last]"
+[[ "$last" == *"F1 help  index ready|index ready: "* ]] && ok narrow_screen_hint_in_status || bad narrow_screen_hint_in_status "[$last]"
 
 # Without --wait-index the sequence is on the first screen (faidx), index or not.
 out=$(cd "$T" && "$REPVIEW" --keys '' --dump lambda.fa.gz)

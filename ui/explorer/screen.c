@@ -138,9 +138,14 @@ static void draw_status(app_t *a)
         const char *st[] = {"no index", "indexing", "index ready", "index failed", "index cancelled"};
         snprintf(right, sizeof right, "%s%s", app_both(a) ? "both strands  " : "", st[a->src.state]);
     }
-    if (hint_crowded(a)) { /* the message line is full: the way to help stays on screen */
-        size_t l = strlen(right);
-        snprintf(right + l, sizeof right - l, "  %s", short_hint);
+    if (hint_crowded(a)) { /* the message line is full: the way to help stays on screen, left of
+                              * the index state, which keeps its column */
+        size_t l = strlen(right), h = sizeof short_hint + 1; /* the hint and two blanks */
+        if (l + h < sizeof right) {
+            memmove(right + h, right, l + 1);
+            memcpy(right, short_hint, h - 2);
+            right[h - 2] = right[h - 1] = ' ';
+        }
     }
     dr_text(y, 0, ST_BAR, left, cols);
     int rl = (int)strlen(right);
