@@ -89,7 +89,7 @@ struct app {
     int prompt;               /* 0, ':', '/' or '?' */
     char line[256];
     int line_len;
-    int overlay, ov_sel, ov_scroll;
+    int overlay, ov_scroll;   /* OV_*; the help's first line shown */
     /* search (pane_find.c) */
     char pattern[128];        /* as typed: PATTERN or PATTERN/K */
     int search_dir;
