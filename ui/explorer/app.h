@@ -188,6 +188,7 @@ void screen_help_lines(const app_t *a, void (*emit)(void *ud, const char *keys, 
 void records_open(app_t *a, const char *filter);
 void records_key(app_t *a, int key);
 void records_draw(app_t *a);
+void records_click(app_t *a, int y);        /* selects the row at screen row y */
 
 /* marks.c: marks a-z and the history of jumps */
 void history_back(app_t *a);

@@ -228,6 +228,10 @@ static void mouse_at(app_t *a, int y, int x, int wheel)
 {
     if (a->teach) return; /* teaching mode takes keys only */
     if (wheel) { app_key(a, wheel < 0 ? KEY_UP : KEY_DOWN); return; }
+    if (a->overlay) { /* the screen under an overlay is hidden: clicks are the overlay's */
+        if (a->overlay == OV_RECORDS) records_click(a, y);
+        return;
+    }
     if (!view_click(a, y, x)) panes_click(a, y, x);
 }
 

@@ -1,7 +1,7 @@
 /* records.c — the record list (R, `:records [FILTER]`): every record with its
  * number, name, length and description (the rest of its header line), filtered
  * as the person types (names.c: every word, any case, in the name or the
- * description); Enter goes to the selected record.
+ * description); Enter goes to the selected record, which a click also selects.
  *
  * The record table (names, lengths) is known at once; the descriptions are not
  * kept by the index, so a helper thread reads the header lines from the file
@@ -177,6 +177,13 @@ void records_key(app_t *a, int key)
     if (L.stale) refilter(a);
     if (L.sel >= (int)L.n_shown) L.sel = (int)L.n_shown - 1;
     if (L.sel < 0) L.sel = 0;
+}
+
+void records_click(app_t *a, int y)
+{
+    (void)a;
+    int row = L.scroll + y - 2; /* below the title and the filter */
+    if (y >= 2 && row >= 0 && (uint64_t)row < L.n_shown) L.sel = row;
 }
 
 static int name_width(const rv_seq_t *s, int cols)
