@@ -93,8 +93,20 @@ unset NO_COLOR
 play ':chr1:210<CR>Pshot<CR>' >/dev/null
 expect_eq screen_text_is_dump "$(head -28 shot.txt)" "$(play ':chr1:210<CR>' | head -28)"
 svg_ok() { python3 -c 'import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); assert d.documentElement.tagName == "svg"' "$1" 2>&1; }
+# the SVG's text, put back on the grid of 9x18-pixel cells, is the screen's text
+svg_text() {
+    python3 -c '
+import sys, xml.dom.minidom as m
+d = m.parse(sys.argv[1]); svg = d.documentElement
+rows = [[" "] * (int(svg.getAttribute("width")) // 9) for _ in range(int(svg.getAttribute("height")) // 18)]
+for t in d.getElementsByTagName("text"):
+    x, y = int(t.getAttribute("x")) // 9, (int(t.getAttribute("y")) + 5) // 18 - 1
+    for k, c in enumerate(t.firstChild.data): rows[y][x + k] = c
+print("\n".join("".join(r).rstrip() for r in rows))' "$1"
+}
 if command -v python3 >/dev/null; then
     expect_eq screen_svg_well_formed "$(svg_ok shot.svg)" ""
+    expect_eq screen_svg_text_is_screen "$(svg_text shot.svg)" "$(cat shot.txt)"
 fi
 grep -q 'fill="#00cd00"' shot.svg && grep -q '<rect width="100%" height="100%" fill="#000000"/>' shot.svg &&
     ok screen_svg_colours || bad screen_svg_colours "no base colour or dark background"
