@@ -9,6 +9,8 @@
 #   The key rows wait for the index and its verification first (--wait-index,
 #   <verified>: not a key, left out of the figures).
 #   scroll/line/page/jump/feature  per-key latency: median, p99, max (ms)
+#   records   on an assembly of 3,000 contigs: R, a filter typed letter by letter,
+#             moves in the list, Enter (the first R reads the descriptions)
 # Target: p99 <= 16 ms (one frame at 60 Hz) on 250 Mbp.
 set -u
 : "${REPVIEW:?run through tests/bench/run}" "${RV_BUILD:?}"
@@ -45,3 +47,12 @@ for row in "scroll:$(rep l 300)" "line:$(rep '<Down>' 200)" "page:$(rep '<PgDn>'
     read -r k m p x f < <(stats "<verified>${row#*:}" --wait-index) || continue
     printf '%-10s %6s %9s %9s %9s\n' "${row%%:*}" "$k" "$m" "$p" "$x"
 done
+
+# The record list on a 3,000-contig assembly (names with descriptions)
+asm="$BENCH_DIR/asm_3000.fa"
+[ -s "$asm" ] || awk 'BEGIN { srand(3); for (r = 1; r <= 3000; r++) {
+        printf ">contig_%05d length=%d cov=%.1f\n", r, 1000 + r, 10 + r % 17
+        for (i = 0; i < 1000 + r; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" } }' >"$asm"
+fa=$asm
+read -r k m p x f < <(stats "R$(rep '<Down>' 50)cov=15<BS><BS>contig_0299<Down><CR>R<Esc>" --wait-index) &&
+    printf '%-10s %6s %9s %9s %9s\n' records "$k" "$m" "$p" "$x"

@@ -13,7 +13,10 @@ printf '>only\nACGTACGTTTGACCA\n' | gzip -c >"$T/plain.fa.gz" # gzip, not bgzip:
 # Matches title down) depend on engines that land separately: cut them off here
 # and check them with golden_engine below.
 # A kept index (keep.sh) ends the line with "; saved FILE.rvx (SIZE)": the name stays.
+# The key hint after those messages moves with their length (to the status bar
+# when they fill the line): it is checked below.
 normalise() {
+    sed -E '/^(index |created )/ s/ {2,}F1 help( .*)?$//; s/F1 help  (index ready|index loaded)$/         \1/' |
     sed -E 's/created .* for fast access; //; s/(index loaded from [^ ]+) in [0-9.]+ s/\1/' |
     sed -E 's/index ready: .*(; saved [^ ]+) \([^)]*\)$/index ready: ...\1 (...)/; t; s/index ready: .*$/index ready: .../' | awk '
         { line[NR] = $0 } /^[-*] Matches/ && !m { m = NR }
@@ -52,7 +55,14 @@ golden region_arg "multi.fa chr1:201-260" ""
 golden record_next multi.fa '}'
 golden record_prev multi.fa '}}{'
 golden record_picker multi.fa 'R'
-golden record_pick multi.fa 'Rjj<CR>'
+golden record_pick multi.fa 'R<Down><Down><CR>'
+# the record list filters as you type (name or description) and shows descriptions
+golden record_filter multi.fa 'Rmito'
+golden record_filter_jump multi.fa 'RFIRST<CR>'
+golden record_filter_none multi.fa 'Rzzz'
+golden record_filter_backspace multi.fa 'Rzzz<BS><BS><BS>chr2<CR>'
+golden record_filter_command multi.fa ':records first<CR>'
+golden record_list_click multi.fa 'R<click:10,4><CR>'
 golden search_fwd multi.fa '/ACGTTGCA<CR>'
 golden search_n multi.fa '/GCTAAAGACA<CR>n'
 golden search_N multi.fa '/GCTAAAGACA<CR>nN'
@@ -158,6 +168,60 @@ golden resize multi.fa ':chr1:300<CR><resize:60x20>'
 golden small_screen multi.fa '' 60x20
 golden gzip_input plain.fa.gz ''
 golden unknown_key multi.fa 'Q'
+# a record by any unique '|' token of its name, as typed after : and as REGION
+awk 'BEGIN { srand(5); for (r = 1; r <= 2; r++) {
+                 printf ">gi|22701463%d|gb|CP00123%d.1| Vibrio cholerae O395 chromosome %d\n", 7 + r, 5 + r, r
+                 for (i = 0; i < 300 - 100 * r; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" } }' >"$T/ncbi.fa"
+golden goto_token ncbi.fa ':CP001236.1:100<CR>'
+golden goto_token_ambiguous ncbi.fa ':gb:5<CR>'
+golden region_arg_token "ncbi.fa CP001237.1:20-30" ""
+golden record_list_descriptions ncbi.fa 'R'
+# an assembly of 3,000 contigs: the list filters to one and goes there; a token of
+# an NCBI-style name reaches the last one
+awk 'BEGIN { srand(8); for (r = 1; r <= 3000; r++) { printf ">ref|ctg%05d| sample S%d\n", r, r % 7
+             for (i = 0; i < 40; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" } }' >"$T/asm.fa"
+out=$(cd "$T" && "$REPVIEW" --keys 'Rctg02999' --dump --size 100x12 asm.fa | head -3)
+[[ "$out" == " 1 of 3000 records"*"ref|ctg02999|"*"sample S3"* ]] && ok record_list_3000_filter || bad record_list_3000_filter "$out"
+out=$(cd "$T" && "$REPVIEW" --keys 'Rctg02999<CR>' --dump --size 100x12 asm.fa | tail -2 | head -1)
+[[ "$out" == " ref|ctg02999|:1 "* ]] && ok record_list_3000_jump || bad record_list_3000_jump "$out"
+out=$(cd "$T" && "$REPVIEW" --keys '' --dump --size 100x12 asm.fa ctg03000:20 | tail -2 | head -1)
+[[ "$out" == " ref|ctg03000|:20 "* ]] && ok region_token_3000 || bad region_token_3000 "$out"
+# a : line that is no command says so (and no record either)
+golden unknown_command multi.fa ':w<CR>'
+golden unknown_command_args multi.fa ':mark a<CR>'
+# marks: set, return (a jump: Ctrl-O comes back), list; history back and forward
+golden mark_set multi.fa ':chr1:300<CR>ma'
+golden mark_go multi.fa ":chr1:300<CR>ma}'a"
+golden mark_go_back multi.fa ":chr1:300<CR>ma}'a<C-o>"
+golden mark_unset multi.fa "'q"
+golden mark_not_letter multi.fa 'm1'
+golden marks_list multi.fa ":chr1:300<CR>ma}mb:chrM:20<CR>mcM"
+golden marks_list_jump multi.fa ":chr1:300<CR>ma}mbMj<CR>"
+golden jump_forward multi.fa ']]<C-o><C-o><C-n>'
+golden jump_forward_none multi.fa ']<C-n>'
+golden jump_forward_cleared multi.fa ']]<C-o>}<C-n>'
+# the matches pane: a row per strand of a palindromic site, before the cursor too,
+# and j/k load more hits past either end
+golden matches_palindrome lambda.fa.gz '/GATC<CR>nnn<Tab><Tab>z'
+golden matches_scroll_down lambda.fa.gz '/GATC<CR><Tab><Tab>z300j'
+golden matches_scroll_up lambda.fa.gz ':NC_001416.1:40000<CR>/GATC<CR><Tab><Tab>z300k'
+# export and screen pictures: the message (the files are checked in ui_export.sh)
+golden export_sa_pane multi.fa 'Ex.bed<CR>'
+golden export_prompt multi.fa '<Tab>E'
+# 80x24: cut rows end in a mark; a teaching title is cut before the step counter
+golden small_80x24 multi.fa ':chr1:210<CR>' 80x24
+golden teach_title_80x24 multi.fa 'T' 80x24
+
+# The first screen's message (index ready, saved FILE.rvx) leaves the key hint on
+# screen: after it at 80 columns (the short one when only it fits), in the status
+# bar when the message fills the line
+cp "$T/multi.fa" "$T/hint.fa"
+last=$(cd "$T" && REPVIEW_NO_SAVE= "$REPVIEW" --keys '' --dump --wait-index --size 80x24 hint.fa | tail -2 | tr '\n' '|')
+[[ "$last" == *"F1 help"* && "$last" == *"|"*"index ready: "* ]] && ok first_screen_keeps_hint || bad first_screen_keeps_hint "[$last]"
+last=$(cd "$T" && "$REPVIEW" --keys '' --dump --wait-index --size 80x24 hint.fa | tail -1)
+[[ "$last" == "index loaded from hint.fa.rvx"*"  F1 help"* ]] && ok second_screen_keeps_hint || bad second_screen_keeps_hint "[$last]"
+last=$(cd "$T" && "$REPVIEW" --keys '' --dump --wait-index --size 40x24 multi.fa | tail -2 | tr '\n' '|')
+[[ "$last" == *"F1 help  index ready|index ready: "* ]] && ok narrow_screen_hint_in_status || bad narrow_screen_hint_in_status "[$last]"
 
 # Without --wait-index the sequence is on the first screen (faidx), index or not.
 out=$(cd "$T" && "$REPVIEW" --keys '' --dump lambda.fa.gz)
@@ -188,6 +252,14 @@ screen=$(cd "$T" && "$REPVIEW" --keys '/CACA<CR><Tab><Tab>z' --dump --wait-index
     sed -nE 's/^[ >]([^ :]+):([0-9,]+) +([+-]) +([0-9]+)$/\1 \2 \3 \4/p' | tr -d , | awk '{ print $1, $2 - 1, $3, $4 }')
 cli=$("$REPVIEW" find "$T/multi.fa" CACA | awk -F'\t' '!/^#/ { print $1, $2, $6, $5 }')
 if [ -z "$screen" ]; then bad matches_pane_matches_cli "no hits read from the screen"; else expect_eq matches_pane_matches_cli "$screen" "$cli"; fi
+
+# Paged with j past its first page, the matches pane holds every hit of a
+# palindrome (both strands of each site), as `repview find` lists them
+screen=$(cd "$T" && "$REPVIEW" --keys '/GATC<CR><Tab><Tab>z300j' --dump --wait-index --size 100x600 lambda.fa.gz |
+    sed -nE 's/^[ >]([^ :]+):([0-9,]+) +([+-]) +([0-9]+)$/\1 \2 \3 \4/p' | tr -d , | awk '{ print $1, $2 - 1, $3, $4 }')
+cli=$("$REPVIEW" find "$T/lambda.fa.gz" GATC | awk -F'\t' '!/^#/ { print $1, $2, $6, $5 }')
+[ "$(wc -l <<<"$cli")" -gt 200 ] && expect_eq matches_pane_pages_every_hit "$screen" "$cli" ||
+    bad matches_pane_pages_every_hit "too few hits for a second page"
 
 # Every run in the tandem pane is one that `repview tandem` lists
 if "$REPVIEW" tandem --help >/dev/null 2>&1; then

@@ -107,3 +107,37 @@ fi
 tm kill-session -t rv 2>/dev/null
 tm new-session -d -x 100 -y 30 -s rv "cd '$T' && TERM=xterm-256color '$REPVIEW' multi.fa chr2:100; sleep 30"
 wait_for tmux_region_argument 'chr2:100  LR'
+
+# Going places and writing what is seen, on a real terminal: the record list
+# filtered as typed, a mark set and returned to, Ctrl-O back and Ctrl-N forward,
+# E and P asking for a file on the command line
+tm kill-session -t rv 2>/dev/null
+tm new-session -d -x 100 -y 30 -s rv "cd '$T' && TERM=xterm-256color '$REPVIEW' multi.fa; sleep 30"
+wait_for tmux_nav_start 'index ready'
+tm send-keys -t rv R
+wait_for tmux_record_list '3 of 3 records'
+tm send-keys -t rv m i t o
+wait_for tmux_record_list_filtered '1 of 3 records'
+wait_for tmux_record_list_description 'chrM               70 bp    mito'
+tm send-keys -t rv Enter
+wait_for tmux_record_list_jump 'chrM:1  LR'
+tm send-keys -t rv m a '{'
+wait_for tmux_mark_then_move 'chr2:1  LR'
+tm send-keys -t rv "'" a
+wait_for tmux_mark_return 'mark a: chrM:1'
+tm send-keys -t rv C-o
+wait_for tmux_history_back 'chr2:1  LR'
+tm send-keys -t rv C-n
+wait_for tmux_history_forward 'chrM:1  LR'
+tm send-keys -t rv ':w' Enter
+wait_for tmux_unknown_command 'w: unknown command'
+tm send-keys -t rv Tab E
+wait_for tmux_export_prompt ':export'
+tm send-keys -t rv 'tmux-lr.bed' Enter
+wait_for tmux_export_written 'to tmux-lr.bed'
+[ "$(head -c 6 "$T/tmux-lr.bed" 2>/dev/null)" = "#chrom" ] && ok tmux_export_file || bad tmux_export_file "no tmux-lr.bed"
+tm send-keys -t rv P 'tmux-shot' Enter
+wait_for tmux_screen_saved 'saved the screen to tmux-shot.txt'
+grep -q 'chrM (3/3)' "$T/tmux-shot.txt" 2>/dev/null && grep -q '<svg' "$T/tmux-shot.svg" 2>/dev/null &&
+    ok tmux_screen_files || bad tmux_screen_files "$(head -c 200 "$T/tmux-shot.txt" 2>&1)"
+wait_for tmux_screen_restored 'Longest repeats'

@@ -46,10 +46,10 @@ static void go_record(app_t *a, long delta)
 
 static void overlay_key(app_t *a, int key)
 {
+    if (a->overlay == OV_RECORDS) { records_key(a, key); return; }
+    if (a->overlay == OV_MARKS) { marks_overlay_key(a, key); return; }
     action_t act = keys_action(key);
-    int records = a->overlay == OV_RECORDS;
-    int n = records ? (a->src.seq ? (int)a->src.seq->n_rec : 1) : screen_help_max_scroll(a) + 1;
-    int *pos = records ? &a->ov_sel : &a->ov_scroll;
+    int n = screen_help_max_scroll(a) + 1, *pos = &a->ov_scroll;
     if (act == ACT_QUIT || act == ACT_ESCAPE || act == ACT_HELP) { a->overlay = OV_NONE; return; }
     if (act == ACT_PANE_DOWN || act == ACT_DOWN) (*pos)++;
     else if (act == ACT_PANE_UP || act == ACT_UP) (*pos)--;
@@ -57,12 +57,6 @@ static void overlay_key(app_t *a, int key)
     else if (act == ACT_PAGE_UP) *pos -= dr_rows() - 3;
     else if (act == ACT_TOP) *pos = 0;
     else if (act == ACT_BOTTOM) *pos = n - 1;
-    else if (act == ACT_JUMP && records && a->src.seq) {
-        a->overlay = OV_NONE;
-        const rv_record_t *r = &a->src.seq->rec[a->ov_sel];
-        if (r->len) app_jump(a, r->off);
-        else app_message(a, 1, "%s is empty", r->name);
-    }
     if (*pos >= n) *pos = n - 1;
     if (*pos < 0) *pos = 0;
 }
@@ -117,8 +111,13 @@ static void act(app_t *a, action_t act, long count)
     case ACT_BOTTOM: if (r && r->len) app_jump(a, r->off + r->len - 1); break;
     case ACT_NEXT_REC: go_record(a, n); break;
     case ACT_PREV_REC: go_record(a, -n); break;
-    case ACT_RECORDS:
-        if (a->src.seq) { a->overlay = OV_RECORDS; a->ov_sel = (int)rv_seq_record_of(a->src.seq, a->cur); }
+    case ACT_RECORDS: records_open(a, ""); break;
+    case ACT_MARK_SET: case ACT_MARK_GO: a->pending = act == ACT_MARK_SET ? 'm' : '\''; break;
+    case ACT_MARKS: marks_open(a); break;
+    case ACT_EXPORT: case ACT_SNAPSHOT:
+        a->prompt = ':';
+        a->line_len = snprintf(a->line, sizeof a->line, "%s", act == ACT_EXPORT ? "export " : "screen ");
+        a->msg[0] = 0;
         break;
     case ACT_GOTO: case ACT_SEARCH: case ACT_SEARCH_BACK:
         a->prompt = act == ACT_GOTO ? ':' : act == ACT_SEARCH ? '/' : '?';
@@ -130,11 +129,8 @@ static void act(app_t *a, action_t act, long count)
     case ACT_PREV_HIT: search_step(a, -1, n); break;
     case ACT_FOCUS_NEXT: a->focus = (a->focus + 1) % N_PANES; break;
     case ACT_FOCUS_PREV: a->focus = (a->focus + N_PANES - 1) % N_PANES; break;
-    case ACT_JUMP_BACK:
-        a->rc_beg = a->rc_end = 0;
-        if (a->n_jumps) app_set_cursor(a, a->jumps[--a->n_jumps]);
-        else app_message(a, 1, "no earlier jump");
-        break;
+    case ACT_JUMP_BACK: history_back(a); break;
+    case ACT_JUMP_FWD: history_forward(a); break;
     case ACT_VISUAL:
         a->visual = !a->visual;
         a->vis_anchor = a->cur;
@@ -177,6 +173,7 @@ void app_key(app_t *a, int key)
     }
     if (a->prompt) { prompt_key(a, key); return; }
     if (a->overlay) { overlay_key(a, key); return; }
+    if (a->pending) { marks_pending_key(a, key); return; }
     if ((key >= '1' && key <= '9') || (key == '0' && a->count > 0)) {
         if (a->count < 100000000) a->count = a->count * 10 + (key - '0');
         return;
@@ -185,6 +182,6 @@ void app_key(app_t *a, int key)
     long count = a->count;
     a->count = 0;
     if (ac == ACT_NONE) { app_message(a, 1, "%s is not a key of repview (F1 for help)", keys_name(key)); return; }
-    if (ac != ACT_ESCAPE && ac != ACT_GOTO && ac != ACT_SEARCH && ac != ACT_SEARCH_BACK) a->msg[0] = 0;
+    if (ac != ACT_ESCAPE && ac != ACT_GOTO && ac != ACT_SEARCH && ac != ACT_SEARCH_BACK && ac != ACT_EXPORT && ac != ACT_SNAPSHOT) a->msg[0] = 0;
     act(a, ac, count);
 }

@@ -34,6 +34,7 @@ void app_jump(app_t *a, uint64_t g)
         a->n_jumps--;
     }
     a->jumps[a->n_jumps++] = a->cur;
+    a->n_fwd = 0; /* a new jump: nothing lies ahead */
     a->rc_beg = a->rc_end = 0;
     app_set_cursor(a, g);
 }

@@ -1,10 +1,11 @@
 /* app.h — the explorer's state and the pieces that share it, from the bottom up:
  * state operations (app.c), the panes (pane.c, the class; pane_*.c, one each,
  * never calling each other), the search (pane_find.c), the sequence view
- * (view_seq.c), settings, the command line (prompt.c), the screen manager
- * (screen.c), key handling (actions.c) and the main loop (explorer.c).  Each
- * calls only those before it in this list (tests/sh/layers.sh checks that no
- * file calls back up). */
+ * (view_seq.c), settings, the record list, marks and export (records.c,
+ * marks.c, export.c), the screen manager (screen.c), pictures of the screen
+ * (snapshot.c), the command line (prompt.c), key handling (actions.c) and the
+ * main loop (explorer.c).  Each calls only those before it in this list
+ * (tests/sh/layers.sh checks that no file calls back up). */
 #ifndef REPVIEW_UI_APP_H
 #define REPVIEW_UI_APP_H
 
@@ -13,6 +14,7 @@
 #include "keys.h"
 #include "source.h"
 #include "teach_play.h"
+#include "repview/find.h"
 #include "repview/tandem.h"
 
 typedef struct { int y, x, h, w; } rect_t;
@@ -46,6 +48,10 @@ typedef struct {
     /* ]/[: next (dir 1) or previous (-1) feature from the cursor: 1 and *g, or 0
      * with a message in a->msg. NULL: the pane has none. */
     int (*feature)(pane_t *p, app_t *a, int dir, uint64_t *g);
+    /* j past the last row (dir 1) or k above the first (-1): add rows at that end
+     * (moving sel and scroll when they go first); returns how many.  NULL: the
+     * rows are all there is. */
+    int (*more)(pane_t *p, app_t *a, int dir);
 } pane_ops_t;
 
 struct pane {
@@ -65,7 +71,7 @@ enum { PANE_SA, PANE_LR, PANE_FIND, PANE_TANDEM, PANE_PAIRS, N_PANES };
 extern const pane_ops_t pane_sa_ops, pane_lr_ops, pane_find_ops, pane_tandem_ops,
     pane_pairs_ops;
 
-enum { OV_NONE, OV_HELP, OV_RECORDS };
+enum { OV_NONE, OV_HELP, OV_RECORDS, OV_MARKS };
 
 struct app {
     source_t src;
@@ -83,13 +89,16 @@ struct app {
     int prompt;               /* 0, ':', '/' or '?' */
     char line[256];
     int line_len;
-    int overlay, ov_sel, ov_scroll;
+    int overlay, ov_scroll;   /* OV_*; the help's first line shown */
     /* search (pane_find.c) */
     char pattern[128];        /* as typed: PATTERN or PATTERN/K */
     int search_dir;
     search_t *search;
-    uint64_t jumps[32];
+    uint64_t jumps[32];       /* where jumps started (Ctrl-O goes back) */
     int n_jumps;
+    uint64_t fwd[32];         /* where Ctrl-O came from (Ctrl-N goes forward) */
+    int n_fwd;
+    int pending;              /* 'm' or '\'': the next key names a mark (marks.c) */
     /* both strands: the copy reached by the last jump to a minus-strand copy, drawn
      * as its reverse complement while the cursor stays inside [rc_beg, rc_end) */
     uint64_t rc_beg, rc_end;
@@ -175,9 +184,31 @@ void screen_draw(app_t *a);
 int screen_help_max_scroll(const app_t *a);
 void screen_help_lines(const app_t *a, void (*emit)(void *ud, const char *keys, const char *text), void *ud);
 
+/* records.c: the record list (R, :records [FILTER]) */
+void records_open(app_t *a, const char *filter);
+void records_key(app_t *a, int key);
+void records_draw(app_t *a);
+void records_click(app_t *a, int y);        /* selects the row at screen row y */
+
+/* marks.c: marks a-z and the history of jumps */
+void history_back(app_t *a);
+void history_forward(app_t *a);
+void marks_pending_key(app_t *a, int key);
+void marks_open(app_t *a);
+void marks_overlay_key(app_t *a, int key);
+void marks_draw(app_t *a);
+
+/* export.c, snapshot.c: `:export PATH`, `:screen NAME` (0, or -1 after a message) */
+int export_command(app_t *a, const char *args);
+int screen_save_command(app_t *a, const char *args);
+
 /* prompt.c */
 void prompt_key(app_t *a, int key);
+/* A `:` line: a command of the table in prompt.c, else a place (goto_place). */
 int goto_command(app_t *a, const char *cmd);
+/* A place: REGION (a record also by a unique token of its name), POS, +DIST,
+ * -DIST, =POS.  0, or -1 after an inline error. */
+int goto_place(app_t *a, const char *where);
 
 /* actions.c */
 void app_key(app_t *a, int key);
@@ -196,6 +227,7 @@ int search_busy(const app_t *a);
 void search_cancel(app_t *a);
 void search_free(app_t *a);
 void search_window(app_t *a, uint64_t g0, uint64_t g1); /* hits on screen */
+rv_pattern_t *search_ready_pattern(app_t *a);           /* the finished search, or NULL */
 int search_hit_at(const app_t *a, uint64_t g);          /* 1 when g is in a hit */
 
 #endif

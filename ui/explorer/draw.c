@@ -170,3 +170,8 @@ int dr_grid_char(int y, int x)
 {
     return D.grid && inside(y, x) ? D.cell[(size_t)y * D.cols + x] : ' ';
 }
+
+int dr_grid_style(int y, int x)
+{
+    return D.grid && inside(y, x) ? D.style[(size_t)y * D.cols + x] : ST_NORMAL;
+}

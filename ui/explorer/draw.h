@@ -73,6 +73,8 @@ void dr_flush(void);
 void dr_dump(FILE *out);
 /* Character in the grid at (y, x) (tests and mouse hit-testing in scripts). */
 int dr_grid_char(int y, int x);
+/* Style of the grid cell at (y, x) (pictures of the screen, snapshot.c). */
+int dr_grid_style(int y, int x);
 
 /* curses attribute of each style: filled in by term.c */
 extern int dr_attr[ST_COUNT];

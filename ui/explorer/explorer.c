@@ -26,8 +26,9 @@
 static const char usage[] =
     "Usage: repview [OPTIONS] [FILE [REGION]]\n\n"
     "Explore FILE (FASTA/FASTQ, plain, gzip or bgzip; '-' = stdin; none: the bundled\n"
-    "sample) at REGION (NAME, NAME:POS, NAME:BEG-END, 1-based).  F1 in the explorer\n"
-    "lists the keys.\n\n"
+    "sample) at REGION (NAME, NAME:POS, NAME:BEG-END, 1-based; NAME may be any part\n"
+    "of a record name between '|' that no other name has).  F1 in the explorer lists\n"
+    "the keys.\n\n"
     "  --no-color           no colour (also NO_COLOR=1 or TERM=dumb)\n"
     "  --theme T            dark (default) or light terminal background\n"
     "  --no-mouse           leave the mouse to the terminal\n"
@@ -71,9 +72,9 @@ static void man_emit(void *ud, const char *keys, const char *text)
     if (!keys && !*text) return;
     if (!keys) { fputs(".SS ", stdout); roff_put(text); putchar('\n'); return; }
     if (!*keys) { fputs(".br\n", stdout); roff_put(text); putchar('\n'); return; }
-    fputs(".TP\n.B \"", stdout);
+    fputs(".IP \"\\fB", stdout); /* one line per entry: the page stays short */
     roff_put(keys);
-    fputs("\"\n", stdout);
+    fputs("\\fR\"\n", stdout);
     roff_put(text);
     putchar('\n');
 }
@@ -181,7 +182,7 @@ static void on_source_change(app_t *a, const char **region)
 {
     if (!a->src.seq) return;
     if (*region && !a->src.partial) { /* the start of the file knows one record only */
-        if (goto_command(a, *region) < 0) snprintf(region_error, sizeof region_error, "%s", a->msg);
+        if (goto_place(a, *region) < 0) snprintf(region_error, sizeof region_error, "%s", a->msg);
         *region = NULL;
     }
     app_set_cursor(a, a->cur);
@@ -230,6 +231,10 @@ static void mouse_at(app_t *a, int y, int x, int wheel)
 {
     if (a->teach) return; /* teaching mode takes keys only */
     if (wheel) { app_key(a, wheel < 0 ? KEY_UP : KEY_DOWN); return; }
+    if (a->overlay) { /* the screen under an overlay is hidden: clicks are the overlay's */
+        if (a->overlay == OV_RECORDS) records_click(a, y);
+        return;
+    }
     if (!view_click(a, y, x)) panes_click(a, y, x);
 }
 
@@ -338,7 +343,6 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
 
 static int run_terminal(app_t *a, const opts_t *o, const char *region)
 {
-    term_set_theme(o->light);
     if (term_start(term_color_wanted(o->no_color), !o->no_mouse) < 0) return RV_EXIT_DATA;
     a->mouse = !o->no_mouse;
     on_source_change(a, &region);
@@ -401,6 +405,8 @@ int rv_explorer_main(int argc, char **argv)
     }
     if (msg[0]) app_message(&a, 0, "%s", msg);
     a.title = o.file ? o.file : "lambda.fa.gz (bundled sample)";
+    term_set_theme(o.light);
+    term_set_color(term_color_wanted(o.no_color));
     const char *term = getenv("TERM");
     if (!o.keys && (!term || !*term || strcmp(term, "dumb") == 0)) {
         /* no cursor addressing: print the first screen as text instead */

@@ -29,7 +29,7 @@
     X(ACT_BOTTOM, 'G', 0, 0, "G", "end of the record")                                       \
     X(ACT_NEXT_REC, '}', 0, 0, "}", "[count] records forward")                               \
     X(ACT_PREV_REC, '{', 0, 0, "{", "[count] records back")                                  \
-    X(ACT_RECORDS, 'R', 0, 0, "R", "record picker (names and lengths)")                      \
+    X(ACT_RECORDS, 'R', 0, 0, "R, :records", "record list: type to filter names and descriptions, Enter goes") \
     X(ACT_GOTO, ':', 0, 0, ":", "command line: goto REGION, +10k, -2m, =POS; :help, :q")     \
     X(ACT_SEARCH, '/', 0, 0, "/", "search forward: PATTERN, or PATTERN/K for K mismatches")    \
     X(ACT_SEARCH_BACK, '?', 0, 0, "?", "search backward (? then Enter alone: this help)")    \
@@ -43,6 +43,12 @@
     X(ACT_PANE_UP, 'k', 0, 0, "k", "[count] rows up in the focused pane")                    \
     X(ACT_JUMP, '\r', '\n', KEY_ENTER, "Enter", "jump to the selected entry")                \
     X(ACT_JUMP_BACK, RV_CTRL('o'), 0, 0, "Ctrl-O", "back to where the last jump started")    \
+    X(ACT_JUMP_FWD, RV_CTRL('n'), 0, 0, "Ctrl-N", "forward again to where Ctrl-O came from")  \
+    X(ACT_MARK_SET, 'm', 0, 0, "m LETTER", "set mark LETTER (a-z) at the cursor")           \
+    X(ACT_MARK_GO, '\'', '`', 0, "' LETTER, ` LETTER", "go to mark LETTER (Ctrl-O comes back)") \
+    X(ACT_MARKS, 'M', 0, 0, "M, :marks", "list the marks; Enter goes to one")               \
+    X(ACT_EXPORT, 'E', 0, 0, "E, :export FILE", "write the focused pane's features as BED or BEDPE") \
+    X(ACT_SNAPSHOT, 'P', 0, 0, "P, :screen NAME", "save the screen as NAME.txt and NAME.svg (colours)") \
     X(ACT_VISUAL, 'v', 0, 0, "v", "start or end a visual selection (interval repeats)")     \
     X(ACT_ZOOM, 'z', 0, 0, "z", "presentation: show only the focused pane")                  \
     X(ACT_TEACH, 'T', 0, 0, "T", "suffix-array pane: teaching mode on the text around the cursor (repview teach)") \

@@ -97,6 +97,13 @@ void pane_move(pane_t *p, long delta)
     p->sel = (int)s;
 }
 
+/* Text cut at w columns ends in a mark ('>' as vi's "extends", '…' on a Unicode
+ * terminal), so a cut row never reads as a whole one. */
+static void cut_mark(const char *text, int y, int x, int w, style_t st)
+{
+    if (w > 1 && (int)strlen(text) > w) dr_glyph(y, x + w - 1, st, "\u2026", '>');
+}
+
 static void draw_item(const item_t *it, int y, int x, int w, int selected)
 {
     dr_fill(y, x, w, selected ? ST_SELROW : ST_NORMAL, ' ');
@@ -107,6 +114,7 @@ static void draw_item(const item_t *it, int y, int x, int w, int selected)
         dr_restyle(y, x + 1 + it->hl_beg, it->hl_len < w - 1 - it->hl_beg ? it->hl_len : w - 1 - it->hl_beg, it->hl_st);
     if (it->hl2_len && it->hl2_beg < tl && !selected)
         dr_restyle(y, x + 1 + it->hl2_beg, it->hl2_len < w - 1 - it->hl2_beg ? it->hl2_len : w - 1 - it->hl2_beg, it->hl2_st);
+    cut_mark(it->text, y, x + 1, w - 1, selected ? ST_SELROW : ST_DIM);
 }
 
 void pane_draw(pane_t *p, app_t *a, rect_t r, int focused)
@@ -114,17 +122,21 @@ void pane_draw(pane_t *p, app_t *a, rect_t r, int focused)
     if (r.h <= 0 || r.w <= 2) return;
     p->height = r.h - 1;
     pane_refresh(p, a, r.w - 1);
-    int x = dr_printf(r.y, r.x, focused ? ST_FOCUS : ST_TITLE, r.w - 1, "%c %s %s", focused ? '*' : '-',
-                      p->ops->name, p->title_extra);
+    char title[420];
+    snprintf(title, sizeof title, "%c %s %s", focused ? '*' : '-', p->ops->name, p->title_extra);
+    int x = dr_text(r.y, r.x, focused ? ST_FOCUS : ST_TITLE, title, r.w - 1);
     dr_fill(r.y, x, r.x + r.w - x - 1, ST_TITLE, '-');
+    cut_mark(title, r.y, r.x, r.w - 1, focused ? ST_FOCUS : ST_TITLE);
     int rows = r.h - 1;
     if (p->header[0] && rows > 1) {
         dr_text(r.y + 1, r.x + 1, ST_DIM, p->header, r.w - 2);
+        cut_mark(p->header, r.y + 1, r.x + 1, r.w - 2, ST_DIM);
         r.y++;
         rows--;
     }
     if (p->n == 0) {
         dr_text(r.y + 1, r.x + 1, ST_DIM, p->note, r.w - 2);
+        cut_mark(p->note, r.y + 1, r.x + 1, r.w - 2, ST_DIM);
         return;
     }
     if (p->center) { /* fresh rows: the selection in the middle */
@@ -188,8 +200,14 @@ static void feature(app_t *a, pane_t *p, int dir, long n)
 int pane_act(app_t *a, pane_t *p, action_t act, long n)
 {
     switch (act) {
-    case ACT_PANE_DOWN: pane_move(p, n); return 1;
-    case ACT_PANE_UP: pane_move(p, -n); return 1;
+    case ACT_PANE_DOWN:
+        while (p->ops->more && p->sel + n >= p->n && p->ops->more(p, a, 1) > 0) {}
+        pane_move(p, n);
+        return 1;
+    case ACT_PANE_UP:
+        while (p->ops->more && p->sel - n < 0 && p->ops->more(p, a, -1) > 0) {}
+        pane_move(p, -n);
+        return 1;
     case ACT_NEXT_FEAT: feature(a, p, 1, n); return 1;
     case ACT_PREV_FEAT: feature(a, p, -1, n); return 1;
     case ACT_JUMP:

@@ -5,7 +5,9 @@
  * handful of SA intervals, counted at once and walked in text order on demand.
  * The search itself (slow only for short patterns with mismatches on a big
  * genome) runs in a helper thread so the screen never freezes; Esc cancels it.
- * Typed as /PATTERN for exact matches or /PATTERN/K for up to K mismatches. */
+ * Typed as /PATTERN for exact matches or /PATTERN/K for up to K mismatches.
+ * The pane lists one row per hit and strand and loads more hits as j and k
+ * move past its ends. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,7 @@
 #include "repview/seq.h"
 #include "app.h"
 
-enum { WINDOW_MAX = 4096, LIST_BEFORE = 5, LIST_MAX = 200, MAX_K = 8 };
+enum { WINDOW_MAX = 4096, LIST_BEFORE = 5, LIST_MAX = 200, LIST_KEEP = 2000, MAX_K = 8 };
 
 struct search {
     rv_pattern_t *p;
@@ -28,6 +30,7 @@ struct search {
     size_t len;
     uint64_t nf;           /* forward text length: no hit lies past it (find.h drops
                             * the reverse half of a both-strand index); a guard */
+    uint64_t list_first, list_last; /* text positions of the pane's first and last rows */
     /* hits on the screen, global starts, for highlighting */
     uint64_t win_lo, win_hi, *win;
     size_t n_win;
@@ -189,12 +192,43 @@ int search_hit_at(const app_t *a, uint64_t g)
     return lo > 0 && g < s->win[lo - 1] + s->len;
 }
 
+rv_pattern_t *search_ready_pattern(app_t *a)
+{
+    return ready(a) && a->search->count > 0 ? a->search->p : NULL;
+}
+
 static void add_hit(pane_t *p, app_t *a, const rv_hit_t *h)
 {
     char buf[160];
     uint64_t g = rv_seq_text_to_global(a->src.x->seq, h->pos);
     pane_add(p, (int64_t)g, g == a->cur ? ST_HIT : ST_NORMAL, "%-20s %c %3u", app_fmt_pos(a, g, buf, sizeof buf),
              h->strand, (unsigned)h->mism);
+}
+
+/* The hits of LIST_MAX positions from text position `from` on, before `stop`:
+ * one row per hit, so a site matched on both strands (a palindrome such as GATC)
+ * has a row for each.  Returns the rows added. */
+static int add_hits_from(pane_t *p, app_t *a, uint64_t from, uint64_t stop)
+{
+    search_t *s = a->search;
+    rv_hit_t *page = malloc(LIST_MAX * sizeof *page);
+    int64_t n = page ? rv_find_page(s->p, from, page, LIST_MAX) : 0;
+    int added = 0;
+    for (int64_t i = 0; i < n && page[i].pos < s->nf && page[i].pos < stop; i++, added++) {
+        if (p->n == 0 || page[i].pos < s->list_first) s->list_first = page[i].pos;
+        if (p->n == 0 || page[i].pos > s->list_last) s->list_last = page[i].pos;
+        add_hit(p, a, &page[i]);
+    }
+    free(page);
+    return added;
+}
+
+/* The start of the k-th position with a hit before text position t (t when none). */
+static uint64_t back_positions(search_t *s, uint64_t t, int k)
+{
+    rv_hit_t h;
+    for (int i = 0; i < k && rv_find_prev(s->p, t, &h) == 1; i++) t = h.pos;
+    return t;
 }
 
 static void find_fill(pane_t *p, app_t *a, int width)
@@ -210,15 +244,50 @@ static void find_fill(pane_t *p, app_t *a, int width)
     snprintf(p->title_extra, sizeof p->title_extra, "%lld of %s", (long long)s->count, a->pattern);
     if (s->count == 0) { snprintf(p->note, sizeof p->note, "no matches"); return; }
     snprintf(p->header, sizeof p->header, "%-20s %s", "position", "+/- mism");
-    rv_hit_t before[LIST_BEFORE], page[LIST_MAX];
-    int nb = 0;
     uint64_t t = (uint64_t)app_text_after(a, a->cur);
-    while (nb < LIST_BEFORE && rv_find_prev(s->p, t, &before[nb]) == 1) t = before[nb++].pos;
-    for (int i = nb - 1; i >= 0; i--) add_hit(p, a, &before[i]);
-    int64_t n = rv_find_page(s->p, (uint64_t)app_text_after(a, a->cur), page, LIST_MAX);
-    p->sel = p->n;
-    for (int64_t i = 0; i < n && page[i].pos < s->nf; i++) add_hit(p, a, &page[i]);
-    if (p->sel >= p->n) p->sel = p->n - 1;
+    add_hits_from(p, a, back_positions(s, t, LIST_BEFORE), UINT64_MAX);
+    p->sel = p->n - 1;
+    for (int i = 0; i < p->n; i++)
+        if ((uint64_t)p->items[i].target >= a->cur) { p->sel = i; break; }
+}
+
+/* j past the last row or k above the first: the next or previous page of hits,
+ * so the pane scrolls through every hit; rows far behind are dropped. */
+static int find_more(pane_t *p, app_t *a, int dir)
+{
+    search_t *s = a->search;
+    if (!ready(a) || s->count <= 0 || p->n == 0) return 0;
+    int added;
+    if (dir > 0) {
+        added = add_hits_from(p, a, s->list_last + 1, UINT64_MAX);
+    } else {
+        int before = p->n;
+        uint64_t first = s->list_first;
+        added = add_hits_from(p, a, back_positions(s, first, LIST_MAX / 2), first);
+        item_t *tmp = added ? malloc((size_t)added * sizeof *tmp) : NULL; /* the new rows go first */
+        if (added && !tmp) { p->n = before; s->list_first = first; return 0; }
+        if (added) {
+            memcpy(tmp, p->items + before, (size_t)added * sizeof *tmp);
+            memmove(p->items + added, p->items, (size_t)before * sizeof *tmp);
+            memcpy(p->items, tmp, (size_t)added * sizeof *tmp);
+            free(tmp);
+            p->sel += added;
+            p->scroll += added;
+        }
+    }
+    if (p->n > LIST_KEEP) { /* drop the far end */
+        int drop = p->n - LIST_KEEP;
+        if (dir > 0) {
+            memmove(p->items, p->items + drop, (size_t)(p->n - drop) * sizeof *p->items);
+            p->sel -= drop;
+            p->scroll = p->scroll > drop ? p->scroll - drop : 0;
+        }
+        p->n -= drop;
+        const rv_seq_t *q = a->src.x->seq;
+        s->list_first = (uint64_t)rv_seq_global_to_text(q, (uint64_t)p->items[0].target);
+        s->list_last = (uint64_t)rv_seq_global_to_text(q, (uint64_t)p->items[p->n - 1].target);
+    }
+    return added;
 }
 
 static int find_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
@@ -229,4 +298,4 @@ static int find_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
     return 0;
 }
 
-const pane_ops_t pane_find_ops = {"Matches", find_fill, find_feature};
+const pane_ops_t pane_find_ops = {"Matches", find_fill, find_feature, find_more};

@@ -88,4 +88,4 @@ static int lr_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
     return app_next_repeat(a, dir, g); /* the next repeat start */
 }
 
-const pane_ops_t pane_lr_ops = {"Longest repeats", lr_fill, lr_feature};
+const pane_ops_t pane_lr_ops = {"Longest repeats", lr_fill, lr_feature, NULL};

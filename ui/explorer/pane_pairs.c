@@ -116,4 +116,4 @@ static void pairs_fill(pane_t *p, app_t *a, int width)
 
 #endif
 
-const pane_ops_t pane_pairs_ops = {"Maximal pairs", pairs_fill, pairs_feature};
+const pane_ops_t pane_pairs_ops = {"Maximal pairs", pairs_fill, pairs_feature, NULL};

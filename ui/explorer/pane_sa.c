@@ -49,7 +49,7 @@ static void fill_rows(pane_t *p, const rv_index_t *x, uint64_t t, int width, uin
     if (sw < 2) sw = 2;
     int both = x->seq->strands == 2;
     int prefix = rw + sw + 8 + both; /* both strands: the strand after the position */
-    int room = width - 1 - prefix;
+    int room = width - 3 - prefix; /* the row: prefix, two blanks, the suffix; drawn in width - 1 columns */
     if (room > 60) room = 60;
     if (room < 4) room = 4;
     snprintf(p->header, sizeof p->header, " %*s %*s%s %5s  suffix", rw, "rank", sw, "sa", both ? " " : "", "lcp");
@@ -131,8 +131,8 @@ static void fill_bars(pane_t *p, const rv_index_t *x, uint64_t t, int width, int
         for (int b = a; b > 0 && pick[b - 1] > pick[b]; b--) {
             uint64_t u = pick[b]; pick[b] = pick[b - 1]; pick[b - 1] = u;
         }
-    pane_add(p, -1, ST_DIM, " %llu LLR segment%s cover the cursor, %llu useful (= useful, - useless):",
-             (unsigned long long)count, count == 1 ? "" : "s", (unsigned long long)useful);
+    pane_add(p, -1, ST_DIM, " %llu LLR segment%s the cursor, %llu useful (= useful, - useless):",
+             (unsigned long long)count, count == 1 ? " covers" : "s cover", (unsigned long long)useful);
     uint64_t wa = pick[0], wb = t + 1;
     for (int k = 0; k < np; k++)
         if (pick[k] + lr_llr(x, pick[k]) > wb) wb = pick[k] + lr_llr(x, pick[k]);
@@ -172,4 +172,4 @@ static int sa_feature(pane_t *p, app_t *a, int dir, uint64_t *g)
     return app_next_repeat(a, dir, g);
 }
 
-const pane_ops_t pane_sa_ops = {"Suffix array", sa_fill, sa_feature};
+const pane_ops_t pane_sa_ops = {"Suffix array", sa_fill, sa_feature, NULL};

@@ -158,7 +158,7 @@ int tandem_poll(app_t *a) { (void)a; return 0; }
 
 #endif
 
-const pane_ops_t pane_tandem_ops = {"Tandem repeats", tandem_fill, tandem_feature};
+const pane_ops_t pane_tandem_ops = {"Tandem repeats", tandem_fill, tandem_feature, NULL};
 
 const rv_runs_t *tandem_runs_ready(const app_t *a)
 {

@@ -1,10 +1,12 @@
-/* prompt.c — the command line at the bottom: `:` commands (goto in the region
- * syntax of repview(1) via htslib, relative moves, help, records, quit) and the `/`
+/* prompt.c — the command line at the bottom: `:` commands from a table (goto in
+ * the region syntax of repview(1) via htslib, a record also by any unique token
+ * of its name, relative moves, help, records, marks, export, quit) and the `/`
  * and `?` search prompts.  Errors are shown inline, in the same row. */
 #include <ctype.h>
 #include <string.h>
 #include "repview/common.h"
 #include "app.h"
+#include "names.h"
 #include "../front.h"
 
 static int go_relative(app_t *a, const char *arg, int sign)
@@ -39,9 +41,16 @@ static int go_number(app_t *a, const char *arg, int global)
 static int go_region(app_t *a, const char *arg)
 {
     uint64_t rid, beg, end;
+    char full[600], err[300];
     if (rv_seq_parse_region(a->src.seq, arg, &rid, &beg, &end) < 0) {
-        app_message(a, 1, "%s", rv_last_error());
-        return -1;
+        char why[300];
+        snprintf(why, sizeof why, "%s", rv_last_error());
+        int r = names_resolve_region(a->src.seq, arg, full, sizeof full, err, sizeof err);
+        if (r < 0) { app_message(a, 1, "%s", err); return -1; }
+        if (r == 0 || rv_seq_parse_region(a->src.seq, full, &rid, &beg, &end) < 0) {
+            app_message(a, 1, "%s", r ? rv_last_error() : why);
+            return -1;
+        }
     }
     const rv_record_t *r = &a->src.seq->rec[rid];
     app_jump(a, r->off + beg);
@@ -55,6 +64,34 @@ static int go_region(app_t *a, const char *arg)
     return 0;
 }
 
+int goto_place(app_t *a, const char *where)
+{
+    if (!a->src.seq) { app_message(a, 1, "no records yet: the file is still being read"); return -1; }
+    if (where[0] == '+' || where[0] == '-') return go_relative(a, where + 1, where[0] == '+' ? 1 : -1);
+    if (where[0] == '=') return go_number(a, where + 1, 1);
+    if (isdigit((unsigned char)where[0]) && strspn(where, "0123456789,kKmMgG") == strlen(where))
+        return go_number(a, where, 0);
+    return go_region(a, where);
+}
+
+static int cmd_quit(app_t *a, const char *args) { (void)args; a->quit = 1; return 0; }
+static int cmd_help(app_t *a, const char *args) { (void)args; a->overlay = OV_HELP; a->ov_scroll = 0; return 0; }
+static int cmd_cancel(app_t *a, const char *args) { (void)args; src_cancel(&a->src); return 0; }
+static int cmd_records(app_t *a, const char *args) { records_open(a, args); return 0; }
+static int cmd_marks(app_t *a, const char *args) { (void)args; marks_open(a); return 0; }
+
+/* The `:` commands, one entry each: NAME [ARGS].  A line that names none of them
+ * is a place to go to (goto_place). */
+static const struct {
+    const char *name;
+    int (*run)(app_t *a, const char *args); /* 0, or -1 after an inline error */
+} commands[] = {
+    {"q", cmd_quit},           {"quit", cmd_quit},     {"q!", cmd_quit},
+    {"help", cmd_help},        {"h", cmd_help},        {"cancel", cmd_cancel},
+    {"set", set_command},      {"records", cmd_records}, {"goto", goto_place},
+    {"marks", cmd_marks},      {"export", export_command}, {"screen", screen_save_command},
+};
+
 int goto_command(app_t *a, const char *cmd)
 {
     while (isspace((unsigned char)*cmd)) cmd++;
@@ -62,18 +99,23 @@ int goto_command(app_t *a, const char *cmd)
     snprintf(buf, sizeof buf, "%s", cmd);
     for (size_t l = strlen(buf); l && isspace((unsigned char)buf[l - 1]);) buf[--l] = 0;
     if (!buf[0]) return 0;
-    if (!strcmp(buf, "q") || !strcmp(buf, "quit") || !strcmp(buf, "q!")) { a->quit = 1; return 0; }
-    if (!strcmp(buf, "help") || !strcmp(buf, "h")) { a->overlay = OV_HELP; a->ov_scroll = 0; return 0; }
-    if (!strcmp(buf, "cancel")) { src_cancel(&a->src); return 0; }
-    if (!strcmp(buf, "set") || !strncmp(buf, "set ", 4)) return set_command(a, buf + 3);
+    size_t wl = strcspn(buf, " \t");
+    const char *args = buf + wl;
+    while (isspace((unsigned char)*args)) args++;
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (strlen(commands[i].name) == wl && !strncmp(buf, commands[i].name, wl)) return commands[i].run(a, args);
     if (!a->src.seq) { app_message(a, 1, "no records yet: the file is still being read"); return -1; }
-    if (!strcmp(buf, "records")) { a->overlay = OV_RECORDS; return 0; }
-    if (!strncmp(buf, "goto ", 5)) memmove(buf, buf + 5, strlen(buf + 5) + 1);
-    if (buf[0] == '+' || buf[0] == '-') return go_relative(a, buf + 1, buf[0] == '+' ? 1 : -1);
-    if (buf[0] == '=') return go_number(a, buf + 1, 1);
-    if (isdigit((unsigned char)buf[0]) && strspn(buf, "0123456789,kKmMgG") == strlen(buf))
-        return go_number(a, buf, 0);
-    return go_region(a, buf);
+    if (buf[wl]) { /* record names hold no blank: a word with arguments is a command */
+        app_message(a, 1, "%.*s: unknown command (:help lists the commands)", (int)wl, buf);
+        return -1;
+    }
+    if (goto_place(a, buf) == 0) return 0;
+    /* a bare word that is no record: say it is no command either */
+    if (!strchr(buf, ':') && !isdigit((unsigned char)buf[0]) && buf[0] != '+' && buf[0] != '-' && buf[0] != '=' &&
+        strstr(a->msg, "no such record")) {
+        app_message(a, 1, "%s: unknown command, and no record is named so (:help lists the commands)", buf);
+    }
+    return -1;
 }
 
 void prompt_key(app_t *a, int key)

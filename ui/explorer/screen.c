@@ -1,6 +1,7 @@
 /* screen.c — the screen manager's drawing: layout of the sequence view and the
  * panes, the status bar, the command line, and the overlays (help generated from
- * the key table with a colour legend; the record picker). */
+ * the key table with a colour legend; the record list, records.c; the marks,
+ * marks.c). */
 #include <stdio.h>
 #include <string.h>
 #include "app.h"
@@ -10,7 +11,11 @@ static const char *const commands_help[][2] = {
     {":POS, :12k", "go to a position of the current record"},
     {":+10k, :-2m", "move forward or back (k, m, g suffixes)"},
     {":=POS", "go to a position counted over all records laid end to end"},
-    {":help, :records, :q", "help, record picker, quit"},
+    {":CP001236.1:1000", "a record also by any part of its name between '|' that no other name has"},
+    {":help, :records, :q", "help, record list (:records WORDS opens it filtered), quit"},
+    {":marks", "the marks (m LETTER sets one, ' LETTER goes there)"},
+    {":export FILE", "the focused pane's features: LRs and copies (BED6), pairs (BEDPE), runs or hits on the screen"},
+    {":screen NAME", "the screen as plain text (NAME.txt) and in colour (NAME.svg)"},
     {":set minpair N", "maximal pairs pane: minimum length (auto: from the text size)"},
     {":set pairs families", "maximal pairs pane: repeat families here, one row each with its copies; :set pairs pairs goes back"},
     {":set minlen V", "tandem pane filters (also minperiod, maxperiod, mincopies; as repview tandem); :set lists them"},
@@ -94,26 +99,12 @@ static void draw_help(app_t *a)
     }
 }
 
-static void draw_records(app_t *a)
+static const char hint[] = "F1 help  : goto  / search  Tab pane  q quit", short_hint[] = "F1 help";
+
+/* 1 when the message line has no room for the short key hint. */
+static int hint_crowded(const app_t *a)
 {
-    const rv_seq_t *s = a->src.seq;
-    int rows = dr_rows() - 2, cols = dr_cols();
-    for (int y = 0; y < rows; y++) dr_fill(y, 0, cols, ST_NORMAL, ' ');
-    dr_fill(0, 0, cols, ST_BAR, ' ');
-    dr_printf(0, 1, ST_BAR, cols - 2, "%llu records  (j/k move, Enter goes there, Esc closes)",
-              s ? (unsigned long long)s->n_rec : 0ULL);
-    if (!s) return;
-    int list = rows - 1;
-    if (a->ov_sel < a->ov_scroll) a->ov_scroll = a->ov_sel;
-    if (a->ov_sel >= a->ov_scroll + list) a->ov_scroll = a->ov_sel - list + 1;
-    char c[32];
-    for (int i = 0; i < list && (uint64_t)(a->ov_scroll + i) < s->n_rec; i++) {
-        const rv_record_t *r = &s->rec[a->ov_scroll + i];
-        int sel = a->ov_scroll + i == a->ov_sel;
-        dr_fill(1 + i, 0, cols, sel ? ST_SELROW : ST_NORMAL, ' ');
-        dr_printf(1 + i, 0, sel ? ST_SELROW : ST_NORMAL, cols, "%c %6d  %-30s %15s %s", sel ? '>' : ' ',
-                  a->ov_scroll + i + 1, r->name, fmt_commas(r->len, c, sizeof c), app_unit(a));
-    }
+    return !a->prompt && a->msg[0] && (int)(strlen(a->msg) + 2 + sizeof short_hint - 1) > dr_cols();
 }
 
 static void draw_status(app_t *a)
@@ -147,6 +138,15 @@ static void draw_status(app_t *a)
         const char *st[] = {"no index", "indexing", "index ready", "index failed", "index cancelled"};
         snprintf(right, sizeof right, "%s%s", app_both(a) ? "both strands  " : "", st[a->src.state]);
     }
+    if (hint_crowded(a)) { /* the message line is full: the way to help stays on screen, left of
+                              * the index state, which keeps its column */
+        size_t l = strlen(right), h = sizeof short_hint + 1; /* the hint and two blanks */
+        if (l + h < sizeof right) {
+            memmove(right + h, right, l + 1);
+            memcpy(right, short_hint, h - 2);
+            right[h - 2] = right[h - 1] = ' ';
+        }
+    }
     dr_text(y, 0, ST_BAR, left, cols);
     int rl = (int)strlen(right);
     int x = cols - rl - 1 > (int)strlen(left) + 1 ? cols - rl - 1 : (int)strlen(left) + 2;
@@ -160,10 +160,13 @@ static void draw_command_line(app_t *a)
     if (a->prompt) {
         int x = dr_printf(y, 0, ST_NORMAL, cols, "%c%s", a->prompt, a->line);
         dr_char(y, x, ST_CURSOR, ' ');
-    } else if (a->msg[0]) {
-        dr_text(y, 0, a->msg_err ? ST_ERROR : ST_NORMAL, a->msg, cols);
     } else {
-        dr_text(y, 0, ST_DIM, "F1 help  : goto  / search  Tab pane  q quit", cols);
+        /* a message keeps the key hint on the right while both fit, else the
+         * short one; a longer message moves it to the status bar */
+        int hl = (int)sizeof hint - 1, sl = (int)sizeof short_hint - 1;
+        int x = a->msg[0] ? dr_text(y, 0, a->msg_err ? ST_ERROR : ST_NORMAL, a->msg, cols) : -2;
+        if (x + 2 + hl <= cols) dr_text(y, x < 0 ? 0 : cols - hl, ST_DIM, hint, hl);
+        else if (x + 2 + sl <= cols) dr_text(y, cols - sl, ST_DIM, short_hint, sl);
     }
 }
 
@@ -173,7 +176,8 @@ void screen_draw(app_t *a)
     dr_clear();
     view_layout(a);
     if (a->overlay == OV_HELP) draw_help(a);
-    else if (a->overlay == OV_RECORDS) draw_records(a);
+    else if (a->overlay == OV_RECORDS) records_draw(a);
+    else if (a->overlay == OV_MARKS) marks_draw(a);
     else {
         view_draw(a);
         panes_draw(a);

@@ -179,12 +179,15 @@ void teach_draw(teach_player_t *p)
     int rows = dr_rows(), cols = dr_cols();
     dr_clear();
     dr_fill(0, 0, cols, ST_BAR, ' ');
-    dr_printf(0, 1, ST_BAR, cols - 2, "repview teach %s%s%s: %s", teach_topic_name(L->topic), p->origin[0] ? " " : "",
-              p->origin, teach_topic_title(L->topic));
-    char right[80];
+    char right[80], title[400];
     snprintf(right, sizeof right, "step %d/%d%s", p->step + 1, L->n, p->playing ? "  playing" : "");
-    int rl = (int)strlen(right);
-    if (cols - rl - 1 > 40) dr_text(0, cols - rl - 1, ST_BAR, right, rl);
+    int rl = (int)strlen(right), counter = cols - rl - 1 > 40;
+    int tw = counter ? cols - rl - 4 : cols - 2; /* the title keeps two blanks before the counter */
+    int tl = snprintf(title, sizeof title, "repview teach %s%s%s: %s", teach_topic_name(L->topic), p->origin[0] ? " " : "",
+                      p->origin, teach_topic_title(L->topic));
+    if (tl > tw && tw > 3) memcpy(title + tw - 3, "...", 4); /* cut, and marked as cut */
+    dr_text(0, 1, ST_BAR, title, tw);
+    if (counter) dr_text(0, cols - rl - 1, ST_BAR, right, rl);
     /* caption under the frame; it keeps its lines when the frame is taller */
     char cap[8][TEACH_W + 1];
     int nc = wrap(f->caption, cols - 2, cap, 8);

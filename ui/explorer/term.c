@@ -17,9 +17,12 @@
 #include "term.h"
 
 static volatile sig_atomic_t quit_flag;
-static int started, light;
+static int started, light, color_on;
 
 void term_set_theme(int light_background) { light = light_background; }
+int term_light(void) { return light; }
+void term_set_color(int color) { color_on = color; }
+int term_color(void) { return color_on; }
 
 int term_theme_parse(const char *name)
 {

@@ -15,6 +15,11 @@ int term_color_wanted(int no_color_flag);
 /* Colours for a light (1) or dark (0, the default) terminal background; call
  * before term_start.  Without colour (NO_COLOR) both are the same attributes. */
 void term_set_theme(int light_background);
+/* What the explorer was started with, for pictures of the screen (snapshot.c):
+ * the theme, and whether colour is wanted (term_color_wanted). */
+int term_light(void);
+void term_set_color(int color);
+int term_color(void);
 /* "dark" 0, "light" 1, else -1. */
 int term_theme_parse(const char *name);
 /* Fill dr_attr[] for the grid (no colour) — used by scripted mode. */
