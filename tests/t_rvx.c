@@ -243,8 +243,8 @@ static void damage_one(const char *path, const unsigned char *good, size_t len, 
     free(bad);
     rv_index_t *y = NULL;
     rv_rvx_status_t st = rv_index_load(path, NULL, &y);
-    if (e->id == RV_SEC_RECORDS || e->id == RV_SEC_SEGMENTS || e->id == RV_SEC_TEXT2 || e->id == RV_SEC_RAWX ||
-        e->id == RV_SEC_RUNZ) { /* read whole at open: checked then */
+    if (e->id == RV_SEC_RECORDS || e->id == RV_SEC_SEGMENTS || e->id == RV_SEC_TEXT2 ||
+        e->id == RV_SEC_RAWX) { /* read whole at open: checked then */
         CHECK(st == RV_RVX_CORRUPT && !y, "damaged section %u opened", e->id);
         (*hits)++;
         rv_index_free(y);

@@ -311,7 +311,8 @@ rv_runs_t *rv_runs_compute_chunked(const rv_index_t *x, int threads, uint64_t mi
 {
     if (threads <= 0) threads = rv_default_threads();
     if (threads > 256) threads = 256;
-    if (!x->isa) x->isa_fill(x); /* the Lyndon arrays read ISA directly */
+    /* the Lyndon arrays read ISA directly: rebuilt first when a file left it out */
+    if (!x->isa && rv_index_derive((rv_index_t *)(uintptr_t)x, RV_SEC_BIT(RV_SEC_ISA), threads) < 0) return NULL;
     const uint64_t n = x->n;
     rv_progress_stage(p, RV_STAGE_EXTRA, 2 * n);
     double t = rv_now();

@@ -155,7 +155,7 @@ static const char *section_name(uint32_t id);
 static int read_at_open(uint32_t id)
 {
     return id == RV_SEC_RECORDS || id == RV_SEC_SEGMENTS || id == RV_SEC_STRANDS || id == RV_SEC_TEXT2 ||
-           id == RV_SEC_RAWX || id == RV_SEC_RUNZ;
+           id == RV_SEC_RAWX;
 }
 
 static int section_hashes_ok(const unsigned char *base, const rvx_entry_t *e, const uint64_t *hashes,
@@ -370,10 +370,13 @@ int rv_index_derive(rv_index_t *x, uint64_t mask, int threads)
     pthread_mutex_lock(&v->derive_mu);
     if ((mask >> RV_SEC_RUNS & 1) && v->runz && !rv_index_section(x, RV_SEC_RUNS, NULL)) {
         uint64_t rb = 0;
-        void *runs = rvx_runs_unpack(v->runz, v->runz_bytes, x->n, x->wide, threads, &rb);
-        if (runs) rv_index_attach(x, RV_SEC_RUNS, runs, rb);
-        if (!runs || rv_runs_check(x, threads) < 0) {
-            rv_index_attach(x, RV_SEC_RUNS, NULL, 0); /* never read; rv_runs_get() recomputes them */
+        void *runs = NULL;
+        if (rv_index_verify_part(x, RV_SEC_RUNZ, 0, v->runz_bytes) < 0) { /* read whole: verified first */
+            v->runz = NULL; /* the report names the block; rv_runs_get() recomputes the runs */
+            rc = -1;
+        } else if (!(runs = rvx_runs_unpack(v->runz, v->runz_bytes, x->n, x->wide, threads, &rb)) ||
+                   (rv_index_attach(x, RV_SEC_RUNS, runs, rb), rv_runs_check(x, threads) < 0)) {
+            rv_index_attach(x, RV_SEC_RUNS, NULL, 0); /* never read */
             v->runz = NULL;
             mark_bad(v, "corrupt index (bad runs section)");
             rc = rv_error(v->path, "corrupt index (bad runs section)");
@@ -405,13 +408,33 @@ int rv_index_derive(rv_index_t *x, uint64_t mask, int threads)
     return rc;
 }
 
-static const void *isa_fill(const rv_index_t *x)
+/* ISA[i] before ISA is rebuilt: the rank of suffix i by binary search over SA,
+ * comparing the text from the prefix both bounds share (Manber & Myers), so a few
+ * ranks cost microseconds on a chromosome.  The search stops at a budget of bytes
+ * compared (a text of one repeated letter would cost its length each time) or when
+ * SA does not confirm the rank; ISA is then rebuilt whole. */
+static uint64_t isa_slow(const rv_index_t *x, uint64_t i)
 {
+    const uint8_t *t = x->seq->text;
+    const uint64_t n = x->n;
+    if (i >= n) i = n ? n - 1 : 0;
+    uint64_t lo = 0, hi = n, llo = 0, lhi = 0, budget = 64u << 20;
+    while (lo < hi && budget) {
+        const uint64_t mid = lo + (hi - lo) / 2, j = rv_sa(x, mid);
+        if (j == i) return mid;
+        uint64_t k = llo < lhi ? llo : lhi;
+        const uint64_t k0 = k;
+        while (i + k < n && j + k < n && t[i + k] == t[j + k]) k++;
+        budget = k - k0 < budget ? budget - (k - k0) : 0;
+        const int j_less = j + k == n || (i + k < n && t[j + k] < t[i + k]);
+        if (j_less) { lo = mid + 1; llo = k; } else { hi = mid; lhi = k; }
+    }
+    if (lo < n && rv_sa(x, lo) == i) return lo;
     if (rv_index_derive((rv_index_t *)(uintptr_t)x, RV_SEC_BIT(RV_SEC_ISA), 0) < 0) {
         fprintf(stderr, "repview: %s\n", rv_last_error());
         exit(1);
     }
-    return x->isa;
+    return rv_isa(x, i);
 }
 
 rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **out)
@@ -452,7 +475,7 @@ rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **
         rv_error(path, bad ? "corrupt index (bad record table)" : "corrupt index (inconsistent sections)");
         return RV_RVX_CORRUPT;
     }
-    x->isa_fill = isa_fill;
+    x->isa_slow = isa_slow;
     x->rvx->runz = ptr[RV_SEC_RUNZ];
     x->rvx->runz_bytes = bytes[RV_SEC_RUNZ];
     const char *damage = expand_sequence(x, ptr, bytes, rv_default_threads());
@@ -567,7 +590,6 @@ int rv_index_verify_part(rv_index_t *x, int id, uint64_t off, uint64_t len)
     struct rv_rvx_state *v = x->rvx;
     if (!v || id <= 0 || id >= RV_SEC_MAX || atomic_load(&v->ok[id]) || !len) return 0;
     if (id == RV_SEC_ISA && !in_file(v, RV_SEC_ISA)) {
-        if (rv_index_derive(x, RV_SEC_BIT(RV_SEC_ISA), 0) < 0) return -1;
         /* ISA[i] = r was rebuilt from the whole SA: right when SA[r] = i holds in a
          * verified block, since a verified SA is a permutation */
         const uint64_t w = x->wide ? 8 : 4;
@@ -667,9 +689,9 @@ int rv_index_verify_near(rv_index_t *x, uint64_t g, int threads)
     struct rv_rvx_state *v = x->rvx;
     const rv_seq_t *s = x->seq;
     if (!v || !x->n) return 0;
-    /* the view reads them all: ISA, LLRc and the runs, rebuilt from the file */
-    if (rv_index_derive(x, RV_SEC_BIT(RV_SEC_ISA) | RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_RUNS), threads) < 0)
-        return -1;
+    /* the view reads LLRc and the runs: rebuilt from the file now (a pass each); the
+     * few ranks it reads come from SA until ISA is rebuilt (isa_slow) */
+    if (rv_index_derive(x, RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_RUNS), threads) < 0) return -1;
     near_job_t *j = calloc(1, sizeof *j);
     if (!j) return rv_error(v->path, "out of memory");
     j->v = v;

@@ -52,9 +52,9 @@ typedef struct rv_index {
     char note[256];               /* non-fatal remark for the user (GPU fallback), or "" */
     void *map;                    /* mmap of the .rvx, or NULL */
     void *isa_owned;              /* ISA rebuilt when a file without it was mapped, or NULL */
-    /* rebuilds ISA for rv_isa() when a file without one was mapped and nothing asked
-     * for it yet (rvx.c sets it; exits when out of memory) */
-    const void *(*isa_fill)(const struct rv_index *x);
+    /* ISA[i] while a file without ISA is mapped and ISA is not rebuilt yet: a binary
+     * search over SA (rvx.c sets it), for the few ranks a first screen reads */
+    uint64_t (*isa_slow)(const struct rv_index *x, uint64_t i);
     size_t map_len;
     struct rv_rvx_state *rvx;     /* what of the mapping is verified (rvx.c), or NULL */
     void (*rvx_free)(struct rv_rvx_state *v); /* its destructor (rvx.c sets both) */
@@ -71,8 +71,8 @@ static inline uint64_t rv_sa(const rv_index_t *x, uint64_t r)
 }
 static inline uint64_t rv_isa(const rv_index_t *x, uint64_t i)
 {
-    const void *isa = x->isa;
-    if (__builtin_expect(isa == NULL, 0)) isa = x->isa_fill(x); /* not yet rebuilt: rv_index_derive */
+    const void *isa = __atomic_load_n(&x->isa, __ATOMIC_ACQUIRE); /* rv_index_derive publishes it */
+    if (__builtin_expect(isa == NULL, 0)) return x->isa_slow(x, i);
     uint64_t v = rv_get(isa, x->wide, i);
     return v < x->n ? v : x->n - 1;
 }

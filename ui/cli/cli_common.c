@@ -198,11 +198,9 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *shortopts,
 /* The sections to verify: what the command reads, plus SA, ISA and LCP when it
  * reads a derived section (LLR and later ids) the file lacks: it is then computed
  * from them.  The strands section is no such array: only both-strand files have it. */
-static uint64_t sections_read(rv_index_t *x, uint64_t mask, int threads)
+static uint64_t sections_read(const rv_index_t *x, uint64_t mask)
 {
     if (!mask) return RV_SEC_ALL_MASK;
-    /* what the file holds in another form (the runs, LLRc from LLR) is no such array */
-    rv_index_derive(x, mask & (RV_SEC_BIT(RV_SEC_RUNS) | RV_SEC_BIT(RV_SEC_LLRC)), threads);
     for (int id = RV_SEC_LLR; id < RV_SEC_MAX; id++)
         if ((mask >> id & 1) && !rv_index_section(x, id, NULL)) return mask | RV_SEC_CORE_MASK;
     return mask;
@@ -225,7 +223,11 @@ rv_index_t *cli_open_index(const char *path, cli_common_t *c)
     free(c->keep);
     c->keep = NULL;
     rv_index_t *x = rv_open_keep(path, c->alpha, &c->build, c->quiet, c->no_save ? NULL : &c->keep);
-    if (x && rv_index_verify(x, sections_read(x, c->verify, c->build.threads), c->build.threads) < 0)
+    /* what the file holds in another form (the runs; LLRc, from LLR) is no array to
+     * compute: expanded first (a damaged form is reported and the index rebuilt) */
+    const uint64_t forms = RV_SEC_BIT(RV_SEC_RUNS) | RV_SEC_BIT(RV_SEC_LLRC);
+    if (x && (rv_index_derive(x, c->verify ? c->verify & forms : forms, c->build.threads) < 0 ||
+              rv_index_verify(x, sections_read(x, c->verify), c->build.threads) < 0))
         return cli_reopen(x, path, c);
     if (!x) cli_data_error();
     return x;
