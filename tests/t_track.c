@@ -94,7 +94,7 @@ static void remove_dir(const char *dir)
 typedef struct {
     int rid;              /* -1: a record the FASTA lacks */
     uint64_t beg, end, tb, te;
-    uint32_t nb, blk[8];  /* [start, end) offsets */
+    uint32_t nb, blk[16]; /* [start, end) offsets */
     char strand, name[32], ref[8], alt[8];
     int parts;
 } feat_t;
@@ -203,7 +203,7 @@ static int same_feature(const rv_feature_t *a, const feat_t *x, char *why, size_
                         (unsigned long long)x->end), 0;
     if (strcmp(a->name, x->name) || a->strand != x->strand) return snprintf(why, wl, "name/strand of %s", x->name), 0;
     if (a->thick_beg != x->tb || a->thick_end != x->te) return snprintf(why, wl, "thick part of %s", x->name), 0;
-    if (a->n_blocks != x->nb) return snprintf(why, wl, "%s: %u blocks, expected %u", x->name, a->n_blocks, x->nb), 0;
+    if (a->block_count != x->nb) return snprintf(why, wl, "%s: %u blocks, expected %u", x->name, a->block_count, x->nb), 0;
     for (uint32_t k = 0; k < 2 * x->nb; k++)
         if (a->blocks[k] != x->blk[k]) return snprintf(why, wl, "%s: block %u", x->name, k / 2), 0;
     return 1;
@@ -342,12 +342,14 @@ static size_t write_gff(const char *path, rng_t *r, feat_t *genes, size_t n, int
         x->end = hi;
         const char *chr = file_chrom(x->rid, 0);
         int k = 0;
-        if (!gtf) {
+        if (!gtf || bgz) { /* a GTF read by region needs its gene lines (track.h) */
             line_t *gl = &l[nl++];
             gl->rid = x->rid;
             gl->beg = lo;
-            snprintf(gl->text, sizeof gl->text, "%s\ttest\tgene\t%llu\t%llu\t.\t%c\t.\tID=g%zu;Name=%s\n", chr,
-                     (unsigned long long)lo + 1, (unsigned long long)hi, x->strand, g, x->name);
+            if (!gtf) snprintf(gl->text, sizeof gl->text, "%s\ttest\tgene\t%llu\t%llu\t.\t%c\t.\tID=g%zu;Name=%s\n", chr,
+                               (unsigned long long)lo + 1, (unsigned long long)hi, x->strand, g, x->name);
+            else snprintf(gl->text, sizeof gl->text, "%s\ttest\tgene\t%llu\t%llu\t.\t%c\t.\tgene_id \"g%zu\"; gene_name \"%s\";\n",
+                          chr, (unsigned long long)lo + 1, (unsigned long long)hi, x->strand, g, x->name);
         }
         for (int t = 0, e0 = 0; t < n_tx; t++) { /* transcripts in turn: exons split between them */
             int e1 = t + 1 == n_tx ? exon_k : e0 + (exon_k - e0) / 2 + 1;

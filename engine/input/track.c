@@ -339,6 +339,8 @@ void rv_track_close(rv_track_t *t)
     free(t);
 }
 
+int rv_track_format_of_path(const char *path) { return track_format_of_name(path); }
+void rv_track_set_seq(rv_track_t *t, const rv_seq_t *seq) { t->seq = seq; }
 rv_track_format_t rv_track_format(const rv_track_t *t) { return t->fmt; }
 int rv_track_indexed(const rv_track_t *t) { return t->tbx || t->idx; }
 size_t rv_track_size(const rv_track_t *t) { return rv_track_indexed(t) ? 0 : t->mem.n; }
@@ -375,8 +377,28 @@ const char *rv_track_warnings(const rv_track_t *t)
 
 /* ---- queries ---------------------------------------------------------------------- */
 
-/* Read [beg, end) of record rid through the index into t->mem. */
+/* Read [beg, end) of record rid through the index into t->mem; a gene reaching
+ * out of the window widens it, so that every gene comes with all its parts. */
+static int read_window_once(rv_track_t *t, uint32_t rid, uint64_t beg, uint64_t end);
+
 static int read_window(rv_track_t *t, uint32_t rid, uint64_t beg, uint64_t end)
+{
+    for (int k = 0; k < 4; k++) {
+        if (read_window_once(t, rid, beg, end) < 0) return -1;
+        if (t->fmt != RV_TRACK_GFF3 && t->fmt != RV_TRACK_GTF) return 0;
+        uint64_t lo = beg, hi = end;
+        for (size_t i = 0; i < t->mem.n; i++) {
+            if (t->mem.f[i].beg < lo) lo = t->mem.f[i].beg;
+            if (t->mem.f[i].end > hi) hi = t->mem.f[i].end;
+        }
+        if (lo == beg && hi == end) return 0;
+        beg = lo;
+        end = hi;
+    }
+    return 0;
+}
+
+static int read_window_once(rv_track_t *t, uint32_t rid, uint64_t beg, uint64_t end)
 {
     store_free(&t->mem);
     t->w_valid = 0;
@@ -441,20 +463,20 @@ int rv_track_query(rv_track_t *t, uint32_t rid, uint64_t beg, uint64_t end, cons
 }
 
 /* Indexed: the nearest start after (dir 1) or before (-1) pos on record rid,
- * through windows that double in size. */
+ * through windows read without margin, from 1 kb doubling: a dense file reads
+ * little, a sparse one few windows. */
 static int step_indexed(rv_track_t *t, uint32_t rid, uint64_t pos, int dir, rv_feature_t *out)
 {
     uint64_t len = t->seq->rec[rid].len;
-    for (uint64_t w = 1 << 16;; w *= 2) {
+    for (uint64_t w = 1024;; w *= 2) {
         uint64_t lo = dir > 0 ? pos + 1 : pos > w ? pos - w : 0, hi = dir > 0 ? pos + 1 + w : pos;
         if (lo >= hi || (dir > 0 && lo >= len)) return 0;
-        const rv_feature_t *f;
-        size_t n;
-        if (rv_track_query(t, rid, lo, hi, &f, &n) < 0) return -1;
-        int best = -1;
-        for (size_t i = 0; i < n; i++) {
-            if (dir > 0 ? f[i].beg <= pos : f[i].beg >= pos) continue;
-            if (best < 0 || (dir > 0 ? f[i].beg < f[best].beg : f[i].beg >= f[best].beg)) best = (int)i;
+        if (read_window(t, rid, lo, hi) < 0) return -1;
+        const rv_feature_t *f = t->mem.f;
+        int64_t best = -1;
+        for (size_t i = 0; i < t->mem.n; i++) { /* starting in the window: those before it may not be the nearest */
+            if (dir > 0 ? f[i].beg <= pos : f[i].beg >= pos || f[i].beg < lo) continue;
+            if (best < 0 || (dir > 0 ? f[i].beg < f[best].beg : f[i].beg >= f[best].beg)) best = (int64_t)i;
         }
         if (best >= 0) { *out = f[best]; return 1; }
         if (dir > 0 ? hi >= len : lo == 0) return 0;

@@ -149,7 +149,7 @@ static int bed_blocks(track_arena_t *ar, rv_feature_t *f, const char *count, cha
         tp = te ? te + 1 : tp + strlen(tp);
     }
     f->blocks = b;
-    f->n_blocks = (uint32_t)n;
+    f->block_count = (uint32_t)n;
     return 0;
 }
 
@@ -394,7 +394,7 @@ static int add_missing_genes(track_line_t **pl, size_t *pn, track_arena_t *ar)
         *g = l[i];
         g->f.type = "gene";
         g->f.id = *m;
-        g->f.n_blocks = 0;
+        g->f.block_count = 0;
         g->parent = "";
     }
     *pn = n;
@@ -428,7 +428,7 @@ static int set_blocks(rv_feature_t *r, const part_t *p, size_t n, track_arena_t 
         k++;
     }
     r->blocks = b;
-    r->n_blocks = k;
+    r->block_count = k;
     return 0;
 }
 
@@ -479,7 +479,7 @@ size_t track_fold(track_line_t **pl, size_t n, rv_track_format_t fmt, track_aren
     if (np != (size_t)-1)
         for (size_t i = 0; i < n; i++) {
             if (root[i] != i) continue;
-            if (!l[i].f.n_blocks) l[i].f.thick_beg = l[i].f.beg, l[i].f.thick_end = l[i].f.end;
+            if (!l[i].f.block_count) l[i].f.thick_beg = l[i].f.beg, l[i].f.thick_end = l[i].f.end;
             l[k++] = l[i];
         }
     free(ix);

@@ -8,7 +8,8 @@
  * lacks is counted and named in the warnings, and its lines are not shown.
  * GFF3 features are folded into their root (gene > mRNA > exon, CDS) and GTF lines
  * into their gene_id, so a gene is one feature whose blocks are its exons and
- * whose thick part spans its CDS.  A malformed line is skipped and counted; the
+ * whose thick part spans its CDS (read by region, a GTF without gene lines shows
+ * in each window the part of a gene whose lines reach into it).  A malformed line is skipped and counted; the
  * first one is named with its file and line in the warnings. */
 #ifndef REPVIEW_TRACK_H
 #define REPVIEW_TRACK_H
@@ -31,8 +32,8 @@ typedef struct {
     uint32_t rid;                  /* record of the FASTA */
     uint64_t beg, end;             /* 0-based, half-open, on the record */
     uint64_t thick_beg, thick_end; /* BED thickStart/End, GFF CDS span; equal: none */
-    uint32_t n_blocks;             /* BED blocks, GFF exons; 0: one block beg..end */
-    const uint32_t *blocks;        /* 2 n_blocks offsets from beg: [start, end), sorted */
+    uint32_t block_count;             /* BED blocks, GFF exons; 0: one block beg..end */
+    const uint32_t *blocks;        /* 2 block_count offsets from beg: [start, end), sorted */
     char strand;                   /* '+', '-' or '.' */
     double value;                  /* bedGraph value, BED score, VCF QUAL; NAN: none */
     const char *name, *id, *type;  /* GFF Name/ID/type; VCF ID; BED name */
@@ -50,6 +51,11 @@ typedef struct rv_track rv_track_t;
  * message "PATH: why" (rv_last_error()). */
 rv_track_t *rv_track_open(const char *path, const rv_seq_t *seq);
 void rv_track_close(rv_track_t *t);
+/* The format rv_track_open would read path as, from its name; -1 when unknown. */
+int rv_track_format_of_path(const char *path);
+/* The same records, read again (their table moved): seq replaces the one given
+ * to rv_track_open. */
+void rv_track_set_seq(rv_track_t *t, const rv_seq_t *seq);
 
 rv_track_format_t rv_track_format(const rv_track_t *t);
 const char *rv_track_format_name(rv_track_format_t f);
