@@ -18,6 +18,7 @@
 #include "../front.h"
 #include "script.h"
 #include "term.h"
+#include "tracks.h"
 
 #ifndef RV_SHARE_DIR
 #define RV_SHARE_DIR "/usr/local/share/repview"
@@ -30,6 +31,9 @@ static const char usage[] =
     "lists the keys.\n\n"
     "  --no-color           no colour (also NO_COLOR=1 or TERM=dumb)\n"
     "  --theme T            dark (default) or light terminal background\n"
+    "  --track FILE         an annotation track under the sequence (repeatable): BED,\n"
+    "                       bedGraph, GFF3, GTF, VCF or BCF; bgzipped with a tabix or CSI\n"
+    "                       index it is read by region; REGION may name a feature\n"
     "  --no-mouse           leave the mouse to the terminal\n"
     "  --keys KEYS          play KEYS (as typed; <CR> <Esc> <Tab> <C-x> ...) without a terminal\n"
     "  --dump               print the final screen as plain text (with --keys)\n"
@@ -45,7 +49,7 @@ typedef struct {
     rv_build_opts_t build;
 } opts_t;
 
-enum { O_NOCOLOR = 1000, O_NOMOUSE, O_KEYS, O_DUMP, O_SIZE, O_WAIT, O_CPU, O_GPU, O_ALPHA, O_VERSION, O_QUIET, O_MANKEYS, O_NOSAVE, O_THEME };
+enum { O_NOCOLOR = 1000, O_NOMOUSE, O_KEYS, O_DUMP, O_SIZE, O_WAIT, O_CPU, O_GPU, O_ALPHA, O_VERSION, O_QUIET, O_MANKEYS, O_NOSAVE, O_THEME, O_TRACK };
 
 static int parse_size(const char *s, int *cols, int *rows)
 {
@@ -71,9 +75,9 @@ static void man_emit(void *ud, const char *keys, const char *text)
     if (!keys && !*text) return;
     if (!keys) { fputs(".SS ", stdout); roff_put(text); putchar('\n'); return; }
     if (!*keys) { fputs(".br\n", stdout); roff_put(text); putchar('\n'); return; }
-    fputs(".TP\n.B \"", stdout);
+    fputs(".IP \"\\fB", stdout); /* two lines a key: the page stays short */
     roff_put(keys);
-    fputs("\"\n", stdout);
+    fputs("\\fR\"\n", stdout);
     roff_put(text);
     putchar('\n');
 }
@@ -90,7 +94,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         {"alphabet", required_argument, NULL, O_ALPHA}, {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, O_VERSION},  {"quiet", no_argument, NULL, O_QUIET},
         {"man-keys", no_argument, NULL, O_MANKEYS}, {"no-save", no_argument, NULL, O_NOSAVE},
-        {"theme", required_argument, NULL, O_THEME},
+        {"theme", required_argument, NULL, O_THEME}, {"track", required_argument, NULL, O_TRACK},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->cols = 100;
@@ -109,6 +113,12 @@ static int parse_args(int argc, char **argv, opts_t *o)
             if ((o->light = term_theme_parse(optarg)) < 0)
                 return fprintf(stderr, "repview: --theme: expected dark or light, not '%s'\n", optarg), RV_EXIT_USAGE;
             break;
+        case O_TRACK: {
+            char err[300];
+            int rc = tracks_request(optarg, err, sizeof err);
+            if (rc < 0) return fprintf(stderr, "repview: --track: %s\n", err), rc == -2 ? RV_EXIT_USAGE : RV_EXIT_DATA;
+            break;
+        }
         case O_KEYS: o->keys = optarg; break;
         case O_DUMP: o->dump = 1; break;
         case O_WAIT: o->wait_index = 1; break;
@@ -177,6 +187,7 @@ static const char *sample_path(void)
 static void on_source_change(app_t *a, const char **region)
 {
     if (!a->src.seq) return;
+    tracks_sync(a); /* before REGION: it may name a feature */
     if (*region && !a->src.partial) { /* the start of the file knows one record only */
         goto_command(a, *region);
         *region = NULL;
@@ -357,7 +368,7 @@ int rv_explorer_main(int argc, char **argv)
     const char *file = o.file ? o.file : sample_path();
     static app_t a;
     static const pane_ops_t *const all_ops[N_PANES] = {&pane_sa_ops, &pane_lr_ops, &pane_find_ops,
-                                                       &pane_tandem_ops, &pane_pairs_ops};
+                                                       &pane_tandem_ops, &pane_pairs_ops, &pane_track_ops};
     for (int i = 0; i < N_PANES; i++) pane_init(&a.panes[i], all_ops[i]);
     a.cursor_moved = view_layout;
     settings_init(&a);
@@ -380,6 +391,7 @@ int rv_explorer_main(int argc, char **argv)
     teach_close(a.teach);
     for (int i = 0; i < N_PANES; i++) pane_free(&a.panes[i]);
     search_free(&a);
+    tracks_close();
     src_close(&a.src);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include "repview/common.h"
 #include "app.h"
 #include "../front.h"
+#include "tracks.h"
 
 static int go_relative(app_t *a, const char *arg, int sign)
 {
@@ -55,6 +56,14 @@ static int go_region(app_t *a, const char *arg)
     return 0;
 }
 
+static int feature_command(app_t *a, const char *name)
+{
+    while (isspace((unsigned char)*name)) name++;
+    int rc = tracks_goto(a, name);
+    if (rc == 0) app_message(a, 1, tracks_count() ? "no feature called %s in the tracks" : "%s: no tracks to look in (:track FILE)", name);
+    return rc > 0 ? 0 : -1;
+}
+
 int goto_command(app_t *a, const char *cmd)
 {
     while (isspace((unsigned char)*cmd)) cmd++;
@@ -66,14 +75,17 @@ int goto_command(app_t *a, const char *cmd)
     if (!strcmp(buf, "help") || !strcmp(buf, "h")) { a->overlay = OV_HELP; a->ov_scroll = 0; return 0; }
     if (!strcmp(buf, "cancel")) { src_cancel(&a->src); return 0; }
     if (!strcmp(buf, "set") || !strncmp(buf, "set ", 4)) return set_command(a, buf + 3);
+    if (!strcmp(buf, "track") || !strncmp(buf, "track ", 6)) return tracks_command(a, buf + 5);
     if (!a->src.seq) { app_message(a, 1, "no records yet: the file is still being read"); return -1; }
     if (!strcmp(buf, "records")) { a->overlay = OV_RECORDS; return 0; }
+    if (!strncmp(buf, "feature ", 8)) return feature_command(a, buf + 8);
     if (!strncmp(buf, "goto ", 5)) memmove(buf, buf + 5, strlen(buf + 5) + 1);
     if (buf[0] == '+' || buf[0] == '-') return go_relative(a, buf + 1, buf[0] == '+' ? 1 : -1);
     if (buf[0] == '=') return go_number(a, buf + 1, 1);
     if (isdigit((unsigned char)buf[0]) && strspn(buf, "0123456789,kKmMgG") == strlen(buf))
         return go_number(a, buf, 0);
-    return go_region(a, buf);
+    if (go_region(a, buf) == 0) return 0;
+    return tracks_goto(a, buf) > 0 ? 0 : -1; /* not a region: a feature's name */
 }
 
 void prompt_key(app_t *a, int key)
@@ -95,6 +107,7 @@ void prompt_key(app_t *a, int key)
         return;
     }
     if (key == RV_CTRL('u')) { a->line_len = 0; a->line[0] = 0; return; }
+    if (key == '\t' && kind == ':') { tracks_complete_line(a); return; }
     if (key >= 32 && key < 127 && a->line_len < (int)sizeof a->line - 1) {
         a->line[a->line_len++] = (char)key;
         a->line[a->line_len] = 0;
