@@ -259,6 +259,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
     dr_use_grid(o->cols, o->rows);
     double first_ms = -1;
     if (a->src.seq) { /* the start of the file, before the record table is known */
+        tracks_sync(a);   /* the tracks, when the table is known already (FILE.rvx) */
         screen_draw(a);
         first_ms = (rv_now() - t0) * 1000;
     }
