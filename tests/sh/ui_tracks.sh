@@ -64,6 +64,7 @@ golden complete ':ALP<Tab><CR>' --track genes.gff3 multi.fa
 golden ambiguous ':AL<Tab><CR>' --track genes.gff3 multi.fa
 golden command ':track rmsk.bed<CR>:chr1:455<CR>' multi.fa
 golden command_bad ':track nowhere.bed<CR>' multi.fa
+golden bad_position ':chr1:99999<CR>' --track genes.gff3 multi.fa
 golden malformed '' --track bad.bed multi.fa
 # a click on the first track row under the first line, 30 bases in (column 6 + 33)
 golden click '<click:39,4>' --track genes.gff3 multi.fa

@@ -56,6 +56,17 @@ static int go_region(app_t *a, const char *arg)
     return 0;
 }
 
+/* 1 when what comes before the last ':' of arg names no record: arg may be a
+ * feature's name (Ensembl's IDs hold colons), not a position out of range. */
+static int not_a_record(const app_t *a, const char *arg)
+{
+    const char *colon = strrchr(arg, ':');
+    char rec[256];
+    if (!colon) return 1;
+    snprintf(rec, sizeof rec, "%.*s", (int)(colon - arg), arg);
+    return rv_seq_record_by_name(a->src.seq, rec) < 0;
+}
+
 static int feature_command(app_t *a, const char *name)
 {
     while (isspace((unsigned char)*name)) name++;
@@ -85,7 +96,7 @@ int goto_command(app_t *a, const char *cmd)
     if (isdigit((unsigned char)buf[0]) && strspn(buf, "0123456789,kKmMgG") == strlen(buf))
         return go_number(a, buf, 0);
     if (go_region(a, buf) == 0) return 0;
-    return tracks_goto(a, buf) > 0 ? 0 : -1; /* not a region: a feature's name */
+    return not_a_record(a, buf) && tracks_goto(a, buf) > 0 ? 0 : -1; /* not a region: a feature's name */
 }
 
 void prompt_key(app_t *a, int key)
