@@ -253,7 +253,7 @@ static int load_all(rv_track_t *t)
     if (rc == 0 && store_build(t, &t->mem, &v, 1) < 0) rc = rv_error(t->path, "out of memory");
     free(v.l);
     if (rc == 0) {
-        qsort(t->names, t->n_names, sizeof *t->names, cmp_name);
+        if (t->n_names) qsort(t->names, t->n_names, sizeof *t->names, cmp_name);
         t->names_read = 1;
     }
     return rc;
@@ -549,7 +549,7 @@ static int read_names(rv_track_t *t)
     if (hdr) bcf_hdr_destroy(hdr);
     hts_close(fp);
     if (rc < 0) return rv_error(t->path, "out of memory");
-    qsort(t->names, t->n_names, sizeof *t->names, cmp_name);
+    if (t->n_names) qsort(t->names, t->n_names, sizeof *t->names, cmp_name);
     t->names_read = 1;
     return 0;
 }
