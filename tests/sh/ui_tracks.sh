@@ -137,6 +137,16 @@ if command -v tmux >/dev/null; then
         tm kill-session -t "$name"
     }
     dark=$(row dark '' '') light=$(row light '' '--theme light') plain=$(row plain NO_COLOR=1 '')
+    # Ctrl-F and F from the terminal's keyboard
+    tm new-session -d -x 100 -y 30 -s keys "cd '$T' && TERM=xterm-256color '$REPVIEW' --no-save --track genes.gff3 multi.fa; sleep 30"
+    for ((i = 0; i < 200; i++)); do tm capture-pane -p -t keys | grep -q 'index ready' && break; sleep 0.05; done
+    tm send-keys -t keys C-f
+    for ((i = 0; i < 200; i++)); do tm capture-pane -p -t keys | grep -q '^genes: gene ALPHA' && break; sleep 0.05; done
+    tm capture-pane -p -t keys | grep -q '^genes: gene ALPHA' && ok tracks_tmux_ctrl_f || bad tracks_tmux_ctrl_f "no ALPHA after Ctrl-F"
+    tm send-keys -t keys F BET Enter
+    for ((i = 0; i < 200; i++)); do tm capture-pane -p -t keys | grep -q '^genes: gene BETA' && break; sleep 0.05; done
+    tm capture-pane -p -t keys | grep -q '^genes: gene BETA' && ok tracks_tmux_find || bad tracks_tmux_find "no BETA after F BET Enter"
+    tm kill-session -t keys
     grep -q '(CA)n' <<<"$plain" && grep -q '##########' <<<"$plain" && ok tracks_tmux_drawn ||
         bad tracks_tmux_drawn "no (CA)n feature in the row: $(tr -d '\033' <<<"$plain" | head -c 200)"
     [ "$dark" != "$light" ] && ok tracks_tmux_light_theme || bad tracks_tmux_light_theme "the same escapes in both themes"
