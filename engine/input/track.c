@@ -5,6 +5,9 @@
  * read sit in a store: sorted, with the interval index of track_index.c. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +63,12 @@ struct rv_track {
     size_t out_cap, *pos, pos_cap;
     name_t *names;       /* sorted by key, then file order */
     size_t n_names, names_cap;
-    int names_read;
+    int names_read;      /* names (and names_rc) final */
     track_arena_t names_ar;
+    pthread_t names_thread; /* an indexed track reads its names in the background */
+    int names_thread_on, names_rc;
+    atomic_int names_done, names_stop;
+    char names_err[300];
     void *missing;       /* record names the FASTA lacks (khash_str2int) */
     size_t n_missing;
     char missing_list[200];
@@ -94,8 +101,8 @@ static int cmp_feature(const void *p, const void *q)
 
 /* The FASTA record of a name as the track writes it: itself, else with "chr" added
  * or removed (UCSC and Ensembl name the same chromosomes both ways); UINT32_MAX
- * (and the name remembered) when none. */
-static uint32_t rid_of(rv_track_t *t, const char *chrom)
+ * (and, when note, the name remembered) when none. */
+static uint32_t rid_lookup(rv_track_t *t, const char *chrom, int note)
 {
     int64_t r = rv_seq_record_by_name(t->seq, chrom);
     if (r < 0 && !strncmp(chrom, "chr", 3) && chrom[3]) r = rv_seq_record_by_name(t->seq, chrom + 3);
@@ -105,7 +112,7 @@ static uint32_t rid_of(rv_track_t *t, const char *chrom)
         r = rv_seq_record_by_name(t->seq, buf);
     }
     if (r >= 0) return (uint32_t)r;
-    if (!khash_str2int_has_key(t->missing, chrom)) {
+    if (note && !khash_str2int_has_key(t->missing, chrom)) {
         char *dup = strdup(chrom);
         if (dup && khash_str2int_inc(t->missing, dup) >= 0) {
             size_t l = strlen(t->missing_list);
@@ -132,6 +139,8 @@ static void note_value(rv_track_t *t, const rv_feature_t *f)
     if (!t->has_value || f->value > t->vhi) t->vhi = f->value;
     t->has_value = 1;
 }
+
+static uint32_t rid_of(rv_track_t *t, const char *chrom) { return rid_lookup(t, chrom, 1); }
 
 /* ---- reading lines ---------------------------------------------------------------- */
 
@@ -323,6 +332,10 @@ rv_track_t *rv_track_open(const char *path, const rv_seq_t *seq)
 void rv_track_close(rv_track_t *t)
 {
     if (!t) return;
+    if (t->names_thread_on) {
+        atomic_store(&t->names_stop, 1);
+        pthread_join(t->names_thread, NULL);
+    }
     store_free(&t->mem);
     if (t->rec) bcf_destroy(t->rec);
     if (t->hdr) bcf_hdr_destroy(t->hdr);
@@ -509,12 +522,13 @@ int rv_track_step(rv_track_t *t, uint32_t rid, uint64_t pos, int dir, rv_feature
 
 /* ---- names ------------------------------------------------------------------------ */
 
-/* An indexed track reads its whole file once for the names. */
-static int read_names(rv_track_t *t)
+/* The names of an indexed track: its whole file read once, on the thread of
+ * rv_track_names_start (it touches only the name table, and looks records up
+ * without noting the missing ones, which the main thread does). */
+static int scan_names(rv_track_t *t)
 {
-    if (t->names_read) return 0;
     htsFile *fp = hts_open(t->path, "r");
-    if (!fp) return rv_error(t->path, "cannot open");
+    if (!fp) return snprintf(t->names_err, sizeof t->names_err, "cannot open"), -1;
     lines_t v = {0};
     track_arena_t scratch = {0};
     kstring_t ks = {0, 0, NULL};
@@ -526,6 +540,7 @@ static int read_names(rv_track_t *t)
             if (add_names(t, v.l, v.n, &t->names_ar) < 0) rc = -1;
             v.n = 0;
             arena_free(&scratch);
+            if (atomic_load(&t->names_stop)) { rc = -2; break; }
         }
         track_line_t *l = NULL;
         if (t->hdr) {
@@ -539,7 +554,7 @@ static int read_names(rv_track_t *t)
             if (r != 1) { v.n--; l = NULL; }
             if (r == 2) break;
         }
-        if (rc == 0 && l) l->f.rid = rid_of(t, l->chrom);
+        if (rc == 0 && l) l->f.rid = rid_lookup(t, l->chrom, 0);
     }
     if (rc == 0 && add_names(t, v.l, v.n, &t->names_ar) < 0) rc = -1;
     free(ks.s);
@@ -548,10 +563,51 @@ static int read_names(rv_track_t *t)
     if (rec) bcf_destroy(rec);
     if (hdr) bcf_hdr_destroy(hdr);
     hts_close(fp);
-    if (rc < 0) return rv_error(t->path, "out of memory");
+    if (rc < 0) return snprintf(t->names_err, sizeof t->names_err, rc == -2 ? "stopped" : "out of memory"), -1;
     if (t->n_names) qsort(t->names, t->n_names, sizeof *t->names, cmp_name);
-    t->names_read = 1;
     return 0;
+}
+
+static void *names_main(void *arg)
+{
+    rv_track_t *t = arg;
+    t->names_rc = scan_names(t);
+    atomic_store(&t->names_done, 1);
+    return NULL;
+}
+
+int rv_track_names_start(rv_track_t *t)
+{
+    if (t->names_read || t->names_thread_on) return 0;
+    sigset_t all, old; /* signals stay with the thread that handles them */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&t->names_thread, NULL, names_main, t);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc) return rv_error(t->path, "cannot start a thread: %s", strerror(rc));
+    t->names_thread_on = 1;
+    return 0;
+}
+
+/* Take the names once their thread is done (wait: until it is); 1 when final. */
+static int names_join(rv_track_t *t, int wait)
+{
+    if (t->names_read) return 1;
+    if (!t->names_thread_on || (!wait && !atomic_load(&t->names_done))) return 0;
+    pthread_join(t->names_thread, NULL);
+    t->names_thread_on = 0;
+    t->names_read = 1;
+    return 1;
+}
+
+int rv_track_names_ready(rv_track_t *t) { return names_join(t, 0); }
+
+/* The names, read now when no thread has read them. */
+static int read_names(rv_track_t *t)
+{
+    if (!t->names_read && rv_track_names_start(t) < 0) return -1;
+    names_join(t, 1);
+    return t->names_rc < 0 ? rv_error(t->path, "reading the names: %s", t->names_err) : 0;
 }
 
 static size_t names_lower(const rv_track_t *t, const char *key)

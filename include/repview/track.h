@@ -77,9 +77,16 @@ int rv_track_step(rv_track_t *t, uint32_t rid, uint64_t pos, int dir, rv_feature
 /* A feature by name or ID (GFF also the names and IDs of the lines folded into a
  * gene): an exact match, else the only one that starts with name.  1 and *out
  * (rid, beg, end, name); 0 when none; 2 when several start with it, with
- * up to `max` of them in *out (as many as *n_out).  An indexed track reads its
- * whole file once for this. */
+ * up to `max` of them in *out (as many as *n_out); -1 with a message when the
+ * names cannot be read.  An indexed track reads its whole file once for this. */
 int rv_track_find(rv_track_t *t, const char *name, rv_feature_t *out, size_t max, size_t *n_out);
+
+/* The names of an indexed track, read in the background: start reading them (0,
+ * or -1 with a message; nothing to do for a track in memory or names read), and
+ * 1 when they are there (rv_track_find and rv_track_complete then answer at once;
+ * before, they wait for them, or read them when none was started). */
+int rv_track_names_start(rv_track_t *t);
+int rv_track_names_ready(rv_track_t *t);
 
 /* Prefix completion: the longest extension of prefix that every name or ID
  * starting with it shares, into buf (len bytes).  Returns how many names start

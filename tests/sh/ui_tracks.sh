@@ -65,6 +65,7 @@ golden ambiguous ':AL<Tab><CR>' --track genes.gff3 multi.fa
 golden command ':track rmsk.bed<CR>:chr1:455<CR>' multi.fa
 golden command_bad ':track nowhere.bed<CR>' multi.fa
 golden bad_position ':chr1:99999<CR>' --track genes.gff3 multi.fa
+golden no_name ':NOPE<CR>' --track genes.gff3 --track vars.vcf multi.fa
 golden malformed '' --track bad.bed multi.fa
 # a click on the first track row under the first line, 30 bases in (column 6 + 33)
 golden click '<click:39,4>' --track genes.gff3 multi.fa
@@ -81,7 +82,9 @@ if [ $indexed = 1 ]; then
              "next_prev|<C-f><C-f><C-f><C-b>|--track gz/genes.gff3.gz --track gz/rmsk.bed.gz multi.fa" \
              "goto_name|:ALPHA-201<CR>|--track gz/genes.gff3.gz multi.fa" \
              "complete|:ALP<Tab><CR>|--track gz/genes.gff3.gz multi.fa" \
-             "count_next|2<C-f>|--track gz/vars.vcf.gz multi.fa"; do
+             "count_next|2<C-f>|--track gz/vars.vcf.gz multi.fa" \
+             "region_feature||--track gz/genes.gff3.gz multi.fa BETA" \
+             "no_name|:NOPE<CR>|--track gz/genes.gff3.gz --track gz/vars.vcf.gz multi.fa"; do
         IFS='|' read -r name keys args <<<"$c"
         # shellcheck disable=SC2086
         dump "gz_$name" "$keys" $args || continue

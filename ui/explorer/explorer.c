@@ -267,6 +267,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
     src_wait(&a->src, o->wait_index, 600, m, sizeof m);
     if (m[0]) app_message(a, a->src.state == IDX_FAILED, "%s", m);
     on_source_change(a, &region);
+    tracks_wait(a); /* REGION may name a feature of an indexed track */
     screen_draw(a);
     settle(a);
     if (first_ms < 0) first_ms = (rv_now() - t0) * 1000;
@@ -286,6 +287,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
         } else app_key(a, keys[i]);
         if (a->teach) teach_tick(a->teach, 0); /* playing runs to the end: no clock */
         search_wait(a); /* scripts see the search finished: screens are deterministic */
+        tracks_wait(a); /* and a name looked up in an indexed track */
         if (o->wait_index && a->src.job) { /* `:set strands`: the new index, as at the start */
             src_wait(&a->src, 1, 600, m, sizeof m);
             if (m[0]) app_message(a, a->src.state == IDX_FAILED, "%s", m);
@@ -333,6 +335,7 @@ static int run_terminal(app_t *a, const opts_t *o, const char *region)
         if (a->quit || (waiting && !src_saving(&a->src))) break;
         if (poll_source(a, &region)) dirty = 1;
         if (search_poll(a)) dirty = 1;
+        if (tracks_poll(a)) dirty = 1;
         if (a->teach && teach_tick(a->teach, rv_now())) dirty = 1;
         if (tandem_poll(a)) dirty = 1;
         if (search_busy(a)) dirty = 1; /* "searching" until it is done */

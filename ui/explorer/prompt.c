@@ -96,7 +96,10 @@ int goto_command(app_t *a, const char *cmd)
     if (isdigit((unsigned char)buf[0]) && strspn(buf, "0123456789,kKmMgG") == strlen(buf))
         return go_number(a, buf, 0);
     if (go_region(a, buf) == 0) return 0;
-    return not_a_record(a, buf) && tracks_goto(a, buf) > 0 ? 0 : -1; /* not a region: a feature's name */
+    if (!tracks_count() || !not_a_record(a, buf)) return -1;
+    int rc = tracks_goto(a, buf); /* not a region: a feature's name */
+    if (rc == 0) app_message(a, 1, "%s: no such record or feature", buf);
+    return rc > 0 ? 0 : -1;
 }
 
 void prompt_key(app_t *a, int key)

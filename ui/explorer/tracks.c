@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "app.h"
 #include "tracks.h"
@@ -16,6 +17,7 @@ static struct {
     size_t bad_seen[TRACKS_MAX]; /* malformed lines already reported */
     int n, cur;
     const rv_seq_t *seq;
+    char waiting[256];           /* a name to go to once the names are read, or "" */
     int sel, sel_track;          /* the selected feature, when sel */
     uint32_t sel_rid;
     uint64_t sel_beg, sel_end;
@@ -221,8 +223,51 @@ int tracks_step(app_t *a, int dir, uint64_t *g)
     return 1;
 }
 
+/* 1 when every track has its names; otherwise their reading is started. */
+static int names_ready(app_t *a)
+{
+    int ready = 1;
+    for (int i = 0; i < T.n; i++) {
+        if (rv_track_names_ready(T.t[i])) continue;
+        if (rv_track_names_start(T.t[i]) < 0) app_message(a, 1, "%s", rv_last_error());
+        ready = 0;
+    }
+    return ready;
+}
+
+int tracks_poll(app_t *a)
+{
+    if (!T.waiting[0] || !names_ready(a)) return 0;
+    char name[256];
+    snprintf(name, sizeof name, "%s", T.waiting);
+    T.waiting[0] = 0;
+    if (tracks_goto(a, name) == 0) app_message(a, 1, "%s: no such record or feature", name);
+    return 1;
+}
+
+/* Until the names are read (scripted mode: every screen the same). */
+static void names_wait(app_t *a)
+{
+    while (!names_ready(a)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+void tracks_wait(app_t *a)
+{
+    if (!T.waiting[0]) return;
+    names_wait(a);
+    tracks_poll(a);
+}
+
 int tracks_goto(app_t *a, const char *name)
 {
+    if (!names_ready(a)) { /* the explorer goes on; tracks_poll goes there when they are read */
+        snprintf(T.waiting, sizeof T.waiting, "%s", name);
+        app_message(a, 0, "reading the names of the tracks to find %s...", name);
+        return -1;
+    }
     rv_feature_t hit[6];
     char list[240] = "";
     size_t total = 0;
@@ -255,6 +300,10 @@ void tracks_complete_line(app_t *a)
     char *word = strrchr(a->line, ' ');
     word = word ? word + 1 : a->line;
     if (!T.n) { app_message(a, 1, "no tracks to complete names from"); return; }
+    if (!names_ready(a)) {
+        if (!dr_is_grid()) { app_message(a, 0, "reading the names of the tracks; Tab again in a moment"); return; }
+        names_wait(a);
+    }
     char best[256] = "", buf[256];
     size_t total = 0;
     for (int i = 0; i < T.n; i++) {

@@ -54,9 +54,14 @@ int tracks_selected(int i, const rv_feature_t *f);
  * the cursor: 1 and *g (and it is selected), or 0 with a message. */
 int tracks_step(app_t *a, int dir, uint64_t *g);
 /* Go to the feature called name (name or ID, or the only one starting with it):
- * 1 when the cursor went there, -1 after a message (several match, read error),
- * 0 when no track knows it (nothing said). */
+ * 1 when the cursor went there, -1 after a message (several match, read error,
+ * or the names of an indexed track still being read: tracks_poll goes on), 0 when
+ * no track knows it (nothing said). */
 int tracks_goto(app_t *a, const char *name);
+/* A name asked for before the names of an indexed track were read: go there once
+ * they are (1 when the screen changed).  tracks_wait: until then (scripted mode). */
+int tracks_poll(app_t *a);
+void tracks_wait(app_t *a);
 /* Tab in the `:` prompt: complete the last word of the line to the longest prefix
  * that the names starting with it share; the count goes to the message line. */
 void tracks_complete_line(app_t *a);
