@@ -1,6 +1,7 @@
 /* tracks.c — the explorer's annotation tracks (tracks.h): which files are open,
  * the current track and the selected feature, global positions to the records
  * of track.h and back, descriptions, steps and lookups by name. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,7 +170,7 @@ void tracks_describe(const app_t *a, const rv_feature_t *f, char *buf, size_t le
     if (f->end > f->beg + 1 && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, "-%s", fmt_commas(f->end, c2, sizeof c2));
     if (f->strand != '.' && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, " (%c)", f->strand);
     if (*f->ref && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, " %s>%s", f->ref, f->alt);
-    if (f->value == f->value && (size_t)n < len) /* not NAN */
+    if (!isnan(f->value) && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " %s %g",
                       *f->ref ? "QUAL" : *f->name || *f->type ? "score" : "value", f->value);
     if (f->n_parts && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, ", %u parts", f->n_parts);

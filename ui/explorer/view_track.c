@@ -69,8 +69,7 @@ static void draw_variant(cells_t *c, const rv_feature_t *f, uint64_t fb, uint64_
         if (p < lg || p >= lg + m) continue;
         uint64_t rel = p - fb;
         char ch = sv ? 'S' : rel < al ? f->alt[rel] : 'D';
-        if (!sv && rel == 0 && al > rl) ch = 'I';
-        if (!sv && rel == 0 && al < rl && al == 1) ch = f->alt[0]; /* the base kept before a deletion */
+        if (!sv && rel == 0 && al > rl) ch = 'I'; /* a deletion keeps its ALT base here */
         put(c, p - lg, ch, NULL, st);
     }
 }
