@@ -18,7 +18,8 @@ static struct {
     size_t bad_seen[TRACKS_MAX]; /* malformed lines already reported */
     int n, cur;
     const rv_seq_t *seq;
-    char waiting[256];           /* a name to go to once the names are read, or "" */
+    char waiting[256];           /* a name to go to once the names of wait_track are read, or "" */
+    int wait_track;
     int sel, sel_track;          /* the selected feature, when sel */
     uint32_t sel_rid;
     uint64_t sel_beg, sel_end;
@@ -238,7 +239,7 @@ static int names_ready(app_t *a)
 
 int tracks_poll(app_t *a)
 {
-    if (!T.waiting[0] || !names_ready(a)) return 0;
+    if (!T.waiting[0] || !rv_track_names_ready(T.t[T.wait_track])) return 0;
     char name[256];
     snprintf(name, sizeof name, "%s", T.waiting);
     T.waiting[0] = 0;
@@ -257,24 +258,28 @@ static void names_wait(app_t *a)
 
 void tracks_wait(app_t *a)
 {
-    if (!T.waiting[0]) return;
-    names_wait(a);
-    tracks_poll(a);
+    while (T.waiting[0]) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+        tracks_poll(a);
+    }
 }
 
 int tracks_goto(app_t *a, const char *name)
 {
-    if (!names_ready(a)) { /* the explorer goes on; tracks_poll goes there when they are read */
-        snprintf(T.waiting, sizeof T.waiting, "%s", name);
-        app_message(a, 0, "reading the names of the tracks to find %s...", name);
-        return -1;
-    }
     rv_feature_t hit[6];
     char list[240] = "";
     size_t total = 0;
-    for (int k = 0; k < T.n; k++) {
+    for (int k = 0; k < T.n; k++) { /* the current track first; a track's names only when the others lack it */
         int i = (T.cur + k) % T.n;
         size_t n;
+        if (!rv_track_names_ready(T.t[i])) { /* the explorer goes on; tracks_poll asks again */
+            if (rv_track_names_start(T.t[i]) < 0) { app_message(a, 1, "%s", rv_last_error()); return -1; }
+            snprintf(T.waiting, sizeof T.waiting, "%s", name);
+            T.wait_track = i;
+            app_message(a, 0, "reading the names of %s to find %s...", T.label[i], name);
+            return -1;
+        }
         int rc = rv_track_find(T.t[i], name, hit, sizeof hit / sizeof *hit, &n);
         if (rc < 0) { app_message(a, 1, "%s", rv_last_error()); return -1; }
         if (rc == 1) {
