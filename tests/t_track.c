@@ -300,6 +300,15 @@ static void test_bed(void)
         for (size_t i = 0; i < n; i++) missing |= f[i].rid < 0;
         CHECK(!missing == !strstr(rv_track_warnings(t), "chrUn_missing"), "missing names: '%s'", rv_track_warnings(t));
         compare_track(t, f, n, &r, "bed");
+        size_t cap = 1 + rng_below(&r, 6), deepest = 1; /* rows: the most features over one position */
+        for (size_t i = 0; i < n; i++)
+            for (uint64_t p = f[i].beg; p < f[i].end && f[i].rid >= 0; p++) {
+                size_t d = 0;
+                for (size_t j = 0; j < n; j++) d += f[j].rid == f[i].rid && f[j].beg <= p && p < f[j].end;
+                if (d > deepest) deepest = d;
+            }
+        CHECK(rv_track_depth(t, cap) == (deepest < cap ? deepest : cap), "depth %zu, brute force %zu (cap %zu)",
+              rv_track_depth(t, cap), deepest, cap);
         compare_track(tz, f, n, &r, "bed.gz");
         rv_track_close(t);
         rv_track_close(tz);

@@ -365,6 +365,23 @@ const char *rv_track_format_name(rv_track_format_t f)
     return (unsigned)f < sizeof names / sizeof *names ? names[f] : "?";
 }
 
+size_t rv_track_depth(const rv_track_t *t, size_t cap)
+{
+    uint64_t end[64];
+    size_t rows = 1;
+    if (cap > sizeof end / sizeof *end) cap = sizeof end / sizeof *end;
+    memset(end, 0, sizeof end);
+    for (size_t i = 0; i < t->mem.n && rows < cap; i++) {
+        const rv_feature_t *f = &t->mem.f[i];
+        if (i && f->rid != t->mem.f[i - 1].rid) memset(end, 0, rows * sizeof *end); /* a new record */
+        size_t r = 0;
+        while (r < rows && end[r] > f->beg) r++;
+        if (r == rows) rows++;
+        end[r] = f->end > f->beg ? f->end : f->beg + 1;
+    }
+    return rows;
+}
+
 int rv_track_value_range(const rv_track_t *t, double *lo, double *hi)
 {
     *lo = t->vlo;

@@ -99,6 +99,11 @@ size_t rv_track_complete(rv_track_t *t, const char *prefix, char *buf, size_t le
 const char *rv_track_warnings(const rv_track_t *t);
 size_t rv_track_bad_lines(const rv_track_t *t);
 
+/* Rows that features overlapping each other need when each row holds features
+ * that do not (greedy by start), at most cap: over every feature in memory, or
+ * over the window last read of an indexed track (1 before any); at least 1. */
+size_t rv_track_depth(const rv_track_t *t, size_t cap);
+
 /* Smallest and largest value (bedGraph) of the features in memory, or of those
  * read so far by an indexed track; 0 when none. */
 int rv_track_value_range(const rv_track_t *t, double *lo, double *hi);

@@ -16,6 +16,7 @@ static struct {
     rv_track_t *t[TRACKS_MAX];
     char label[TRACKS_MAX][16];
     size_t bad_seen[TRACKS_MAX]; /* malformed lines already reported */
+    int rows[TRACKS_MAX];        /* rows under each line of sequence */
     int n, cur;
     const rv_seq_t *seq;
     char waiting[256];           /* a name to go to once the names of wait_track are read, or "" */
@@ -64,6 +65,7 @@ static int open_track(const app_t *a, const char *path, char *note, size_t len)
     T.t[T.n] = t;
     make_label(T.label[T.n], sizeof T.label[T.n], path);
     T.bad_seen[T.n] = rv_track_bad_lines(t);
+    T.rows[T.n] = (int)rv_track_depth(t, TRACKS_ROWS); /* overlapping features side by side */
     const char *w = rv_track_warnings(t), *fmt = rv_track_format_name(rv_track_format(t));
     if (*w) snprintf(note, len, "%s", w);
     else if (rv_track_indexed(t)) snprintf(note, len, "%s (%s, by region)", T.label[T.n], fmt);
@@ -131,6 +133,7 @@ void tracks_close(void)
 }
 
 int tracks_count(void) { return T.n; }
+int tracks_rows(int i) { return T.rows[i]; }
 rv_track_t *tracks_get(int i) { return T.t[i]; }
 const char *tracks_label(int i) { return T.label[i]; }
 int tracks_current(void) { return T.cur; }

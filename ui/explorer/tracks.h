@@ -12,7 +12,7 @@
 
 typedef struct app app_t;
 
-enum { TRACKS_MAX = 8 };
+enum { TRACKS_MAX = 8, TRACKS_ROWS = 3 };
 
 /* --track PATH before the records are known: 0; -2 for a name of no known format
  * (a usage error); -1 when the file cannot be read or there are too many tracks;
@@ -26,6 +26,10 @@ int tracks_command(app_t *a, const char *path);
 void tracks_close(void);
 
 int tracks_count(void);
+/* Rows of track i under each line of sequence: as many as its features in memory
+ * need not to overlap (rv_track_depth), at most TRACKS_ROWS; 1 for an indexed
+ * track. */
+int tracks_rows(int i);
 rv_track_t *tracks_get(int i);
 const char *tracks_label(int i);
 int tracks_current(void);

@@ -262,7 +262,9 @@ int view_click(app_t *a, int y, int x)
     if (col % 11 == 10) return 1;
     uint64_t g = a->top + (uint64_t)i * (uint64_t)a->bases_per_line + (uint64_t)(col / 11 * 10 + col % 11);
     if (g >= r->off + r->len) return 1;
-    if (row >= 2) view_track_click(a, row - 2, g); /* a track row: its feature */
+    uint64_t lg = a->top + (uint64_t)i * (uint64_t)a->bases_per_line, end = r->off + r->len;
+    if (row >= 2) /* a track row: its feature */
+        view_track_click(a, row - 2, g, lg, end - lg < (uint64_t)a->bases_per_line ? end - lg : (uint64_t)a->bases_per_line);
     else app_set_cursor(a, g);
     return 1;
 }

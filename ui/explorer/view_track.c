@@ -17,13 +17,22 @@ static const char ramp_ascii[] = " .:-=+*#@";
 static const char *const ramp_utf8[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584",
                                         "\u2585", "\u2586", "\u2587", "\u2588"};
 
+enum { NAMES_MAX = 64 };
+
 typedef struct {
     char ch[MAX_CELLS];
     const char *utf8[MAX_CELLS];
     style_t st[MAX_CELLS];
+    const char *name[NAMES_MAX]; /* names and their screen offsets, over cells marked '\1' */
+    int name_x[NAMES_MAX], n_names;
 } cells_t;
 
-int view_track_rows(void) { return tracks_count(); }
+int view_track_rows(void)
+{
+    int rows = 0;
+    for (int i = 0; i < tracks_count(); i++) rows += tracks_rows(i);
+    return rows;
+}
 
 static void put(cells_t *c, uint64_t k, char ch, const char *utf8, style_t st)
 {
@@ -85,32 +94,60 @@ static void draw_value(cells_t *c, const rv_feature_t *f, uint64_t fb, uint64_t 
     for (uint64_t k = from; k < to; k++) put(c, k, ramp_ascii[lv], ramp_utf8[lv], ST_FEATURE);
 }
 
-/* The name in the blank cells just after the feature, else just before it. */
-static void draw_name(cells_t *c, const rv_feature_t *f, uint64_t fb, uint64_t lg, uint64_t m)
+static int cell_x(uint64_t k) { return (int)(k / 10 * 11 + k % 10); } /* blocks of ten, as the bases */
+
+/* The name in the blank cells just after the feature, else just before it: its
+ * letters go on consecutive columns (over the gaps between blocks of ten), and
+ * the cells under them are taken (c->name holds them for draw_names). */
+static void place_name(cells_t *c, const rv_feature_t *f, uint64_t fb, uint64_t lg, uint64_t m)
 {
-    size_t n = strlen(f->name);
-    if (!n || n > 40) return;
-    uint64_t fe = fb + (f->end - f->beg);
-    int64_t tries[2] = {(int64_t)fe - (int64_t)lg + 1, (int64_t)fb - (int64_t)lg - (int64_t)n - 1};
+    int n = (int)strlen(f->name);
+    if (!n || n > 40 || c->n_names == NAMES_MAX) return;
+    uint64_t fe = fb + (f->end > f->beg ? f->end - f->beg : 1);
+    int64_t after = (int64_t)fe - (int64_t)lg + 1, before = (int64_t)fb - (int64_t)lg - 2;
+    int xs[2] = {after >= 0 && after < (int64_t)m ? cell_x((uint64_t)after) : -1,
+                 before >= 0 && before < (int64_t)m ? cell_x((uint64_t)before) - n + 1 : -1};
     for (int t = 0; t < 2; t++) {
-        int64_t at = tries[t];
-        if (at < 0 || at + (int64_t)n > (int64_t)m) continue;
-        int free = 1;
-        for (int64_t k = at - 1; k <= at + (int64_t)n && free; k++)
-            if (k >= 0 && k < (int64_t)m && c->ch[k] != ' ') free = 0;
+        int x = xs[t], free = x >= 0 && x + n <= cell_x(m - 1) + 1;
+        uint64_t k0 = 0, k1 = 0; /* the cells under columns [x - 1, x + n] */
+        for (uint64_t k = 0; k < m && free; k++) {
+            int cx = cell_x(k);
+            if (cx < x - 1 || cx > x + n) continue;
+            if (c->ch[k] != ' ') free = 0;
+            if (cx >= x && cx < x + n) { if (!k1) k0 = k; k1 = k + 1; }
+        }
         if (!free) continue;
-        for (size_t k = 0; k < n; k++) put(c, (uint64_t)at + k, f->name[k], NULL, ST_DIM);
+        memset(c->ch + k0, '\1', k1 - k0); /* taken, drawn by draw_names */
+        c->name_x[c->n_names] = x;
+        c->name[c->n_names++] = f->name;
         return;
     }
 }
 
-static void draw_row(app_t *a, int i, int y, uint64_t lg, uint64_t m)
+/* The row of a feature drawn over columns [from, to) of the line: the first whose
+ * features all end before it (with a blank between), else the last. */
+static int pack(uint64_t *end, int rows, uint64_t from, uint64_t to)
 {
-    static cells_t c;
+    int r = 0;
+    while (r < rows - 1 && end[r] > from) r++;
+    end[r] = to + 1;
+    return r;
+}
+
+/* Track i's rows from screen row y (at most max) for the line [lg, lg + m). */
+static void draw_track(app_t *a, int i, int y, uint64_t lg, uint64_t m, int max)
+{
+    static cells_t c[TRACKS_ROWS];
     const rv_feature_t *f;
     size_t n;
-    memset(c.ch, ' ', m);
-    memset(c.utf8, 0, m * sizeof *c.utf8);
+    int rows = tracks_rows(i) < max ? tracks_rows(i) : max;
+    uint64_t end[TRACKS_ROWS] = {0};
+    int row_of[512];
+    for (int r = 0; r < rows; r++) {
+        memset(c[r].ch, ' ', m);
+        memset(c[r].utf8, 0, m * sizeof *c[r].utf8);
+        c[r].n_names = 0;
+    }
     dr_text(y, 0, i == tracks_current() ? ST_TITLE : ST_DIM, tracks_label(i), a->coord_w - 1);
     if (tracks_query(a, i, lg, lg + m, &f, &n) < 0) {
         dr_text(y, a->coord_w, ST_ERROR, rv_last_error(), dr_cols() - a->coord_w);
@@ -121,34 +158,64 @@ static void draw_row(app_t *a, int i, int y, uint64_t lg, uint64_t m)
     double lo = 0, hi = 0;
     rv_track_value_range(t, &lo, &hi);
     for (size_t j = 0; j < n; j++) {
-        uint64_t fb = tracks_global(a, &f[j]);
+        uint64_t fb = tracks_global(a, &f[j]), fe = fb + (f[j].end > f[j].beg ? f[j].end - f[j].beg : 1);
+        int r = pack(end, rows, fb > lg ? fb - lg : 0, fe - lg);
+        cells_t *cr = &c[r];
+        if (j < sizeof row_of / sizeof *row_of) row_of[j] = r;
         style_t st = tracks_selected(i, &f[j]) ? ST_FEAT_SEL : fmt == RV_TRACK_VCF ? ST_VARIANT : ST_FEATURE;
-        if (fmt == RV_TRACK_VCF) draw_variant(&c, &f[j], fb, lg, m, st);
-        else if (fmt == RV_TRACK_BEDGRAPH) draw_value(&c, &f[j], fb, lg, m, lo, hi);
-        else draw_interval(&c, &f[j], fb, lg, m, st);
+        if (fmt == RV_TRACK_VCF) draw_variant(cr, &f[j], fb, lg, m, st);
+        else if (fmt == RV_TRACK_BEDGRAPH) draw_value(cr, &f[j], fb, lg, m, lo, hi);
+        else draw_interval(cr, &f[j], fb, lg, m, st);
     }
     if (fmt != RV_TRACK_VCF && fmt != RV_TRACK_BEDGRAPH)
-        for (size_t j = 0; j < n; j++) draw_name(&c, &f[j], tracks_global(a, &f[j]), lg, m);
-    for (uint64_t k = 0; k < m; k++) {
-        if (c.ch[k] == ' ') continue;
-        int x = a->coord_w + (int)(k / 10 * 11 + k % 10);
-        if (c.utf8[k]) dr_glyph(y, x, c.st[k], c.utf8[k], c.ch[k]);
-        else dr_char(y, x, c.st[k], c.ch[k]);
+        for (size_t j = 0; j < n && j < sizeof row_of / sizeof *row_of; j++)
+            place_name(&c[row_of[j]], &f[j], tracks_global(a, &f[j]), lg, m);
+    for (int r = 0; r < rows; r++) {
+        for (uint64_t k = 0; k < m; k++) {
+            if (c[r].ch[k] == ' ' || c[r].ch[k] == '\1') continue;
+            int x = a->coord_w + cell_x(k);
+            if (c[r].utf8[k]) dr_glyph(y + r, x, c[r].st[k], c[r].utf8[k], c[r].ch[k]);
+            else dr_char(y + r, x, c[r].st[k], c[r].ch[k]);
+        }
+        for (int k = 0; k < c[r].n_names; k++) dr_text(y + r, a->coord_w + c[r].name_x[k], ST_DIM, c[r].name[k], -1);
     }
 }
 
 void view_track_draw(app_t *a, int y, uint64_t lg, uint64_t m, int max)
 {
     if (m > MAX_CELLS) m = MAX_CELLS;
-    for (int i = 0; i < tracks_count() && i < max; i++) draw_row(a, i, y + i, lg, m);
+    for (int i = 0; i < tracks_count() && max > 0; i++) {
+        draw_track(a, i, y, lg, m, max);
+        y += tracks_rows(i);
+        max -= tracks_rows(i);
+    }
 }
 
-void view_track_click(app_t *a, int row, uint64_t g)
+/* The feature of track i drawn at global g in sub-row `row`: the one the packing
+ * put there, else the one at g. */
+static int feature_in_row(app_t *a, int i, int row, uint64_t g, uint64_t lg, uint64_t m, rv_feature_t *out)
+{
+    const rv_feature_t *f;
+    size_t n;
+    uint64_t end[TRACKS_ROWS] = {0};
+    int found = 0;
+    if (tracks_query(a, i, lg, lg + m, &f, &n) < 0) return 0;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t fb = tracks_global(a, &f[j]), fe = fb + (f[j].end > f[j].beg ? f[j].end - f[j].beg : 1);
+        int r = pack(end, tracks_rows(i), fb > lg ? fb - lg : 0, fe - lg);
+        if (r == row && g >= fb && g < fe) { *out = f[j]; found = 1; }
+    }
+    return found || tracks_feature_at(a, i, g, out);
+}
+
+void view_track_click(app_t *a, int row, uint64_t g, uint64_t lg, uint64_t m)
 {
     rv_feature_t f;
-    if (row < 0 || row >= tracks_count()) return;
-    tracks_set_current(row);
+    int i = 0;
+    while (i < tracks_count() && row >= tracks_rows(i)) row -= tracks_rows(i++);
+    if (i >= tracks_count()) return;
+    tracks_set_current(i);
     app_set_cursor(a, g);
-    if (tracks_feature_at(a, row, g, &f)) tracks_select(a, row, &f);
-    else app_message(a, 0, "track %s: no feature here", tracks_label(row));
+    if (feature_in_row(a, i, row, g, lg, m, &f)) tracks_select(a, i, &f);
+    else app_message(a, 0, "track %s: no feature here", tracks_label(i));
 }

@@ -12,7 +12,8 @@ int view_track_rows(void);
 /* Draw the track rows from screen row y for the line of sequence [lg, lg + m),
  * at most max rows. */
 void view_track_draw(app_t *a, int y, uint64_t lg, uint64_t m, int max);
-/* A click on row `row` of the tracks at global g: selects the feature there. */
-void view_track_click(app_t *a, int row, uint64_t g);
+/* A click on row `row` of the tracks under the line [lg, lg + m), at global g:
+ * selects the feature drawn there. */
+void view_track_click(app_t *a, int row, uint64_t g, uint64_t lg, uint64_t m);
 
 #endif
