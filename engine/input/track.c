@@ -619,7 +619,7 @@ static int names_join(rv_track_t *t, int wait)
 
 int rv_track_names_ready(rv_track_t *t) { return names_join(t, 0); }
 
-/* The names, read now when no thread has read them. */
+/* The names, read on this thread when no other has read them. */
 static int read_names(rv_track_t *t)
 {
     if (!t->names_read && rv_track_names_start(t) < 0) return -1;

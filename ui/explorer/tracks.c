@@ -55,7 +55,7 @@ static void make_label(char *label, size_t len, const char *path)
     if (dot && dot != label) *dot = 0;
 }
 
-/* Open path for the records known now: 0 with what it holds in note, 1 with its
+/* Open path for the records of the source: 0 with what it holds in note, 1 with its
  * warnings there, -1 with the error. */
 static int open_track(const app_t *a, const char *path, char *note, size_t len)
 {
