@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "app.h"
+#include "tracks.h"
 
 /* Move within the cursor's record by delta (clamped to the record). */
 static void move_by(app_t *a, int64_t delta)
@@ -88,6 +89,16 @@ static void open_teach(app_t *a)
     teach_set_origin(a->teach, where);
 }
 
+/* Ctrl-F / Ctrl-B: n features of the current track on. */
+static void track_step(app_t *a, int dir, long n)
+{
+    uint64_t start = a->cur, g = a->cur;
+    int moved = 0;
+    for (long k = 0; k < n && tracks_step(a, dir, &g); k++, moved = 1) a->cur = g; /* the next step starts here */
+    a->cur = start;
+    if (moved) app_jump(a, g);
+}
+
 static void act(app_t *a, action_t act, long count)
 {
     long n = count > 0 ? count : 1;
@@ -127,8 +138,20 @@ static void act(app_t *a, action_t act, long count)
         break;
     case ACT_NEXT_HIT: search_step(a, 1, n); break;
     case ACT_PREV_HIT: search_step(a, -1, n); break;
-    case ACT_FOCUS_NEXT: a->focus = (a->focus + 1) % N_PANES; break;
-    case ACT_FOCUS_PREV: a->focus = (a->focus + N_PANES - 1) % N_PANES; break;
+    case ACT_FOCUS_NEXT: a->focus = (a->focus + 1) % (N_PANES - !tracks_count()); break; /* Tracks: with tracks */
+    case ACT_FOCUS_PREV: a->focus = (a->focus + N_PANES - !tracks_count() - 1) % (N_PANES - !tracks_count()); break;
+    case ACT_NEXT_TRACK_FEAT: track_step(a, 1, n); break;
+    case ACT_PREV_TRACK_FEAT: track_step(a, -1, n); break;
+    case ACT_TRACK_NEXT:
+        if (!tracks_count()) { app_message(a, 1, "no tracks (repview FILE --track A.bed, or :track FILE)"); break; }
+        tracks_set_current((tracks_current() + 1) % tracks_count());
+        app_message(a, 0, "current track: %s (Ctrl-F, Ctrl-B step through its features)", tracks_label(tracks_current()));
+        break;
+    case ACT_FIND_FEATURE:
+        a->prompt = ':';
+        a->line_len = snprintf(a->line, sizeof a->line, "feature ");
+        a->msg[0] = 0;
+        break;
     case ACT_JUMP_BACK: history_back(a); break;
     case ACT_JUMP_FWD: history_forward(a); break;
     case ACT_VISUAL:
@@ -182,6 +205,8 @@ void app_key(app_t *a, int key)
     long count = a->count;
     a->count = 0;
     if (ac == ACT_NONE) { app_message(a, 1, "%s is not a key of repview (F1 for help)", keys_name(key)); return; }
-    if (ac != ACT_ESCAPE && ac != ACT_GOTO && ac != ACT_SEARCH && ac != ACT_SEARCH_BACK && ac != ACT_EXPORT && ac != ACT_SNAPSHOT) a->msg[0] = 0;
+    if (ac != ACT_ESCAPE && ac != ACT_GOTO && ac != ACT_SEARCH && ac != ACT_SEARCH_BACK && ac != ACT_EXPORT &&
+        ac != ACT_SNAPSHOT && ac != ACT_FIND_FEATURE)
+        a->msg[0] = 0;
     act(a, ac, count);
 }

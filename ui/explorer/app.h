@@ -67,9 +67,9 @@ struct pane {
     int key_gen, key_w, key_h, key_valid, key_extra, center;
 };
 
-enum { PANE_SA, PANE_LR, PANE_FIND, PANE_TANDEM, PANE_PAIRS, N_PANES };
+enum { PANE_SA, PANE_LR, PANE_FIND, PANE_TANDEM, PANE_PAIRS, PANE_TRACK, N_PANES };
 extern const pane_ops_t pane_sa_ops, pane_lr_ops, pane_find_ops, pane_tandem_ops,
-    pane_pairs_ops;
+    pane_pairs_ops, pane_track_ops;
 
 enum { OV_NONE, OV_HELP, OV_RECORDS, OV_MARKS };
 

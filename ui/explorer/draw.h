@@ -25,6 +25,9 @@
     X(ST_MARK, "copies of the selected pair, run or repeat")      \
     X(ST_TRACK, "LR length track")                                \
     X(ST_RUN, "LR track under a tandem repeat (tandem pane filters)") \
+    X(ST_FEATURE, "annotation track feature")                    \
+    X(ST_VARIANT, "variant of a VCF/BCF track")                   \
+    X(ST_FEAT_SEL, "selected track feature")                      \
     X(ST_TITLE, "pane title")                                     \
     X(ST_FOCUS, "focused pane title")                             \
     X(ST_SELROW, "selected row in a pane")                        \

@@ -18,6 +18,7 @@
 #include "../front.h"
 #include "script.h"
 #include "term.h"
+#include "tracks.h"
 
 #ifndef RV_SHARE_DIR
 #define RV_SHARE_DIR "/usr/local/share/repview"
@@ -31,6 +32,9 @@ static const char usage[] =
     "the keys.\n\n"
     "  --no-color           no colour (also NO_COLOR=1 or TERM=dumb)\n"
     "  --theme T            dark (default) or light terminal background\n"
+    "  --track FILE         an annotation track under the sequence (repeatable): BED,\n"
+    "                       bedGraph, GFF3, GTF, VCF or BCF; bgzipped with a tabix or CSI\n"
+    "                       index it is read by region; REGION may name a feature\n"
     "  --no-mouse           leave the mouse to the terminal\n"
     "  --keys KEYS          play KEYS (as typed; <CR> <Esc> <Tab> <C-x> ...) without a terminal\n"
     "  --dump               print the final screen as plain text (with --keys)\n"
@@ -46,7 +50,7 @@ typedef struct {
     rv_build_opts_t build;
 } opts_t;
 
-enum { O_NOCOLOR = 1000, O_NOMOUSE, O_KEYS, O_DUMP, O_SIZE, O_WAIT, O_CPU, O_GPU, O_ALPHA, O_VERSION, O_QUIET, O_MANKEYS, O_NOSAVE, O_THEME };
+enum { O_NOCOLOR = 1000, O_NOMOUSE, O_KEYS, O_DUMP, O_SIZE, O_WAIT, O_CPU, O_GPU, O_ALPHA, O_VERSION, O_QUIET, O_MANKEYS, O_NOSAVE, O_THEME, O_TRACK };
 
 static int parse_size(const char *s, int *cols, int *rows)
 {
@@ -91,7 +95,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
         {"alphabet", required_argument, NULL, O_ALPHA}, {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, O_VERSION},  {"quiet", no_argument, NULL, O_QUIET},
         {"man-keys", no_argument, NULL, O_MANKEYS}, {"no-save", no_argument, NULL, O_NOSAVE},
-        {"theme", required_argument, NULL, O_THEME},
+        {"theme", required_argument, NULL, O_THEME}, {"track", required_argument, NULL, O_TRACK},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->cols = 100;
@@ -110,6 +114,12 @@ static int parse_args(int argc, char **argv, opts_t *o)
             if ((o->light = term_theme_parse(optarg)) < 0)
                 return fprintf(stderr, "repview: --theme: expected dark or light, not '%s'\n", optarg), RV_EXIT_USAGE;
             break;
+        case O_TRACK: {
+            char err[300];
+            int rc = tracks_request(optarg, err, sizeof err);
+            if (rc < 0) return fprintf(stderr, "repview: --track: %s\n", err), rc == -2 ? RV_EXIT_USAGE : RV_EXIT_DATA;
+            break;
+        }
         case O_KEYS: o->keys = optarg; break;
         case O_DUMP: o->dump = 1; break;
         case O_WAIT: o->wait_index = 1; break;
@@ -181,8 +191,10 @@ static char region_error[320];
 static void on_source_change(app_t *a, const char **region)
 {
     if (!a->src.seq) return;
+    tracks_sync(a); /* before REGION: it may name a feature */
     if (*region && !a->src.partial) { /* the start of the file knows one record only */
-        if (goto_place(a, *region) < 0) snprintf(region_error, sizeof region_error, "%s", a->msg);
+        /* a failure, not a feature name still being looked up in an indexed track */
+        if (goto_place(a, *region) < 0 && a->msg_err) snprintf(region_error, sizeof region_error, "%s", a->msg);
         *region = NULL;
     }
     app_set_cursor(a, a->cur);
@@ -285,6 +297,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
     dr_use_grid(o->cols, o->rows);
     double first_ms = -1;
     if (a->src.seq) { /* the start of the file, before the record table is known */
+        tracks_sync(a);   /* the tracks, when the table is known already (FILE.rvx) */
         screen_draw(a);
         first_ms = (rv_now() - t0) * 1000;
     }
@@ -293,6 +306,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
     if (m[0]) app_message(a, a->src.state == IDX_FAILED, "%s", m);
     wait_read(a); /* the first screen may come from faidx: a bad input shows in the read */
     on_source_change(a, &region);
+    tracks_wait(a); /* REGION may name a feature of an indexed track */
     screen_draw(a);
     settle(a);
     if (first_ms < 0) first_ms = (rv_now() - t0) * 1000;
@@ -312,6 +326,7 @@ static int run_script(app_t *a, const opts_t *o, const char *region, double t0)
         } else app_key(a, keys[i]);
         if (a->teach) teach_tick(a->teach, 0); /* playing runs to the end: no clock */
         search_wait(a); /* scripts see the search finished: screens are deterministic */
+        tracks_wait(a); /* and a name looked up in an indexed track */
         if (o->wait_index && a->src.job) { /* `:set strands`: the new index, as at the start */
             src_wait(&a->src, 1, 600, m, sizeof m);
             if (m[0]) app_message(a, a->src.state == IDX_FAILED, "%s", m);
@@ -358,6 +373,7 @@ static int run_terminal(app_t *a, const opts_t *o, const char *region)
         if (a->quit || (waiting && !src_saving(&a->src))) break;
         if (poll_source(a, &region)) dirty = 1;
         if (search_poll(a)) dirty = 1;
+        if (tracks_poll(a)) dirty = 1;
         if (a->teach && teach_tick(a->teach, rv_now())) dirty = 1;
         if (tandem_poll(a)) dirty = 1;
         if (search_busy(a)) dirty = 1; /* "searching" until it is done */
@@ -394,7 +410,7 @@ int rv_explorer_main(int argc, char **argv)
     const char *file = o.file ? o.file : sample_path();
     static app_t a;
     static const pane_ops_t *const all_ops[N_PANES] = {&pane_sa_ops, &pane_lr_ops, &pane_find_ops,
-                                                       &pane_tandem_ops, &pane_pairs_ops};
+                                                       &pane_tandem_ops, &pane_pairs_ops, &pane_track_ops};
     for (int i = 0; i < N_PANES; i++) pane_init(&a.panes[i], all_ops[i]);
     a.cursor_moved = view_layout;
     settings_init(&a);
@@ -419,6 +435,7 @@ int rv_explorer_main(int argc, char **argv)
     teach_close(a.teach);
     for (int i = 0; i < N_PANES; i++) pane_free(&a.panes[i]);
     search_free(&a);
+    tracks_close();
     src_close(&a.src);
     return rc;
 }

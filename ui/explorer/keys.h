@@ -37,6 +37,10 @@
     X(ACT_PREV_HIT, 'N', 0, 0, "N", "[count] previous search hit")                           \
     X(ACT_NEXT_FEAT, ']', 0, 0, "]", "[count] next feature of the focused pane")             \
     X(ACT_PREV_FEAT, '[', 0, 0, "[", "[count] previous feature of the focused pane")         \
+    X(ACT_NEXT_TRACK_FEAT, RV_CTRL('f'), 0, 0, "Ctrl-F", "[count] next feature of the current annotation track") \
+    X(ACT_PREV_TRACK_FEAT, RV_CTRL('b'), 0, 0, "Ctrl-B", "[count] previous feature of the current annotation track") \
+    X(ACT_TRACK_NEXT, RV_CTRL('t'), 0, 0, "Ctrl-T", "make the next annotation track the current one")  \
+    X(ACT_FIND_FEATURE, 'F', 0, 0, "F", "go to a feature of the tracks by name or ID (Tab completes)") \
     X(ACT_FOCUS_NEXT, '\t', 0, 0, "Tab", "focus the next pane")                              \
     X(ACT_FOCUS_PREV, KEY_BTAB, 0, 0, "Shift-Tab", "focus the previous pane")                \
     X(ACT_PANE_DOWN, 'j', 0, 0, "j", "[count] rows down in the focused pane")                \

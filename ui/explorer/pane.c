@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "app.h"
+#include "tracks.h"
 
 static rect_t shown[N_PANES]; /* where each pane was drawn last (h = 0: hidden) */
 
@@ -164,10 +165,11 @@ void panes_draw(app_t *a)
     int h1 = r.h / 2 + 1, h2 = r.h - h1, w1 = r.w * 3 / 5;
     shown[PANE_SA] = (rect_t){r.y, r.x, h1, w1};
     shown[PANE_LR] = (rect_t){r.y, r.x + w1, h1, r.w - w1};
-    int w3 = r.w / 3;
+    int nb = tracks_count() ? 4 : 3, w3 = r.w / nb; /* with tracks: the Tracks pane on the right */
     shown[PANE_FIND] = (rect_t){r.y + h1, r.x, h2, w3};
     shown[PANE_TANDEM] = (rect_t){r.y + h1, r.x + w3, h2, w3};
-    shown[PANE_PAIRS] = (rect_t){r.y + h1, r.x + 2 * w3, h2, r.w - 2 * w3};
+    shown[PANE_PAIRS] = (rect_t){r.y + h1, r.x + 2 * w3, h2, nb == 4 ? w3 : r.w - 2 * w3};
+    if (nb == 4) shown[PANE_TRACK] = (rect_t){r.y + h1, r.x + 3 * w3, h2, r.w - 3 * w3};
     for (int i = 0; i < N_PANES; i++) pane_draw(&a->panes[i], a, shown[i], i == a->focus);
 }
 

@@ -8,6 +8,7 @@
 #include "app.h"
 #include "names.h"
 #include "../front.h"
+#include "tracks.h"
 
 static int go_relative(app_t *a, const char *arg, int sign)
 {
@@ -48,7 +49,12 @@ static int go_region(app_t *a, const char *arg)
         int r = names_resolve_region(a->src.seq, arg, full, sizeof full, err, sizeof err);
         if (r < 0) { app_message(a, 1, "%s", err); return -1; }
         if (r == 0 || rv_seq_parse_region(a->src.seq, full, &rid, &beg, &end) < 0) {
-            app_message(a, 1, "%s", r ? rv_last_error() : why);
+            /* the region as typed, not as rewritten ({NAME}:POS): the record's name unbraced */
+            char said[300];
+            snprintf(said, sizeof said, "%s", r ? rv_last_error() : why);
+            char *o = strchr(said, '{'), *c = o ? strchr(o, '}') : NULL;
+            if (c) { memmove(c, c + 1, strlen(c)); memmove(o, o + 1, strlen(o)); }
+            app_message(a, 1, "%s", said);
             return -1;
         }
     }
@@ -64,6 +70,25 @@ static int go_region(app_t *a, const char *arg)
     return 0;
 }
 
+/* 1 when what comes before the last ':' of arg names no record: arg may be a
+ * feature's name (Ensembl's IDs hold colons), not a position out of range. */
+static int not_a_record(const app_t *a, const char *arg)
+{
+    const char *colon = strrchr(arg, ':');
+    char rec[256];
+    if (!colon) return 1;
+    snprintf(rec, sizeof rec, "%.*s", (int)(colon - arg), arg);
+    return rv_seq_record_by_name(a->src.seq, rec) < 0;
+}
+
+static int feature_command(app_t *a, const char *name)
+{
+    while (isspace((unsigned char)*name)) name++;
+    int rc = tracks_goto(a, name);
+    if (rc == 0) app_message(a, 1, tracks_count() ? "no feature called %s in the tracks" : "%s: no tracks to look in (:track FILE)", name);
+    return rc > 0 ? 0 : -1;
+}
+
 int goto_place(app_t *a, const char *where)
 {
     if (!a->src.seq) { app_message(a, 1, "no records yet: the file is still being read"); return -1; }
@@ -71,7 +96,11 @@ int goto_place(app_t *a, const char *where)
     if (where[0] == '=') return go_number(a, where + 1, 1);
     if (isdigit((unsigned char)where[0]) && strspn(where, "0123456789,kKmMgG") == strlen(where))
         return go_number(a, where, 0);
-    return go_region(a, where);
+    if (go_region(a, where) == 0) return 0;
+    if (!tracks_count() || !not_a_record(a, where)) return -1;
+    int rc = tracks_goto(a, where); /* not a region: a feature's name */
+    if (rc == 0) app_message(a, 1, "%s: no such record or feature", where);
+    return rc > 0 ? 0 : -1;
 }
 
 static int cmd_quit(app_t *a, const char *args) { (void)args; a->quit = 1; return 0; }
@@ -90,6 +119,7 @@ static const struct {
     {"help", cmd_help},        {"h", cmd_help},        {"cancel", cmd_cancel},
     {"set", set_command},      {"records", cmd_records}, {"goto", goto_place},
     {"marks", cmd_marks},      {"export", export_command}, {"screen", screen_save_command},
+    {"track", tracks_command}, {"feature", feature_command},
 };
 
 int goto_command(app_t *a, const char *cmd)
@@ -137,6 +167,7 @@ void prompt_key(app_t *a, int key)
         return;
     }
     if (key == RV_CTRL('u')) { a->line_len = 0; a->line[0] = 0; return; }
+    if (key == '\t' && kind == ':') { tracks_complete_line(a); return; }
     if (key >= 32 && key < 127 && a->line_len < (int)sizeof a->line - 1) {
         a->line[a->line_len++] = (char)key;
         a->line[a->line_len] = 0;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "app.h"
+#include "tracks.h"
 
 static const char *const commands_help[][2] = {
     {":NAME:POS, :NAME:BEG-END", "go to a position or region (1-based, commas allowed)"},
@@ -19,6 +20,8 @@ static const char *const commands_help[][2] = {
     {":set minpair N", "maximal pairs pane: minimum length (auto: from the text size)"},
     {":set pairs families", "maximal pairs pane: repeat families here, one row each with its copies; :set pairs pairs goes back"},
     {":set minlen V", "tandem pane filters (also minperiod, maxperiod, mincopies; as repview tandem); :set lists them"},
+    {":track FILE", "add an annotation track: BED, bedGraph, GFF3, GTF, VCF or BCF (bgzipped with an index: read by region)"},
+    {":feature NAME, :NAME", "go to a feature of the tracks by name or ID, or the only one starting with it; Tab completes"},
     {":set strands both", "index both strands (DNA) in the background and keep it in FILE.rvx; :set strands + goes back"},
 };
 
@@ -41,6 +44,8 @@ void screen_help_lines(const app_t *a, void (*emit)(void *ud, const char *keys, 
     emit(ud, "mouse", "click a base to move there, a pane row to select it; the wheel scrolls");
     emit(ud, " .:-=+*#@", "LR length per position under the sequence (UTF-8: blocks)");
     emit(ud, "", scale);
+    emit(ud, "tracks", "one row per track under the LR track: # thick block (CDS), = thin block (UTR), > < intron by strand");
+    emit(ud, "", "variants: ALT base, D deleted, I inserted; bedGraph: the density ramp; click a feature to select it");
 }
 
 static void count_emit(void *ud, const char *keys, const char *text)
@@ -131,7 +136,10 @@ static void draw_status(app_t *a)
             uint64_t d = a->cur > a->vis_anchor ? a->cur - a->vis_anchor : a->vis_anchor - a->cur;
             n += snprintf(left + n, sizeof left - (size_t)n, "  selection %llu %s", (unsigned long long)d + 1, app_unit(a));
         }
-        if (a->count && n > 0 && (size_t)n < sizeof left) snprintf(left + n, sizeof left - (size_t)n, "  %ld", a->count);
+        if (a->count && n > 0 && (size_t)n < sizeof left) n += snprintf(left + n, sizeof left - (size_t)n, "  %ld", a->count);
+        char feat[240];
+        if (n > 0 && (size_t)n < sizeof left && tracks_status(a, feat, sizeof feat)) /* the feature under the cursor */
+            snprintf(left + n, sizeof left - (size_t)n, "  %s", feat);
     }
     src_progress(&a->src, right, sizeof right);
     if (!right[0]) {
@@ -147,8 +155,9 @@ static void draw_status(app_t *a)
             right[h - 2] = right[h - 1] = ' ';
         }
     }
-    dr_text(y, 0, ST_BAR, left, cols);
     int rl = (int)strlen(right);
+    if ((int)strlen(left) > cols - rl - 2 && cols - rl - 2 > 20) left[cols - rl - 2] = 0; /* the state stays in view */
+    dr_text(y, 0, ST_BAR, left, cols);
     int x = cols - rl - 1 > (int)strlen(left) + 1 ? cols - rl - 1 : (int)strlen(left) + 2;
     dr_text(y, x, ST_BAR, right, cols - x);
 }

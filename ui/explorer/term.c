@@ -60,6 +60,8 @@ void term_plain_styles(void)
     dr_attr[ST_HIT] = A_BOLD | A_UNDERLINE;
     dr_attr[ST_MARK] = A_BOLD | A_UNDERLINE;
     dr_attr[ST_RUN] = A_UNDERLINE;
+    dr_attr[ST_VARIANT] = A_BOLD;
+    dr_attr[ST_FEAT_SEL] = A_REVERSE;
     dr_attr[ST_TITLE] = A_BOLD;
     dr_attr[ST_FOCUS] = A_REVERSE | A_BOLD;
     dr_attr[ST_SELROW] = A_REVERSE;
@@ -81,7 +83,8 @@ static void color_styles(void)
         {ST_SHARED, COLOR_YELLOW, -1, A_BOLD},   {ST_USEFUL, COLOR_GREEN, -1, A_BOLD},
         {ST_USELESS, COLOR_WHITE, -1, A_DIM},    {ST_ERROR, COLOR_RED, -1, A_BOLD},
         {ST_SELECT, COLOR_BLACK, COLOR_MAGENTA, 0}, {ST_MARK, COLOR_BLACK, COLOR_GREEN, A_BOLD},
-        {ST_RUN, COLOR_MAGENTA, -1, A_UNDERLINE},
+        {ST_RUN, COLOR_MAGENTA, -1, A_UNDERLINE}, {ST_FEATURE, COLOR_BLUE, -1, A_BOLD},
+        {ST_VARIANT, COLOR_RED, -1, A_BOLD},     {ST_FEAT_SEL, COLOR_BLACK, COLOR_CYAN, A_BOLD},
     };
     /* a light background: no yellow or white text, dimmed roles in black (the
      * attributes still carry them: bold, underline, reverse) */
@@ -90,6 +93,7 @@ static void color_styles(void)
         {ST_BREAK, COLOR_BLACK, -1, A_DIM},        {ST_SHARED, COLOR_BLUE, -1, A_BOLD | A_UNDERLINE},
         {ST_USELESS, COLOR_BLACK, -1, A_DIM},      {ST_SELECT, COLOR_WHITE, COLOR_MAGENTA, 0},
         {ST_HIT, COLOR_BLACK, COLOR_YELLOW, A_BOLD | A_UNDERLINE}, {ST_DIM, COLOR_BLACK, -1, A_DIM},
+        {ST_FEATURE, COLOR_BLUE, -1, 0},           {ST_FEAT_SEL, COLOR_WHITE, COLOR_BLUE, A_BOLD},
     };
     start_color();
     use_default_colors();

@@ -2,12 +2,15 @@
  * ten with 1-based coordinates, the cursor (reverse video, and marked '>' on its
  * line and 'v' on the ruler so dumps show it too), soft-masked lower case, dimmed
  * breakers, search hits, the visual selection, and under each line a track of the
- * LR length per position once the index is ready. */
+ * LR length per position once the index is ready, then the rows of the annotation
+ * tracks (view_track.c). */
 #include <stdlib.h>
 #include <string.h>
 #include "repview/seq.h"
 #include "app.h"
 #include "lrlen.h"
+#include "tracks.h"
+#include "view_track.h"
 
 /* Density glyphs for LR lengths, doubling from the length chance alone gives
  * (view_track_unit): level 1 = up to one unit, 2 = up to 2 units, 3 = 4, ... */
@@ -43,14 +46,14 @@ void view_layout(app_t *a)
     if (a->coord_w < 6) a->coord_w = 6;
     int blocks = (cols - a->coord_w) / 11;
     a->bases_per_line = blocks < 1 ? 10 : blocks * 10;
-    int avail = rows - 4;
-    int lines = avail * 2 / 5 / 2;
+    int avail = rows - 4, rpl = 2 + view_track_rows(); /* rows per line: bases, LR, tracks */
+    int lines = (rpl > 2 ? avail / 2 : avail * 2 / 5) / rpl;
     if (lines < 1) lines = 1;
-    if (avail - 2 * lines < 4 && avail >= 4) lines = (avail - 4) / 2 > 0 ? (avail - 4) / 2 : 1;
+    if (avail - rpl * lines < 4 && avail >= 4) lines = (avail - 4) / rpl > 0 ? (avail - 4) / rpl : 1;
     a->lines = lines;
-    a->r_seq = (rect_t){2, 0, 2 * lines, cols};
-    int ph = avail - 2 * lines;
-    a->r_panes = (rect_t){2 + 2 * lines, 0, ph > 0 ? ph : 0, cols};
+    a->r_seq = (rect_t){2, 0, rpl * lines, cols};
+    int ph = avail - rpl * lines;
+    a->r_panes = (rect_t){2 + rpl * lines, 0, ph > 0 ? ph : 0, cols};
     view_follow(a);
 }
 
@@ -191,7 +194,7 @@ static void draw_line(app_t *a, int i, const char *bytes, const uint64_t *lens, 
     uint64_t bpl = (uint64_t)a->bases_per_line, lg = a->top + (uint64_t)i * bpl;
     uint64_t end = r->off + r->len;
     if (lg >= end) return;
-    int y = a->r_seq.y + 2 * i;
+    int rpl = 2 + view_track_rows(), y = a->r_seq.y + rpl * i;
     uint64_t m = end - lg < bpl ? end - lg : bpl;
     char c[40];
     int here = a->cur >= lg && a->cur < lg + m;
@@ -214,12 +217,13 @@ static void draw_line(app_t *a, int i, const char *bytes, const uint64_t *lens, 
         if (a->visual && g >= vlo && g <= vhi) st = ST_SELECT;
         if (g == a->cur) st = ST_CURSOR;
         dr_char(y, x, st, bytes ? ch : '.');
-        if (!lens || i * 2 + 1 >= a->r_seq.h) continue;
+        if (!lens || rpl * i + 1 >= a->r_seq.h) continue;
         uint64_t l = lens[g - g0];
         if (l == UINT64_MAX) continue;
         int lv = lr_level(l, unit);
         dr_glyph(y + 1, x, in_run[k] ? ST_RUN : ST_TRACK, ramp_utf8[lv], ramp_ascii[lv]);
     }
+    view_track_draw(a, y + 2, lg, m, a->r_seq.y + a->r_seq.h - y - 2);
 }
 
 void view_draw(app_t *a)
@@ -247,15 +251,20 @@ void view_draw(app_t *a)
     for (int i = 0; i < a->lines; i++) draw_line(a, i, bytes, lens, a->top);
     if (!bytes && m)
         dr_text(a->r_seq.y + 1, a->coord_w, ST_DIM, "reading...", -1);
+    tracks_sync(a); /* what the tracks found wrong while drawing, in this frame's message */
 }
 
 int view_click(app_t *a, int y, int x)
 {
     const rv_record_t *r = view_record(a);
     if (!r || y < a->r_seq.y || y >= a->r_seq.y + a->r_seq.h || x < a->coord_w) return 0;
-    int i = (y - a->r_seq.y) / 2, col = x - a->coord_w;
+    int rpl = 2 + view_track_rows(), i = (y - a->r_seq.y) / rpl, row = (y - a->r_seq.y) % rpl, col = x - a->coord_w;
     if (col % 11 == 10) return 1;
     uint64_t g = a->top + (uint64_t)i * (uint64_t)a->bases_per_line + (uint64_t)(col / 11 * 10 + col % 11);
-    if (g < r->off + r->len) app_set_cursor(a, g);
+    if (g >= r->off + r->len) return 1;
+    uint64_t lg = a->top + (uint64_t)i * (uint64_t)a->bases_per_line, end = r->off + r->len;
+    if (row >= 2) /* a track row: its feature */
+        view_track_click(a, row - 2, g, lg, end - lg < (uint64_t)a->bases_per_line ? end - lg : (uint64_t)a->bases_per_line);
+    else app_set_cursor(a, g);
     return 1;
 }
