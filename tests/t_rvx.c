@@ -17,6 +17,7 @@
 #include "check.h"
 #include "repview/build.h"
 #include "repview/common.h"
+#include "repview/lce.h"
 #include "repview/lr.h"
 #include "repview/tandem.h"
 #include "index/runs_store.h"
@@ -511,6 +512,12 @@ static void compact_forms(void)
                   "sequence differs (glen %llu)", (unsigned long long)s->glen);
             CHECK(rvx_text_unpack(t2, tb - 8, s->n, text, 1) < 0 && rvx_raw_unpack(rx, rb + 8, s, raw, 1) < 0,
                   "a form of the wrong size was taken");
+            for (int q = 0; q < 200 && s->n && !check_failed_; q++) { /* LCE read from the packed text */
+                uint64_t i = rng_below(&r, s->n), j = q % 4 ? rng_below(&r, s->n) : i;
+                if (q % 5 == 0 && i + 7 < s->n) j = i + 1 + rng_below(&r, 6); /* periodic stretches */
+                CHECK(rvx_text_lce(t2, tb, s->n, i, j) == rv_lce_scan(s, i, j), "LCE(%llu, %llu)",
+                      (unsigned long long)i, (unsigned long long)j);
+            }
             uint64_t tb2 = 0, rb2 = 0;
             void *t3 = rvx_text_pack(s, 1, &tb2), *r3 = rvx_raw_pack(s, 1, &rb2);
             CHECK(tb2 == tb && rb2 == rb && !memcmp(t3, t2, tb) && !memcmp(r3, rx, rb),

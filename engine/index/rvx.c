@@ -44,6 +44,7 @@
 #include <unistd.h>
 #include "repview/common.h"
 #include "repview/index.h"
+#include "repview/lce.h"
 #include "repview/lr.h"
 #include "repview/tandem.h"
 #include "base/internal.h"
@@ -74,6 +75,8 @@ struct rv_rvx_state {
     _Atomic int cancel;
     pthread_mutex_t mu;         /* one verification at a time */
     pthread_mutex_t derive_mu;  /* one rv_index_derive() at a time */
+    const void *text2;          /* the compact text, when the text is left unexpanded */
+    uint64_t text2_bytes;
     const void *runz;           /* the runs in their file form, expanded on demand */
     uint64_t runz_bytes;
 };
@@ -439,6 +442,17 @@ static uint64_t isa_slow(const rv_index_t *x, uint64_t i)
 
 rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **out)
 {
+    return rv_index_load_flags(path, input, 0, out);
+}
+
+uint64_t rv_index_lce(const rv_index_t *x, uint64_t i, uint64_t j)
+{
+    if (x->seq->text || !x->rvx || !x->rvx->text2) return x->seq->text ? rv_lce_scan(x->seq, i, j) : 0;
+    return rvx_text_lce(x->rvx->text2, x->rvx->text2_bytes, x->n, i, j);
+}
+
+rv_rvx_status_t rv_index_load_flags(const char *path, const char *input, int flags, rv_index_t **out)
+{
     *out = NULL;
     rv_rvx_sweep_leftovers(path); /* what killed writers of it left */
     /* never block: a FIFO (or a device) in the index's place is refused by fstat */
@@ -478,7 +492,10 @@ rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **
     x->isa_slow = isa_slow;
     x->rvx->runz = ptr[RV_SEC_RUNZ];
     x->rvx->runz_bytes = bytes[RV_SEC_RUNZ];
-    const char *damage = expand_sequence(x, ptr, bytes, rv_default_threads());
+    const int later = (flags & RV_LOAD_SEQ_LATER) && ptr[RV_SEC_TEXT2] && ptr[RV_SEC_RAWX];
+    x->rvx->text2 = ptr[RV_SEC_TEXT2];
+    x->rvx->text2_bytes = bytes[RV_SEC_TEXT2];
+    const char *damage = later ? NULL : expand_sequence(x, ptr, bytes, rv_default_threads());
     if (damage) {
         rv_index_free(x);
         rv_error(path, "%s", damage);

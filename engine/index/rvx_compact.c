@@ -105,6 +105,32 @@ int rvx_text_unpack(const void *sec, uint64_t bytes, uint64_t n, uint8_t *out, i
     return 0;
 }
 
+/* The first breaker at or after position p (n when none): a binary search. */
+static uint64_t next_break(const uint64_t *br, uint64_t nb, uint64_t n, uint64_t p)
+{
+    uint64_t lo = 0, hi = nb;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (br[mid] < p) lo = mid + 1; else hi = mid;
+    }
+    return lo < nb ? br[lo] : n;
+}
+
+uint64_t rvx_text_lce(const void *sec, uint64_t bytes, uint64_t n, uint64_t a, uint64_t b)
+{
+    const uint64_t *h = sec;
+    if (bytes < 24 || h[0] != TEXT2_MAGIC || h[1] != n || h[2] > n || bytes != 24 + 8 * h[2] + pad8((n + 3) / 4) ||
+        a >= n || b >= n)
+        return 0;
+    const uint64_t *br = h + 3;
+    const uint8_t *p = (const uint8_t *)sec + 24 + 8 * h[2];
+    const uint64_t ea = next_break(br, h[2], n, a), eb = next_break(br, h[2], n, b);
+    const uint64_t lim = ea - a < eb - b ? ea - a : eb - b; /* a breaker never matches */
+    uint64_t k = 0;
+    while (k < lim && ((p[(a + k) / 4] >> (2 * ((a + k) % 4))) & 3u) == ((p[(b + k) / 4] >> (2 * ((b + k) % 4))) & 3u)) k++;
+    return k;
+}
+
 /* ---- the sequence as read ------------------------------------------------------ */
 
 typedef struct {

@@ -34,6 +34,11 @@ void *rvx_text_pack(const rv_seq_t *s, int threads, uint64_t *bytes);
 /* Expand a TEXT2 section into out (n bytes).  0, or -1 when it is not one of n. */
 int rvx_text_unpack(const void *sec, uint64_t bytes, uint64_t n, uint8_t *out, int threads);
 
+/* The longest common extension of text positions a and b (< n) read from a TEXT2
+ * section (stopping at a breaker or the end), without expanding it; 0 when the
+ * section is not one of n. */
+uint64_t rvx_text_lce(const void *sec, uint64_t bytes, uint64_t n, uint64_t a, uint64_t b);
+
 /* The compact form of s's sequence as read (needs its text and segments), or NULL
  * when s is not DNA or a byte inside a segment is not its code's letter. */
 void *rvx_raw_pack(const rv_seq_t *s, int threads, uint64_t *bytes);

@@ -159,6 +159,14 @@ typedef enum {
  * fingerprint (rv_file_matches()).  On success *out is set and RV_RVX_OK returned;
  * otherwise the reason, with a message through rv_error(). */
 rv_rvx_status_t rv_index_load(const char *path, const char *input, rv_index_t **out);
+/* rv_index_load() with flags.  RV_LOAD_SEQ_LATER: a file holding the compact text
+ * and sequence (format 5, DNA) leaves them unexpanded (seq->text and seq->raw NULL)
+ * for a command that reads the text at a few places through rv_index_lce(). */
+enum { RV_LOAD_SEQ_LATER = 1 };
+rv_rvx_status_t rv_index_load_flags(const char *path, const char *input, int flags, rv_index_t **out);
+/* The longest common extension of text positions i and j (stopping at breakers),
+ * from the expanded text or, when it was left unexpanded, the file's compact text. */
+uint64_t rv_index_lce(const rv_index_t *x, uint64_t i, uint64_t j);
 
 /* Rebuild what a file of format 5 leaves out and mask names (RV_SEC_ISA from SA,
  * RV_SEC_LLRC from LLR, RV_SEC_RUNS from their file form), once, on `threads`

@@ -22,6 +22,9 @@ typedef struct {
     int no_save;  /* never write FILE.rvx: CLI_NO_SAVE_ENV | CLI_NO_SAVE_FLAG, or 0 */
     char *keep;   /* set by cli_open_index(): where to keep the index it built */
     int strands;  /* --strands: 2 both, 1 '+', -1 '-'; 0 when not given */
+    int text_only;   /* cli_open_seq(): the command reads the text at a few places
+                        (lce): a loaded .rvx keeps its compact text, read by
+                        rv_index_lce(), and expands neither text nor sequence */
     uint64_t verify; /* sections of a loaded .rvx the command reads, verified before
                         its first answer (index.h masks; SA, ISA and LCP are added
                         when a derived section named here is missing); 0 = all */

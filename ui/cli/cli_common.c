@@ -241,7 +241,8 @@ const rv_seq_t *cli_open_seq(const char *path, const cli_common_t *c, rv_index_t
     if (strcmp(path, "-") != 0) {
         char *rvx = rv_index_path_for(path);
         rv_index_t *x = NULL;
-        rv_rvx_status_t st = rvx ? rv_index_load(rvx, path, &x) : RV_RVX_IOERR;
+        rv_rvx_status_t st = rvx ? rv_index_load_flags(rvx, path, c->text_only ? RV_LOAD_SEQ_LATER : 0, &x)
+                                 : RV_RVX_IOERR;
         if (st == RV_RVX_OK &&
             rv_index_verify(x, c->verify ? c->verify : RV_SEC_BIT(RV_SEC_RAW) | RV_SEC_BIT(RV_SEC_TEXT),
                             c->build.threads) < 0)

@@ -1,6 +1,7 @@
 /* cli_lce.c — `repview lce FILE POS1 POS2`: one integer, the longest common
  * extension of the two positions (stopping at breakers). */
 #include "repview/common.h"
+#include "repview/index.h"
 #include "repview/lce.h"
 #include "cli.h"
 
@@ -18,6 +19,7 @@ int cli_lce(int argc, char **argv)
     if (i < 0) return code;
     if (argc - i != 3) return cli_usage_error("lce", "expected FILE POS1 POS2");
     c.verify = RV_SEC_BIT(RV_SEC_TEXT); /* it scans the text only */
+    c.text_only = 1;
     rv_index_t *x;
     rv_seq_t *owned;
     const rv_seq_t *s = cli_open_seq(argv[i], &c, &x, &owned);
@@ -29,7 +31,9 @@ int cli_lce(int argc, char **argv)
         rc = cli_arg_error();
     } else {
         int64_t t1 = rv_seq_global_to_text(s, (uint64_t)g1), t2 = rv_seq_global_to_text(s, (uint64_t)g2);
-        uint64_t v = t1 < 0 || t2 < 0 ? 0 : rv_lce_scan(s, (uint64_t)t1, (uint64_t)t2);
+        uint64_t v = t1 < 0 || t2 < 0 ? 0
+                     : s->text ? rv_lce_scan(s, (uint64_t)t1, (uint64_t)t2)
+                               : rv_index_lce(x, (uint64_t)t1, (uint64_t)t2); /* the file's compact text */
         printf("%llu\n", (unsigned long long)v);
     }
     rv_index_free(x);
