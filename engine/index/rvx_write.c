@@ -46,6 +46,10 @@ struct rv_rvx_writer {
     uint64_t added;    /* bit per section id */
     void *records;     /* packed record table (owned) */
     void *compact[3];  /* the file forms of the text, the sequence and the runs (owned) */
+    pthread_t packer;  /* makes the first two while the build goes on (packer_main) */
+    int packing;
+    const rv_seq_t *pack_seq;
+    uint64_t packed_bytes[2];
     rvx_header_t meta; /* the header fields that describe the index */
     int have_meta;
 };
@@ -143,13 +147,20 @@ static int add_failed(rv_rvx_writer_t *w, int err, const char *what)
     return rv_error(w->path, "%s", what);
 }
 
-int rv_rvx_writer_add(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t bytes)
+/* Queue section id; `reserved`: its bit was set by whoever handed it over (the
+ * packer thread's sections), else a repeated id is refused. */
+static int queue_section(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t bytes, int reserved)
 {
-    if (id <= 0 || id >= RV_SEC_MAX || (w->added >> id & 1)) return add_failed(w, EINVAL, "bad or repeated section");
+    if (id <= 0 || id >= RV_SEC_MAX) return add_failed(w, EINVAL, "bad or repeated section");
     uint64_t nb = rvx_blocks(bytes, w->block);
     uint64_t *hash = malloc((nb ? nb : 1) * sizeof *hash);
     if (!hash) return add_failed(w, ENOMEM, "out of memory");
     pthread_mutex_lock(&w->mu);
+    if ((w->added >> id & 1) && !reserved) {
+        pthread_mutex_unlock(&w->mu);
+        free(hash);
+        return add_failed(w, EINVAL, "bad or repeated section");
+    }
     if (w->ns >= (int)RVX_TABLE_CAP) { pthread_mutex_unlock(&w->mu); free(hash); return add_failed(w, EINVAL, "too many sections"); }
     w->sec[w->ns] = (wsec_t){(uint32_t)id, ptr, bytes, w->end, nb, hash};
     w->end = (w->end + bytes + RVX_SEC_ALIGN - 1) / RVX_SEC_ALIGN * RVX_SEC_ALIGN;
@@ -158,6 +169,11 @@ int rv_rvx_writer_add(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t byte
     pthread_cond_broadcast(&w->cv);
     pthread_mutex_unlock(&w->mu);
     return 0;
+}
+
+int rv_rvx_writer_add(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t bytes)
+{
+    return queue_section(w, id, ptr, bytes, 0);
 }
 
 static void *pack_records(const rv_seq_t *s, uint64_t *bytes)
@@ -216,6 +232,45 @@ static int add_compact(rv_rvx_writer_t *w, uint64_t mask, int id, int as, const 
     return 0;
 }
 
+/* The packer thread: the compact text and sequence of DNA, made while the build sorts
+ * the suffixes; rv_rvx_writer_finish() queues them last, so that the layout of a
+ * file does not depend on which thread was first. */
+static void *packer_main(void *arg)
+{
+    rv_rvx_writer_t *w = arg;
+    const rv_seq_t *s = w->pack_seq;
+    w->compact[0] = rvx_text_pack(s, 0, &w->packed_bytes[0]);
+    w->compact[1] = rvx_raw_pack(s, 0, &w->packed_bytes[1]);
+    return NULL;
+}
+
+/* Queue what the packer made (the plain text or sequence where it made no form). */
+static void queue_packed(rv_rvx_writer_t *w)
+{
+    const rv_seq_t *s = w->pack_seq;
+    pthread_join(w->packer, NULL);
+    w->packing = 0;
+    if (w->compact[0]) queue_section(w, RV_SEC_TEXT2, w->compact[0], w->packed_bytes[0], 0);
+    else queue_section(w, RV_SEC_TEXT, s->text, s->n, 1);
+    if (w->compact[1]) queue_section(w, RV_SEC_RAWX, w->compact[1], w->packed_bytes[1], 0);
+    else queue_section(w, RV_SEC_RAW, s->raw, s->glen, 1);
+}
+
+/* Hand the text and the sequence of DNA to the packer thread (1), or 0 when they
+ * are queued here (not DNA, or no thread). */
+static int start_packer(rv_rvx_writer_t *w, uint64_t mask, const rv_seq_t *s)
+{
+    const uint64_t both = RV_SEC_BIT(RV_SEC_TEXT) | RV_SEC_BIT(RV_SEC_RAW);
+    if ((mask & both) != both || (w->added & both) || w->packing || s->alpha != RV_ALPHA_DNA || !s->raw) return 0;
+    w->pack_seq = s;
+    if (pthread_create(&w->packer, NULL, packer_main, w) != 0) return 0;
+    w->packing = 1;
+    pthread_mutex_lock(&w->mu);
+    w->added |= both; /* queued by the packer */
+    pthread_mutex_unlock(&w->mu);
+    return 1;
+}
+
 int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t mask)
 {
     const rv_seq_t *s = x->seq;
@@ -238,6 +293,7 @@ int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t ma
         if (rv_rvx_writer_add(w, RV_SEC_RECORDS, rec, rb) < 0) return -1;
     }
     const uint64_t aw = x->wide ? 8 : 4;
+    start_packer(w, mask, s);
     if (add_one(w, mask, RV_SEC_SEGMENTS, s->seg, s->n_seg * sizeof(rv_segment_t), 1) < 0 ||
         add_compact(w, mask, RV_SEC_TEXT, RV_SEC_TEXT2, x) < 0 ||
         add_compact(w, mask, RV_SEC_RAW, RV_SEC_RAWX, x) < 0 ||
@@ -258,6 +314,8 @@ int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t ma
 /* Stop the writer threads once every queued block is written. */
 static void drain(rv_rvx_writer_t *w)
 {
+    if (w->packing) pthread_join(w->packer, NULL); /* stopped: what it made is dropped */
+    w->packing = 0;
     pthread_mutex_lock(&w->mu);
     w->closing = 1;
     pthread_cond_broadcast(&w->cv);
@@ -346,6 +404,7 @@ static int write_tail(rv_rvx_writer_t *w)
 
 int rv_rvx_writer_finish(rv_rvx_writer_t *w)
 {
+    if (w->packing) queue_packed(w);
     drain(w);
     int bad = w->err != 0, err = w->err;
     if (!bad && !w->have_meta) { bad = 1; err = EDOM; }
