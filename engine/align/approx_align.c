@@ -194,6 +194,7 @@ int apx_extend(apx_work_t *w, const uint8_t *t, uint64_t x, uint64_t limit, int 
     srow_init(V, p, phase, o);
     *out = (apx_end_t){0, phase, 0};
     int64_t top = 0;
+    const int64_t drop = apx_xdrop(p);
     for (uint64_t j = 0; j < limit; j++) {
         const uint8_t a = dir > 0 ? t[x + j] : t[x - 1 - j];
         const uint64_t arg = srow_step(V, U, M, p, a, o, NULL);
@@ -201,7 +202,7 @@ int apx_extend(apx_work_t *w, const uint8_t *t, uint64_t x, uint64_t limit, int 
         V = U, U = sw;
         if (V[arg] > top) top = V[arg];
         if (j + 1 >= min_len && (j + 1 == min_len || V[arg] >= out->score)) *out = (apx_end_t){j + 1, arg, V[arg]};
-        if (j + 1 >= min_len && V[arg] < top - APX_XDROP) break;
+        if (j + 1 >= min_len && V[arg] < top - drop) break;
     }
     return 0;
 }

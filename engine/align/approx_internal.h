@@ -6,9 +6,15 @@
 #include "repview/approx.h"
 
 enum {
-    APX_XDROP = 70,   /* an extension stops when its score falls this far below its best */
+    APX_XDROP = 70,   /* an extension stops when its score falls this far below its best, + period */
     APX_BLOCK = 1024, /* text rows traced back at a time for the consensus */
 };
+
+/* The X-drop of an extension with a motif of p symbols: a copy of a long motif at
+ * 80% identity wanders by ~4.5 sqrt(p) around its mean score, so a fixed drop cuts
+ * long arrays into pieces; past the array's end the score falls by several per
+ * symbol, so the extension reads at most about p symbols too many. */
+static inline int64_t apx_xdrop(uint64_t p) { return APX_XDROP + (int64_t)p; }
 
 /* A thread's scratch (rows for p cells: apx_reserve before the calls below): DP rows, a block's trace and the consensus votes. */
 typedef struct {
