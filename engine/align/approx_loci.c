@@ -4,7 +4,8 @@
  * The text is cut into pieces (a segment, or a part of a long one); a thread takes
  * pieces in order.  In a piece it reads the k-mers left to right, each looked up
  * in a table of last occurrences: an equal k-mer d <= 1.1 max_period back is a hit
- * at distance d (and at the distances of a band around d: indels).  APX_HITS + d/32 hits at the same distance, each within APX_GAP + d/2
+ * at distance d (and at the distances of a band around d: indels).  APX_HITS + d/32 + half the
+ * band (d/256 past 512) hits at the same distance, each within APX_GAP + d/4
  * of the previous one, make a seed of period d (a repeat of period d with identity q
  * gives a hit at about a fraction q^k of its positions; chance ones rarely come
  * in a row).  The exact runs that start in the piece are seeds too.  A seed
@@ -164,7 +165,7 @@ static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0
     memcpy(M, t->S, d);
     int64_t sc = extend_both(t, txt, pc, M, p, s0, e0, &light, APX_LIGHT_REACH * d, &a, &b);
     *tried = b;
-    if (2 * sc < o->min_score) goto own_copy;
+    if (2 * (sc - o->match * (int64_t)d) < o->min_score) goto own_copy; /* past the seed's own copy */
     int64_t best = INT64_MIN;
     for (int round = 0; round < 3; round++) {
         uint64_t pcn;
@@ -325,9 +326,9 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
         for (uint64_t d = dlo; d <= dhi; d++) {
             if (t->dstamp[d] != stamp) t->dstamp[d] = stamp, t->hcnt[d] = 0, t->hlast[d] = 0, t->cover[d] = 0;
             if (at < t->cover[d]) continue;
-            if (t->hcnt[d] == 0 || at - t->hlast[d] > APX_GAP + d / 2) t->hcnt[d] = 0;
+            if (t->hcnt[d] == 0 || at - t->hlast[d] > APX_GAP + d / 4) t->hcnt[d] = 0;
             t->hlast[d] = at;
-            if (++t->hcnt[d] < need + d / per || at < pc->t0) continue; /* seeds of the piece only */
+            if (++t->hcnt[d] < need + d / per + apx_band(d) / 2 || at < pc->t0) continue; /* seeds of the piece only */
             t->hcnt[d] = 0;
             /* a true hit's k-mer at - d lies in the array: text[at - d, at) a copy */
             if (try_seed(x, t, pc, stamp, L, at, at - d >= pc->sl ? at - d : pc->sl, at + k, d, dmin, dmax) < 0)
