@@ -1,8 +1,8 @@
 # tandem_approx.sh — `repview tandem --approx`: output format and the definitions
 # each line must meet, breakers, usage errors, threads, the index file, stdin and
-# --mem-budget giving the same loci, and (when trf is installed) TRF's loci found
-# (recall >= 95% of TRF's loci of period <= 500 and score >= 50, with no more than
-# twice as many loci).
+# --mem-budget giving the same loci, --format gff3 and trf, (when trf is installed)
+# TRF's loci found (recall >= 95% of TRF's loci of period <= 500 and score >= 50,
+# with no more than twice as many loci), and the planted benchmark.
 source "$RV_TOP/tests/lib.sh"
 
 H=$'#chrom\tstart\tend\tperiod\tcopies\tidentity\tscore\tmotif'
@@ -93,5 +93,52 @@ if command -v trf >/dev/null 2>&1; then
     if [ "$tots" -ge 50 ] && [ $((hits * 100)) -ge $((tots * 95)) ] && [ "$ns" -le $((2 * tots)) ]; then
         ok "approx_trf_human (found $hits of $tots TRF loci, $ns of ours)"
     else bad "approx_trf_human" "found $hits of $tots TRF loci with $ns of ours"; fi
+else
+    echo "tandem_approx: trf not installed, the comparisons with TRF are skipped" >&2
+fi
+
+# --format: gff3 and trf carry the loci of bed, 1-based; gff3 is valid GFF3
+$REPVIEW tandem --approx --format gff3 "$T/g.fa" >"$T/g1.gff3"
+bed5=$(awk 'NR > 1 { print $1, $2, $3, $4, $8 }' "$T/g1.tsv")
+expect_eq approx_gff3 "$(awk -F'\t' '!/^#/ { split($9, a, /[;=]/); print $1, $4 - 1, $5, a[4], a[12] }' "$T/g1.gff3")" "$bed5"
+expect_eq approx_gff3_type "$(awk -F'\t' '!/^#/ && ($3 != "tandem_repeat" || $6 < 50)' "$T/g1.gff3")" ""
+if command -v gt >/dev/null 2>&1; then
+    expect_eq approx_gff3_valid "$(gt gff3validator "$T/g1.gff3" 2>&1)" "input is valid GFF3"
+else echo "tandem_approx: gt not installed, gff3validator skipped" >&2; fi
+$REPVIEW tandem --approx --format trf "$T/g.fa" >"$T/g1.dat"
+expect_eq approx_trf_layout "$(awk '/^Sequence: / { n = $2 } /^[0-9]/ { print n, $1 - 1, $2, $3, $14 }' "$T/g1.dat")" "$bed5"
+expect_eq approx_bed_format "$($REPVIEW tandem --approx --format bed "$T/g.fa" | cmp - "$T/g1.tsv" && echo same)" same
+for args in "--approx --format xml" "--format bed"; do
+    # shellcheck disable=SC2086
+    $REPVIEW tandem $args "$T/a.fa" >/dev/null 2>"$T/err"; rc=$?
+    expect_eq "approx_usage ($args)" "$rc $(wc -l <"$T/err" | tr -d ' ') $(head -c 15 "$T/err")" "2 1 repview: tandem"
+done
+
+# the planted benchmark (tests/plant_tandem.py, seeded): 40 arrays of periods 2 to
+# 2000, 1.8 to 20 copies, 70-100% identity with indels, in random DNA; scored by
+# tests/score_tandem.py.  Of the arrays of planted score >= 50, 90% must be found
+# whole (one locus over half the array at the planted period; measured 24 of 26),
+# and with TRF (maximum period 2000) no fewer than TRF finds (16 of 26), 95% of
+# TRF's loci found at a compatible period (31 of 31), at most 1.5 times as many
+# loci (41 for 31).  ~9 s on 2 cores.
+python3 "$RV_TOP/tests/plant_tandem.py" --seed 7 --arrays 40 "$T/p.fa" "$T/p.truth"
+$REPVIEW tandem --approx --max-period 2000 "$T/p.fa" >"$T/p.ours"
+expect_eq approx_planted_lines "$(awk 'NR > 1 && ($2 < 0 || $3 <= $2 || length($8) != $4 || $7 < 50)' "$T/p.ours")" ""
+trf_arg=()
+if command -v trf >/dev/null 2>&1; then
+    ( cd "$T" && trf p.fa 2 7 7 80 10 50 2000 -h -ngs >p.trf 2>/dev/null )
+    trf_arg=(--trf "$T/p.trf")
+fi
+declare -A S=()
+while read -r k v; do S[$k]=$v; done < <(python3 "$RV_TOP/tests/score_tandem.py" --ours "$T/p.ours" --truth "$T/p.truth" \
+    --trf-max-period 2000 "${trf_arg[@]}")
+got="found ${S[planted_found]} of ${S[planted]} planted arrays"
+if [ "${S[planted]}" -ge 20 ] && [ $((S[planted_found] * 100)) -ge $((S[planted] * 90)) ]; then ok "approx_planted ($got)"
+else bad approx_planted "$got"; fi
+if [ ${#trf_arg[@]} -gt 0 ]; then
+    got="$got, TRF ${S[planted_found_trf]}; ${S[trf_found]} of ${S[trf_loci]} TRF loci, ${S[ours_loci]} of ours"
+    if [ "${S[planted_found]}" -ge "${S[planted_found_trf]}" ] && [ $((S[trf_found] * 100)) -ge $((S[trf_loci] * 95)) ] &&
+       [ $((S[ours_loci] * 2)) -le $((S[trf_loci] * 3)) ]; then ok "approx_planted_trf ($got)"
+    else bad approx_planted_trf "$got"; fi
 fi
 rm -rf "$T"
