@@ -141,4 +141,12 @@ if [ ${#trf_arg[@]} -gt 0 ]; then
        [ $((S[ours_loci] * 2)) -le $((S[trf_loci] * 3)) ]; then ok "approx_planted_trf ($got)"
     else bad approx_planted_trf "$got"; fi
 fi
+
+# long periods (TRF stops at 2000): two planted arrays of 2-3 kb units, 85-95%
+# identity, each found whole with --max-period 100000 (~3 s)
+python3 "$RV_TOP/tests/plant_tandem.py" --seed 5 --arrays 2 --records 1 --min-period 2000 --max-period 3000 \
+    --min-copies 2 --max-copies 3 --min-identity 85 --max-identity 95 --gap 2000 "$T/l.fa" "$T/l.truth"
+$REPVIEW tandem --approx --max-period 100000 "$T/l.fa" >"$T/l.ours"
+expect_eq approx_long_period "$(python3 "$RV_TOP/tests/score_tandem.py" --ours "$T/l.ours" --truth "$T/l.truth" |
+    awk '$1 == "planted" || $1 == "planted_found" { printf "%s ", $2 }')" "2 2 "
 rm -rf "$T"
