@@ -292,7 +292,7 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
      * their start on, as though found in this scan */
     const uint64_t n0 = L->n;
     uint64_t next = 0;
-    qsort(L->v, n0, sizeof *L->v, by_start);
+    if (n0) qsort(L->v, n0, sizeof *L->v, by_start);
     t->n_active = 0;
     for (uint64_t j = 0; j < n0; j++) t->active[t->n_active++] = j;
     uint64_t r0 = 0, r1 = with_runs ? x->n_seeds : 0;
