@@ -89,4 +89,12 @@ typedef struct {
 int rv_approx_score(const uint8_t *t, uint64_t len, const uint8_t *motif, uint64_t p, const rv_approx_opts_t *o,
                     rv_approx_cell_t *best);
 
+/* The copies of t[0, len) in its best alignment against motif[0,p)^infinity (as
+ * rv_approx_score): starts[0, *n) the offsets where each copy begins (where the
+ * alignment reaches motif[0]; starts[0] = 0), at most cap; *path the counts and
+ * score of that alignment (the best score).  O(len * p) time and bytes, len * p at
+ * most 2^24.  0, or -1 with a message. */
+int rv_approx_copies(const uint8_t *t, uint64_t len, const uint8_t *motif, uint64_t p, const rv_approx_opts_t *o,
+                     uint64_t *starts, uint64_t cap, uint64_t *n, rv_approx_cell_t *path);
+
 #endif
