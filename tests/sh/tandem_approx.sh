@@ -79,7 +79,8 @@ if command -v trf >/dev/null 2>&1; then
         else bad "approx_trf_$f" "found $hit of $tot TRF loci with $n of ours"; fi
     done
     # real DNA: two regions of the human reference (tests/data/README.md), the same
-    # rule over both (measured: 29 of 31 and 32 of 32 TRF loci, 45 + 47 of ours)
+    # rule over both, at most 1.5 times as many loci (measured: 29 of 31 and 32 of 32
+    # TRF loci, 45 + 47 of ours)
     hits=0 tots=0 ns=0
     for f in human_chr17_63k human_chr1_100k; do
         zcat "$RV_TOP/tests/data/$f.fa.gz" >"$T/$f.fa"
@@ -90,7 +91,7 @@ if command -v trf >/dev/null 2>&1; then
         read -r hit tot < <(found "$T/$f.ours" "$T/$f.trf.tsv")
         hits=$((hits + hit)) tots=$((tots + tot)) ns=$((ns + $(wc -l <"$T/$f.ours") - 1))
     done
-    if [ "$tots" -ge 50 ] && [ $((hits * 100)) -ge $((tots * 95)) ] && [ "$ns" -le $((2 * tots)) ]; then
+    if [ "$tots" -ge 50 ] && [ $((hits * 100)) -ge $((tots * 95)) ] && [ $((ns * 2)) -le $((tots * 3)) ]; then
         ok "approx_trf_human (found $hits of $tots TRF loci, $ns of ours)"
     else bad "approx_trf_human" "found $hits of $tots TRF loci with $ns of ours"; fi
 else
