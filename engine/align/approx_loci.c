@@ -11,8 +11,7 @@
  * in a row).  The exact runs that start in the piece are seeds too.  A seed
  * contained in a locus already found with a compatible period is skipped, and so
  * are hits at distances compatible with a locus before its end.  The pieces'
- * loci are then merged: one that another of compatible period holds goes, and so does
- * one mostly covered by another of a smaller compatible period (mark_redundant).
+ * loci are then merged (approx_merge.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,12 +56,6 @@ static uint64_t apx_band(uint64_t d) { return d < 8 ? 0 : 1 + d / 64; }
 
 typedef struct { uint64_t t0, t1, sl, sh; } piece_t; /* [t0, t1) in segment [sl, sh) */
 
-typedef struct { /* the loci of one piece, their motifs one after the other */
-    rv_approx_t *v;
-    uint64_t n, cap;
-    uint8_t *mot;
-    uint64_t mn, mcap;
-} list_t;
 
 typedef struct { /* k-mers of k symbols by a hash of `bits` bits: last position, piece */
     uint64_t *pos, *stamp;
@@ -85,7 +78,7 @@ typedef struct {
     const rv_run_t *seeds;
     uint64_t n_seeds;
     const piece_t *pieces;
-    list_t *out;
+    apx_list_t *out;
     thread_t *th;
     int k, k_long; /* k-mer sizes of the short and long distances */
     _Atomic int failed;
@@ -191,7 +184,7 @@ own_copy:
 
 /* 1 when [s0, e0) lies in an active locus of a period compatible with d; drops the
  * active loci that end before pos on the way. */
-static int covered(thread_t *t, const list_t *L, uint64_t pos, uint64_t s0, uint64_t e0, uint64_t d)
+static int covered(thread_t *t, const apx_list_t *L, uint64_t pos, uint64_t s0, uint64_t e0, uint64_t d)
 {
     uint64_t k = 0;
     int in = 0;
@@ -222,7 +215,7 @@ static void silence(thread_t *t, uint64_t stamp, uint64_t P, uint64_t end, uint6
 
 /* Try the seed (seeds of distances in [dmin, dmax]); a new locus joins L and the
  * active ones, and silences its distances (silence). */
-static int try_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, list_t *L, uint64_t pos,
+static int try_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, apx_list_t *L, uint64_t pos,
                     uint64_t s0, uint64_t e0, uint64_t d, uint64_t dmin, uint64_t dmax)
 {
     if (covered(t, L, pos, s0, e0, d)) return 0;
@@ -261,7 +254,7 @@ static int by_start(const void *p, const void *q)
 
 /* The runs seeds of the piece whose end the scan passed (all of them when done),
  * from *rs on. */
-static int run_seeds(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, list_t *L, uint64_t *rs,
+static int run_seeds(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, apx_list_t *L, uint64_t *rs,
                      uint64_t i, int done)
 {
     while (*rs < x->n_seeds && x->seeds[*rs].start < pc->t1 && (x->seeds[*rs].end <= i || done)) {
@@ -285,7 +278,7 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
     /* the distances' state starts afresh in each scan: a locus found in an earlier
      * one silences its distances up to its end, and this scan starts before it */
     const uint64_t stamp = 2 * id + 1 + (dmin > 1);
-    list_t *L = &x->out[id];
+    apx_list_t *L = &x->out[id];
     if (rv_grow((void **)&t->active, &t->active_cap, L->n + 1, sizeof *t->active) < 0)
         return rv_error("approx", "out of memory");
     /* the loci of an earlier scan: active, and silencing their distances from
@@ -411,163 +404,6 @@ static piece_t *cut_pieces(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t
     return v;
 }
 
-static int by_span(const void *p, const void *q) /* start up, end down, period up, score down */
-{
-    const rv_approx_t *a = p, *b = q;
-    if (a->start != b->start) return a->start < b->start ? -1 : 1;
-    if (a->end != b->end) return a->end > b->end ? -1 : 1;
-    if (a->period != b->period) return a->period < b->period ? -1 : 1;
-    return a->score > b->score ? -1 : a->score < b->score;
-}
-
-static int by_start_period(const void *p, const void *q)
-{
-    const rv_approx_t *a = p, *b = q;
-    if (a->start != b->start) return a->start < b->start ? -1 : 1;
-    if (a->period != b->period) return a->period < b->period ? -1 : 1;
-    return a->end < b->end ? -1 : a->end > b->end;
-}
-
-typedef struct { uint64_t period; int64_t score; uint64_t len, start, i; } rank_t;
-
-static int by_rank(const void *p, const void *q) /* period up, score down, length down, start up */
-{
-    const rank_t *a = p, *b = q;
-    if (a->period != b->period) return a->period < b->period ? -1 : 1;
-    if (a->score != b->score) return a->score > b->score ? -1 : 1;
-    if (a->len != b->len) return a->len > b->len ? -1 : 1;
-    return a->start < b->start ? -1 : a->start > b->start;
-}
-
-/* a, ranked before b, makes b redundant: their periods are compatible and a holds
- * b, or a's period is the smaller and a covers 90% of b (b then reads a's array
- * at a multiple of its period, or a piece of it) */
-static int dominates(const rv_approx_t *a, const rv_approx_t *b)
-{
-    if (!apx_compatible(a->period, b->period)) return 0;
-    if (a->start <= b->start && b->end <= a->end) return 1;
-    const uint64_t s = a->start > b->start ? a->start : b->start, e = a->end < b->end ? a->end : b->end;
-    return a->period < b->period && e > s && 10 * (e - s) >= 9 * (b->end - b->start);
-}
-
-/* a, made to span b too (b mostly inside it): its motif rotated to the new start,
- * its alignment rescored.  1 when that still scores min_score (a changed), 0 when
- * not (a as it was), -1 with a message. */
-static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx_work_t *w, rv_approx_t *a,
-                 const rv_approx_t *b)
-{
-    const uint64_t st = a->start < b->start ? a->start : b->start, en = a->end > b->end ? a->end : b->end;
-    const uint64_t p = a->period, shift = (p - (a->start - st) % p) % p;
-    uint8_t *M = mot + a->motif, *R = malloc(p);
-    if (!R) return rv_error("approx", "out of memory");
-    for (uint64_t c = 0; c < p; c++) R[c] = M[(shift + c) % p];
-    rv_approx_cell_t best;
-    int rc = apx_score(w, s->text + st, en - st, R, p, 0, o, &best);
-    if (rc == 0 && best.s >= o->min_score) {
-        memcpy(M, R, p);
-        *a = (rv_approx_t){st, en, p, best.s, best.m, best.x, best.g, a->motif};
-        rc = 1;
-    }
-    free(R);
-    return rc;
-}
-
-/* v[0, n) sorted by span: dead[i] = 1 for each locus made redundant by a live one
- * ranked before it (taken in rank order, so a dead locus silences none); one that
- * a smaller period covers mostly goes when that locus, widened over it, still
- * scores enough, so every stretch a dead locus held stays in a live one.  0, or -1
- * with a message. */
-static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, uint8_t *mot, uint64_t n,
-                          uint8_t *dead)
-{
-    rank_t *r = malloc((n ? n : 1) * sizeof *r);
-    uint64_t *pos = malloc((n ? n : 1) * sizeof *pos), *act = malloc((n ? n : 1) * sizeof *act), n_act = 0;
-    uint64_t (*edge)[2] = NULL, n_edge = 0, cap = 0;
-    int rc = r && pos && act ? 0 : rv_error("approx", "out of memory");
-    for (uint64_t i = 0; rc == 0 && i < n; i++)
-        r[i] = (rank_t){v[i].period, v[i].score, v[i].end - v[i].start, v[i].start, i};
-    if (rc == 0) qsort(r, n, sizeof *r, by_rank);
-    for (uint64_t k = 0; rc == 0 && k < n; k++) pos[r[k].i] = k;
-    /* the overlapping pairs where one may make the other redundant, by a sweep */
-    for (uint64_t i = 0; rc == 0 && i < n; i++) {
-        uint64_t m = 0;
-        for (uint64_t j = 0; j < n_act; j++) {
-            const uint64_t a = act[j];
-            if (v[a].end <= v[i].start) continue;
-            act[m++] = a;
-            const uint64_t hi = pos[a] < pos[i] ? a : i, lo = hi == a ? i : a;
-            if (!dominates(&v[hi], &v[lo])) continue;
-            if (rv_grow((void **)&edge, &cap, n_edge + 1, sizeof *edge) < 0) { rc = rv_error("approx", "out of memory"); break; }
-            edge[n_edge][0] = pos[hi], edge[n_edge++][1] = lo;
-        }
-        n_act = m;
-        act[n_act++] = i;
-    }
-    if (rc == 0) {
-        /* edges by the rank of the dominating locus: a counting sort */
-        uint64_t *start = calloc(n + 1, sizeof *start), *to = malloc((n_edge ? n_edge : 1) * sizeof *to);
-        if (!start || !to) rc = rv_error("approx", "out of memory");
-        for (uint64_t e = 0; rc == 0 && e < n_edge; e++) start[edge[e][0] + 1]++;
-        for (uint64_t k = 0; rc == 0 && k < n; k++) start[k + 1] += start[k];
-        for (uint64_t e = 0; rc == 0 && e < n_edge; e++) to[start[edge[e][0]]++] = edge[e][1];
-        for (uint64_t k = n; rc == 0 && k > 0; k--) start[k] = start[k - 1]; /* back to the starts */
-        if (rc == 0) start[0] = 0;
-        apx_work_t w = {0};
-        for (uint64_t k = 0; rc == 0 && k < n; k++) {
-            rv_approx_t *a = &v[r[k].i];
-            for (uint64_t e = start[k]; rc == 0 && !dead[r[k].i] && e < start[k + 1]; e++) {
-                const rv_approx_t *b = &v[to[e]];
-                if (dead[to[e]]) continue;
-                if (a->start <= b->start && b->end <= a->end) dead[to[e]] = 1;
-                else if (dominates(a, b) && (rc = widen(s, o, mot, &w, a, b)) == 1) dead[to[e]] = 1, rc = 0;
-            }
-        }
-        apx_work_free(&w);
-        free(start), free(to);
-    }
-    free(r), free(pos), free(act), free(edge);
-    return rc;
-}
-
-/* the pieces' loci in one set: the redundant ones go (mark_redundant), as do those
- * that miss [lo, hi) */
-static int merge(const rv_seq_t *s, const rv_approx_opts_t *o, list_t *out, uint64_t n_pieces, uint64_t lo, uint64_t hi,
-                 rv_approx_set_t *res)
-{
-    uint64_t n = 0, mn = 0;
-    for (uint64_t j = 0; j < n_pieces; j++) n += out[j].n, mn += out[j].mn;
-    rv_approx_t *v = malloc((n ? n : 1) * sizeof *v);
-    uint8_t *mot = malloc(mn ? mn : 1), *dead = calloc(n ? n : 1, 1);
-    if (!v || !mot || !dead) {
-        free(v), free(mot), free(dead);
-        return rv_error("approx", "out of memory");
-    }
-    n = mn = 0;
-    for (uint64_t j = 0; j < n_pieces; j++) {
-        for (uint64_t i = 0; i < out[j].n; i++) v[n] = out[j].v[i], v[n++].motif += mn;
-        if (out[j].mn) memcpy(mot + mn, out[j].mot, out[j].mn);
-        mn += out[j].mn;
-    }
-    qsort(v, n, sizeof *v, by_span);
-    /* the same locus found twice (from two seeds, or two pieces) counts once */
-    uint64_t m = 0;
-    for (uint64_t i = 0; i < n; i++)
-        if (!m || v[i].start != v[m - 1].start || v[i].end != v[m - 1].end || v[i].period != v[m - 1].period)
-            v[m++] = v[i];
-    n = m;
-    if (mark_redundant(s, o, v, mot, n, dead) < 0) {
-        free(v), free(mot), free(dead);
-        return -1;
-    }
-    uint64_t kept = 0;
-    for (uint64_t i = 0; i < n; i++)
-        if (!dead[i] && v[i].end > lo && v[i].start < hi) v[kept++] = v[i];
-    free(dead);
-    qsort(v, kept, sizeof *v, by_start_period);
-    *res = (rv_approx_set_t){v, kept, mot};
-    return 0;
-}
-
 int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds, uint64_t n_seeds,
              const rv_approx_opts_t *o, int threads, uint64_t piece_len, rv_approx_set_t *res)
 {
@@ -584,13 +420,13 @@ int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds,
     kl = 2;
     for (uint64_t kinds = (uint64_t)s->sigma * s->sigma; kinds < (1u << 20) && kl < 20; kinds *= (uint64_t)s->sigma) kl++;
     if (kl <= k) kl = k + 1;
-    ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, calloc(n_pieces ? n_pieces : 1, sizeof(list_t)),
+    ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, calloc(n_pieces ? n_pieces : 1, sizeof(apx_list_t)),
                calloc((size_t)threads, sizeof(thread_t)), k, kl, 0};
     int rc = x.out && x.th ? 0 : rv_error("approx", "out of memory");
     for (int t = 0; rc == 0 && t < threads; t++) rc = thread_init(&x.th[t], &x);
     if (rc == 0) {
         rv_parallel_dynamic(threads, n_pieces, 1, run_pieces, &x);
-        rc = x.failed ? -1 : merge(s, o, x.out, n_pieces, lo, hi, res);
+        rc = x.failed ? -1 : apx_merge(s, o, x.out, n_pieces, lo, hi, res);
     }
     for (int t = 0; x.th && t < threads; t++) thread_free(&x.th[t]);
     for (uint64_t j = 0; x.out && j < n_pieces; j++) free(x.out[j].v), free(x.out[j].mot);
