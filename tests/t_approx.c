@@ -2,7 +2,8 @@
  *
  * The alignment score of the engine against a plain quadratic DP of text against
  * the motif written out (global on the text, any end in the motif), with the
- * counts it prints consistent with the score.  Then rv_approx_find on small random
+ * counts it prints consistent with the score, and the copies of that alignment
+ * (rv_approx_copies).  Then rv_approx_find on small random
  * texts (DNA with N, two-letter DNA, protein, text, periodic, all-same; one to
  * three records) with planted approximate repeats (substitutions and indels),
  * seeded with every exact run computed by brute force: every locus lies in one
@@ -76,6 +77,21 @@ static uint64_t brute_runs(const uint8_t *u, uint64_t n, rv_run_t *out, uint64_t
 
 /* ---- the alignment alone ------------------------------------------------------ */
 
+/* Case it: a motif C[0, *p) of up to 12 letters of up to 6 symbols, and u[0, *L) its
+ * copies mutated (or noise, one case in three); every other case random weights. */
+static void random_case(rng_t *r, int it, uint8_t *u, uint8_t *C, uint64_t *p, uint64_t *L, rv_approx_opts_t *o)
+{
+    const uint64_t sig = 1 + rng_below(r, 6);
+    *p = 1 + rng_below(r, 12), *L = rng_below(r, 60);
+    for (uint64_t c = 0; c < *p; c++) C[c] = (uint8_t)(1 + rng_below(r, sig));
+    for (uint64_t i = 0; i < *L; i++) /* the motif's copies, mutated, or noise */
+        u[i] = it % 3 == 0 ? (uint8_t)(1 + rng_below(r, sig))
+                           : rng_below(r, 6) ? C[(i + (uint64_t)it) % *p] : (uint8_t)(1 + rng_below(r, sig));
+    rv_approx_opts_init(o);
+    if (it % 2) o->match = 1 + (int)rng_below(r, 3), o->mismatch = 1 + (int)rng_below(r, 8),
+                o->indel = 1 + (int)rng_below(r, 8);
+}
+
 static void test_score(void)
 {
     case_begin();
@@ -84,14 +100,8 @@ static void test_score(void)
     rv_approx_opts_init(&o);
     for (int it = 0; it < check_iters(3000); it++) {
         uint8_t u[120], C[40];
-        const uint64_t sig = 1 + rng_below(&r, 6), p = 1 + rng_below(&r, 12), L = rng_below(&r, 60);
-        for (uint64_t c = 0; c < p; c++) C[c] = (uint8_t)(1 + rng_below(&r, sig));
-        for (uint64_t i = 0; i < L; i++) /* the motif's copies, mutated, or noise */
-            u[i] = it % 3 == 0 ? (uint8_t)(1 + rng_below(&r, sig))
-                               : rng_below(&r, 6) ? C[(i + it) % p] : (uint8_t)(1 + rng_below(&r, sig));
-        if (it % 2) o.match = 1 + (int)rng_below(&r, 3), o.mismatch = 1 + (int)rng_below(&r, 8),
-                    o.indel = 1 + (int)rng_below(&r, 8);
-        else rv_approx_opts_init(&o);
+        uint64_t p, L;
+        random_case(&r, it, u, C, &p, &L, &o);
         rv_approx_cell_t c;
         CHECK(rv_approx_score(u, L, C, p, &o, &c) == 0, "score failed");
         const int64_t want = brute_score(u, L, C, p, 0, &o);
@@ -102,6 +112,37 @@ static void test_score(void)
         CHECK(c.m + c.x <= L && L - c.m - c.x <= c.g, "it %d: counts do not fit the text", it);
     }
     case_end("approx_score_brute");
+}
+
+/* The copies of the best alignment: its score and counts are the brute-force best
+ * score's, and the copies start at 0, in order, inside the text, one per pass of
+ * the motif's first letter (at most L / 1 + 1 of them). */
+static void test_copies(void)
+{
+    case_begin();
+    rng_t r = rng_new(29);
+    rv_approx_opts_t o;
+    rv_approx_opts_init(&o);
+    for (int it = 0; it < check_iters(3000); it++) {
+        uint8_t u[120], C[40];
+        uint64_t st[130], n, p, L;
+        random_case(&r, it, u, C, &p, &L, &o);
+        rv_approx_cell_t c;
+        CHECK(rv_approx_copies(u, L, C, p, &o, st, 130, &n, &c) == 0, "copies failed");
+        const int64_t want = brute_score(u, L, C, p, 0, &o);
+        CHECK(c.s == want, "it %d L %llu p %llu: path score %lld, brute %lld", it, (unsigned long long)L,
+              (unsigned long long)p, (long long)c.s, (long long)want);
+        CHECK(c.m + c.x <= L && L - c.m - c.x <= c.g, "it %d: counts do not fit the text", it);
+        CHECK(n >= 1 && st[0] == 0, "it %d: the first copy does not start at 0", it);
+        for (uint64_t k = 1; k < n; k++)
+            CHECK(st[k - 1] <= st[k] && st[k] < L, "it %d: copy %llu starts at %llu after %llu", it,
+                  (unsigned long long)k, (unsigned long long)st[k], (unsigned long long)st[k - 1]);
+        /* each copy but the last reads at most p + its gaps symbols: the path is
+         * one pass of the motif per copy */
+        CHECK(n <= (c.m + c.x + c.g) / p + 2, "it %d: %llu copies for %llu columns of a motif of %llu", it,
+              (unsigned long long)n, (unsigned long long)(c.m + c.x + c.g), (unsigned long long)p);
+    }
+    case_end("approx_copies_brute");
 }
 
 /* ---- loci --------------------------------------------------------------------- */
@@ -296,6 +337,7 @@ static void test_random(void)
 int main(void)
 {
     test_score();
+    test_copies();
     test_random();
     return check_exit();
 }

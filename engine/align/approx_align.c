@@ -20,6 +20,8 @@
 #include "repview/common.h"
 #include "approx_internal.h"
 
+enum { APX_COPIES_CELLS = 1 << 24 }; /* rv_approx_copies keeps a move per cell */
+
 int apx_reserve(apx_work_t *w, uint64_t p)
 {
     if (p <= w->row_cap) return 0;
@@ -194,6 +196,7 @@ int apx_extend(apx_work_t *w, const uint8_t *t, uint64_t x, uint64_t limit, int 
     srow_init(V, p, phase, o);
     *out = (apx_end_t){0, phase, 0};
     int64_t top = 0;
+    const int64_t drop = apx_xdrop(p);
     for (uint64_t j = 0; j < limit; j++) {
         const uint8_t a = dir > 0 ? t[x + j] : t[x - 1 - j];
         const uint64_t arg = srow_step(V, U, M, p, a, o, NULL);
@@ -201,7 +204,7 @@ int apx_extend(apx_work_t *w, const uint8_t *t, uint64_t x, uint64_t limit, int 
         V = U, U = sw;
         if (V[arg] > top) top = V[arg];
         if (j + 1 >= min_len && (j + 1 == min_len || V[arg] >= out->score)) *out = (apx_end_t){j + 1, arg, V[arg]};
-        if (j + 1 >= min_len && V[arg] < top - APX_XDROP) break;
+        if (j + 1 >= min_len && V[arg] < top - drop) break;
     }
     return 0;
 }
@@ -266,5 +269,51 @@ int apx_consensus(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *
         else if (pass == 1) *pc = n;
     }
     if (*pc == 0) memcpy(C, M, p), *pc = p;
+    return 0;
+}
+
+int rv_approx_copies(const uint8_t *t, uint64_t len, const uint8_t *motif, uint64_t p, const rv_approx_opts_t *o,
+                     uint64_t *starts, uint64_t cap, uint64_t *n, rv_approx_cell_t *path)
+{
+    if (p == 0 || len > (APX_COPIES_CELLS / p)) return rv_error("approx", "a locus too long to align its copies");
+    apx_work_t w = {0};
+    if (apx_reserve(&w, p) < 0 || apx_reserve_trace(&w, (len ? len : 1) * p, 0) < 0) {
+        apx_work_free(&w);
+        return -1;
+    }
+    int64_t *V = w.srow, *U = w.srow + p;
+    srow_init(V, p, 0, o);
+    uint64_t c = 0;
+    for (uint64_t c2 = 1; c2 < p; c2++) c = V[c2] > V[c] ? c2 : c;
+    for (uint64_t r = 1; r <= len; r++) {
+        c = srow_step(V, U, motif, p, t[r - 1], o, w.tb + (r - 1) * p);
+        int64_t *sw = V;
+        V = U, U = sw;
+    }
+    /* back from the best cell: a copy starts where the path enters phase 0 */
+    *n = 0;
+    *path = (rv_approx_cell_t){0, 0, 0, 0};
+    for (uint64_t r = len; r > 0;) {
+        const uint8_t op = w.tb[(r - 1) * p + c];
+        const uint64_t prev = c == 0 ? p - 1 : c - 1;
+        if (op == OP_INS) { path->g++, r--; continue; }
+        if (op == OP_DIAG) {
+            if (t[r - 1] == motif[prev]) path->m++;
+            else path->x++;
+            r--;
+        } else {
+            path->g++;
+        }
+        c = prev;
+        if (c == 0 && r > 0 && *n < cap) starts[(*n)++] = r;
+    }
+    path->g += c; /* deletions of M[0, c) before the first symbol (row_init) */
+    path->s = o->match * (int64_t)path->m - o->mismatch * (int64_t)path->x - o->indel * (int64_t)path->g;
+    if (*n < cap) starts[(*n)++] = 0;
+    for (uint64_t i = 0, j = *n ? *n - 1 : 0; i < j; i++, j--) {
+        const uint64_t sw = starts[i];
+        starts[i] = starts[j], starts[j] = sw;
+    }
+    apx_work_free(&w);
     return 0;
 }

@@ -6,9 +6,15 @@
 #include "repview/approx.h"
 
 enum {
-    APX_XDROP = 70,   /* an extension stops when its score falls this far below its best */
+    APX_XDROP = 70,   /* an extension stops when its score falls this far below its best, + period */
     APX_BLOCK = 1024, /* text rows traced back at a time for the consensus */
 };
+
+/* The X-drop of an extension with a motif of p symbols: a copy of a long motif at
+ * 80% identity wanders by ~4.5 sqrt(p) around its mean score, so a fixed drop cuts
+ * long arrays into pieces; past the array's end the score falls by several per
+ * symbol, so the extension reads at most about p symbols too many. */
+static inline int64_t apx_xdrop(uint64_t p) { return APX_XDROP + (int64_t)p; }
 
 /* A thread's scratch (rows for p cells: apx_reserve before the calls below): DP rows, a block's trace and the consensus votes. */
 typedef struct {
@@ -64,6 +70,20 @@ static inline int apx_compatible(uint64_t p, uint64_t q)
     const uint64_t off = b > m * a ? b - m * a : m * a - b;
     return off <= a / 10;
 }
+
+typedef struct { /* the loci of one piece, their motifs one after the other */
+    rv_approx_t *v;
+    uint64_t n, cap;
+    uint8_t *mot;
+    uint64_t mn, mcap;
+} apx_list_t;
+
+/* The loci of the n_pieces lists in one set *res, sorted by start and period: the
+ * redundant ones go (one that another of compatible period holds, one mostly
+ * covered by a smaller compatible period that still scores when widened over it),
+ * as do those that miss text [lo, hi).  0, or -1 with a message. */
+int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uint64_t n_pieces, uint64_t lo,
+              uint64_t hi, rv_approx_set_t *res);
 
 /* rv_approx_find with pieces of piece_len symbols (the tests cut small ones). */
 int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds, uint64_t n_seeds,

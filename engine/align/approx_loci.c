@@ -4,13 +4,14 @@
  * The text is cut into pieces (a segment, or a part of a long one); a thread takes
  * pieces in order.  In a piece it reads the k-mers left to right, each looked up
  * in a table of last occurrences: an equal k-mer d <= 1.1 max_period back is a hit
- * at distance d (and d - 1 and d + 1: indels).  APX_HITS + d/32 hits at the same distance, each within APX_GAP + d/4
+ * at distance d (and at the distances of a band around d: indels).  APX_HITS + d/32 + half the
+ * band (d/256 past 512) hits at the same distance, each within APX_GAP + d/4
  * of the previous one, make a seed of period d (a repeat of period d with identity q
  * gives a hit at about a fraction q^k of its positions; chance ones rarely come
  * in a row).  The exact runs that start in the piece are seeds too.  A seed
  * contained in a locus already found with a compatible period is skipped, and so
  * are hits at distances compatible with a locus before its end.  The pieces'
- * loci are then merged: one contained in another of compatible period goes.
+ * loci are then merged (approx_merge.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +22,13 @@
 #include "base/internal.h"
 
 enum {
-    APX_HASH_BITS = 16,
+    APX_LONG_FROM = 512, /* distances from here on are seeded by long k-mers */
     APX_HITS = 3,       /* hits in a row at one distance d that make a seed, + d / 32 */
     APX_GAP = 24,       /* the most symbols between two of them, + d / 4 */
-    APX_RETRY = 8,      /* periods after a failed try before the next at that distance */
+    APX_LIGHT = 3,      /* mismatch and indel penalty of a seed's first extension, */
+    APX_LIGHT_REACH = 4, /* which reads at most this many periods past the seed */
+    APX_RETRY = 8,
+    APX_MULTIPLES = 32, /* multiples of a locus's period that it silences */      /* periods after a failed try before the next at that distance */
     APX_PIECE = 1 << 20 /* symbols in a piece */
 };
 
@@ -44,21 +48,25 @@ void rv_approx_free(rv_approx_set_t *a)
  * period max_period part them by more (its consensus then has max_period). */
 static uint64_t apx_max_distance(const rv_approx_opts_t *o) { return o->max_period + o->max_period / 10 + 1; }
 
+/* The distances around d that a hit at d counts for: none below 8, then one, and
+ * from 64 on about 1.5% of d each side (the drift of a random walk of indels). */
+static uint64_t apx_band(uint64_t d) { return d < 8 ? 0 : 1 + d / 64; }
+
 /* ---- one piece ---------------------------------------------------------------- */
 
 typedef struct { uint64_t t0, t1, sl, sh; } piece_t; /* [t0, t1) in segment [sl, sh) */
 
-typedef struct { /* the loci of one piece, their motifs one after the other */
-    rv_approx_t *v;
-    uint64_t n, cap;
-    uint8_t *mot;
-    uint64_t mn, mcap;
-} list_t;
+
+typedef struct { /* k-mers of k symbols by a hash of `bits` bits: last position, piece */
+    uint64_t *pos, *stamp;
+    uint64_t k;
+    int bits;
+} kmer_table_t;
 
 typedef struct { /* a thread's state, kept from piece to piece (stamped by piece) */
     apx_work_t w;
-    uint64_t *kpos, *kstamp;                      /* k-mer table: last position, piece */
-    uint64_t *hfirst, *hlast, *hcnt, *cover, *dstamp; /* per distance */
+    kmer_table_t tab[2];                          /* short and long k-mers */
+    uint64_t *hlast, *hcnt, *cover, *dstamp; /* per distance */
     uint8_t *M, *R, *C, *S;                       /* motif scratch */
     uint64_t *active, n_active, active_cap;       /* loci of the piece not yet ended */
 } thread_t;
@@ -70,23 +78,24 @@ typedef struct {
     const rv_run_t *seeds;
     uint64_t n_seeds;
     const piece_t *pieces;
-    list_t *out;
+    apx_list_t *out;
     thread_t *th;
-    int k;
+    int k, k_long; /* k-mer sizes of the short and long distances */
     _Atomic int failed;
 } ctx_t;
 
 /* Extend M[0, p) (phase 0 at s0) right from s0, then left from where that ended,
- * each over at least text[s0, e0): [*a, *b), and M rotated in place to phase 0 at
+ * each over at least text[s0, e0) and at most reach symbols past it: [*a, *b), and M rotated in place to phase 0 at
  * *a.  Returns the score of the left extension (an alignment of [*a, *b)). */
 static int64_t extend_both(thread_t *t, const uint8_t *txt, const piece_t *pc, uint8_t *M, uint64_t p, uint64_t s0,
-                           uint64_t e0, const rv_approx_opts_t *o, uint64_t *a, uint64_t *b)
+                           uint64_t e0, const rv_approx_opts_t *o, uint64_t reach, uint64_t *a, uint64_t *b)
 {
     apx_end_t r, l;
-    apx_extend(&t->w, txt, s0, pc->sh - s0, 1, M, p, 0, e0 - s0, o, &r);
-    const uint64_t end = s0 + r.len;
+    const uint64_t right = pc->sh - s0 < e0 - s0 + reach ? pc->sh - s0 : e0 - s0 + reach;
+    apx_extend(&t->w, txt, s0, right, 1, M, p, 0, e0 - s0, o, &r);
+    const uint64_t end = s0 + r.len, left = end - pc->sl < end - s0 + reach ? end - pc->sl : end - s0 + reach;
     for (uint64_t c = 0; c < p; c++) t->R[c] = M[p - 1 - c];
-    apx_extend(&t->w, txt, end, end - pc->sl, -1, t->R, p, (p - r.phase) % p, end - s0, o, &l);
+    apx_extend(&t->w, txt, end, left, -1, t->R, p, (p - r.phase) % p, end - s0, o, &l);
     const uint64_t fa = (p - l.phase) % p;
     for (uint64_t c = 0; c < p; c++) t->R[c] = M[(fa + c) % p];
     memcpy(M, t->R, p);
@@ -124,45 +133,58 @@ static int accept(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t 
 
 /* text[s0, e0) seeds period d: extend, refine, score; *got = 1 with *loc (motif
  * in t->M, *plen symbols) when it scores enough; *tried: where the first extension
- * ended.  0, or -1 with a message. */
+ * ended.  0, or -1 with a message.
+ *
+ * The seed's copy is one mutated copy, and two copies that each match the
+ * consensus at identity q match each other at about q^2 only (80% gives 64%,
+ * where the weights 2, 7, 7 score below zero).  So the first extension uses the
+ * lighter penalties of APX_LIGHT, under which such copies still score, and the
+ * majority of the copies aligned there (consensus) is extended again with the
+ * true weights, twice at most while the score grows.  Random text scores
+ * near zero under the light weights, so that extension reads a few periods only.  When that fails, the seed's
+ * own copy extended with the true weights gets a last try. */
 static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0, uint64_t e0, uint64_t d,
                      rv_approx_t *loc, uint64_t *plen, int *got, uint64_t *tried)
 {
     const uint8_t *txt = x->s->text;
     const rv_approx_opts_t *o = x->o;
+    rv_approx_opts_t light = *o;
+    light.mismatch = light.indel = APX_LIGHT;
     uint8_t *M = t->M;
     uint64_t p = d, a, b;
     *got = 0;
     if (apx_reserve(&t->w, d) < 0) return -1;
-    memcpy(M, txt + s0, d);
-    int64_t sc = extend_both(t, txt, pc, M, p, s0, e0, o, &a, &b);
+    memcpy(t->S, txt + s0, d);
+    memcpy(M, t->S, d);
+    int64_t sc = extend_both(t, txt, pc, M, p, s0, e0, &light, APX_LIGHT_REACH * d, &a, &b);
     *tried = b;
-    if (2 * sc < o->min_score) return 0;
-    const uint64_t a0 = a, b0 = b;
-    const int64_t sc0 = sc;
-    memcpy(t->S, M, d);
-    /* the seed's copy is one mutated copy: the majority of the copies aligned to
-     * it, when that scores better, extended again (twice at most; the score only
-     * grows, and so does [a, b)) */
-    int changed = 0;
-    for (int round = 0; round < 2; round++) {
+    if (2 * (sc - o->match * (int64_t)d) < o->min_score) goto own_copy; /* past the seed's own copy */
+    int64_t best = INT64_MIN;
+    for (int round = 0; round < 3; round++) {
         uint64_t pcn;
-        if (apx_consensus(&t->w, txt + a, b - a, M, p, x->s->sigma, o->max_period, o, t->C, &pcn) < 0 ||
+        if (apx_consensus(&t->w, txt + a, b - a, M, p, x->s->sigma, o->max_period, round ? o : &light, t->C,
+                          &pcn) < 0 ||
             apx_reserve(&t->w, pcn) < 0)
             return -1;
-        if ((pcn == p && !memcmp(t->C, M, p)) || apx_score_only(&t->w, txt + a, b - a, t->C, pcn, 0, o) < sc) break;
-        memcpy(M, t->C, pcn), p = pcn, changed = 1;
-        sc = extend_both(t, txt, pc, M, p, a, b, o, &a, &b);
+        if (round && ((pcn == p && !memcmp(t->C, M, p)) ||
+                      apx_score_only(&t->w, txt + a, b - a, t->C, pcn, 0, o) <= best))
+            break;
+        memcpy(M, t->C, pcn), p = pcn;
+        best = extend_both(t, txt, pc, M, p, a, e0, o, UINT64_MAX / 2, &a, &b); /* a <= s0: over the seed */
+        if (b > *tried) *tried = b;
     }
-    if (accept(x, t, M, p, a, b, sc, loc, plen, got) < 0) return -1;
-    if (*got || !changed) return 0;
-    memcpy(M, t->S, d); /* what the seed's own copy gave */
-    return accept(x, t, M, d, a0, b0, sc0, loc, plen, got);
+    if (accept(x, t, M, p, a, b, best, loc, plen, got) < 0) return -1;
+    if (*got) return 0;
+own_copy:
+    memcpy(M, t->S, d);
+    p = d;
+    sc = extend_both(t, txt, pc, M, p, s0, e0, o, UINT64_MAX / 2, &a, &b);
+    return accept(x, t, M, p, a, b, sc, loc, plen, got);
 }
 
 /* 1 when [s0, e0) lies in an active locus of a period compatible with d; drops the
  * active loci that end before pos on the way. */
-static int covered(thread_t *t, const list_t *L, uint64_t pos, uint64_t s0, uint64_t e0, uint64_t d)
+static int covered(thread_t *t, const apx_list_t *L, uint64_t pos, uint64_t s0, uint64_t e0, uint64_t d)
 {
     uint64_t k = 0;
     int in = 0;
@@ -176,10 +198,25 @@ static int covered(thread_t *t, const list_t *L, uint64_t pos, uint64_t s0, uint
     return in;
 }
 
-/* Try the seed; a new locus joins L and the active ones, and silences the hits at
- * compatible distances up to its end. */
-static int try_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, list_t *L, uint64_t pos,
-                    uint64_t s0, uint64_t e0, uint64_t d)
+/* A locus of period P ending at end silences the hits of the distances in [dmin,
+ * dmax] compatible with P (apx_compatible, and the band of hits around them) up to
+ * its end: the first APX_MULTIPLES multiples of P (hits at a further multiple come
+ * from copies that many apart, rare once the nearer copies have hit). */
+static void silence(thread_t *t, uint64_t stamp, uint64_t P, uint64_t end, uint64_t dmin, uint64_t dmax)
+{
+    for (uint64_t m = dmin / P > 1 ? dmin / P : 1; m <= APX_MULTIPLES && m * P - P / 10 <= dmax; m++) {
+        const uint64_t mp = m * P, tol = P / 10 + apx_band(mp + P / 10);
+        for (uint64_t q = mp > tol + dmin ? mp - tol : dmin; q <= mp + tol && q <= dmax; q++) {
+            if (t->dstamp[q] != stamp) t->dstamp[q] = stamp, t->hcnt[q] = 0, t->hlast[q] = 0, t->cover[q] = 0;
+            if (t->cover[q] < end) t->cover[q] = end;
+        }
+    }
+}
+
+/* Try the seed (seeds of distances in [dmin, dmax]); a new locus joins L and the
+ * active ones, and silences its distances (silence). */
+static int try_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, apx_list_t *L, uint64_t pos,
+                    uint64_t s0, uint64_t e0, uint64_t d, uint64_t dmin, uint64_t dmax)
 {
     if (covered(t, L, pos, s0, e0, d)) return 0;
     rv_approx_t loc;
@@ -187,17 +224,15 @@ static int try_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t sta
     int got;
     uint64_t tried;
     if (grow_seed(x, t, pc, s0, e0, d, &loc, &plen, &got, &tried) < 0) return -1;
-    if (!got) { /* no new try at this distance over the stretch just read
-                 * and, from period 128 on, APX_RETRY periods more (diverged arrays
-                 * such as satellites give hits all along, and a try costs ~ d^2) */
-        const uint64_t until = tried + (d >= 128 ? APX_RETRY * d : 0);
-        const uint64_t off = d >= 128; /* there the distances one off too */
-        for (uint64_t q = d - off; q <= d + off && q <= x->dmax; q++) {
-            if (t->dstamp[q] != stamp) t->dstamp[q] = stamp, t->hcnt[q] = 0, t->hlast[q] = 0, t->cover[q] = 0;
-            if (t->cover[q] < until) t->cover[q] = until;
-        }
-        return 0;
+    /* no new try at this distance (and from 128 on its band) over the stretch just read and,
+     * after a failure from period 128 on, APX_RETRY periods more (diverged arrays
+     * such as satellites give hits all along, and a try costs ~ d^2) */
+    const uint64_t until = tried + (!got && d >= 128 ? APX_RETRY * d : 0), off = d >= 128 ? apx_band(d) : 0;
+    for (uint64_t q = d - off; q <= d + off && q <= dmax; q++) {
+        if (t->dstamp[q] != stamp) t->dstamp[q] = stamp, t->hcnt[q] = 0, t->hlast[q] = 0, t->cover[q] = 0;
+        if (t->cover[q] < until) t->cover[q] = until;
     }
+    if (!got) return 0;
     if (rv_grow((void **)&L->v, &L->cap, L->n + 1, sizeof *L->v) < 0 ||
         rv_grow((void **)&L->mot, &L->mcap, L->mn + plen, 1) < 0 ||
         rv_grow((void **)&t->active, &t->active_cap, t->n_active + 1, sizeof *t->active) < 0)
@@ -207,69 +242,104 @@ static int try_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t sta
     L->mn += plen;
     t->active[t->n_active++] = L->n;
     L->v[L->n++] = loc;
-    const uint64_t P = loc.period, tol = P / 10;
-    for (uint64_t m = 1; m * P - (m * P > tol ? tol : m * P - 1) <= x->dmax; m++)
-        for (uint64_t q = m * P > tol ? m * P - tol : 1; q <= m * P + tol && q <= x->dmax; q++) {
-            if (t->dstamp[q] != stamp) t->dstamp[q] = stamp, t->hcnt[q] = 0, t->hlast[q] = 0, t->cover[q] = 0;
-            if (t->cover[q] < loc.end) t->cover[q] = loc.end;
-        }
+    silence(t, stamp, loc.period, loc.end > e0 ? loc.end : e0, dmin, dmax);
     return 0;
 }
 
-static uint64_t kmer_slot(uint64_t h) { return (h * 0x9E3779B97F4A7C15ull) >> (64 - APX_HASH_BITS); }
+static int by_start(const void *p, const void *q)
+{
+    const rv_approx_t *a = p, *b = q;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
 
-static int do_piece(const ctx_t *x, thread_t *t, uint64_t id)
+/* The runs seeds of the piece whose end the scan passed (all of them when done),
+ * from *rs on. */
+static int run_seeds(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, apx_list_t *L, uint64_t *rs,
+                     uint64_t i, int done)
+{
+    while (*rs < x->n_seeds && x->seeds[*rs].start < pc->t1 && (x->seeds[*rs].end <= i || done)) {
+        const rv_run_t *r = &x->seeds[(*rs)++];
+        if (r->period > x->o->max_period || r->end > pc->sh ||
+            (int64_t)(r->end - r->start) * x->o->match < x->o->min_score)
+            continue;
+        if (try_seed(x, t, pc, stamp, L, r->start, r->start, r->end, r->period, 1, x->dmax) < 0) return -1;
+    }
+    return 0;
+}
+
+/* One scan of the piece's k-mers (table tab), for the seeds of distances in
+ * [dmin, dmax]; with_runs: the exact runs' seeds too. */
+static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *tab, uint64_t dmin, uint64_t dmax,
+                int with_runs)
 {
     const piece_t *pc = &x->pieces[id];
     const uint8_t *txt = x->s->text;
-    const uint64_t maxp = x->dmax, k = (uint64_t)x->k, stamp = id + 1;
-    list_t *L = &x->out[id];
+    const uint64_t k = tab->k, need = APX_HITS, per = k == (uint64_t)x->k ? 32 : 256;
+    /* the distances' state starts afresh in each scan: a locus found in an earlier
+     * one silences its distances up to its end, and this scan starts before it */
+    const uint64_t stamp = 2 * id + 1 + (dmin > 1);
+    apx_list_t *L = &x->out[id];
+    if (rv_grow((void **)&t->active, &t->active_cap, L->n + 1, sizeof *t->active) < 0)
+        return rv_error("approx", "out of memory");
+    /* the loci of an earlier scan: active, and silencing their distances from
+     * their start on, as though found in this scan */
+    const uint64_t n0 = L->n;
+    uint64_t next = 0;
+    if (n0) qsort(L->v, n0, sizeof *L->v, by_start);
     t->n_active = 0;
-    /* the exact runs that start in the piece and score enough alone */
-    uint64_t r0 = 0, r1 = x->n_seeds;
+    for (uint64_t j = 0; j < n0; j++) t->active[t->n_active++] = j;
+    uint64_t r0 = 0, r1 = with_runs ? x->n_seeds : 0;
     while (r0 < r1) { /* first run with start >= t0 */
         const uint64_t m = r0 + (r1 - r0) / 2;
         if (x->seeds[m].start < pc->t0) r0 = m + 1;
         else r1 = m;
     }
-    uint64_t rs = r0;
-    const uint64_t from = pc->t0 - pc->sl > maxp + k ? pc->t0 - maxp - k : pc->sl;
+    uint64_t rs = with_runs ? r0 : x->n_seeds;
+    const uint64_t from = pc->t0 - pc->sl > dmax + k ? pc->t0 - dmax - k : pc->sl;
     uint64_t h = 0, pw = 1;
     for (uint64_t j = 0; j < k; j++) pw *= 257;
     /* the k-mers that start in [from, t1) */
     const uint64_t stop = pc->t1 + k - 1 < pc->sh ? pc->t1 + k - 1 : pc->sh;
     for (uint64_t i = from;; i++) {
         const int done = i >= stop;
-        /* run seeds whose end the scan passed (all of them at the end) */
-        while (rs < x->n_seeds && x->seeds[rs].start < pc->t1 && (x->seeds[rs].end <= i || done)) {
-            const rv_run_t *r = &x->seeds[rs++];
-            if (r->period > x->o->max_period || r->end > pc->sh || (int64_t)(r->end - r->start) * x->o->match < x->o->min_score)
-                continue;
-            if (try_seed(x, t, pc, stamp, L, r->start, r->start, r->end, r->period) < 0) return -1;
-        }
+        if (run_seeds(x, t, pc, stamp, L, &rs, i, done) < 0) return -1;
         if (done) break;
         h = h * 257 + txt[i];
         if (i >= from + k) h -= pw * txt[i - k];
         if (i + 1 < from + k) continue;
-        const uint64_t at = i + 1 - k, slot = kmer_slot(h); /* the k-mer text[at, at+k) */
-        const uint64_t prev = t->kstamp[slot] == stamp ? t->kpos[slot] : UINT64_MAX;
-        t->kstamp[slot] = stamp, t->kpos[slot] = at;
-        if (prev == UINT64_MAX || at - prev > maxp || memcmp(txt + prev, txt + at, k)) continue;
-        /* a hit at distance d counts for d - 1 and d + 1 too (from 8 on): an
-         * indel in a copy moves the distance by one */
-        const uint64_t d0 = at - prev, dlo = d0 >= 8 ? d0 - 1 : d0, dhi = d0 >= 8 && d0 < maxp ? d0 + 1 : d0;
+        for (; next < n0 && L->v[next].start <= i; next++) silence(t, stamp, L->v[next].period, L->v[next].end, dmin, dmax);
+        const uint64_t at = i + 1 - k, slot = (h * 0x9E3779B97F4A7C15ull) >> (64 - tab->bits); /* text[at, at+k) */
+        const uint64_t prev = tab->stamp[slot] == stamp ? tab->pos[slot] : UINT64_MAX;
+        tab->stamp[slot] = stamp, tab->pos[slot] = at;
+        if (prev == UINT64_MAX || at - prev > dmax || memcmp(txt + prev, txt + at, k)) continue;
+        /* a hit at distance d counts for the band of distances around d too: the
+         * indels of two diverged copies move the distance of their hits */
+        const uint64_t d0 = at - prev, b = apx_band(d0), dlo = d0 - b > dmin ? d0 - b : dmin,
+                       dhi = d0 + b < dmax ? d0 + b : dmax;
         for (uint64_t d = dlo; d <= dhi; d++) {
             if (t->dstamp[d] != stamp) t->dstamp[d] = stamp, t->hcnt[d] = 0, t->hlast[d] = 0, t->cover[d] = 0;
             if (at < t->cover[d]) continue;
-            if (t->hcnt[d] == 0 || at - t->hlast[d] > APX_GAP + d / 4) t->hcnt[d] = 0, t->hfirst[d] = at;
+            if (t->hcnt[d] == 0 || at - t->hlast[d] > APX_GAP + d / 4) t->hcnt[d] = 0;
             t->hlast[d] = at;
-            if (++t->hcnt[d] < APX_HITS + d / 32 || at < pc->t0) continue; /* seeds of the piece only */
+            if (++t->hcnt[d] < need + d / per + apx_band(d) / 2 || at < pc->t0) continue; /* seeds of the piece only */
             t->hcnt[d] = 0;
-            if (try_seed(x, t, pc, stamp, L, at, t->hfirst[d] >= pc->sl + d ? t->hfirst[d] - d : pc->sl, at + k, d) < 0)
+            /* a true hit's k-mer at - d lies in the array: text[at - d, at) a copy */
+            if (try_seed(x, t, pc, stamp, L, at, at - d >= pc->sl ? at - d : pc->sl, at + k, d, dmin, dmax) < 0)
                 return -1;
         }
     }
     return 0;
+}
+
+/* The piece's loci: short k-mers for the distances below APX_LONG_FROM, then long
+ * ones for the others (a short k-mer recurs by chance within a long distance, so
+ * its last occurrence rarely is the copy's; a long one needs more identity, which
+ * long copies give in numbers). */
+static int do_piece(const ctx_t *x, thread_t *t, uint64_t id)
+{
+    const uint64_t split = x->dmax < APX_LONG_FROM ? x->dmax : APX_LONG_FROM - 1;
+    if (scan(x, t, id, &t->tab[0], 1, split, 1) < 0) return -1;
+    return x->dmax > split ? scan(x, t, id, &t->tab[1], split + 1, x->dmax, 0) : 0;
 }
 
 static void run_pieces(void *ud, uint64_t lo, uint64_t hi, int ti)
@@ -281,23 +351,33 @@ static void run_pieces(void *ud, uint64_t lo, uint64_t hi, int ti)
 
 /* ---- pieces, threads and the merge ------------------------------------------ */
 
-static int thread_init(thread_t *t, uint64_t maxp)
+static int table_init(kmer_table_t *tab, uint64_t k, uint64_t dmax)
 {
-    const uint64_t H = 1ull << APX_HASH_BITS, D = maxp + 1;
-    *t = (thread_t){0};
-    t->kpos = calloc(2 * H + 5 * D, sizeof *t->kpos);
-    t->M = malloc(4 * D);
-    if (!t->kpos || !t->M) return rv_oom("alignment's tables", (2 * H + 5 * D) * sizeof *t->kpos + 4 * D);
-    t->kstamp = t->kpos + H, t->hfirst = t->kstamp + H, t->hlast = t->hfirst + D, t->hcnt = t->hlast + D;
-    t->cover = t->hcnt + D, t->dstamp = t->cover + D;
-    t->R = t->M + D, t->C = t->R + D, t->S = t->C + D;
+    int bits = 16; /* a slot per 8 positions of the longest distance: few k-mers lost to others */
+    while (bits < 24 && (1ull << bits) < 8 * dmax) bits++;
+    *tab = (kmer_table_t){calloc(2ull << bits, sizeof *tab->pos), NULL, k, bits};
+    if (!tab->pos) return rv_oom("seeds' table", (2ull << bits) * sizeof *tab->pos);
+    tab->stamp = tab->pos + (1ull << bits);
     return 0;
+}
+
+static int thread_init(thread_t *t, const ctx_t *x)
+{
+    const uint64_t D = x->dmax + 1;
+    *t = (thread_t){0};
+    t->hlast = calloc(4 * D, sizeof *t->hlast);
+    t->M = malloc(4 * D);
+    if (!t->hlast || !t->M) return rv_error("approx", "out of memory");
+    t->hcnt = t->hlast + D, t->cover = t->hcnt + D, t->dstamp = t->cover + D;
+    t->R = t->M + D, t->C = t->R + D, t->S = t->C + D;
+    if (table_init(&t->tab[0], (uint64_t)x->k, APX_LONG_FROM) < 0) return -1;
+    return x->dmax >= APX_LONG_FROM ? table_init(&t->tab[1], (uint64_t)x->k_long, x->dmax) : 0;
 }
 
 static void thread_free(thread_t *t)
 {
     apx_work_free(&t->w);
-    free(t->kpos), free(t->M), free(t->active);
+    free(t->hlast), free(t->M), free(t->active), free(t->tab[0].pos), free(t->tab[1].pos);
 }
 
 /* the pieces of the segments overlapping [lo, hi), 2 max_period around it */
@@ -324,64 +404,6 @@ static piece_t *cut_pieces(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t
     return v;
 }
 
-static int by_span(const void *p, const void *q) /* start up, end down, period up, score down */
-{
-    const rv_approx_t *a = p, *b = q;
-    if (a->start != b->start) return a->start < b->start ? -1 : 1;
-    if (a->end != b->end) return a->end > b->end ? -1 : 1;
-    if (a->period != b->period) return a->period < b->period ? -1 : 1;
-    return a->score > b->score ? -1 : a->score < b->score;
-}
-
-static int by_start_period(const void *p, const void *q)
-{
-    const rv_approx_t *a = p, *b = q;
-    if (a->start != b->start) return a->start < b->start ? -1 : 1;
-    if (a->period != b->period) return a->period < b->period ? -1 : 1;
-    return a->end < b->end ? -1 : a->end > b->end;
-}
-
-/* the pieces' loci in one set: those contained in a kept one of compatible period
- * go, as do those that miss [lo, hi) */
-static int merge(list_t *out, uint64_t n_pieces, uint64_t lo, uint64_t hi, rv_approx_set_t *res)
-{
-    uint64_t n = 0, mn = 0;
-    for (uint64_t j = 0; j < n_pieces; j++) n += out[j].n, mn += out[j].mn;
-    rv_approx_t *v = malloc((n ? n : 1) * sizeof *v);
-    uint8_t *mot = malloc(mn ? mn : 1);
-    uint64_t *act = malloc((n ? n : 1) * sizeof *act);
-    if (!v || !mot || !act) {
-        free(v), free(mot), free(act);
-        return rv_error("approx", "out of memory");
-    }
-    n = mn = 0;
-    for (uint64_t j = 0; j < n_pieces; j++) {
-        for (uint64_t i = 0; i < out[j].n; i++) v[n] = out[j].v[i], v[n++].motif += mn;
-        if (out[j].mn) memcpy(mot + mn, out[j].mot, out[j].mn);
-        mn += out[j].mn;
-    }
-    qsort(v, n, sizeof *v, by_span);
-    uint64_t kept = 0, n_act = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        int inside = 0;
-        uint64_t k = 0;
-        for (uint64_t j = 0; j < n_act; j++) { /* the kept loci still open at v[i].start */
-            const rv_approx_t *a = &v[act[j]];
-            if (a->end <= v[i].start) continue;
-            act[k++] = act[j];
-            if (v[i].end <= a->end && apx_compatible(a->period, v[i].period)) inside = 1;
-        }
-        n_act = k;
-        if (inside || v[i].end <= lo || v[i].start >= hi) continue;
-        v[kept] = v[i];
-        act[n_act++] = kept++;
-    }
-    free(act);
-    qsort(v, kept, sizeof *v, by_start_period);
-    *res = (rv_approx_set_t){v, kept, mot};
-    return 0;
-}
-
 int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds, uint64_t n_seeds,
              const rv_approx_opts_t *o, int threads, uint64_t piece_len, rv_approx_set_t *res)
 {
@@ -392,16 +414,19 @@ int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds,
     piece_t *pieces = cut_pieces(s, lo, hi, o->max_period, piece_len ? piece_len : APX_PIECE, &n_pieces);
     if (!pieces && n_pieces) return -1;
     if ((uint64_t)threads > n_pieces) threads = n_pieces ? (int)n_pieces : 1;
-    int k = 2; /* k-mers of about 4^6 kinds: 6 for DNA, 3 for protein */
+    int k = 2, kl; /* k-mers of about 4^6 kinds (6 for DNA, 3 for protein), and of 2^20 */
     for (uint64_t kinds = (uint64_t)s->sigma * s->sigma; kinds < 4096 && k < 8; kinds *= (uint64_t)s->sigma) k++;
     if (k < 3) k = 3;
-    ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, calloc(n_pieces ? n_pieces : 1, sizeof(list_t)),
-               calloc((size_t)threads, sizeof(thread_t)), k, 0};
+    kl = 2;
+    for (uint64_t kinds = (uint64_t)s->sigma * s->sigma; kinds < (1u << 20) && kl < 20; kinds *= (uint64_t)s->sigma) kl++;
+    if (kl <= k) kl = k + 1;
+    ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, calloc(n_pieces ? n_pieces : 1, sizeof(apx_list_t)),
+               calloc((size_t)threads, sizeof(thread_t)), k, kl, 0};
     int rc = x.out && x.th ? 0 : rv_error("approx", "out of memory");
-    for (int t = 0; rc == 0 && t < threads; t++) rc = thread_init(&x.th[t], x.dmax);
+    for (int t = 0; rc == 0 && t < threads; t++) rc = thread_init(&x.th[t], &x);
     if (rc == 0) {
         rv_parallel_dynamic(threads, n_pieces, 1, run_pieces, &x);
-        rc = x.failed ? -1 : merge(x.out, n_pieces, lo, hi, res);
+        rc = x.failed ? -1 : apx_merge(s, o, x.out, n_pieces, lo, hi, res);
     }
     for (int t = 0; x.th && t < threads; t++) thread_free(&x.th[t]);
     for (uint64_t j = 0; x.out && j < n_pieces; j++) free(x.out[j].v), free(x.out[j].mot);

@@ -12,14 +12,21 @@
  *
  * Loci are found from seeds: the exact runs (tandem.h) long enough to score
  * min_score on their own, and pairs of equal k-mers at a distance d <= max_period
- * that repeat along the text (several at the same distance close together, the
- * k-mer distance idea of Benson 1999 in a simple form, cf. also the k-mismatch
- * runs of Kolpakov & Kucherov, "Finding approximate repetitions under Hamming
- * distance", TCS 2003).  A seed of period d is extended left and right by the
- * wraparound alignment with an X-drop, its motif replaced by the majority of the
- * aligned copies (consensus) when that scores better, and kept when it scores at
- * least min_score and the copies after the first score min_score / 4 against the
- * motif (any phase: a motif read from the text always matches its first copy).  Every exact run of period <= max_period whose length L has
+ * that repeat along the text (several at about the same distance close together,
+ * a band of distances around d counting for d as indels move them: the k-mer
+ * distance idea of Benson 1999 in a simple form, cf. also the k-mismatch runs of
+ * Kolpakov & Kucherov, "Finding approximate repetitions under Hamming distance",
+ * TCS 2003); distances of 512 and more are seeded by longer k-mers.  A seed of
+ * period d is extended left and right by the wraparound alignment with an X-drop
+ * that grows with the period, first with light penalties (two diverged copies
+ * match each other less than each matches their consensus), its motif replaced
+ * by the majority of the aligned copies (consensus), extended again, and kept
+ * when it scores at least min_score and the copies after the first score
+ * min_score / 4 against the motif (any phase: a motif read from the text always
+ * matches its first copy).  Of loci of compatible periods, one held by another
+ * goes, and so does one mostly covered by a locus of a smaller period that still
+ * scores min_score when widened over it: one locus per array, at its smallest
+ * period.  Every exact run of period <= max_period whose length L has
  * match * L >= min_score lies inside a reported locus.
  *
  * Coordinates are text positions (rv_seq_t.text), as in tandem.h.
@@ -81,5 +88,13 @@ typedef struct {
  * at motif[0] (any end): *best.  O(len * p) time, O(p) memory.  0, or -1 (memory). */
 int rv_approx_score(const uint8_t *t, uint64_t len, const uint8_t *motif, uint64_t p, const rv_approx_opts_t *o,
                     rv_approx_cell_t *best);
+
+/* The copies of t[0, len) in its best alignment against motif[0,p)^infinity (as
+ * rv_approx_score): starts[0, *n) the offsets where each copy begins (where the
+ * alignment reaches motif[0]; starts[0] = 0), at most cap; *path the counts and
+ * score of that alignment (the best score).  O(len * p) time and bytes, len * p at
+ * most 2^24.  0, or -1 with a message. */
+int rv_approx_copies(const uint8_t *t, uint64_t len, const uint8_t *motif, uint64_t p, const rv_approx_opts_t *o,
+                     uint64_t *starts, uint64_t cap, uint64_t *n, rv_approx_cell_t *path);
 
 #endif

@@ -132,3 +132,23 @@ if [ $have_trf = 1 ]; then
     printf '%-9s %-8s %7s %7.2f %7s %9s %8s %6s\n' human "apx mem" - "$aw" - "$ns" - "$(echo "scale=1; $tw / $aw" | bc)"
     echo "# human (163 kbp, 2 regions): --approx finds $hits of $tots TRF loci (period <= 500, score >= 50) with $ns loci"
 fi
+
+# the planted benchmark (tests/plant_tandem.py, seed 1: 200 arrays of periods 2 to
+# 2000, 1.8-20 copies, 70-100% identity with indels, in random DNA; BENCH_QUICK=1:
+# 60 arrays): TRF (maximum period 2000) and `tandem --approx --max-period 2000`
+# at 1 and 2 threads side by side, scored by tests/score_tandem.py: arrays of
+# planted score >= 50 found whole, TRF's loci found at a compatible period, loci
+if [ $have_trf = 1 ]; then
+    n_arr=200
+    [ "${BENCH_QUICK:-0}" != 0 ] && n_arr=60
+    python3 "${RV_TOP:-.}/tests/plant_tandem.py" --seed 1 --arrays $n_arr "$tmp/p.fa" "$tmp/p.truth"
+    read -r tw tr < <(cd "$tmp" && timed --any-status "$tmp/p.trf" trf p.fa 2 7 7 80 10 50 2000 -h -ngs)
+    printf '%-9s %-8s %7s %7.2f %7s %9s %8s %6s\n' planted trf - "$tw" "$tr" "$(grep -c '^[0-9]' "$tmp/p.trf")" - 1.0
+    for t in 1 2; do
+        read -r w r < <(timed "$tmp/p.ours" "$REPVIEW" tandem --approx --max-period 2000 --no-save --cpu -t $t "$tmp/p.fa")
+        printf '%-9s %-8s %7s %7.2f %7s %9s %8s %6s\n' planted "apx t=$t" - "$w" "$r" "$(($(wc -l <"$tmp/p.ours") - 1))" - \
+            "$(echo "scale=2; $tw / $w" | bc)"
+    done
+    echo "# planted ($n_arr arrays): $(python3 "${RV_TOP:-.}/tests/score_tandem.py" --ours "$tmp/p.ours" --trf "$tmp/p.trf" \
+        --truth "$tmp/p.truth" --trf-max-period 2000 | tr '\t\n' '= ')"
+fi

@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include "repview/approx.h"
 #include "repview/build.h"
 #include "../front.h"
 #include "repview/buckets.h"
@@ -284,6 +285,11 @@ int cli_buckets_usage(const char *cmd, uint64_t n_slices, const char *out, int r
 int cli_pairs_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threads);
 int cli_lr_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int threads);
 int cli_tandem_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s);
+/* `tandem --approx --format` (cli_tandem_formats.c): 0 bed, 1 gff3, 2 trf, -1 for
+ * another name; the loci of a overlapping text [lo, hi) that pass f, to stdout. */
+int cli_approx_format(const char *name);
+void cli_approx_print(const rv_seq_t *s, const rv_approx_set_t *a, const rv_tandem_filter_t *f,
+                      const rv_approx_opts_t *o, int format, uint64_t lo, uint64_t hi);
 int cli_find_merge(rv_part_t *const *parts, size_t n, const rv_seq_t *s, int count);
 /* `pairs --estimate` on the loaded text (cli_estimate.c): an exit code. */
 int cli_pairs_estimate(const char *file, const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_estimate_opts_t *eo);

@@ -41,6 +41,9 @@ static const char usage[] =
     "                   period = motif length, copies = (end-start)/period,\n"
     "                   identity = % of alignment columns that match, 1 decimal\n"
     "  --min-score S    smallest alignment score to print (default 50)\n"
+    "  --format F       bed (the columns above, default), gff3 (type tandem_repeat,\n"
+    "                   1-based; period, copies, identity, score and consensus as\n"
+    "                   attributes) or trf (the layout of TRF's .dat file)\n"
     "                   with --approx --max-period defaults to 500 (at most 100000)\n"
     "                   and --min-copies to 1.8\n\n"
     "k-mismatch runs (Hamming distance, after Kolpakov & Kucherov; not under mpirun):\n"
@@ -64,13 +67,14 @@ static const char usage[] =
     "                     1..N-1 work, rank 0 writes: the same output\n";
 
 enum { OPT_MIN_PERIOD = 1, OPT_MAX_PERIOD, OPT_MIN_COPIES, OPT_MIN_LEN, OPT_TIMING, OPT_MEM_BUDGET, OPT_BUCKETS,
-       OPT_APPROX, OPT_MIN_SCORE, OPT_MISMATCHES };
+       OPT_APPROX, OPT_MIN_SCORE, OPT_MISMATCHES, OPT_FORMAT };
 
 typedef struct {
     rv_tandem_filter_t f;
     int timing;
     int approx, set_max_period, set_min_copies, set_min_len;
     int64_t mismatches; /* --mismatches K, -1: none */
+    int format;         /* --format: cli_approx_format's number, -1: none given */
     uint64_t min_score;
     uint64_t mem_budget; /* 0: none given */
     uint64_t slice, n_slices; /* --buckets I/N (n_slices 0: none) */
@@ -95,6 +99,11 @@ static int on_opt(int opt, const char *arg, void *ud)
     uint64_t v = 0;
     if (opt == OPT_TIMING) { o->timing = 1; return 0; }
     if (opt == OPT_APPROX) { o->approx = 1; return 0; }
+    if (opt == OPT_FORMAT) {
+        if ((o->format = cli_approx_format(arg)) >= 0) return 0;
+        cli_usage_error("tandem", "bad --format '%s' (bed, gff3 or trf)", arg);
+        return -1;
+    }
     if (opt == OPT_MISMATCHES) {
         uint64_t k;
         if (front_parse_count(arg, &k) == 0 && k <= 1000) { o->mismatches = (int64_t)k; return 0; }
@@ -448,8 +457,8 @@ static void put_locus(const rv_seq_t *s, uint64_t start, uint64_t end, uint64_t 
            (unsigned long long)(g - rec->off + (end - start)), (unsigned long long)period, rv_run_copies(&run));
 }
 
-/* The loci from the seeds, printed as `chrom start end period copies identity score
- * motif`, those passing the period, copies and length filters. */
+/* The loci from the seeds that pass the period, copies and length filters, in
+ * the format of --format (cli_tandem_formats.c). */
 static int print_approx(const rv_seq_t *s, uint64_t lo, uint64_t hi, const seeds_t *z, const cli_common_t *c,
                         const tandem_opts_t *o)
 {
@@ -461,16 +470,7 @@ static int print_approx(const rv_seq_t *s, uint64_t lo, uint64_t hi, const seeds
     if (rc == RV_EXIT_OK) {
         static char obuf[1 << 20];
         setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-        printf("#chrom\tstart\tend\tperiod\tcopies\tidentity\tscore\tmotif\n");
-        for (uint64_t k = 0; k < a.n; k++) {
-            const rv_approx_t *l = &a.v[k];
-            const rv_run_t run = {l->start, l->end, l->period};
-            if (!rv_run_passes(&o->f, &run)) continue;
-            put_locus(s, l->start, l->end, l->period);
-            printf("%.1f\t%lld\t", rv_approx_identity(l), (long long)l->score);
-            for (uint64_t j = 0; j < l->period; j++) putchar(rv_alpha_letter(s->alpha, a.motifs[l->motif + j]));
-            putchar('\n');
-        }
+        cli_approx_print(s, &a, &o->f, z->ao, o->format, lo, hi);
         rc = cli_flush_output("tandem", rc);
     }
     rv_approx_free(&a);
@@ -566,11 +566,12 @@ int cli_tandem(int argc, char **argv)
                                         {"approx", no_argument, NULL, OPT_APPROX},
                                         {"min-score", required_argument, NULL, OPT_MIN_SCORE},
                                         {"mismatches", required_argument, NULL, OPT_MISMATCHES},
+                                        {"format", required_argument, NULL, OPT_FORMAT},
                                         {"output", required_argument, NULL, 'o'},
                                         {0, 0, 0, 0}};
     rv_approx_opts_t ao;
     rv_approx_opts_init(&ao);
-    tandem_opts_t o = {.timing = 0, .min_score = (uint64_t)ao.min_score, .ao = &ao, .mismatches = -1};
+    tandem_opts_t o = {.timing = 0, .min_score = (uint64_t)ao.min_score, .ao = &ao, .mismatches = -1, .format = -1};
     rv_tandem_filter_init(&o.f);
     cli_common_t c;
     int code;
@@ -587,8 +588,11 @@ int cli_tandem(int argc, char **argv)
         if (!o.set_min_copies) o.f.min_copies = 1.8;
         ao.max_period = o.f.max_period, ao.min_score = (int64_t)o.min_score;
         if (cli_mpi_ranks() > 1) return cli_usage_error("tandem", "--approx does not run under mpirun");
+        if (o.format < 0) o.format = 0;
     } else if (o.min_score != (uint64_t)ao.min_score) {
         return cli_usage_error("tandem", "--min-score needs --approx");
+    } else if (o.format >= 0) {
+        return cli_usage_error("tandem", "--format needs --approx");
     }
     if (o.mismatches >= 0) {
         if (o.approx) return cli_usage_error("tandem", "--mismatches and --approx exclude each other");

@@ -2,6 +2,9 @@
  * Bannai et al., "The Runs Theorem") covering the cursor, then those on the
  * screen, with the defaults of `repview tandem` (length >= 10, >= 2 copies).
  *
+ * Under the runs at the cursor, the approximate tandem repeats covering it
+ * (`repview tandem --approx`) with their copies as aligned to their consensus.
+ *
  * The runs come from the index (the RV_SEC_RUNS section of a .rvx) or are computed
  * once in a helper thread — O(n) LCE queries, seconds on a large genome — and then
  * attached to the index by the UI thread, the only one that changes it. */
@@ -11,10 +14,12 @@
 #include "app.h"
 
 #if __has_include("repview/tandem.h")
+#include <stdlib.h>
+#include "repview/approx.h"
 #include "repview/common.h"
 #include "repview/tandem.h"
 
-enum { MAX_COVER = 20, MAX_SHOWN = 200 };
+enum { MAX_COVER = 20, MAX_SHOWN = 200, MAX_LOCI = 3, MAX_COPIES = 6 };
 
 static struct {
     pthread_t tid;
@@ -102,6 +107,82 @@ static int add_run(void *ud, const rv_run_t *run)
     return ++c->n >= MAX_SHOWN;
 }
 
+/* ---- approximate loci at the cursor (repview tandem --approx) ---------------- */
+
+typedef struct { rv_run_t *v; uint64_t n, cap; } seeds_t;
+
+static int add_seed(void *ud, const rv_run_t *run)
+{
+    seeds_t *z = ud;
+    if (z->n == z->cap) {
+        const uint64_t cap = z->cap ? 2 * z->cap : 64;
+        rv_run_t *v = realloc(z->v, cap * sizeof *v);
+        if (!v) return 1;
+        z->v = v, z->cap = cap;
+    }
+    z->v[z->n++] = *run;
+    return 0;
+}
+
+/* A row of letters text[from, to) (or the motif), cut to the pane's width. */
+static void add_letters(add_ctx_t *c, int64_t g, const char *label, const uint8_t *codes, uint64_t len)
+{
+    const rv_seq_t *s = c->a->src.x->seq;
+    char row[256];
+    uint64_t k = 0;
+    for (; k < len && k < sizeof row - 4; k++) row[k] = rv_alpha_letter(s->alpha, codes[k]);
+    row[k] = 0;
+    fit_motif(row, len, c->width - 1 - 12 > 4 ? c->width - 1 - 12 : 4);
+    pane_add(c->p, g, ST_NORMAL, "    %-7s %s", label, row);
+}
+
+/* The approximate loci covering the cursor, with the default weights of `repview
+ * tandem --approx`, found from the exact runs and k-mers around it; under each its
+ * consensus and its copies as its best alignment to the consensus cuts them. */
+static void add_approx(add_ctx_t *c, const rv_runs_t *r)
+{
+    const rv_seq_t *s = c->a->src.x->seq;
+    rv_approx_opts_t o;
+    rv_approx_opts_init(&o);
+    const uint64_t t = c->t, margin = 2 * o.max_period + 2;
+    rv_tandem_filter_t all;
+    rv_tandem_filter_init(&all);
+    all.min_copies = 2, all.min_len = 1;
+    seeds_t z = {NULL, 0, 0};
+    rv_runs_overlapping(r, t > margin ? t - margin : 0, t + margin + 1, &all, add_seed, &z);
+    rv_approx_set_t set;
+    if (rv_approx_find(s, t, t + 1, z.v, z.n, &o, 1, &set) < 0) {
+        free(z.v);
+        return;
+    }
+    free(z.v);
+    if (set.n) pane_add(c->p, -1, ST_DIM, " approximate here:    len  per copies ident score");
+    for (uint64_t k = 0; k < set.n && k < MAX_LOCI; k++) {
+        const rv_approx_t *l = &set.v[k];
+        const uint64_t g = rv_seq_text_to_global(s, l->start);
+        const rv_run_t run = {l->start, l->end, l->period};
+        char where[160];
+        item_t *it = pane_add(c->p, (int64_t)g, ST_USEFUL, "~%-18s %6llu %4llu %6.2f %5.1f %5lld",
+                              app_fmt_pos(c->a, g, where, sizeof where), (unsigned long long)(l->end - l->start),
+                              (unsigned long long)l->period, rv_run_copies(&run), rv_approx_identity(l),
+                              (long long)l->score);
+        item_mark(it, c->a, l->start, l->end - l->start);
+        add_letters(c, (int64_t)g, "motif", set.motifs + l->motif, l->period);
+        uint64_t st[MAX_COPIES + 1], n;
+        rv_approx_cell_t cell;
+        if (rv_approx_copies(s->text + l->start, l->end - l->start, set.motifs + l->motif, l->period, &o, st,
+                             MAX_COPIES + 1, &n, &cell) < 0)
+            continue; /* too long to align here */
+        for (uint64_t i = 0; i < n && i < MAX_COPIES; i++) {
+            const uint64_t from = l->start + st[i], to = i + 1 < n ? l->start + st[i + 1] : l->end;
+            char label[16];
+            snprintf(label, sizeof label, "copy %llu", (unsigned long long)i + 1);
+            add_letters(c, (int64_t)rv_seq_text_to_global(s, from), label, s->text + from, to - from);
+        }
+    }
+    rv_approx_free(&set);
+}
+
 static void tandem_fill(pane_t *p, app_t *a, int width)
 {
     if (!a->src.x) { snprintf(p->note, sizeof p->note, "%s", a->src.state == IDX_BUILDING ? "waiting for the index" : "no index"); return; }
@@ -116,6 +197,7 @@ static void tandem_fill(pane_t *p, app_t *a, int width)
     rv_run_t cover[MAX_COVER];
     uint64_t nc = t < 0 ? 0 : rv_runs_covering(r, (uint64_t)t, &f, cover, MAX_COVER);
     for (uint64_t i = 0; i < nc && i < MAX_COVER; i++) add_run(&c, &cover[i]);
+    if (t >= 0 && (uint64_t)t < app_fwd_len(a)) add_approx(&c, r);
     uint64_t on_screen = rv_runs_overlapping(r, lo, hi, &f, NULL, NULL);
     snprintf(p->title_extra, sizeof p->title_extra, "%llu here, %llu on screen", (unsigned long long)nc,
              (unsigned long long)on_screen);

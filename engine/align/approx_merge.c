@@ -1,0 +1,167 @@
+/* approx_merge.c — the loci of every piece of the text in one set (approx.h):
+ * duplicates counted once, and of loci of compatible periods one per array, at its
+ * smallest period (mark_redundant). */
+#include <stdlib.h>
+#include <string.h>
+#include "repview/approx.h"
+#include "repview/common.h"
+#include "approx_internal.h"
+#include "base/internal.h"
+
+static int by_span(const void *p, const void *q) /* start up, end down, period up, score down */
+{
+    const rv_approx_t *a = p, *b = q;
+    if (a->start != b->start) return a->start < b->start ? -1 : 1;
+    if (a->end != b->end) return a->end > b->end ? -1 : 1;
+    if (a->period != b->period) return a->period < b->period ? -1 : 1;
+    return a->score > b->score ? -1 : a->score < b->score;
+}
+
+static int by_start_period(const void *p, const void *q)
+{
+    const rv_approx_t *a = p, *b = q;
+    if (a->start != b->start) return a->start < b->start ? -1 : 1;
+    if (a->period != b->period) return a->period < b->period ? -1 : 1;
+    return a->end < b->end ? -1 : a->end > b->end;
+}
+
+typedef struct { uint64_t period; int64_t score; uint64_t len, start, i; } rank_t;
+
+static int by_rank(const void *p, const void *q) /* period up, score down, length down, start up */
+{
+    const rank_t *a = p, *b = q;
+    if (a->period != b->period) return a->period < b->period ? -1 : 1;
+    if (a->score != b->score) return a->score > b->score ? -1 : 1;
+    if (a->len != b->len) return a->len > b->len ? -1 : 1;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* a, ranked before b, makes b redundant: their periods are compatible and a holds
+ * b, or a's period is the smaller and a covers 90% of b (b then reads a's array
+ * at a multiple of its period, or a piece of it) */
+static int dominates(const rv_approx_t *a, const rv_approx_t *b)
+{
+    if (!apx_compatible(a->period, b->period)) return 0;
+    if (a->start <= b->start && b->end <= a->end) return 1;
+    const uint64_t s = a->start > b->start ? a->start : b->start, e = a->end < b->end ? a->end : b->end;
+    return a->period < b->period && e > s && 10 * (e - s) >= 9 * (b->end - b->start);
+}
+
+/* a, made to span b too (b mostly inside it): its motif rotated to the new start,
+ * its alignment rescored.  1 when that still scores min_score (a changed), 0 when
+ * not (a as it was), -1 with a message. */
+static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx_work_t *w, rv_approx_t *a,
+                 const rv_approx_t *b)
+{
+    const uint64_t st = a->start < b->start ? a->start : b->start, en = a->end > b->end ? a->end : b->end;
+    const uint64_t p = a->period, shift = (p - (a->start - st) % p) % p;
+    uint8_t *M = mot + a->motif, *R = malloc(p);
+    if (!R) return rv_error("approx", "out of memory");
+    for (uint64_t c = 0; c < p; c++) R[c] = M[(shift + c) % p];
+    rv_approx_cell_t best;
+    int rc = apx_score(w, s->text + st, en - st, R, p, 0, o, &best);
+    if (rc == 0 && best.s >= o->min_score) {
+        memcpy(M, R, p);
+        *a = (rv_approx_t){st, en, p, best.s, best.m, best.x, best.g, a->motif};
+        rc = 1;
+    }
+    free(R);
+    return rc;
+}
+
+/* v[0, n) sorted by span: dead[i] = 1 for each locus made redundant by a live one
+ * ranked before it (taken in rank order, so a dead locus silences none); one that
+ * a smaller period covers mostly goes when that locus, widened over it, still
+ * scores enough, so every stretch a dead locus held stays in a live one.  0, or -1
+ * with a message. */
+static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, uint8_t *mot, uint64_t n,
+                          uint8_t *dead)
+{
+    rank_t *r = malloc((n ? n : 1) * sizeof *r);
+    uint64_t *pos = malloc((n ? n : 1) * sizeof *pos), *act = malloc((n ? n : 1) * sizeof *act), n_act = 0;
+    uint64_t (*edge)[2] = NULL, n_edge = 0, cap = 0;
+    int rc = r && pos && act ? 0 : rv_error("approx", "out of memory");
+    for (uint64_t i = 0; rc == 0 && i < n; i++)
+        r[i] = (rank_t){v[i].period, v[i].score, v[i].end - v[i].start, v[i].start, i};
+    if (rc == 0) qsort(r, n, sizeof *r, by_rank);
+    for (uint64_t k = 0; rc == 0 && k < n; k++) pos[r[k].i] = k;
+    /* the overlapping pairs where one may make the other redundant, by a sweep */
+    for (uint64_t i = 0; rc == 0 && i < n; i++) {
+        uint64_t m = 0;
+        for (uint64_t j = 0; j < n_act; j++) {
+            const uint64_t a = act[j];
+            if (v[a].end <= v[i].start) continue;
+            act[m++] = a;
+            const uint64_t hi = pos[a] < pos[i] ? a : i, lo = hi == a ? i : a;
+            if (!dominates(&v[hi], &v[lo])) continue;
+            if (rv_grow((void **)&edge, &cap, n_edge + 1, sizeof *edge) < 0) { rc = rv_error("approx", "out of memory"); break; }
+            edge[n_edge][0] = pos[hi], edge[n_edge++][1] = lo;
+        }
+        n_act = m;
+        act[n_act++] = i;
+    }
+    if (rc == 0) {
+        /* edges by the rank of the dominating locus: a counting sort */
+        uint64_t *start = calloc(n + 1, sizeof *start), *to = malloc((n_edge ? n_edge : 1) * sizeof *to);
+        if (!start || !to) rc = rv_error("approx", "out of memory");
+        for (uint64_t e = 0; rc == 0 && e < n_edge; e++) start[edge[e][0] + 1]++;
+        for (uint64_t k = 0; rc == 0 && k < n; k++) start[k + 1] += start[k];
+        for (uint64_t e = 0; rc == 0 && e < n_edge; e++) to[start[edge[e][0]]++] = edge[e][1];
+        for (uint64_t k = n; rc == 0 && k > 0; k--) start[k] = start[k - 1]; /* back to the starts */
+        if (rc == 0) start[0] = 0;
+        apx_work_t w = {0};
+        for (uint64_t k = 0; rc == 0 && k < n; k++) {
+            rv_approx_t *a = &v[r[k].i];
+            for (uint64_t e = start[k]; rc == 0 && !dead[r[k].i] && e < start[k + 1]; e++) {
+                const rv_approx_t *b = &v[to[e]];
+                if (dead[to[e]]) continue;
+                if (a->start <= b->start && b->end <= a->end) dead[to[e]] = 1;
+                else if (dominates(a, b) && (rc = widen(s, o, mot, &w, a, b)) == 1) dead[to[e]] = 1, rc = 0;
+            }
+        }
+        apx_work_free(&w);
+        free(start), free(to);
+    }
+    free(r), free(pos), free(act), free(edge);
+    return rc;
+}
+
+/* the pieces' loci in one set: the redundant ones go (mark_redundant), as do those
+ * that miss [lo, hi) */
+int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uint64_t n_pieces, uint64_t lo,
+              uint64_t hi, rv_approx_set_t *res)
+{
+    uint64_t n = 0, mn = 0;
+    for (uint64_t j = 0; j < n_pieces; j++) n += out[j].n, mn += out[j].mn;
+    rv_approx_t *v = malloc((n ? n : 1) * sizeof *v);
+    uint8_t *mot = malloc(mn ? mn : 1), *dead = calloc(n ? n : 1, 1);
+    if (!v || !mot || !dead) {
+        free(v), free(mot), free(dead);
+        return rv_error("approx", "out of memory");
+    }
+    n = mn = 0;
+    for (uint64_t j = 0; j < n_pieces; j++) {
+        for (uint64_t i = 0; i < out[j].n; i++) v[n] = out[j].v[i], v[n++].motif += mn;
+        if (out[j].mn) memcpy(mot + mn, out[j].mot, out[j].mn);
+        mn += out[j].mn;
+    }
+    qsort(v, n, sizeof *v, by_span);
+    /* the same locus found twice (from two seeds, or two pieces) counts once */
+    uint64_t m = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (!m || v[i].start != v[m - 1].start || v[i].end != v[m - 1].end || v[i].period != v[m - 1].period)
+            v[m++] = v[i];
+    n = m;
+    if (mark_redundant(s, o, v, mot, n, dead) < 0) {
+        free(v), free(mot), free(dead);
+        return -1;
+    }
+    uint64_t kept = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (!dead[i] && v[i].end > lo && v[i].start < hi) v[kept++] = v[i];
+    free(dead);
+    qsort(v, kept, sizeof *v, by_start_period);
+    *res = (rv_approx_set_t){v, kept, mot};
+    return 0;
+}
+
