@@ -19,7 +19,7 @@
  *    positions, this round's new starts), so SA stays a permutation throughout and
  *    sorted runs are skipped 64 at a time.
  *
- * 2. The first round sorts by a packed prefix of q symbols in base b, the symbols
+ * 2. The opening round sorts by a packed prefix of q symbols in base b, the symbols
  *    present mapped to digits in order (the alphabet compaction and packing of LS,
  *    section 5): a counting sort on the first qb symbols (at most 2^18 buckets), the
  *    next ql symbols being a key of one array word kept in the scratch array at the
@@ -50,7 +50,7 @@
  *
  * Memory beyond SA and the scratch array: five bit vectors (5/8 byte a symbol), the
  * shared buffer (at most 7/8 byte a symbol, only while a large group needs it),
- * 16 * local_max bytes a thread, and the first round's counts (at most 1/4 byte a
+ * 16 * local_max bytes a thread, and the opening round's counts (at most 1/4 byte a
  * symbol, freed before the buffer can be taken).  Bits that many threads may share
  * are set with atomic operations, except where a lost clear is harmless (it only
  * brings a suffix up again): locked instructions in the hot loops would keep the

@@ -189,7 +189,7 @@ static inline void FN(wr_flush)(FN(wring) *r)
     r->n = 0;
 }
 
-/* The first round's groups read only their own ranks: the sub-group [a, b) gets its
+/* The opening round's groups read only their own ranks: the sub-group [a, b) gets its
  * rank at once; a single suffix is sorted.  Returns the suffixes sorted. */
 static inline uint64_t FN(settle)(FN(st) *s, marks_t *clr, uint64_t a, uint64_t b)
 {
@@ -201,7 +201,7 @@ static inline uint64_t FN(settle)(FN(st) *s, marks_t *clr, uint64_t a, uint64_t 
 
 /* Sort SA[lo, hi) (at most local_max suffixes) by key on thread tid, taking the
  * suffixes from src when given, else from SA[lo, hi); mark where the key changes.
- * settle (first round only): also rank the sub-groups.  Returns the suffixes that
+ * settle (opening round only): also rank the sub-groups.  Returns the suffixes that
  * became sorted when settling. */
 static uint64_t FN(local_sort)(FN(st) *s, int tid, uint64_t lo, uint64_t hi, const W *src, int settle)
 {
@@ -276,7 +276,7 @@ static void FN(sort_part)(FN(st) *s, uint64_t lo, uint64_t hi)
     else FN(push_big)(s, lo, hi);
 }
 
-/* ---- the first round: counting sort on qb symbols, ql more as the key ----------------- */
+/* ---- the opening round: counting sort on qb symbols, ql more as the key ----------------- */
 
 #define DIGIT(p) ((p) < n ? (uint64_t)dig[t[p]] : 0)
 
@@ -377,7 +377,7 @@ static inline uint64_t FN(cursor_next)(FN(st) *s, cursor_t *c, uint64_t k1)
     return p;
 }
 
-/* Phase 1 in SA order (the first round, and rounds where large groups hold most
+/* Phase 1 in SA order (the opening round, and rounds where large groups hold most
  * unsorted suffixes).  Work units: chunks of positions; a group belongs to the
  * chunk of its start.  The keys of the next LOOKAHEAD unsorted suffixes are
  * prefetched (groups are mostly small: the prefetch inside local_sort would not
@@ -425,7 +425,7 @@ static void FN(phase1_job)(void *arg, int tid)
 }
 
 /* ---- phase 1 in text order -------------------------------------------------------------------
- * After the first round phase 1 takes the groups up in the text order of their first
+ * After the opening round phase 1 takes the groups up in the text order of their first
  * unsorted suffix.  The suffixes of a repeat's copies then come up in text order
  * too, so the keys rank[i + h] of consecutive groups lie side by side, one stream
  * per copy, where SA order reads each key from a random place.  todo (a copy of un)
@@ -537,7 +537,7 @@ static void FN(phase1_text_job)(void *arg, int tid)
     s->acc[tid] = 0;
 }
 
-/* un[i]: suffix i's group is unsorted (after the first round, when every suffix
+/* un[i]: suffix i's group is unsorted (after the opening round, when every suffix
  * has its rank: its group's last position plus one). */
 static void FN(unsorted_job)(void *arg, int tid)
 {
@@ -884,7 +884,7 @@ static void FN(last_new_job)(void *arg, int tid)
 }
 
 /* The sub-groups of a large group that meet the piece [a, b); plast[tid] is the
- * start of the one holding a.  In the first round every suffix needs its rank. */
+ * start of the one holding a.  In the opening round every suffix needs its rank. */
 static void FN(phase2_big_job)(void *arg, int tid)
 {
     FN(st) *s = arg;
@@ -1018,7 +1018,7 @@ static int FN(run)(const shared_t *sh, void *sa_, void *rk_)
         return -1;
     }
 
-    /* first round: buckets by counting sort */
+    /* opening round: buckets by counting sort */
     TRACE("start: %d threads", nt);
     pool_run(s->pool, FN(count_job), s);
     TRACE("counted");
