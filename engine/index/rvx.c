@@ -252,7 +252,7 @@ static rv_rvx_status_t check_table(const char *path, const unsigned char *base, 
         !ptr[RV_SEC_TEXT] == !ptr[RV_SEC_TEXT2] || (ptr[RV_SEC_RUNS] && ptr[RV_SEC_RUNZ]) ||
         !ptr[RV_SEC_SA] || (ptr[RV_SEC_RAW] && bytes[RV_SEC_RAW] != h->glen) ||
         (ptr[RV_SEC_TEXT] && bytes[RV_SEC_TEXT] != h->n) ||
-        bytes[RV_SEC_SEGMENTS] != h->n_seg * sizeof(rv_segment_t) ||
+        bytes[RV_SEC_SEGMENTS] % sizeof(rv_segment_t) || bytes[RV_SEC_SEGMENTS] / sizeof(rv_segment_t) != h->n_seg ||
         bytes[RV_SEC_SA] != h->n * w || (ptr[RV_SEC_ISA] && bytes[RV_SEC_ISA] != h->n * w) ||
         (h->version < 5 && (!ptr[RV_SEC_ISA] || !ptr[RV_SEC_RAW] || !ptr[RV_SEC_TEXT])) ||
         h->alpha < RV_ALPHA_DNA || h->alpha > RV_ALPHA_TEXT || h->wide > 1)
@@ -354,7 +354,7 @@ static const char *expand_sequence(rv_index_t *x, const void **ptr, const uint64
         s->text = t;
     }
     if (!ptr[RV_SEC_RAW]) {
-        char *r = malloc(s->glen ? s->glen : 1);
+        char *r = calloc(s->glen ? s->glen : 1, 1); /* no byte left undefined, whatever the form says */
         if (!r) return "out of memory (the sequence)";
         s->owned_raw = r;
         if (rvx_raw_unpack(ptr[RV_SEC_RAWX], bytes[RV_SEC_RAWX], s, r, threads) < 0)
@@ -369,6 +369,12 @@ int rv_index_derive(rv_index_t *x, uint64_t mask, int threads)
     struct rv_rvx_state *v = x->rvx;
     if (!v) return 0;
     if (threads <= 0) threads = rv_default_threads();
+    /* nothing to do: no wait behind another thread's rebuild of ISA (the explorer's
+     * panes ask for the runs while its background verification rebuilds ISA) */
+    if (!((mask >> RV_SEC_RUNS & 1) && v->runz && !rv_index_section(x, RV_SEC_RUNS, NULL)) &&
+        !((mask >> RV_SEC_ISA & 1) && !__atomic_load_n(&x->isa, __ATOMIC_ACQUIRE)) &&
+        !((mask >> RV_SEC_LLRC & 1) && !rv_index_section(x, RV_SEC_LLRC, NULL) && rv_index_section(x, RV_SEC_LLR, NULL)))
+        return 0;
     int rc = 0;
     pthread_mutex_lock(&v->derive_mu);
     if ((mask >> RV_SEC_RUNS & 1) && v->runz && !rv_index_section(x, RV_SEC_RUNS, NULL)) {
@@ -387,7 +393,11 @@ int rv_index_derive(rv_index_t *x, uint64_t mask, int threads)
     }
     if (!rc && (mask >> RV_SEC_ISA & 1) && !__atomic_load_n(&x->isa, __ATOMIC_ACQUIRE)) {
         /* zeroed (fresh pages, no cost), so that a damaged SA leaves no slot undefined */
-        rv_index_t scratch = *x; /* rv_cpu_isa() fills scratch.isa; x->isa is set once it is whole */
+        rv_index_t scratch = {0}; /* rv_cpu_isa() fills scratch.isa; x->isa is set once it is whole */
+        scratch.seq = x->seq;
+        scratch.n = x->n;
+        scratch.wide = x->wide;
+        scratch.sa = x->sa;
         scratch.isa = calloc(x->n ? x->n : 1, x->wide ? 8 : 4);
         if (scratch.isa) {
             rv_cpu_isa(&scratch, threads, NULL);

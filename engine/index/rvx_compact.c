@@ -124,7 +124,9 @@ uint64_t rvx_text_lce(const void *sec, uint64_t bytes, uint64_t n, uint64_t a, u
         return 0;
     const uint64_t *br = h + 3;
     const uint8_t *p = (const uint8_t *)sec + 24 + 8 * h[2];
-    const uint64_t ea = next_break(br, h[2], n, a), eb = next_break(br, h[2], n, b);
+    uint64_t ea = next_break(br, h[2], n, a), eb = next_break(br, h[2], n, b);
+    if (ea < a || ea > n) ea = n; /* a damaged breaker list never leads past the text */
+    if (eb < b || eb > n) eb = n;
     const uint64_t lim = ea - a < eb - b ? ea - a : eb - b; /* a breaker never matches */
     uint64_t k = 0;
     while (k < lim && ((p[(a + k) / 4] >> (2 * ((a + k) % 4))) & 3u) == ((p[(b + k) / 4] >> (2 * ((b + k) % 4))) & 3u)) k++;

@@ -106,7 +106,8 @@ rv_index_t *rv_index_forward(rv_index_t *both, int threads)
     if (s->strands != 2) return both;
     if (threads <= 0) threads = rv_default_threads();
     /* the view reads SA, LCP and the text of a mapped file at once: check them first */
-    if (rv_index_verify(both, RV_SEC_SEQ_MASK | RV_SEC_CORE_MASK, threads) < 0) {
+    if (rv_index_verify(both, RV_SEC_SEQ_MASK | RV_SEC_BIT(RV_SEC_SA) | RV_SEC_BIT(RV_SEC_LCP) |
+                                  RV_SEC_BIT(RV_SEC_LCP_BIG), threads) < 0) { /* not ISA: not read */
         rv_index_free(both);
         return NULL;
     }
