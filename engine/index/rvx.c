@@ -436,6 +436,8 @@ static uint64_t isa_slow(const rv_index_t *x, uint64_t i)
         const uint64_t mid = lo + (hi - lo) / 2, j = rv_sa(x, mid);
         if (j == i) return mid;
         uint64_t k = llo < lhi ? llo : lhi;
+        if (k > n - j) k = n - j; /* a damaged SA breaks the shared-prefix invariant */
+        if (k > n - i) k = n - i;
         const uint64_t k0 = k;
         while (i + k < n && j + k < n && t[i + k] == t[j + k]) k++;
         budget = k - k0 < budget ? budget - (k - k0) : 0;
