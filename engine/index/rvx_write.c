@@ -4,8 +4,10 @@
  * computing; a few writer threads take the queued sections block by block, hash each
  * block while it is hot in cache, pwrite() it at its precomputed offset and start its
  * writeback at once (sync_file_range), so that the disk works while the CPU copies.
- * rv_rvx_writer_finish() writes the block hashes, the table and the header, then one
- * fsync and the rename: the final path only ever holds a complete file. */
+ * rv_rvx_writer_finish() writes the block hashes, the table and the header, then
+ * renames: the final path only ever holds a complete file.  There is no fsync: the
+ * file is a cache of its FASTA with every block hashed, so one torn by a power cut
+ * fails verification and is rebuilt, and a build does not wait for the disk. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -409,7 +411,6 @@ int rv_rvx_writer_finish(rv_rvx_writer_t *w)
     int bad = w->err != 0, err = w->err;
     if (!bad && !w->have_meta) { bad = 1; err = EDOM; }
     if (!bad && write_tail(w) < 0) { bad = 1; err = errno; }
-    if (!bad && fsync(w->fd) != 0) { bad = 1; err = errno; }
     if (close(w->fd) != 0 && !bad) { bad = 1; err = errno; }
     if (!bad && rename(w->tmp, w->path) != 0) { bad = 1; err = errno; }
     if (bad) {
