@@ -2,7 +2,8 @@
  * full arrays they were made from: every entry read back, for 32- and 64-bit
  * sources and tables, empty to dense tables, values at the 254/255/256 edge and
  * beyond 32 bits, block edges, several thread counts; the GPU's route
- * (rv_narrow_big_from32) must give the same bytes; broken sections are refused. */
+ * (rv_narrow_big_from32) and the gather through a permutation (rv_narrow_pack_gather)
+ * must give the same bytes; broken sections are refused. */
 #include "check.h"
 #include "repview/common.h"
 #include "repview/narrow.h"
@@ -56,6 +57,27 @@ static void one(rng_t *r, uint64_t n, int density, int src_wide, int wide, int t
         free(big2);
         free(pos);
         free(val);
+    }
+    if (!check_failed_) { /* gathered through a permutation (LCP from PLCP and SA) */
+        void *perm = malloc(n * w + 8), *shuffled = malloc(n * w + 8);
+        for (uint64_t i = 0; i < n; i++) rv_put(perm, src_wide, i, i);
+        for (uint64_t i = n; i > 1; i--) { /* Fisher-Yates */
+            uint64_t j = rng_below(r, i), t = rv_get(perm, src_wide, i - 1);
+            rv_put(perm, src_wide, i - 1, rv_get(perm, src_wide, j));
+            rv_put(perm, src_wide, j, t);
+        }
+        for (uint64_t i = 0; i < n; i++) rv_put(shuffled, src_wide, rv_get(perm, src_wide, i), rv_get(full, src_wide, i));
+        uint8_t *small2 = NULL;
+        void *big2 = NULL;
+        uint64_t b2 = 0;
+        CHECK(rv_narrow_pack_gather(shuffled, perm, src_wide, n, wide, threads, &small2, &big2, &b2) == 0,
+              "%s: gather", what);
+        CHECK(b2 == bytes && !memcmp(small, small2, n) && !memcmp(big, big2, bytes),
+              "%s: gathered form differs from the form of the gathered array", what);
+        free(small2);
+        free(big2);
+        free(perm);
+        free(shuffled);
     }
     /* broken sections are refused, never read */
     CHECK(rv_narrow_view(&a, small, n + 1, big, bytes, n, wide) < 0, "%s: short small part accepted", what);

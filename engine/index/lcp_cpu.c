@@ -4,11 +4,11 @@
  *   2. PLCP[i] = lcp(i, Φ[i])          (text order, split into chunks; each chunk
  *                                       restarts with h = 0 and then uses
  *                                       PLCP[i+1] >= PLCP[i] - 1)
- *   3. LCP[r] = PLCP[SA[r]]            (gather, split by rank)
+ *   3. LCP[r] = PLCP[SA[r]]            (gather, split by rank, straight into the
+ *                                       one-byte form of narrow.h)
  * The invariant of step 2 still holds when comparisons stop at breakers (doc/DESIGN.md,
- * "Text encoding").  Φ and PLCP live in a scratch array, the gather writes the full
- * LCP into the ISA array, which is then narrowed (narrow.h) into the index; the
- * caller computes ISA afterwards. */
+ * "Text encoding").  Φ and PLCP live in the ISA array, free until the caller
+ * computes ISA afterwards: the stage needs no memory beyond the index's. */
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"
@@ -21,7 +21,6 @@
 typedef struct {
     rv_index_t *x;
     void *phi;    /* Φ, then PLCP, indexed by text position */
-    void *out;    /* LCP, indexed by rank */
     rv_progress_t *p;
 } lcp_ctx_t;
 
@@ -72,34 +71,22 @@ static void plcp_range(void *arg, uint64_t lo, uint64_t hi, int tid)
     rv_progress_add(c->p, hi - lo);
 }
 
-static void gather_range(void *arg, uint64_t lo, uint64_t hi, int tid)
-{
-    (void)tid;
-    lcp_ctx_t *c = arg;
-    const rv_index_t *x = c->x;
-    for (uint64_t r = lo; r < hi; r++) rv_put(c->out, x->wide, r, rv_get(c->phi, x->wide, rv_sa(x, r)));
-    if (lo == 0 && hi > 0) rv_put(c->out, x->wide, 0, 0);
-}
-
 int rv_cpu_lcp(rv_index_t *x, int threads, rv_progress_t *p)
 {
     rv_progress_stage(p, RV_STAGE_LCP, x->n);
-    lcp_ctx_t c = {x, NULL, x->isa, p};
-    if (x->n && !(c.phi = malloc(x->n * (x->wide ? 8 : 4))))
-        return rv_oom("LCP", x->n * (x->wide ? 8 : 4));
+    lcp_ctx_t c = {x, x->isa, p};
     rv_parallel_for(threads, x->n, phi_range, &c);
-    if (rv_cancelled(p)) { free(c.phi); return rv_error("", "cancelled"); }
+    if (rv_cancelled(p)) return rv_error("", "cancelled");
     /* many more chunks than threads: repetitive regions cost more, and a chunk's
      * restart at h = 0 costs at most one LCP value of extra comparisons */
     uint64_t chunk = x->n / ((uint64_t)threads * 32) + 1;
     if (chunk < (1u << 16)) chunk = 1u << 16;
     rv_parallel_dynamic(threads, x->n, chunk, plcp_range, &c);
-    if (rv_cancelled(p)) { free(c.phi); return rv_error("", "cancelled"); }
-    rv_parallel_for(threads, x->n, gather_range, &c);
-    free(c.phi);
+    if (rv_cancelled(p)) return rv_error("", "cancelled");
+    /* LCP[0] = PLCP[SA[0]] = 0: suffix SA[0] has no predecessor */
     uint8_t *small;
     void *big;
     uint64_t big_bytes;
-    if (rv_narrow_pack(x->isa, x->wide, x->n, x->wide, threads, &small, &big, &big_bytes) < 0) return -1;
+    if (rv_narrow_pack_gather(c.phi, x->sa, x->wide, x->n, x->wide, threads, &small, &big, &big_bytes) < 0) return -1;
     return rv_index_set_lcp(x, small, big, big_bytes);
 }

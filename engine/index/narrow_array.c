@@ -91,12 +91,18 @@ void *rv_narrow_big_from32(const uint32_t *pos, const uint32_t *val, uint64_t n_
 
 typedef struct {
     const void *full;
+    const void *perm; /* entry i is full[perm[i]] when set (perm values < n) */
     int src_wide;
     uint64_t n, nchunks;
     uint8_t *small;
     uint64_t *count; /* per chunk: big entries, then the first slot of the chunk */
     rv_narrow_t a;   /* the big section being filled */
 } pack_ctx_t;
+
+static inline uint64_t entry(const pack_ctx_t *c, uint64_t i)
+{
+    return rv_get(c->full, c->src_wide, c->perm ? rv_get(c->perm, c->src_wide, i) : i);
+}
 
 static inline uint64_t chunk_lo(const pack_ctx_t *c, uint64_t k)
 {
@@ -110,7 +116,7 @@ static void pack_small(void *arg, uint64_t k0, uint64_t k1, int t)
     for (uint64_t k = k0; k < k1; k++) {
         uint64_t cnt = 0;
         for (uint64_t i = chunk_lo(c, k), hi = chunk_lo(c, k + 1); i < hi; i++) {
-            uint64_t v = rv_get(c->full, c->src_wide, i);
+            uint64_t v = entry(c, i);
             c->small[i] = v < RV_NARROW_ESC ? (uint8_t)v : RV_NARROW_ESC;
             cnt += v >= RV_NARROW_ESC;
         }
@@ -125,15 +131,21 @@ static void pack_big(void *arg, uint64_t k0, uint64_t k1, int t)
     for (uint64_t k = k0; k < k1; k++) {
         uint64_t out = c->count[k];
         for (uint64_t i = chunk_lo(c, k), hi = chunk_lo(c, k + 1); i < hi; i++)
-            if (c->small[i] == RV_NARROW_ESC) rv_put((void *)c->a.val, c->a.wide, out++, rv_get(c->full, c->src_wide, i));
+            if (c->small[i] == RV_NARROW_ESC) rv_put((void *)c->a.val, c->a.wide, out++, entry(c, i));
     }
 }
 
 int rv_narrow_pack(const void *full, int src_wide, uint64_t n, int wide, int threads, uint8_t **small,
                    void **big, uint64_t *big_bytes)
 {
+    return rv_narrow_pack_gather(full, NULL, src_wide, n, wide, threads, small, big, big_bytes);
+}
+
+int rv_narrow_pack_gather(const void *full, const void *perm, int src_wide, uint64_t n, int wide, int threads,
+                          uint8_t **small, void **big, uint64_t *big_bytes)
+{
     if (threads < 1) threads = 1;
-    pack_ctx_t c = {full, src_wide, n, 0, NULL, NULL, {0}};
+    pack_ctx_t c = {full, perm, src_wide, n, 0, NULL, NULL, {0}};
     c.nchunks = n / (1u << 20) + 1;
     if (c.nchunks < (uint64_t)threads * 4 && n >= (uint64_t)threads * 4096) c.nchunks = (uint64_t)threads * 4;
     c.small = malloc(n ? n : 1);

@@ -59,6 +59,32 @@ static void hand_over(const rv_build_opts_t *o, const rv_index_t *x, uint64_t ma
     if (o->writer) rv_rvx_writer_add_index(o->writer, x, mask);
 }
 
+/* For a caller that wants the file alone (rv_build_opts_t.release): free what the
+ * file has and the tandem runs do not read (they read the text, ISA and LCP), so
+ * that the runs' arrays take the place of SA, the sequence and the LLR arrays. */
+static void release_written(const rv_build_opts_t *o, rv_index_t *x, int wait)
+{
+    const int ext[] = {RV_SEC_LLR, RV_SEC_LLR_BIG, RV_SEC_LLRC};
+    uint64_t want = RV_SEC_BIT(RV_SEC_SA) | RV_SEC_BIT(RV_SEC_RAW);
+    for (int k = 0; k < 3; k++) want |= RV_SEC_BIT(ext[k]);
+    const uint64_t done = rv_rvx_writer_release(o->writer, want, wait);
+    if ((done >> RV_SEC_SA & 1) && !x->map) {
+        free(x->sa);
+        x->sa = NULL;
+    }
+    rv_seq_t *s = x->seq;
+    if ((done >> RV_SEC_RAW & 1) && s->owned_raw && s->owned_raw == s->raw) {
+        free(s->owned_raw);
+        s->owned_raw = NULL;
+        s->raw = NULL;
+    }
+    for (int k = 0; k < 3; k++)
+        if ((done >> ext[k] & 1) && x->ext[ext[k]].owned) {
+            free(x->ext[ext[k]].ptr);
+            x->ext[ext[k]] = (rv_section_t){NULL, 0, 0};
+        }
+}
+
 /* Free x once the writer no longer reads from it (its file is then spoiled). */
 static void build_failed(const rv_build_opts_t *o, rv_index_t *x)
 {
@@ -121,6 +147,9 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
         x->stage_s[RV_STAGE_LLR] = rv_now() - t0;
     }
     hand_over(o, x, RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_LLR_BIG));
+    /* a CPU build waits for the writer (it had the LR stage to write SA); a GPU
+     * build frees only what is written already, its runs being too short to wait */
+    if (o->release && o->writer) release_written(o, x, !done);
     if (o->with_runs && !rv_index_section(x, RV_SEC_RUNS, NULL)) {
         double t0 = rv_now();
         rv_runs_t view;

@@ -29,6 +29,7 @@ typedef struct {
     uint32_t id;
     const void *ptr;
     uint64_t bytes, offset, nblocks;
+    uint64_t written; /* blocks in the file (rv_rvx_writer_release waits for all) */
     uint64_t *hash; /* nblocks hashes, filled by the writer threads */
 } wsec_t;
 
@@ -49,7 +50,7 @@ struct rv_rvx_writer {
     void *records;     /* packed record table (owned) */
     void *compact[3];  /* the file forms of the text, the sequence and the runs (owned) */
     pthread_t packer;  /* makes the first two while the build goes on (packer_main) */
-    int packing;
+    int packing, packed; /* packer started; packer joined */
     const rv_seq_t *pack_seq;
     uint64_t packed_bytes[2];
     rvx_header_t meta; /* the header fields that describe the index */
@@ -84,6 +85,7 @@ static void *writer_main(void *arg)
         if (!err) sync_file_range(w->fd, (off_t)(s->offset + at), (off_t)len, SYNC_FILE_RANGE_WRITE);
         pthread_mutex_lock(&w->mu);
         if (err && !w->err) w->err = err;
+        if (++s->written == s->nblocks) pthread_cond_broadcast(&w->cv); /* rv_rvx_writer_release */
     }
     pthread_mutex_unlock(&w->mu);
     return NULL;
@@ -164,7 +166,7 @@ static int queue_section(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t b
         return add_failed(w, EINVAL, "bad or repeated section");
     }
     if (w->ns >= (int)RVX_TABLE_CAP) { pthread_mutex_unlock(&w->mu); free(hash); return add_failed(w, EINVAL, "too many sections"); }
-    w->sec[w->ns] = (wsec_t){(uint32_t)id, ptr, bytes, w->end, nb, hash};
+    w->sec[w->ns] = (wsec_t){(uint32_t)id, ptr, bytes, w->end, nb, 0, hash};
     w->end = (w->end + bytes + RVX_SEC_ALIGN - 1) / RVX_SEC_ALIGN * RVX_SEC_ALIGN;
     w->ns++;
     w->added |= 1ull << id;
@@ -246,11 +248,17 @@ static void *packer_main(void *arg)
     return NULL;
 }
 
+static void join_packer(rv_rvx_writer_t *w)
+{
+    if (w->packing && !w->packed) pthread_join(w->packer, NULL);
+    w->packed = 1;
+}
+
 /* Queue what the packer made (the plain text or sequence where it made no form). */
 static void queue_packed(rv_rvx_writer_t *w)
 {
     const rv_seq_t *s = w->pack_seq;
-    pthread_join(w->packer, NULL);
+    join_packer(w);
     w->packing = 0;
     if (w->compact[0]) queue_section(w, RV_SEC_TEXT2, w->compact[0], w->packed_bytes[0], 0);
     else queue_section(w, RV_SEC_TEXT, s->text, s->n, 1);
@@ -313,10 +321,38 @@ int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t ma
     return 0;
 }
 
+uint64_t rv_rvx_writer_release(rv_rvx_writer_t *w, uint64_t mask, int wait)
+{
+    uint64_t generic = mask, done = 0;
+    if (w->packing) { /* the packer reads the text and the sequence; its forms replace them */
+        const uint64_t seq = RV_SEC_BIT(RV_SEC_TEXT) | RV_SEC_BIT(RV_SEC_RAW);
+        generic &= ~seq;
+        if (mask & seq && (wait || w->packed)) { /* without wait: only when packed */
+            join_packer(w);
+            if (w->compact[0]) done |= mask & RV_SEC_BIT(RV_SEC_TEXT);
+            if (w->compact[1]) done |= mask & RV_SEC_BIT(RV_SEC_RAW);
+        }
+    }
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        uint64_t pending = 0;
+        for (int i = 0; i < w->ns; i++)
+            if (generic >> w->sec[i].id & 1 && w->sec[i].written < w->sec[i].nblocks)
+                pending |= RV_SEC_BIT(w->sec[i].id);
+        if (!pending || w->stop || !wait) {
+            done |= generic & ~pending; /* written, or never handed over */
+            break;
+        }
+        pthread_cond_wait(&w->cv, &w->mu);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return done;
+}
+
 /* Stop the writer threads once every queued block is written. */
 static void drain(rv_rvx_writer_t *w)
 {
-    if (w->packing) pthread_join(w->packer, NULL); /* stopped: what it made is dropped */
+    join_packer(w); /* stopped: what it made is dropped */
     w->packing = 0;
     pthread_mutex_lock(&w->mu);
     w->closing = 1;

@@ -23,6 +23,10 @@ typedef struct {
     rv_rvx_writer_t *writer; /* when set, rv_build() hands each section to it as soon
                                 as a stage makes it final (index.h), so that saving
                                 overlaps the next stage; the caller finishes it */
+    int release;          /* with a writer: the caller wants the file, not the index.
+                             Arrays are freed once written when no later stage reads
+                             them; the index returned keeps its header fields, its
+                             sequence's records and the stage times (repview index) */
 } rv_build_opts_t;
 
 void rv_build_opts_init(rv_build_opts_t *o);

@@ -118,7 +118,7 @@ int rv_index_save(const rv_index_t *x, const char *path);
 /* Incremental writing of a .rvx (rvx_write.c): sections are queued as they become
  * final and written by writer threads while the caller goes on; the caller keeps
  * each ptr alive and unchanged until finish or abort.  Nothing appears at path
- * until rv_rvx_writer_finish() succeeds (temporary file, one fsync, rename). */
+ * until rv_rvx_writer_finish() succeeds (temporary file, then rename). */
 typedef struct rv_rvx_writer rv_rvx_writer_t;
 /* Remove what writers of path killed outright left beside it (PATH.tmp.PID.N,
  * PATH.saving.PID.N): those whose process is gone and whose lock nobody holds
@@ -138,7 +138,12 @@ int rv_rvx_writer_add(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t byte
 /* Queue the sections of x in mask not queued yet and take the header fields from
  * x (needed once before finish).  Missing optional sections are skipped. */
 int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t mask);
-/* Wait for the queued sections, write hashes, table and header, fsync, rename.
+/* The bits of mask whose memory the writer no longer reads: sections in the file or
+ * never handed over, the text and the sequence of DNA once their file forms are made.
+ * With wait, first wait until the queued sections of mask are in the file.  For a
+ * caller that wants the file, not the index (rv_build_opts_t.release). */
+uint64_t rv_rvx_writer_release(rv_rvx_writer_t *w, uint64_t mask, int wait);
+/* Wait for the queued sections, write hashes, table and header, then rename.
  * 0, or -1 with a message (the temporary file is removed).  Frees w. */
 int rv_rvx_writer_finish(rv_rvx_writer_t *w);
 /* Stop writing (in-flight blocks are waited for): no section pointer is read after

@@ -98,5 +98,9 @@ void *rv_narrow_big_from32(const uint32_t *pos, const uint32_t *val, uint64_t n_
  * a message (out of memory). */
 int rv_narrow_pack(const void *full, int src_wide, uint64_t n, int wide, int threads, uint8_t **small,
                    void **big, uint64_t *big_bytes);
+/* The same for the array whose entry i is full[perm[i]] (perm: n values < n, of the
+ * same width), without making it: LCP from PLCP and SA. */
+int rv_narrow_pack_gather(const void *full, const void *perm, int src_wide, uint64_t n, int wide, int threads,
+                          uint8_t **small, void **big, uint64_t *big_bytes);
 
 #endif

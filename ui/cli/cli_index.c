@@ -124,6 +124,7 @@ int cli_index(int argc, char **argv)
     if (!w) { free(def); return cli_data_error(); }
     guard_signals(w);
     c.build.writer = w;
+    c.build.release = 1; /* only the file is wanted: arrays go once written */
     rv_build_job_t *j = rv_build_start(path, NULL, c.alpha, &c.build);
     rv_index_t *x = j ? rv_build_wait(j, c.quiet) : NULL;
     if (!x) { rv_rvx_writer_abort(w); free(def); return cli_data_error(); }
