@@ -175,6 +175,11 @@ static int section_hashes_ok(const unsigned char *base, const rvx_entry_t *e, co
 static rv_rvx_status_t check_header(const char *path, const char *input, const unsigned char *base,
                                     size_t len, rvx_header_t *h)
 {
+    static const unsigned char zeros[8];
+    /* zeros where the magic goes, in a file of a page or more: one of ours whose
+     * header, written last and not synced, was lost with the machine (rvx_write.c) */
+    if (len >= 4096 && memcmp(base, zeros, 8) == 0)
+        return rv_error(path, "corrupt index (its header is missing)"), RV_RVX_CORRUPT;
     if (memcmp(base, RVX_MAGIC, 8) != 0) return rv_error(path, "not a repview index"), RV_RVX_FOREIGN;
     if (len < 16) return rv_error(path, "truncated index file"), RV_RVX_TRUNCATED;
     memcpy(h, base, 16);

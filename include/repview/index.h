@@ -116,7 +116,8 @@ int rv_index_save(const rv_index_t *x, const char *path);
 #define RV_SEC_ALL_MASK (~0ull)
 
 /* Incremental writing of a .rvx (rvx_write.c): sections are queued as they become
- * final and written by writer threads while the caller goes on; the caller keeps
+ * final and written by writer threads while the caller goes on (one thread calls
+ * the functions below for a writer); the caller keeps
  * each ptr alive and unchanged until finish or abort.  Nothing appears at path
  * until rv_rvx_writer_finish() succeeds (temporary file, then rename). */
 typedef struct rv_rvx_writer rv_rvx_writer_t;
