@@ -413,6 +413,24 @@ static void near(void)
         rv_index_free(y);
         y = NULL;
     }
+    /* the first screen's longest repeats before LLRc is rebuilt (the walk over LLR)
+     * and after (the walk over LLRc): those of the index built in memory */
+    if (good && rv_index_load(path, NULL, &y) == RV_RVX_OK && rv_index_verify_near(y, 1000, 2) == 0) {
+        CHECK(!rv_index_section(y, RV_SEC_LLRC, NULL), "LLRc rebuilt for the first screen");
+        for (int pass = 0; pass < 2 && !check_failed_; pass++) {
+            if (pass) CHECK(rv_index_verify(y, RV_SEC_ALL_MASK, 2) == 0 && rv_index_section(y, RV_SEC_LLRC, NULL),
+                            "verification: %s", rv_last_error());
+            for (uint64_t k = 0; k < 400000 && !check_failed_; k += 1 + rng_below(&r, 997)) {
+                rv_lr_t a[64], b[64];
+                uint64_t na = rv_lr_at(x, k, a, 64), nb = rv_lr_at(y, k, b, 64);
+                CHECK(na == nb && !memcmp(a, b, (na < 64 ? na : 64) * sizeof *a),
+                      "longest repeats at %llu differ %s LLRc is rebuilt", (unsigned long long)k,
+                      pass ? "after" : "before");
+            }
+        }
+    }
+    rv_index_free(y);
+    y = NULL;
     /* the LLR at 300000 and the suffix array at the rank of 200000: found at those
      * places, not at 0, and always by the full verification */
     uint64_t far_rank = rv_isa(x, 200000), w = 4;

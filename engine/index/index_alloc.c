@@ -48,14 +48,20 @@ void rv_index_attach(rv_index_t *x, int id, void *ptr, uint64_t bytes)
 {
     if (id < 0 || id >= RV_SEC_MAX) return;
     if (x->ext[id].owned) free(x->ext[id].ptr);
-    x->ext[id] = (rv_section_t){ptr, bytes, 1};
+    /* the pointer last: a thread that sees it in rv_index_section() sees its size (the
+     * explorer's panes read while its verification derives LLRc, rvx.c) */
+    __atomic_store_n(&x->ext[id].ptr, NULL, __ATOMIC_RELAXED);
+    x->ext[id].bytes = bytes;
+    x->ext[id].owned = 1;
+    __atomic_store_n(&x->ext[id].ptr, ptr, __ATOMIC_RELEASE);
 }
 
 const void *rv_index_section(const rv_index_t *x, int id, uint64_t *bytes)
 {
-    if (id < 0 || id >= RV_SEC_MAX || !x->ext[id].ptr) return NULL;
+    void *p = id >= 0 && id < RV_SEC_MAX ? __atomic_load_n(&x->ext[id].ptr, __ATOMIC_ACQUIRE) : NULL;
+    if (!p) return NULL;
     if (bytes) *bytes = x->ext[id].bytes;
-    return x->ext[id].ptr;
+    return p;
 }
 
 int rv_index_bind_lcp(rv_index_t *x)

@@ -723,9 +723,11 @@ int rv_index_verify_near(rv_index_t *x, uint64_t g, int threads)
     struct rv_rvx_state *v = x->rvx;
     const rv_seq_t *s = x->seq;
     if (!v || !x->n) return 0;
-    /* the view reads LLRc and the runs: rebuilt from the file now (a pass each); the
-     * few ranks it reads come from SA until ISA is rebuilt (isa_slow) */
-    if (rv_index_derive(x, RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_RUNS), threads) < 0) return -1;
+    /* the view reads the runs: unpacked now (one pass).  LLRc is left to the full
+     * verification, which rebuilds it first: until then a longest-repeat query walks
+     * the LLR array (lr_query.c), and the few ranks the view reads come from SA until
+     * ISA is rebuilt (isa_slow) */
+    if (rv_index_derive(x, RV_SEC_BIT(RV_SEC_RUNS), threads) < 0) return -1;
     near_job_t *j = calloc(1, sizeof *j);
     if (!j) return rv_error(v->path, "out of memory");
     j->v = v;

@@ -192,8 +192,9 @@ int rv_index_verify(rv_index_t *x, uint64_t mask, int threads);
 int rv_index_verify_part(rv_index_t *x, int id, uint64_t off, uint64_t len);
 /* Verify the blocks that a view of global position g reads first (the explorer's
  * first screen), on `threads` threads (0 = all): the sequence, text, ISA and LLR
- * around g, SA and LCP around its rank, the LLRc entries and runs starting near it,
- * and the escape tables when small.  Proportional to a few blocks whatever the size
+ * around g, SA and LCP around its rank, the LLRc entries (when the file holds them)
+ * and runs starting near it, and the escape tables when small.  The runs are
+ * unpacked first; LLRc is left to rv_index_verify().  Proportional to a few blocks whatever the size
  * of the index; the other blocks are left to rv_index_verify().  0, or -1 as
  * rv_index_verify() (the file is then refused by later loads). */
 int rv_index_verify_near(rv_index_t *x, uint64_t g, int threads);
