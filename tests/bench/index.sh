@@ -19,7 +19,7 @@
 #   reopen_s, rss_MB   the same with FILE.rvx: the panes once the blocks of the first
 #                      screen are verified (the rest is verified in the background)
 #   first_ms           its first screen from inside (REPVIEW_BENCH=1)
-#   lce_s lr_s stats_s `lce FILE 1000 2000`, `lr FILE REC:MID-MID+100` (MID: the middle),
+#   lce_s lr_s stats_s `lce FILE REC:1000 REC:2000`, `lr FILE REC:MID-MID+100` (MID: the middle),
 #                      `stats FILE`
 #   cold_s             reopen_s after dropping the page cache (BENCH_COLD=1, as root;
 #                      "-" otherwise)
@@ -126,7 +126,7 @@ for input in chr coll; do
             timed reopen env REPVIEW_BENCH=1 "$b" "${ui[@]}" "$f" || exit 1
             grep -q 'index loaded from' "$tmp/reopen.out" || { echo "reopen built the index: $(tail -1 "$tmp/reopen.out")" >&2; exit 1; }
             rw=$T_WALL rss=$T_RSS first=$(awk -F'\t' '$1 == "first_screen_ms" { print $2 }' "$tmp/reopen.err")
-            timed lce "$b" lce "$f" 1000 2000 || exit 1
+            timed lce "$b" lce "$f" "$rec:1000" "$rec:2000" || exit 1 # a collection has 20 records
             l=$T_WALL
             timed lr "$b" lr "$f" "$rec:$mid-$((mid + 100))" || exit 1
             lr=$T_WALL
