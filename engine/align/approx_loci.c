@@ -123,7 +123,7 @@ static int accept(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t 
      * holds for an exact run of length L >= 2p, match * L >= min_score */
     if (4 * apx_score_only(&t->w, txt + a + p, b - a - p, M, p, 1, o) < o->min_score) return 0;
     rv_approx_cell_t best;
-    if (apx_score(&t->w, txt + a, b - a, M, p, 0, o, &best) < 0) return -1;
+    if (apx_score(&t->w, txt + a, b - a, M, p, o, &best) < 0) return -1;
     if (best.s < o->min_score) return 0;
     *loc = (rv_approx_t){a, b, p, best.s, best.m, best.x, best.g, 0};
     *plen = p;

@@ -59,7 +59,7 @@ static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx
     if (!R) return rv_error("approx", "out of memory");
     for (uint64_t c = 0; c < p; c++) R[c] = M[(shift + c) % p];
     rv_approx_cell_t best;
-    int rc = apx_score(w, s->text + st, en - st, R, p, 0, o, &best);
+    int rc = apx_score(w, s->text + st, en - st, R, p, o, &best);
     if (rc == 0 && best.s >= o->min_score) {
         memcpy(M, R, p);
         *a = (rv_approx_t){st, en, p, best.s, best.m, best.x, best.g, a->motif};
