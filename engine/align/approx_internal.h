@@ -87,9 +87,10 @@ typedef struct { /* the loci of one piece, their motifs one after the other */
 /* The loci of the n_pieces lists in one set *res, sorted by start and period: the
  * redundant ones go (one that another of compatible period holds, one mostly
  * covered by a smaller compatible period that still scores when widened over it),
- * as do those that miss text [lo, hi).  0, or -1 with a message. */
+ * as do those that miss text [lo, hi); the others are scored exactly (apx_score)
+ * with `threads` threads.  0, or -1 with a message. */
 int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uint64_t n_pieces, uint64_t lo,
-              uint64_t hi, rv_approx_set_t *res);
+              uint64_t hi, int threads, rv_approx_set_t *res);
 
 /* rv_approx_find with pieces of piece_len symbols (the tests cut small ones). */
 int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds, uint64_t n_seeds,

@@ -48,21 +48,21 @@ static int dominates(const rv_approx_t *a, const rv_approx_t *b)
 }
 
 /* a, made to span b too (b mostly inside it): its motif rotated to the new start,
- * its alignment rescored.  1 when that still scores min_score (a changed), 0 when
- * not (a as it was), -1 with a message. */
+ * its alignment rescored (a lower bound: apx_score_only).  1 when that still scores
+ * min_score (a changed), 0 when not (a as it was), -1 with a message. */
 static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx_work_t *w, rv_approx_t *a,
                  const rv_approx_t *b)
 {
     const uint64_t st = a->start < b->start ? a->start : b->start, en = a->end > b->end ? a->end : b->end;
     const uint64_t p = a->period, shift = (p - (a->start - st) % p) % p;
     uint8_t *M = mot + a->motif, *R = malloc(p);
-    if (!R) return rv_error("approx", "out of memory");
+    if (!R) return rv_oom("loci's motifs", p);
     for (uint64_t c = 0; c < p; c++) R[c] = M[(shift + c) % p];
-    rv_approx_cell_t best;
-    int rc = apx_score(w, s->text + st, en - st, R, p, o, &best);
-    if (rc == 0 && best.s >= o->min_score) {
+    int rc = apx_reserve(w, p);
+    const int64_t sc = rc < 0 ? 0 : apx_score_only(w, s->text + st, en - st, R, p, 0, o);
+    if (rc == 0 && sc >= o->min_score) {
         memcpy(M, R, p);
-        *a = (rv_approx_t){st, en, p, best.s, best.m, best.x, best.g, a->motif};
+        *a = (rv_approx_t){st, en, p, sc, 0, 0, 0, a->motif};
         rc = 1;
     }
     free(R);
@@ -126,10 +126,47 @@ static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_appro
     return rc;
 }
 
+typedef struct {
+    const rv_seq_t *s;
+    const rv_approx_opts_t *o;
+    rv_approx_t *v;
+    const uint8_t *mot;
+    apx_work_t *w;
+    _Atomic int failed;
+} exact_t;
+
+static void score_range(void *ud, uint64_t lo, uint64_t hi, int ti)
+{
+    exact_t *e = ud;
+    for (uint64_t i = lo; i < hi && !e->failed; i++) {
+        rv_approx_t *l = &e->v[i];
+        rv_approx_cell_t c;
+        if (apx_score(&e->w[ti], e->s->text + l->start, l->end - l->start, e->mot + l->motif, l->period, e->o, &c) < 0) {
+            e->failed = 1;
+            return;
+        }
+        l->score = c.s, l->matches = c.m, l->mismatches = c.x, l->indels = c.g;
+    }
+}
+
+/* The exact score and counts of each locus (the search kept lower bounds). */
+static int score_exactly(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, const uint8_t *mot,
+                         uint64_t n, int threads)
+{
+    if (threads < 1) threads = 1;
+    if ((uint64_t)threads > n) threads = n ? (int)n : 1;
+    exact_t e = {s, o, v, mot, calloc((size_t)threads, sizeof(apx_work_t)), 0};
+    if (!e.w) return rv_oom("alignment rows", (uint64_t)threads * sizeof(apx_work_t));
+    rv_parallel_dynamic(threads, n, 1, score_range, &e);
+    for (int t = 0; t < threads; t++) apx_work_free(&e.w[t]);
+    free(e.w);
+    return e.failed ? rv_error(NULL, "out of memory (alignment rows of a locus)") : 0;
+}
+
 /* the pieces' loci in one set: the redundant ones go (mark_redundant), as do those
- * that miss [lo, hi) */
+ * that miss [lo, hi); the others are scored exactly */
 int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uint64_t n_pieces, uint64_t lo,
-              uint64_t hi, rv_approx_set_t *res)
+              uint64_t hi, int threads, rv_approx_set_t *res)
 {
     uint64_t n = 0, mn = 0;
     for (uint64_t j = 0; j < n_pieces; j++) n += out[j].n, mn += out[j].mn;
@@ -160,6 +197,10 @@ int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uin
     for (uint64_t i = 0; i < n; i++)
         if (!dead[i] && v[i].end > lo && v[i].start < hi) v[kept++] = v[i];
     free(dead);
+    if (score_exactly(s, o, v, mot, kept, threads) < 0) {
+        free(v), free(mot);
+        return -1;
+    }
     qsort(v, kept, sizeof *v, by_start_period);
     *res = (rv_approx_set_t){v, kept, mot};
     return 0;
