@@ -437,18 +437,33 @@ static void put_locus(const rv_seq_t *s, uint64_t start, uint64_t end, uint64_t 
            (unsigned long long)(g - rec->off + (end - start)), (unsigned long long)period, rv_run_copies(&run));
 }
 
+/* FILE's text alone (no index) and REGION's text range [*lo, *hi); NULL with the
+ * exit code in *code after the message. */
+static rv_seq_t *text_of(const char *file, const char *region, const cli_common_t *c, uint64_t *lo, uint64_t *hi,
+                         int *code)
+{
+    rv_seq_t *s = cli_load_text(file, c);
+    if (!s) {
+        *code = cli_data_error();
+        return NULL;
+    }
+    if (cli_text_range(s, region, lo, hi) < 0) {
+        rv_seq_free(s);
+        *code = cli_arg_error();
+        return NULL;
+    }
+    return s;
+}
+
 /* The approximate loci of FILE's text (no index: the search seeds itself from the
  * text) overlapping REGION, in the format of --format (cli_tandem_formats.c). */
 static int tandem_approx(const char *file, const char *region, const cli_common_t *c, const tandem_opts_t *o)
 {
     const double t0 = rv_now();
-    rv_seq_t *s = cli_load_text(file, c);
-    if (!s) return cli_data_error();
     uint64_t lo, hi;
-    if (cli_text_range(s, region, &lo, &hi) < 0) {
-        rv_seq_free(s);
-        return cli_arg_error();
-    }
+    int code;
+    rv_seq_t *s = text_of(file, region, c, &lo, &hi, &code);
+    if (!s) return code;
     rv_approx_set_t a;
     const double t1 = rv_now();
     if (rv_approx_find(s, lo, hi, NULL, 0, o->ao, c->build.threads, &a) < 0) {
@@ -474,13 +489,10 @@ static int tandem_approx(const char *file, const char *region, const cli_common_
 /* The k-mismatch runs of FILE's text (no index needed) overlapping REGION. */
 static int tandem_kmruns(const char *file, const char *region, const cli_common_t *c, const tandem_opts_t *o)
 {
-    rv_seq_t *s = cli_load_text(file, c);
-    if (!s) return cli_data_error();
     uint64_t lo, hi;
-    if (cli_text_range(s, region, &lo, &hi) < 0) {
-        rv_seq_free(s);
-        return cli_arg_error();
-    }
+    int code;
+    rv_seq_t *s = text_of(file, region, c, &lo, &hi, &code);
+    if (!s) return code;
     const rv_kmruns_opts_t ko = {(uint64_t)o->mismatches, o->f.min_period, o->f.max_period, o->f.min_len,
                                  o->f.min_copies};
     rv_kmrun_set_t a;
