@@ -21,6 +21,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "repview/approx.h"
 #include "repview/common.h"
 #include "approx_internal.h"
@@ -124,6 +127,63 @@ static void dp_start(dp_t *d, uint64_t phase, int any_phase)
 
 static inline uint64_t dp_phase(const dp_t *d, uint64_t i) { return d->banded ? (d->lo + i) % d->p : i; }
 
+/* U[i] = max(U[i], U[i-1] - ind) for i = 1 .. n-1 in order (a chain of
+ * deletions), as a prefix maximum of U[i] + i ind, four cells at a time where
+ * SSE2 is there.  Returns the largest cell. */
+static inline sc_t del_sweep(sc_t *restrict U, uint64_t n, sc_t ind)
+{
+    if (n == 0) return APX_NEG;
+    sc_t m = U[0], best = m;
+    uint64_t i = 1;
+#ifdef __SSE2__
+    if (n >= 8) {
+        const __m128i step = _mm_set1_epi32(4 * ind), lane0 = _mm_setr_epi32(APX_NEG, 0, 0, 0),
+                      lanes01 = _mm_setr_epi32(APX_NEG, APX_NEG, 0, 0);
+        __m128i off = _mm_setr_epi32(0, ind, 2 * ind, 3 * ind), carry = _mm_set1_epi32(APX_NEG),
+                top = _mm_set1_epi32(APX_NEG);
+#define APX_MAX(a, b) _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi32(a, b), a), _mm_andnot_si128(_mm_cmpgt_epi32(a, b), b))
+        uint64_t v = 0;
+        for (; v + 4 <= n; v += 4) {
+            __m128i w = _mm_add_epi32(_mm_loadu_si128((const __m128i *)(U + v)), off);
+            w = APX_MAX(w, _mm_or_si128(_mm_slli_si128(w, 4), lane0));
+            w = APX_MAX(w, _mm_or_si128(_mm_slli_si128(w, 8), lanes01));
+            w = APX_MAX(w, carry);
+            carry = _mm_shuffle_epi32(w, 0xFF);
+            const __m128i u = _mm_sub_epi32(w, off);
+            top = APX_MAX(top, u);
+            _mm_storeu_si128((__m128i *)(U + v), u);
+            off = _mm_add_epi32(off, step);
+        }
+        top = APX_MAX(top, _mm_shuffle_epi32(top, 0x4E));
+        top = APX_MAX(top, _mm_shuffle_epi32(top, 0xB1));
+#undef APX_MAX
+        best = _mm_cvtsi128_si32(top);
+        i = v, m = U[v - 1];
+    }
+#endif
+    for (; i < n; i++) {
+        m = m - ind > U[i] ? m - ind : U[i];
+        U[i] = m;
+        best = m > best ? m : best;
+    }
+    return best;
+}
+
+/* The first cell of U[0, n) that holds v. */
+static inline uint64_t first_of(const sc_t *U, uint64_t n, sc_t v)
+{
+    uint64_t i = 0;
+#ifdef __SSE2__
+    const __m128i x = _mm_set1_epi32(v);
+    for (; i + 4 <= n; i += 4) {
+        const int mask = _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(U + i)), x));
+        if (mask) return i + (uint64_t)__builtin_ctz((unsigned)mask) / 4;
+    }
+#endif
+    while (i < n && U[i] != v) i++;
+    return i;
+}
+
 /* One text symbol a, full rows: V -> U; tb (when not NULL) gets each cell's move.
  * Returns the best cell (the first on a tie). */
 static inline uint64_t full_step(const sc_t *restrict V, sc_t *restrict U, const uint8_t *restrict M, uint64_t p,
@@ -148,21 +208,20 @@ static inline uint64_t full_step(const sc_t *restrict V, sc_t *restrict U, const
     /* deletions: a running maximum over the row, then on from phase 0 while it
      * improves (a chain never passes a phase twice: a whole copy of M against
      * gaps only lowers the score) */
-    sc_t m = U[0], best = m;
+    sc_t m, best;
     uint64_t arg = 0;
-    if (tb)
-        for (uint64_t c = 1; c < p; c++) {
-            if (m - ind > U[c]) U[c] = m - ind, tb[c] = OP_DEL;
-            m = U[c];
-            if (m > best) best = m, arg = c;
-        }
-    else
-        for (uint64_t c = 1; c < p; c++) {
-            m = m - ind > U[c] ? m - ind : U[c];
-            U[c] = m;
-            arg = m > best ? c : arg;
-            best = m > best ? m : best;
-        }
+    if (tb) { /* V is read: it keeps U before the deletions */
+        sc_t *pre = (sc_t *)V;
+        memcpy(pre, U, p * sizeof *U);
+        best = del_sweep(U, p, ind);
+        for (uint64_t c = 1; c < p; c++) tb[c] = U[c] != pre[c] ? OP_DEL : tb[c];
+        arg = first_of(U, p, best);
+    } else {
+        best = del_sweep(U, p, ind);
+        m = U[p - 1] - ind; /* on from phase 0 */
+        for (uint64_t c = 0; c + 1 < p && m > U[c]; c++, m -= ind) U[c] = m, best = m > best ? m : best;
+        return first_of(U, p, best);
+    }
     m = U[p - 1] - ind;
     for (uint64_t c = 0; c + 1 < p && m > U[c]; c++, m -= ind) {
         U[c] = m;
@@ -204,7 +263,7 @@ static uint64_t full_step_counts(const dp_t *d, const sc_t *V, sc_t *U, sc_t *co
 static inline uint64_t band_step(dp_t *d, const sc_t *restrict V, sc_t *restrict U, sc_t *const Vc[3],
                                  sc_t *const Uc[3], uint8_t a, uint8_t *restrict tb, int *adj_out)
 {
-    const uint64_t n = APX_BAND, p = d->p;
+    const uint64_t n = d->n, p = d->p;
     const int lim = APX_BAND / 8;
     int adj = (int)d->best - APX_BAND / 2;
     adj = adj < -lim ? -lim : adj > lim ? lim : adj;
@@ -232,16 +291,18 @@ static inline uint64_t band_step(dp_t *d, const sc_t *restrict V, sc_t *restrict
         }
     }
     if (U[0] < APX_NEG) U[0] = APX_NEG; /* the cells behind the band sink no further */
-    sc_t m = U[0], best = m;
-    uint64_t arg = 0;
-    for (uint64_t i = 1; i < n; i++) {
-        if (m - ind > U[i]) {
-            U[i] = m - ind;
-            if (tb) tb[i] = OP_DEL;
-            if (Uc[0]) Uc[0][i] = Uc[0][i - 1], Uc[1][i] = Uc[1][i - 1], Uc[2][i] = Uc[2][i - 1] + 1;
-        }
-        m = U[i];
-        if (m > best) best = m, arg = i;
+    uint64_t arg;
+    if (tb || Uc[0]) { /* V is read: it keeps U before the deletions */
+        sc_t *pre = (sc_t *)V;
+        memcpy(pre, U, n * sizeof *U);
+        arg = first_of(U, n, del_sweep(U, n, ind));
+        if (tb)
+            for (uint64_t i = 1; i < n; i++) tb[i] = U[i] != pre[i] ? OP_DEL : tb[i];
+        if (Uc[0])
+            for (uint64_t i = 1; i < n; i++)
+                if (U[i] != pre[i]) Uc[0][i] = Uc[0][i - 1], Uc[1][i] = Uc[1][i - 1], Uc[2][i] = Uc[2][i - 1] + 1;
+    } else {
+        arg = first_of(U, n, del_sweep(U, n, ind));
     }
     d->lo = (base + 1) % p;
     if (adj_out) *adj_out = adj;
@@ -257,10 +318,11 @@ static inline uint64_t dp_step(dp_t *d, uint8_t a, uint8_t *tb, int *adj)
     else if (d->cnt[0][0]) arg = full_step_counts(d, V, U, d->cnt[0], d->cnt[1], a);
     else arg = full_step(V, U, d->M, d->p, a, d->mat, d->mis, d->ind, tb);
     d->row[0] = U, d->row[1] = V;
-    for (int k = 0; k < 3; k++) {
-        sc_t *sw = d->cnt[0][k];
-        d->cnt[0][k] = d->cnt[1][k], d->cnt[1][k] = sw;
-    }
+    if (d->cnt[0][0])
+        for (int k = 0; k < 3; k++) {
+            sc_t *sw = d->cnt[0][k];
+            d->cnt[0][k] = d->cnt[1][k], d->cnt[1][k] = sw;
+        }
     d->best = arg;
     return arg;
 }

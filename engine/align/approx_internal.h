@@ -8,7 +8,7 @@
 enum {
     APX_XDROP = 70,   /* an extension stops when its score falls this far below its best, + period */
     APX_BLOCK = 1024, /* text rows traced back at a time for the consensus */
-    APX_BAND = 128,   /* cells of a band row (approx_align.c): motifs past twice this are banded */
+    APX_BAND = 64,    /* cells of a band row (approx_align.c): motifs past twice this are banded */
 };
 
 /* The X-drop of an extension with a motif of p symbols: a copy of a long motif at
