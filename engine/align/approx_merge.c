@@ -126,6 +126,86 @@ static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_appro
     return rc;
 }
 
+typedef struct { uint64_t start, i; } order_t;
+
+static int by_order(const void *p, const void *q)
+{
+    const order_t *a = p, *b = q;
+    return a->start != b->start ? (a->start < b->start ? -1 : 1) : (a->i < b->i ? -1 : a->i > b->i);
+}
+
+/* Live loci of about the same period (within a tenth) that overlap or lie at most
+ * a period apart, in start order, are pieces of one array: an extension stops
+ * where the copies drift from a consensus made of a few of them, and a long
+ * array of low identity is then found piece by piece.  The first piece's motif
+ * aligned over both gives the majority of all their copies (apx_consensus); the
+ * pair becomes one locus with it when that scores at least as much as each
+ * piece.  The motifs grow *mot (*mn symbols).  0, or -1 with a message. */
+static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, uint8_t **mot, uint64_t *mn,
+                       uint64_t n, uint8_t *dead)
+{
+    uint64_t m = 0, cap = *mn, n_open = 0;
+    order_t *ord = malloc((n ? n : 1) * sizeof *ord);
+    uint64_t *open = malloc((n ? n : 1) * sizeof *open); /* loci a later one may continue */
+    uint8_t *C = malloc(2 * (o->max_period + 1)), *M = C + o->max_period + 1;
+    apx_work_t w = {0};
+    int rc = ord && open && C ? 0 : rv_oom("loci's order", (n ? n : 1) * 16 + 2 * (o->max_period + 1));
+    for (uint64_t i = 0; rc == 0 && i < n; i++)
+        if (!dead[i]) ord[m++] = (order_t){v[i].start, i};
+    if (rc == 0) qsort(ord, m, sizeof *ord, by_order);
+    for (uint64_t k = 0; rc == 0 && k < m; k++) {
+        const uint64_t j = ord[k].i;
+        const rv_approx_t *b = &v[j];
+        uint64_t kept = 0;
+        int joined = 0;
+        for (uint64_t q = 0; q < n_open; q++)
+            if (v[open[q]].end + v[open[q]].period >= b->start) open[kept++] = open[q];
+        n_open = kept;
+        for (uint64_t q = n_open; rc == 0 && !joined && q-- > 0;) {
+            rv_approx_t *a = &v[open[q]];
+            const uint64_t lo = a->period < b->period ? a->period : b->period,
+                           hi = a->period < b->period ? b->period : a->period;
+            if (10 * (hi - lo) > lo || b->start > a->end + hi ||
+                (b->start > a->end && rv_seq_segment_of_text(s, a->start) != rv_seq_segment_of_text(s, b->start)))
+                continue; /* not the same period, too far, or a breaker between */
+            const uint64_t st = a->start, en = a->end > b->end ? a->end : b->end;
+            /* the consensus of the copies aligned to the first piece's motif, then
+             * to that consensus, while it scores more */
+            uint64_t pc = a->period, pm;
+            int64_t sc = INT64_MIN;
+            memcpy(M, *mot + a->motif, pc);
+            for (int round = 0; round < 3; round++) {
+                if (apx_reserve(&w, pc) < 0 ||
+                    apx_consensus(&w, s->text + st, en - st, M, pc, s->sigma, o->max_period, o, C, &pm) < 0 ||
+                    apx_reserve(&w, pm) < 0) {
+                    rc = -1;
+                    break;
+                }
+                const int64_t v2 = apx_score_full(&w, s->text + st, en - st, C, pm, o);
+                if (v2 <= sc) break;
+                sc = v2, pc = pm;
+                memcpy(M, C, pm);
+            }
+            /* better than each piece, and the output rule (approx_loci.c: accept) */
+            if (rc < 0 || sc < a->score || sc < b->score || en - st <= pc ||
+                4 * apx_score_only(&w, s->text + st + pc, en - st - pc, M, pc, 1, o) < o->min_score)
+                continue;
+            if (rv_grow((void **)mot, &cap, *mn + pc, 1) < 0) {
+                rc = rv_oom("loci's motifs", *mn + pc);
+                break;
+            }
+            memcpy(*mot + *mn, M, pc);
+            a->motif = *mn, *mn += pc;
+            a->end = en, a->period = pc, a->score = sc, a->matches = a->mismatches = a->indels = 0;
+            dead[j] = 1, joined = 1;
+        }
+        if (!joined) open[n_open++] = j;
+    }
+    apx_work_free(&w);
+    free(C), free(ord), free(open);
+    return rc;
+}
+
 typedef struct {
     const rv_seq_t *s;
     const rv_approx_opts_t *o;
@@ -189,7 +269,7 @@ int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uin
         if (!m || v[i].start != v[m - 1].start || v[i].end != v[m - 1].end || v[i].period != v[m - 1].period)
             v[m++] = v[i];
     n = m;
-    if (mark_redundant(s, o, v, mot, n, dead) < 0) {
+    if (mark_redundant(s, o, v, mot, n, dead) < 0 || join_pieces(s, o, v, &mot, &mn, n, dead) < 0) {
         free(v), free(mot), free(dead);
         return -1;
     }
