@@ -132,6 +132,34 @@ static int accept(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t 
     return 0;
 }
 
+/* M[0, *p) over text[*a, *b), an alignment scoring *sc: when M reads as m = 2 or
+ * 3 copies of a period q (half the symbols agree with those q further on), as
+ * the consensus of a few copies of a diverged array often does, the consensus
+ * of the copies aligned to M[0, q), extended over e0, replaces it when it
+ * scores min_score and half of *sc: an array is one locus at its smallest
+ * period.  0, or -1 with a message. */
+static int fold_motif(const ctx_t *x, thread_t *t, const piece_t *pc, uint8_t *M, uint64_t *p, uint64_t e0,
+                      uint64_t *a, uint64_t *b, int64_t *sc)
+{
+    const uint8_t *txt = x->s->text;
+    for (uint64_t m = 2; m <= 3 && *p >= 2 * m; m++) {
+        const uint64_t q = (*p + m / 2) / m;
+        uint64_t same = 0, pcn, na, nb;
+        for (uint64_t i = 0; i + q < *p; i++) same += M[i] == M[i + q];
+        if (2 * same < *p - q) continue;
+        if (apx_consensus(&t->w, txt + *a, *b - *a, M, q, x->s->sigma, x->o->max_period, x->o, t->C, &pcn) < 0 ||
+            apx_reserve(&t->w, pcn) < 0)
+            return -1;
+        memcpy(t->R2, t->C, pcn);
+        const int64_t v = extend_both(t, txt, pc, t->R2, pcn, *a, e0 > *a ? e0 : *a + 1, x->o, UINT64_MAX / 2, &na, &nb);
+        if (v < x->o->min_score || 10 * v < 9 * *sc) continue;
+        memcpy(M, t->R2, pcn);
+        *p = pcn, *a = na, *b = nb, *sc = v;
+        return 0;
+    }
+    return 0;
+}
+
 /* text[s0, e0) seeds period d: extend, refine, score; *got = 1 with *loc (motif
  * in t->M, *plen symbols) when it scores enough; *tried: where the first extension
  * ended.  0, or -1 with a message.
@@ -186,6 +214,7 @@ static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0
         }
         best = v;
     }
+    if (best > INT64_MIN && fold_motif(x, t, pc, M, &p, e0, &a, &b, &best) < 0) return -1;
     if (accept(x, t, M, p, a, b, best, loc, plen, got) < 0) return -1;
     if (*got) return 0;
 own_copy:

@@ -49,7 +49,8 @@ static int dominates(const rv_approx_t *a, const rv_approx_t *b)
 
 /* a, made to span b too (b mostly inside it): its motif rotated to the new start,
  * its alignment rescored (a lower bound: apx_score_only).  1 when that still scores
- * min_score (a changed), 0 when not (a as it was), -1 with a message. */
+ * min_score and half of b's score (a changed; a multiple that scores much more
+ * than its smaller period stays), 0 when not (a as it was), -1 with a message. */
 static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx_work_t *w, rv_approx_t *a,
                  const rv_approx_t *b)
 {
@@ -60,7 +61,7 @@ static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx
     for (uint64_t c = 0; c < p; c++) R[c] = M[(shift + c) % p];
     int rc = apx_reserve(w, p);
     const int64_t sc = rc < 0 ? 0 : apx_score_only(w, s->text + st, en - st, R, p, 0, o);
-    if (rc == 0 && sc >= o->min_score) {
+    if (rc == 0 && sc >= o->min_score && 2 * sc >= b->score) {
         memcpy(M, R, p);
         *a = (rv_approx_t){st, en, p, sc, 0, 0, 0, a->motif};
         rc = 1;
@@ -134,22 +135,57 @@ static int by_order(const void *p, const void *q)
     return a->start != b->start ? (a->start < b->start ? -1 : 1) : (a->i < b->i ? -1 : a->i > b->i);
 }
 
+/* The motif of piece f (a or b, a first) over text [st, en): rotated to its
+ * phase at st (b's found by aligning back from its start), then the consensus of
+ * the copies aligned to it and to each consensus while that scores more: M (room
+ * for max_period), *pc symbols; its score (full rows), or INT64_MIN with a message
+ * (memory).  C: scratch of max_period symbols. */
+static int64_t union_motif(const rv_seq_t *s, const rv_approx_opts_t *o, apx_work_t *w, const uint8_t *mot,
+                           const rv_approx_t *f, uint64_t st, uint64_t en, uint8_t *M, uint8_t *C, uint64_t *pc)
+{
+    uint64_t p = f->period, pm;
+    if (apx_reserve(w, p) < 0) return INT64_MIN;
+    uint64_t fa = 0;
+    if (f->start > st) {
+        for (uint64_t c = 0; c < p; c++) C[c] = mot[f->motif + p - 1 - c];
+        apx_end_t back;
+        apx_extend(w, s->text, f->start, f->start - st, -1, C, p, 0, f->start - st, o, &back);
+        fa = (p - back.phase) % p;
+    }
+    for (uint64_t c = 0; c < p; c++) M[c] = mot[f->motif + (fa + c) % p];
+    int64_t sc = INT64_MIN + 1;
+    for (int round = 0; round < 3; round++) {
+        if (apx_consensus(w, s->text + st, en - st, M, p, s->sigma, o->max_period, o, C, &pm) < 0 ||
+            apx_reserve(w, pm) < 0)
+            return INT64_MIN;
+        const int64_t v = apx_score_only(w, s->text + st, en - st, C, pm, 0, o);
+        if (v <= sc) break;
+        sc = v, p = pm;
+        memcpy(M, C, pm);
+    }
+    *pc = p;
+    return sc;
+}
+
 /* Live loci of about the same period (within a tenth) that overlap or lie at most
- * a period apart, in start order, are pieces of one array: an extension stops
- * where the copies drift from a consensus made of a few of them, and a long
- * array of low identity is then found piece by piece.  The first piece's motif
- * aligned over both gives the majority of all their copies (apx_consensus); the
- * pair becomes one locus with it when that scores at least as much as each
- * piece.  The motifs grow *mot (*mn symbols).  0, or -1 with a message. */
+ * a period apart in one segment, in start order, are pieces of one array: an
+ * extension stops where the copies drift from a consensus made of a few of them,
+ * and a long array of low identity is then found piece by piece.  The motif of
+ * the piece that scores more, then of the other, aligned over both gives the
+ * consensus of all their copies (union_motif); the pair becomes one locus with
+ * it when that scores at least as much as each piece and meets the output rule
+ * (approx_loci.c: accept).  The motifs grow *mot (*mn symbols).  0, or -1 with a
+ * message. */
 static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, uint8_t **mot, uint64_t *mn,
                        uint64_t n, uint8_t *dead)
 {
     uint64_t m = 0, cap = *mn, n_open = 0;
     order_t *ord = malloc((n ? n : 1) * sizeof *ord);
     uint64_t *open = malloc((n ? n : 1) * sizeof *open); /* loci a later one may continue */
+    uint8_t *tried = calloc(n ? n : 1, 1);                 /* tried with a multiple */
     uint8_t *C = malloc(2 * (o->max_period + 1)), *M = C + o->max_period + 1;
     apx_work_t w = {0};
-    int rc = ord && open && C ? 0 : rv_oom("loci's order", (n ? n : 1) * 16 + 2 * (o->max_period + 1));
+    int rc = ord && open && tried && C ? 0 : rv_oom("loci's order", (n ? n : 1) * 17 + 2 * (o->max_period + 1));
     for (uint64_t i = 0; rc == 0 && i < n; i++)
         if (!dead[i]) ord[m++] = (order_t){v[i].start, i};
     if (rc == 0) qsort(ord, m, sizeof *ord, by_order);
@@ -165,44 +201,47 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
             rv_approx_t *a = &v[open[q]];
             const uint64_t lo = a->period < b->period ? a->period : b->period,
                            hi = a->period < b->period ? b->period : a->period;
-            if (10 * (hi - lo) > lo || b->start > a->end + hi ||
+            /* the same period: pieces within a period of each other in one
+             * segment; a multiple: overlapping, the smaller period's motif tried
+             * alone and kept when it scores as much as that locus */
+            const int same = 10 * (hi - lo) <= lo,
+                      multiple = !same && apx_compatible(lo, hi) && b->start < a->end && !tried[open[q]];
+            if ((!same && !multiple) || b->start > a->end + hi ||
                 (b->start > a->end && rv_seq_segment_of_text(s, a->start) != rv_seq_segment_of_text(s, b->start)))
-                continue; /* not the same period, too far, or a breaker between */
+                continue;
+            if (same && b->end <= a->end) { /* held by a grown locus (mark_redundant) */
+                dead[j] = 1, joined = 1;
+                break;
+            }
             const uint64_t st = a->start, en = a->end > b->end ? a->end : b->end;
-            /* the consensus of the copies aligned to the first piece's motif, then
-             * to that consensus, while it scores more */
-            uint64_t pc = a->period, pm;
-            int64_t sc = INT64_MIN;
-            memcpy(M, *mot + a->motif, pc);
-            for (int round = 0; round < 3; round++) {
-                if (apx_reserve(&w, pc) < 0 ||
-                    apx_consensus(&w, s->text + st, en - st, M, pc, s->sigma, o->max_period, o, C, &pm) < 0 ||
-                    apx_reserve(&w, pm) < 0) {
+            const rv_approx_t *small = a->period <= b->period ? a : b;
+            tried[open[q]] |= multiple; /* once: a long array meets many pieces */
+            for (int t = 0; t < 2 - multiple && !joined; t++) {
+                const rv_approx_t *f = multiple ? small : (b->score > a->score) == (t == 0) ? b : a;
+                uint64_t pc;
+                const int64_t sc = union_motif(s, o, &w, *mot, f, st, en, M, C, &pc);
+                if (sc == INT64_MIN) {
                     rc = -1;
                     break;
                 }
-                const int64_t v2 = apx_score_full(&w, s->text + st, en - st, C, pm, o);
-                if (v2 <= sc) break;
-                sc = v2, pc = pm;
-                memcpy(M, C, pm);
+                if (sc < o->min_score || sc < small->score || (same && (sc < a->score || sc < b->score)) ||
+                    en - st <= pc ||
+                    4 * apx_score_only(&w, s->text + st + pc, en - st - pc, M, pc, 1, o) < o->min_score)
+                    continue;
+                if (rv_grow((void **)mot, &cap, *mn + pc, 1) < 0) {
+                    rc = rv_oom("loci's motifs", *mn + pc);
+                    break;
+                }
+                memcpy(*mot + *mn, M, pc);
+                a->motif = *mn, *mn += pc;
+                a->end = en, a->period = pc, a->score = sc, a->matches = a->mismatches = a->indels = 0;
+                dead[j] = 1, joined = 1;
             }
-            /* better than each piece, and the output rule (approx_loci.c: accept) */
-            if (rc < 0 || sc < a->score || sc < b->score || en - st <= pc ||
-                4 * apx_score_only(&w, s->text + st + pc, en - st - pc, M, pc, 1, o) < o->min_score)
-                continue;
-            if (rv_grow((void **)mot, &cap, *mn + pc, 1) < 0) {
-                rc = rv_oom("loci's motifs", *mn + pc);
-                break;
-            }
-            memcpy(*mot + *mn, M, pc);
-            a->motif = *mn, *mn += pc;
-            a->end = en, a->period = pc, a->score = sc, a->matches = a->mismatches = a->indels = 0;
-            dead[j] = 1, joined = 1;
         }
         if (!joined) open[n_open++] = j;
     }
     apx_work_free(&w);
-    free(C), free(ord), free(open);
+    free(C), free(ord), free(open), free(tried);
     return rc;
 }
 
