@@ -40,10 +40,10 @@ int apx_reserve(apx_work_t *w, uint64_t p)
     if (p <= w->row_cap) return 0;
     const uint64_t stride = p + 2 * APX_PAD, mm = p + APX_BAND + 1;
     sc_t *q = realloc(w->srow, 8 * stride * sizeof *q);
-    if (!q) return rv_oom("alignment rows", 8 * stride * sizeof *q);
+    if (!q) return rv_oom("approximate loci's alignment rows", 8 * stride * sizeof *q);
     w->srow = q;
     uint8_t *m = realloc(w->mm, mm);
-    if (!m) return rv_oom("alignment rows", mm);
+    if (!m) return rv_oom("approximate loci's alignment rows", mm);
     w->mm = m;
     for (uint64_t k = 0; k < 8 * stride; k++) q[k] = APX_NEG;
     w->row_cap = p;
@@ -54,12 +54,12 @@ int apx_reserve_trace(apx_work_t *w, uint64_t tb, uint64_t votes)
 {
     if (tb > w->tb_cap) {
         uint8_t *q = realloc(w->tb, tb);
-        if (!q) return rv_oom("alignment's trace", tb);
+        if (!q) return rv_oom("approximate loci's alignment trace", tb);
         w->tb = q, w->tb_cap = tb;
     }
     if (votes > w->votes_cap) {
         uint32_t *q = realloc(w->votes, votes * sizeof *q);
-        if (!q) return rv_oom("consensus votes", votes * sizeof *q);
+        if (!q) return rv_oom("approximate loci's consensus votes", votes * sizeof *q);
         w->votes = q, w->votes_cap = votes;
     }
     return 0;

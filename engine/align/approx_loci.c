@@ -15,6 +15,7 @@
  * are hits at distances compatible with a locus before its end.  The pieces'
  * loci are then merged (approx_merge.c).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,7 @@ typedef struct {
     thread_t *th;
     int k, k_long; /* k-mer sizes of the short and long distances */
     _Atomic int failed;
+    char why[400]; /* a worker's message (messages are per thread) */
 } ctx_t;
 
 /* Extend M[0, p) (phase 0 at s0) right from s0, then left from where that ended,
@@ -284,7 +286,7 @@ static int try_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t sta
     if (rv_grow((void **)&L->v, &L->cap, L->n + 1, sizeof *L->v) < 0 ||
         rv_grow((void **)&L->mot, &L->mcap, L->mn + plen, 1) < 0 ||
         rv_grow((void **)&t->active, &t->active_cap, t->n_active + 1, sizeof *t->active) < 0)
-        return rv_error("approx", "out of memory");
+        return rv_oom("approximate loci", 2 * (L->n + 1) * sizeof *L->v + 2 * (L->mn + plen));
     loc.motif = L->mn;
     memcpy(L->mot + L->mn, t->M, plen);
     L->mn += plen;
@@ -348,7 +350,7 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
     const uint64_t stamp = 2 * id + 1 + (dmin > 1);
     apx_list_t *L = &x->out[id];
     if (rv_grow((void **)&t->active, &t->active_cap, L->n + 1, sizeof *t->active) < 0)
-        return rv_error("approx", "out of memory");
+        return rv_oom("approximate loci", 2 * (L->n + 1) * sizeof *t->active);
     /* the loci of an earlier scan: active, and silencing their distances from
      * their start on, as though found in this scan */
     const uint64_t n0 = L->n;
@@ -416,7 +418,8 @@ static void run_pieces(void *ud, uint64_t lo, uint64_t hi, int ti)
 {
     ctx_t *x = ud;
     for (uint64_t id = lo; id < hi && !x->failed; id++)
-        if (do_piece(x, &x->th[ti], id) < 0) x->failed = 1;
+        if (do_piece(x, &x->th[ti], id) < 0 && atomic_exchange(&x->failed, 1) == 0) /* the first message */
+            snprintf(x->why, sizeof x->why, "%s", rv_last_error());
 }
 
 /* ---- pieces, threads and the merge ------------------------------------------ */
@@ -426,7 +429,7 @@ static int table_init(kmer_table_t *tab, uint64_t k, uint64_t dmax)
     int bits = 16; /* a slot per 8 positions of the longest distance: few k-mers lost to others */
     while (bits < 24 && (1ull << bits) < 8 * dmax) bits++;
     *tab = (kmer_table_t){calloc(2ull << bits, sizeof *tab->pos), NULL, k, bits};
-    if (!tab->pos) return rv_oom("seeds' table", (2ull << bits) * sizeof *tab->pos);
+    if (!tab->pos) return rv_oom("approximate search's k-mer table", (2ull << bits) * sizeof *tab->pos);
     tab->stamp = tab->pos + (1ull << bits);
     return 0;
 }
@@ -437,7 +440,7 @@ static int thread_init(thread_t *t, const ctx_t *x)
     *t = (thread_t){0};
     t->hlast = calloc(5 * D, sizeof *t->hlast);
     t->M = malloc(5 * D);
-    if (!t->hlast || !t->M) return rv_error("approx", "out of memory");
+    if (!t->hlast || !t->M) return rv_oom("approximate search's distances", 5 * D * (sizeof *t->hlast + 1));
     t->hcnt = t->hlast + D, t->cover = t->hcnt + D, t->exact = t->cover + D, t->dstamp = t->exact + D;
     t->R = t->M + D, t->C = t->R + D, t->S = t->C + D, t->R2 = t->S + D;
     if (table_init(&t->tab[0], (uint64_t)x->k, APX_LONG_FROM) < 0) return -1;
@@ -465,7 +468,7 @@ static piece_t *cut_pieces(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t
         for (uint64_t t0 = from; t0 < to; t0 += piece_len) {
             if (rv_grow((void **)&v, &cap, *n + 1, sizeof *v) < 0) {
                 free(v);
-                rv_error("approx", "out of memory");
+                rv_oom("approximate search's pieces", 2 * (*n + 1) * sizeof *v);
                 return NULL;
             }
             v[(*n)++] = (piece_t){t0, to - t0 > piece_len ? t0 + piece_len : to, sl, sh};
@@ -491,12 +494,14 @@ int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds,
     for (uint64_t kinds = (uint64_t)s->sigma * s->sigma; kinds < (1u << 20) && kl < 20; kinds *= (uint64_t)s->sigma) kl++;
     if (kl <= k) kl = k + 1;
     ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, calloc(n_pieces ? n_pieces : 1, sizeof(apx_list_t)),
-               calloc((size_t)threads, sizeof(thread_t)), k, kl, 0};
-    int rc = x.out && x.th ? 0 : rv_error("approx", "out of memory");
+               calloc((size_t)threads, sizeof(thread_t)), k, kl, 0, ""};
+    int rc = x.out && x.th ? 0
+           : rv_oom("approximate search's pieces", (n_pieces ? n_pieces : 1) * sizeof(apx_list_t) +
+                                                     (uint64_t)threads * sizeof(thread_t));
     for (int t = 0; rc == 0 && t < threads; t++) rc = thread_init(&x.th[t], &x);
     if (rc == 0) {
         rv_parallel_dynamic(threads, n_pieces, 1, run_pieces, &x);
-        rc = x.failed ? -1 : apx_merge(s, o, x.out, n_pieces, lo, hi, threads, res);
+        rc = x.failed ? rv_error(NULL, "%s", x.why) : apx_merge(s, o, x.out, n_pieces, lo, hi, threads, res);
     }
     for (int t = 0; x.th && t < threads; t++) thread_free(&x.th[t]);
     for (uint64_t j = 0; x.out && j < n_pieces; j++) free(x.out[j].v), free(x.out[j].mot);

@@ -1,6 +1,8 @@
 /* approx_merge.c — the loci of every piece of the text in one set (approx.h):
  * duplicates counted once, and of loci of compatible periods one per array, at its
  * smallest period (mark_redundant). */
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "repview/approx.h"
@@ -57,7 +59,7 @@ static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx
     const uint64_t st = a->start < b->start ? a->start : b->start, en = a->end > b->end ? a->end : b->end;
     const uint64_t p = a->period, shift = (p - (a->start - st) % p) % p;
     uint8_t *M = mot + a->motif, *R = malloc(p);
-    if (!R) return rv_oom("loci's motifs", p);
+    if (!R) return rv_oom("merge of approximate loci", p);
     for (uint64_t c = 0; c < p; c++) R[c] = M[(shift + c) % p];
     int rc = apx_reserve(w, p);
     const int64_t sc = rc < 0 ? 0 : apx_score_only(w, s->text + st, en - st, R, p, 0, o);
@@ -81,7 +83,7 @@ static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_appro
     rank_t *r = malloc((n ? n : 1) * sizeof *r);
     uint64_t *pos = malloc((n ? n : 1) * sizeof *pos), *act = malloc((n ? n : 1) * sizeof *act), n_act = 0;
     uint64_t (*edge)[2] = NULL, n_edge = 0, cap = 0;
-    int rc = r && pos && act ? 0 : rv_error("approx", "out of memory");
+    int rc = r && pos && act ? 0 : rv_oom("merge of approximate loci", (n ? n : 1) * (sizeof *r + 2 * sizeof *pos));
     for (uint64_t i = 0; rc == 0 && i < n; i++)
         r[i] = (rank_t){v[i].period, v[i].score, v[i].end - v[i].start, v[i].start, i};
     if (rc == 0) qsort(r, n, sizeof *r, by_rank);
@@ -95,7 +97,7 @@ static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_appro
             act[m++] = a;
             const uint64_t hi = pos[a] < pos[i] ? a : i, lo = hi == a ? i : a;
             if (!dominates(&v[hi], &v[lo])) continue;
-            if (rv_grow((void **)&edge, &cap, n_edge + 1, sizeof *edge) < 0) { rc = rv_error("approx", "out of memory"); break; }
+            if (rv_grow((void **)&edge, &cap, n_edge + 1, sizeof *edge) < 0) { rc = rv_oom("merge of approximate loci", 2 * (n_edge + 1) * sizeof *edge); break; }
             edge[n_edge][0] = pos[hi], edge[n_edge++][1] = lo;
         }
         n_act = m;
@@ -104,7 +106,7 @@ static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_appro
     if (rc == 0) {
         /* edges by the rank of the dominating locus: a counting sort */
         uint64_t *start = calloc(n + 1, sizeof *start), *to = malloc((n_edge ? n_edge : 1) * sizeof *to);
-        if (!start || !to) rc = rv_error("approx", "out of memory");
+        if (!start || !to) rc = rv_oom("merge of approximate loci", (n + 1 + n_edge) * sizeof *start);
         for (uint64_t e = 0; rc == 0 && e < n_edge; e++) start[edge[e][0] + 1]++;
         for (uint64_t k = 0; rc == 0 && k < n; k++) start[k + 1] += start[k];
         for (uint64_t e = 0; rc == 0 && e < n_edge; e++) to[start[edge[e][0]]++] = edge[e][1];
@@ -185,7 +187,7 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
     uint8_t *tried = calloc(n ? n : 1, 1);                 /* tried with a multiple */
     uint8_t *C = malloc(2 * (o->max_period + 1)), *M = C + o->max_period + 1;
     apx_work_t w = {0};
-    int rc = ord && open && tried && C ? 0 : rv_oom("loci's order", (n ? n : 1) * 17 + 2 * (o->max_period + 1));
+    int rc = ord && open && tried && C ? 0 : rv_oom("merge of approximate loci", (n ? n : 1) * 17 + 2 * (o->max_period + 1));
     for (uint64_t i = 0; rc == 0 && i < n; i++)
         if (!dead[i]) ord[m++] = (order_t){v[i].start, i};
     if (rc == 0) qsort(ord, m, sizeof *ord, by_order);
@@ -229,7 +231,7 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
                     4 * apx_score_only(&w, s->text + st + pc, en - st - pc, M, pc, 1, o) < o->min_score)
                     continue;
                 if (rv_grow((void **)mot, &cap, *mn + pc, 1) < 0) {
-                    rc = rv_oom("loci's motifs", *mn + pc);
+                    rc = rv_oom("merge of approximate loci", *mn + pc);
                     break;
                 }
                 memcpy(*mot + *mn, M, pc);
@@ -252,6 +254,7 @@ typedef struct {
     const uint8_t *mot;
     apx_work_t *w;
     _Atomic int failed;
+    char why[400]; /* a worker's message (messages are per thread) */
 } exact_t;
 
 static void score_range(void *ud, uint64_t lo, uint64_t hi, int ti)
@@ -261,7 +264,7 @@ static void score_range(void *ud, uint64_t lo, uint64_t hi, int ti)
         rv_approx_t *l = &e->v[i];
         rv_approx_cell_t c;
         if (apx_score(&e->w[ti], e->s->text + l->start, l->end - l->start, e->mot + l->motif, l->period, e->o, &c) < 0) {
-            e->failed = 1;
+            if (atomic_exchange(&e->failed, 1) == 0) snprintf(e->why, sizeof e->why, "%s", rv_last_error());
             return;
         }
         l->score = c.s, l->matches = c.m, l->mismatches = c.x, l->indels = c.g;
@@ -274,12 +277,12 @@ static int score_exactly(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx
 {
     if (threads < 1) threads = 1;
     if ((uint64_t)threads > n) threads = n ? (int)n : 1;
-    exact_t e = {s, o, v, mot, calloc((size_t)threads, sizeof(apx_work_t)), 0};
-    if (!e.w) return rv_oom("alignment rows", (uint64_t)threads * sizeof(apx_work_t));
+    exact_t e = {s, o, v, mot, calloc((size_t)threads, sizeof(apx_work_t)), 0, ""};
+    if (!e.w) return rv_oom("approximate loci's alignment rows", (uint64_t)threads * sizeof(apx_work_t));
     rv_parallel_dynamic(threads, n, 1, score_range, &e);
     for (int t = 0; t < threads; t++) apx_work_free(&e.w[t]);
     free(e.w);
-    return e.failed ? rv_error(NULL, "out of memory (alignment rows of a locus)") : 0;
+    return e.failed ? rv_error(NULL, "%s", e.why) : 0;
 }
 
 /* the pieces' loci in one set: the redundant ones go (mark_redundant), as do those
@@ -293,7 +296,7 @@ int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uin
     uint8_t *mot = malloc(mn ? mn : 1), *dead = calloc(n ? n : 1, 1);
     if (!v || !mot || !dead) {
         free(v), free(mot), free(dead);
-        return rv_error("approx", "out of memory");
+        return rv_oom("merge of approximate loci", (n ? n : 1) * (sizeof *v + 1) + mn);
     }
     n = mn = 0;
     for (uint64_t j = 0; j < n_pieces; j++) {
