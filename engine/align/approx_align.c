@@ -13,10 +13,10 @@
  * a chain of deletions never needs to pass a phase twice, as a whole copy of M
  * against gaps only lowers the score.  Scores are 32-bit (apx_extend lowers
  * them all when they grow large), so a cell costs a few instructions and the
- * aligned and gap rules vectorize.  Motifs longer than 2 APX_BAND are aligned in a
- * band of APX_BAND phases that follows the best cell (see "rows" below): the
- * searches, extensions and consensus cost O(APX_BAND) a symbol whatever the
- * period.  The printed score of a locus is from full rows (exact), and its counts
+ * aligned and gap rules vectorize.  Motifs of APX_BAND_FROM symbols or more
+ * are aligned in a band of APX_BAND phases that follows the best cell (see
+ * "rows" below): the searches, extensions and consensus cost O(APX_BAND) a
+ * symbol whatever the period.  The printed score of a locus is from full rows (exact), and its counts
  * (score = match*m - mismatch*x - indel*g) from whichever rows reach that score.
  */
 #include <stdlib.h>
@@ -75,13 +75,16 @@ enum { OP_DIAG = 0, OP_INS = 1, OP_DEL = 2 };
 
 /* ---- rows -----------------------------------------------------------------------
  *
- * A row is full (n = p cells, cell c the phase c) or, for a motif longer than
- * 2 APX_BAND, a band of n = APX_BAND cells: cell i the phase lo + i (mod p).  The
- * band follows the alignment: from one row to the next it moves one phase (the
- * diagonal) plus adj, which brings the best cell back towards the middle by up to
- * APX_BAND / 8.  A copy's indels move its phase a few symbols at a time, so the
- * best alignment of a repeat stays inside; outside cells count as APX_NEG.  A band
- * row costs APX_BAND cells whatever p; its score is a lower bound of the full one.
+ * A row is full (n = p cells, cell c the phase c) or, for a motif of
+ * APX_BAND_FROM symbols or more, a band of n = APX_BAND cells: cell i the phase
+ * lo + i (mod p).  The band follows the alignment: from one row to the next it
+ * moves one phase (the diagonal) plus adj, which brings the best cell back
+ * towards the middle by up to APX_BAND / 8.  A copy's indels move its phase a few
+ * symbols at a time, so the best alignment of a repeat stays inside; outside
+ * cells count as APX_NEG.  A band row costs APX_BAND cells whatever p; its score
+ * is a lower bound of the full one.  Shorter motifs keep full rows: one made of
+ * two similar halves (an Alu dimer) has two good phases half a motif apart, and
+ * a band that drifts to the wrong one loses the alignment.
  * Rows i (of stride p + 2 APX_PAD) keep APX_PAD cells of APX_NEG each side, so a
  * band reads its neighbours without tests. */
 
@@ -99,7 +102,7 @@ static sc_t *row_of(apx_work_t *w, int i) { return w->srow + (uint64_t)i * (w->r
 static void dp_open(apx_work_t *w, dp_t *d, const uint8_t *M, uint64_t p, int band_ok, const rv_approx_opts_t *o,
                     int counts)
 {
-    d->p = p, d->banded = band_ok && p > 2 * APX_BAND, d->n = d->banded ? APX_BAND : p;
+    d->p = p, d->banded = band_ok && p >= APX_BAND_FROM, d->n = d->banded ? APX_BAND : p;
     d->mat = (sc_t)o->match, d->mis = -(sc_t)o->mismatch, d->ind = (sc_t)o->indel;
     d->row[0] = row_of(w, 0), d->row[1] = row_of(w, 1);
     for (int r = 0; r < 2; r++)
@@ -367,7 +370,7 @@ static int64_t score_rows(apx_work_t *w, const uint8_t *t, uint64_t len, const u
     int64_t off = 0;
     uint64_t arg = d.best;
     for (uint64_t j = 0; j < len; j++) {
-        if (any_phase && band_ok && !d.banded && p > 2 * APX_BAND && j == 2 * APX_BAND) dp_narrow(&d, w);
+        if (any_phase && band_ok && !d.banded && p >= APX_BAND_FROM && j == 2 * APX_BAND) dp_narrow(&d, w);
         arg = dp_step(&d, t[j], NULL, NULL);
         if (d.row[0][arg] > APX_REBASE) off += d.row[0][arg], dp_lower(&d, d.row[0][arg]);
     }
@@ -419,7 +422,7 @@ int apx_score(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, u
     /* the counts come from the band when it finds the best score (scores in 32
      * bits: counts from the band or full rows for texts of up to 2^28 symbols) */
     const int64_t want = apx_score_full(w, t, len, M, p, o);
-    if (p > 2 * APX_BAND) {
+    if (p >= APX_BAND_FROM) {
         score_counts(w, t, len, M, p, 1, o, best);
         if (best->s == want) return 0;
     }

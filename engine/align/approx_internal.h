@@ -8,7 +8,8 @@
 enum {
     APX_XDROP = 70,   /* an extension stops when its score falls this far below its best, + period */
     APX_BLOCK = 1024, /* text rows traced back at a time for the consensus */
-    APX_BAND = 64,    /* cells of a band row (approx_align.c): motifs past twice this are banded */
+    APX_BAND = 64,        /* cells of a band row (approx_align.c) */
+    APX_BAND_FROM = 257,  /* motifs of this many symbols or more are aligned in band rows */
 };
 
 /* The X-drop of an extension with a motif of p symbols: a copy of a long motif at
@@ -51,7 +52,7 @@ int apx_extend(apx_work_t *w, const uint8_t *t, uint64_t x, uint64_t limit, int 
 int apx_score(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
               const rv_approx_opts_t *o, rv_approx_cell_t *best);
 
-/* apx_score's score alone (faster; a lower bound when p > 2 APX_BAND, from band
+/* apx_score's score alone (faster; a lower bound when p >= APX_BAND_FROM, from band
  * rows); w's rows must hold p (apx_reserve). */
 int64_t apx_score_only(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int any_phase,
                        const rv_approx_opts_t *o);

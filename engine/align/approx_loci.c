@@ -70,7 +70,7 @@ typedef struct { /* a thread's state, kept from piece to piece (stamped by piece
     apx_work_t w;
     kmer_table_t tab[2];                          /* short and long k-mers */
     uint64_t *hlast, *hcnt, *cover, *exact, *dstamp; /* per distance */
-    uint8_t *M, *R, *C, *S, *R2;                  /* motif scratch */
+    uint8_t *M, *R, *C, *S, *R2, *F;              /* motif scratch */
     uint64_t *active, n_active, active_cap;       /* loci of the piece not yet ended */
 } thread_t;
 
@@ -216,8 +216,16 @@ static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0
         }
         best = v;
     }
+    /* the folded motif, else the motif as it was */
+    const uint64_t up = p, ua = a, ub = b;
+    const int64_t ubest = best;
+    memcpy(t->F, M, p);
     if (best > INT64_MIN && fold_motif(x, t, pc, M, &p, e0, &a, &b, &best) < 0) return -1;
     if (accept(x, t, M, p, a, b, best, loc, plen, got) < 0) return -1;
+    if (!*got && p != up) {
+        memcpy(M, t->F, up);
+        if (accept(x, t, M, up, ua, ub, ubest, loc, plen, got) < 0) return -1;
+    }
     if (*got) return 0;
 own_copy:
     memcpy(M, t->S, d);
@@ -439,10 +447,10 @@ static int thread_init(thread_t *t, const ctx_t *x)
     const uint64_t D = x->dmax + 1;
     *t = (thread_t){0};
     t->hlast = calloc(5 * D, sizeof *t->hlast);
-    t->M = malloc(5 * D);
-    if (!t->hlast || !t->M) return rv_oom("approximate search's distances", 5 * D * (sizeof *t->hlast + 1));
+    t->M = malloc(6 * D);
+    if (!t->hlast || !t->M) return rv_oom("approximate search's distances", 5 * D * sizeof *t->hlast + 6 * D);
     t->hcnt = t->hlast + D, t->cover = t->hcnt + D, t->exact = t->cover + D, t->dstamp = t->exact + D;
-    t->R = t->M + D, t->C = t->R + D, t->S = t->C + D, t->R2 = t->S + D;
+    t->R = t->M + D, t->C = t->R + D, t->S = t->C + D, t->R2 = t->S + D, t->F = t->R2 + D;
     if (table_init(&t->tab[0], (uint64_t)x->k, APX_LONG_FROM) < 0) return -1;
     return x->dmax >= APX_LONG_FROM ? table_init(&t->tab[1], (uint64_t)x->k_long, x->dmax) : 0;
 }
