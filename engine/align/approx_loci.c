@@ -138,8 +138,8 @@ static int accept(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t 
  * 3 copies of a period q (half the symbols agree with those q further on), as
  * the consensus of a few copies of a diverged array often does, the consensus
  * of the copies aligned to M[0, q), extended over e0, replaces it when it
- * scores min_score and half of *sc: an array is one locus at its smallest
- * period.  0, or -1 with a message. */
+ * scores min_score and nine tenths of *sc: an array is one locus at its
+ * smallest period.  0, or -1 with a message. */
 static int fold_motif(const ctx_t *x, thread_t *t, const piece_t *pc, uint8_t *M, uint64_t *p, uint64_t e0,
                       uint64_t *a, uint64_t *b, int64_t *sc)
 {

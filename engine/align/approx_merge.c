@@ -1,6 +1,8 @@
 /* approx_merge.c — the loci of every piece of the text in one set (approx.h):
- * duplicates counted once, and of loci of compatible periods one per array, at its
- * smallest period (mark_redundant). */
+ * duplicates counted once, of loci of compatible periods one per array at its
+ * smallest period (mark_redundant), the pieces of one array joined and a
+ * multiple taken over by its period (join_pieces), then each locus kept scored
+ * exactly (score_exactly; the search keeps lower bounds). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
