@@ -11,25 +11,42 @@
  * where c+1 is taken mod p; the last rule goes round the circle, so it is applied
  * in two sweeps starting at phase 0 (Fischetti et al. 1993, the wraparound DP):
  * a chain of deletions never needs to pass a phase twice, as a whole copy of M
- * against gaps only lowers the score.  Each cell carries the counts of its
- * alignment, so score = match*m - mismatch*x - indel*g holds for what is printed.
+ * against gaps only lowers the score.  Scores are 32-bit (apx_extend lowers
+ * them all when they grow large), so a cell costs a few instructions and the
+ * aligned and gap rules vectorize.  Motifs of APX_BAND_FROM symbols or more
+ * are aligned in a band of APX_BAND phases that follows the best cell (see
+ * "rows" below): the searches, extensions and consensus cost O(APX_BAND) a
+ * symbol whatever the period.  The printed score of a locus is from full rows (exact), and its counts
+ * (score = match*m - mismatch*x - indel*g) from whichever rows reach that score.
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "repview/approx.h"
 #include "repview/common.h"
 #include "approx_internal.h"
 
 enum { APX_COPIES_CELLS = 1 << 24 }; /* rv_approx_copies keeps a move per cell */
 
+typedef int32_t sc_t;
+#define APX_NEG (-(1 << 30))  /* a cell no alignment reaches (outside the band) */
+#define APX_REBASE (1 << 29)  /* scores past this are lowered by the best (apx_extend) */
+#define APX_PAD APX_BAND      /* cells of APX_NEG on each side of a row */
+
 int apx_reserve(apx_work_t *w, uint64_t p)
 {
     if (p <= w->row_cap) return 0;
-    rv_approx_cell_t *r = realloc(w->row, 2 * p * sizeof *r);
-    if (r) w->row = r;
-    int64_t *q = r ? realloc(w->srow, 2 * p * sizeof *q) : NULL;
-    if (!q) return rv_error("approx", "out of memory");
-    w->srow = q, w->row_cap = p;
+    const uint64_t stride = p + 2 * APX_PAD, mm = p + APX_BAND + 1;
+    sc_t *q = realloc(w->srow, 8 * stride * sizeof *q);
+    if (!q) return rv_oom("approximate loci's alignment rows", 8 * stride * sizeof *q);
+    w->srow = q;
+    uint8_t *m = realloc(w->mm, mm);
+    if (!m) return rv_oom("approximate loci's alignment rows", mm);
+    w->mm = m;
+    for (uint64_t k = 0; k < 8 * stride; k++) q[k] = APX_NEG;
+    w->row_cap = p;
     return 0;
 }
 
@@ -37,12 +54,12 @@ int apx_reserve_trace(apx_work_t *w, uint64_t tb, uint64_t votes)
 {
     if (tb > w->tb_cap) {
         uint8_t *q = realloc(w->tb, tb);
-        if (!q) return rv_error("approx", "out of memory");
+        if (!q) return rv_oom("approximate loci's alignment trace", tb);
         w->tb = q, w->tb_cap = tb;
     }
     if (votes > w->votes_cap) {
         uint32_t *q = realloc(w->votes, votes * sizeof *q);
-        if (!q) return rv_error("approx", "out of memory");
+        if (!q) return rv_oom("approximate loci's consensus votes", votes * sizeof *q);
         w->votes = q, w->votes_cap = votes;
     }
     return 0;
@@ -50,133 +67,366 @@ int apx_reserve_trace(apx_work_t *w, uint64_t tb, uint64_t votes)
 
 void apx_work_free(apx_work_t *w)
 {
-    free(w->row), free(w->srow), free(w->tb), free(w->votes);
+    free(w->srow), free(w->mm), free(w->tb), free(w->votes);
     *w = (apx_work_t){0};
 }
 
 enum { OP_DIAG = 0, OP_INS = 1, OP_DEL = 2 };
 
-static inline int better(const rv_approx_cell_t *a, const rv_approx_cell_t *b) { return a->s > b->s; }
+/* ---- rows -----------------------------------------------------------------------
+ *
+ * A row is full (n = p cells, cell c the phase c) or, for a motif of
+ * APX_BAND_FROM symbols or more, a band of n = APX_BAND cells: cell i the phase
+ * lo + i (mod p).  The band follows the alignment: from one row to the next it
+ * moves one phase (the diagonal) plus adj, which brings the best cell back
+ * towards the middle by up to APX_BAND / 8.  A copy's indels move its phase a few
+ * symbols at a time, so the best alignment of a repeat stays inside; outside
+ * cells count as APX_NEG.  A band row costs APX_BAND cells whatever p; its score
+ * is a lower bound of the full one.  Shorter motifs keep full rows: one made of
+ * two similar halves (an Alu dimer) has two good phases half a motif apart, and
+ * a band that drifts to the wrong one loses the alignment.
+ * Rows i (of stride p + 2 APX_PAD) keep APX_PAD cells of APX_NEG each side, so a
+ * band reads its neighbours without tests. */
 
-/* U[c+1] <- U[c] - indel when better: 1 when it was. */
-static inline int relax_del(rv_approx_cell_t *U, uint64_t p, uint64_t c, const rv_approx_opts_t *o, uint8_t *tb)
-{
-    const uint64_t to = c + 1 == p ? 0 : c + 1;
-    rv_approx_cell_t d = U[c];
-    d.s -= o->indel, d.g++;
-    if (!better(&d, &U[to])) return 0;
-    U[to] = d;
-    if (tb) tb[to] = OP_DEL;
-    return 1;
-}
+typedef struct {
+    const uint8_t *M; /* motif; banded: w->mm, the motif repeated over p + APX_BAND */
+    uint64_t p, n, lo, best;
+    int banded;
+    sc_t mat, mis, ind;
+    sc_t *row[2];  /* current (row[0]) and next */
+    sc_t *cnt[2][3]; /* counts (matches, mismatches, gaps) of each cell, or NULL */
+} dp_t;
 
-/* The row before any text: phase `phase` at 0, the others reached by deletions. */
-static void row_init(rv_approx_cell_t *V, uint64_t p, uint64_t phase, const rv_approx_opts_t *o)
-{
-    for (uint64_t k = 0; k < p; k++)
-        V[(phase + k) % p] = (rv_approx_cell_t){-(int64_t)o->indel * (int64_t)k, 0, 0, k};
-}
+static sc_t *row_of(apx_work_t *w, int i) { return w->srow + (uint64_t)i * (w->row_cap + 2 * APX_PAD) + APX_PAD; }
 
-/* One text symbol a: V -> U (both p cells).  tb, when not NULL, gets the move
- * that made each cell of U.  Returns the best cell's phase. */
-static uint64_t row_step(const rv_approx_cell_t *V, rv_approx_cell_t *U, const uint8_t *M, uint64_t p, uint8_t a,
-                         const rv_approx_opts_t *o, uint8_t *tb)
+static void dp_open(apx_work_t *w, dp_t *d, const uint8_t *M, uint64_t p, int band_ok, const rv_approx_opts_t *o,
+                    int counts)
 {
-    for (uint64_t c = 0; c < p; c++) { /* a against a gap */
-        U[c] = V[c];
-        U[c].s -= o->indel, U[c].g++;
-        if (tb) tb[c] = OP_INS;
+    d->p = p, d->banded = band_ok && p >= APX_BAND_FROM, d->n = d->banded ? APX_BAND : p;
+    d->mat = (sc_t)o->match, d->mis = -(sc_t)o->mismatch, d->ind = (sc_t)o->indel;
+    d->row[0] = row_of(w, 0), d->row[1] = row_of(w, 1);
+    for (int r = 0; r < 2; r++)
+        for (int k = 0; k < 3; k++) d->cnt[r][k] = counts ? row_of(w, 2 + 3 * r + k) : NULL;
+    d->M = M, d->lo = 0, d->best = 0;
+    if (d->banded) {
+        for (uint64_t k = 0; k < p + APX_BAND + 1; k++) w->mm[k] = M[k % p];
+        d->M = w->mm;
     }
-    for (uint64_t c = 0; c < p; c++) { /* a aligned to M[c] */
-        rv_approx_cell_t d = V[c];
-        const uint64_t to = c + 1 == p ? 0 : c + 1;
-        if (a == M[c]) d.s += o->match, d.m++;
-        else d.s -= o->mismatch, d.x++;
-        if (better(&d, &U[to])) {
-            U[to] = d;
-            if (tb) tb[to] = OP_DIAG;
+}
+
+/* The row before any text: phase `phase` at 0, the others reached by deletions
+ * (any_phase: every phase at 0, full rows only). */
+static void dp_start(dp_t *d, uint64_t phase, int any_phase)
+{
+    sc_t *V = d->row[0];
+    if (d->banded) d->lo = (phase + d->p - APX_BAND / 2) % d->p;
+    for (uint64_t i = 0; i < d->n; i++) {
+        const uint64_t c = (d->lo + i) % d->p, k = (c + d->p - phase) % d->p;
+        const int64_t v = any_phase ? 0 : -(int64_t)d->ind * (int64_t)k;
+        V[i] = v < APX_NEG ? APX_NEG : (sc_t)v;
+    }
+    d->best = any_phase ? 0 : d->banded ? APX_BAND / 2 : phase;
+}
+
+static inline uint64_t dp_phase(const dp_t *d, uint64_t i) { return d->banded ? (d->lo + i) % d->p : i; }
+
+/* U[i] = max(U[i], U[i-1] - ind) for i = 1 .. n-1 in order (a chain of
+ * deletions), as a prefix maximum of U[i] + i ind, four cells at a time where
+ * SSE2 is there.  Returns the largest cell. */
+static inline sc_t del_sweep(sc_t *restrict U, uint64_t n, sc_t ind)
+{
+    if (n == 0) return APX_NEG;
+    sc_t m = U[0], best = m;
+    uint64_t i = 1;
+#ifdef __SSE2__
+    if (n >= 8) {
+        const __m128i step = _mm_set1_epi32(4 * ind), lane0 = _mm_setr_epi32(APX_NEG, 0, 0, 0),
+                      lanes01 = _mm_setr_epi32(APX_NEG, APX_NEG, 0, 0);
+        __m128i off = _mm_setr_epi32(0, ind, 2 * ind, 3 * ind), carry = _mm_set1_epi32(APX_NEG),
+                top = _mm_set1_epi32(APX_NEG);
+#define APX_MAX(a, b) _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi32(a, b), a), _mm_andnot_si128(_mm_cmpgt_epi32(a, b), b))
+        uint64_t v = 0;
+        for (; v + 4 <= n; v += 4) {
+            __m128i w = _mm_add_epi32(_mm_loadu_si128((const __m128i *)(U + v)), off);
+            w = APX_MAX(w, _mm_or_si128(_mm_slli_si128(w, 4), lane0));
+            w = APX_MAX(w, _mm_or_si128(_mm_slli_si128(w, 8), lanes01));
+            w = APX_MAX(w, carry);
+            carry = _mm_shuffle_epi32(w, 0xFF);
+            const __m128i u = _mm_sub_epi32(w, off);
+            top = APX_MAX(top, u);
+            _mm_storeu_si128((__m128i *)(U + v), u);
+            off = _mm_add_epi32(off, step);
         }
+        top = APX_MAX(top, _mm_shuffle_epi32(top, 0x4E));
+        top = APX_MAX(top, _mm_shuffle_epi32(top, 0xB1));
+#undef APX_MAX
+        best = _mm_cvtsi128_si32(top);
+        i = v, m = U[v - 1];
     }
-    /* M[c] against a gap: a full sweep, then on from phase 0 while it improves */
-    for (uint64_t c = 0; c < p; c++) relax_del(U, p, c, o, tb);
-    for (uint64_t c = 0; c + 1 < p && relax_del(U, p, c, o, tb); c++) {}
+#endif
+    for (; i < n; i++) {
+        m = m - ind > U[i] ? m - ind : U[i];
+        U[i] = m;
+        best = m > best ? m : best;
+    }
+    return best;
+}
+
+/* The first cell of U[0, n) that holds v. */
+static inline uint64_t first_of(const sc_t *U, uint64_t n, sc_t v)
+{
+    uint64_t i = 0;
+#ifdef __SSE2__
+    const __m128i x = _mm_set1_epi32(v);
+    for (; i + 4 <= n; i += 4) {
+        const int mask = _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(U + i)), x));
+        if (mask) return i + (uint64_t)__builtin_ctz((unsigned)mask) / 4;
+    }
+#endif
+    while (i < n && U[i] != v) i++;
+    return i;
+}
+
+/* One text symbol a, full rows: V -> U; tb (when not NULL) gets each cell's move.
+ * Returns the best cell (the first on a tie). */
+static inline uint64_t full_step(const sc_t *restrict V, sc_t *restrict U, const uint8_t *restrict M, uint64_t p,
+                                 uint8_t a, sc_t mat, sc_t mis, sc_t ind, uint8_t *restrict tb)
+{
+    {
+        const sc_t dg = V[p - 1] + (M[p - 1] == a ? mat : mis), in = V[0] - ind;
+        U[0] = dg >= in ? dg : in;
+        if (tb) tb[0] = dg >= in ? OP_DIAG : OP_INS;
+    }
+    if (tb)
+        for (uint64_t c = 1; c < p; c++) {
+            const sc_t dg = V[c - 1] + (M[c - 1] == a ? mat : mis), in = V[c] - ind;
+            U[c] = dg >= in ? dg : in;
+            tb[c] = dg >= in ? OP_DIAG : OP_INS;
+        }
+    else
+        for (uint64_t c = 1; c < p; c++) {
+            const sc_t dg = V[c - 1] + (M[c - 1] == a ? mat : mis), in = V[c] - ind;
+            U[c] = dg >= in ? dg : in;
+        }
+    /* deletions: a running maximum over the row, then on from phase 0 while it
+     * improves (a chain never passes a phase twice: a whole copy of M against
+     * gaps only lowers the score) */
+    sc_t m, best;
     uint64_t arg = 0;
-    for (uint64_t c = 1; c < p; c++)
-        if (better(&U[c], &U[arg])) arg = c;
+    if (tb) { /* V is read: it keeps U before the deletions */
+        sc_t *pre = (sc_t *)V;
+        memcpy(pre, U, p * sizeof *U);
+        best = del_sweep(U, p, ind);
+        for (uint64_t c = 1; c < p; c++) tb[c] = U[c] != pre[c] ? OP_DEL : tb[c];
+        arg = first_of(U, p, best);
+    } else {
+        best = del_sweep(U, p, ind);
+        m = U[p - 1] - ind; /* on from phase 0 */
+        for (uint64_t c = 0; c + 1 < p && m > U[c]; c++, m -= ind) U[c] = m, best = m > best ? m : best;
+        return first_of(U, p, best);
+    }
+    m = U[p - 1] - ind;
+    for (uint64_t c = 0; c + 1 < p && m > U[c]; c++, m -= ind) {
+        U[c] = m;
+        if (tb) tb[c] = OP_DEL;
+        if (m > best || (m == best && c < arg)) best = m, arg = c;
+    }
     return arg;
 }
 
-/* row_step on scores alone (no counts), for the passes whose alignment is not
- * printed: the extensions, the consensus and the tests of a locus. */
-static void srow_init(int64_t *V, uint64_t p, uint64_t phase, const rv_approx_opts_t *o)
+/* The same with the counts of each cell's alignment (the scoring of a locus). */
+static uint64_t full_step_counts(const dp_t *d, const sc_t *V, sc_t *U, sc_t *const Vc[3], sc_t *const Uc[3],
+                                 uint8_t a)
 {
-    for (uint64_t k = 0; k < p; k++) V[(phase + k) % p] = -(int64_t)o->indel * (int64_t)k;
-}
-
-static uint64_t srow_step(const int64_t *V, int64_t *U, const uint8_t *M, uint64_t p, uint8_t a,
-                          const rv_approx_opts_t *o, uint8_t *tb)
-{
-    const int64_t ind = o->indel, mat = o->match, mis = -(int64_t)o->mismatch;
-    U[0] = V[p - 1] + (M[p - 1] == a ? mat : mis);
-    if (tb) tb[0] = OP_DIAG;
-    if (V[0] - ind > U[0]) {
-        U[0] = V[0] - ind;
-        if (tb) tb[0] = OP_INS;
+    const uint64_t p = d->p;
+    const sc_t ind = d->ind;
+    for (uint64_t c = 0; c < p; c++) {
+        const uint64_t f = c ? c - 1 : p - 1;
+        const int hit = d->M[f] == a;
+        const sc_t dg = V[f] + (hit ? d->mat : d->mis), in = V[c] - ind;
+        if (dg >= in) U[c] = dg, Uc[0][c] = Vc[0][f] + hit, Uc[1][c] = Vc[1][f] + !hit, Uc[2][c] = Vc[2][f];
+        else U[c] = in, Uc[0][c] = Vc[0][c], Uc[1][c] = Vc[1][c], Uc[2][c] = Vc[2][c] + 1;
     }
+    sc_t best = U[0];
+    uint64_t arg = 0;
     for (uint64_t c = 1; c < p; c++) {
-        const int64_t dg = V[c - 1] + (M[c - 1] == a ? mat : mis), in = V[c] - ind;
-        U[c] = dg >= in ? dg : in;
-        if (tb) tb[c] = dg >= in ? OP_DIAG : OP_INS;
+        if (U[c - 1] - ind > U[c])
+            U[c] = U[c - 1] - ind, Uc[0][c] = Uc[0][c - 1], Uc[1][c] = Uc[1][c - 1], Uc[2][c] = Uc[2][c - 1] + 1;
+        if (U[c] > best) best = U[c], arg = c;
     }
-    for (uint64_t c = 0; c < p; c++) { /* deletions: a sweep, then on while it improves */
-        const uint64_t to = c + 1 == p ? 0 : c + 1;
-        if (U[c] - ind > U[to]) {
-            U[to] = U[c] - ind;
-            if (tb) tb[to] = OP_DEL;
+    for (uint64_t c = 0, f = p - 1; c + 1 < p && U[f] - ind > U[c]; f = c, c++) {
+        U[c] = U[f] - ind, Uc[0][c] = Uc[0][f], Uc[1][c] = Uc[1][f], Uc[2][c] = Uc[2][f] + 1;
+        if (U[c] > best || (U[c] == best && c < arg)) best = U[c], arg = c;
+    }
+    return arg;
+}
+
+/* One text symbol a, band rows: the band moves by 1 + adj phases; *adj_out gets
+ * adj (for the trace).  Returns the best cell. */
+static inline uint64_t band_step(dp_t *d, const sc_t *restrict V, sc_t *restrict U, sc_t *const Vc[3],
+                                 sc_t *const Uc[3], uint8_t a, uint8_t *restrict tb, int *adj_out)
+{
+    const uint64_t n = d->n, p = d->p;
+    const int lim = APX_BAND / 8;
+    int adj = (int)d->best - APX_BAND / 2;
+    adj = adj < -lim ? -lim : adj > lim ? lim : adj;
+    const uint64_t base = (d->lo + p + (uint64_t)(int64_t)adj) % p; /* the phase of V[adj] */
+    const uint8_t *restrict M = d->M + base;
+    const sc_t *restrict Va = V + adj;
+    const sc_t mat = d->mat, mis = d->mis, ind = d->ind;
+    if (Uc[0]) {
+        for (uint64_t i = 0; i < n; i++) {
+            const int hit = M[i] == a, j = (int)i + adj;
+            const sc_t dg = Va[i] + (hit ? mat : mis), in = Va[i + 1] - ind;
+            if (dg >= in) U[i] = dg, Uc[0][i] = Vc[0][j] + hit, Uc[1][i] = Vc[1][j] + !hit, Uc[2][i] = Vc[2][j];
+            else U[i] = in, Uc[0][i] = Vc[0][j + 1], Uc[1][i] = Vc[1][j + 1], Uc[2][i] = Vc[2][j + 1] + 1;
+        }
+    } else if (tb) {
+        for (uint64_t i = 0; i < n; i++) {
+            const sc_t dg = Va[i] + (M[i] == a ? mat : mis), in = Va[i + 1] - ind;
+            U[i] = dg >= in ? dg : in;
+            tb[i] = dg >= in ? OP_DIAG : OP_INS;
+        }
+    } else {
+        for (uint64_t i = 0; i < n; i++) {
+            const sc_t dg = Va[i] + (M[i] == a ? mat : mis), in = Va[i + 1] - ind;
+            U[i] = dg >= in ? dg : in;
         }
     }
-    for (uint64_t c = 0; c + 1 < p && U[c] - ind > U[c + 1]; c++) {
-        U[c + 1] = U[c] - ind;
-        if (tb) tb[c + 1] = OP_DEL;
+    if (U[0] < APX_NEG) U[0] = APX_NEG; /* the cells behind the band sink no further */
+    uint64_t arg;
+    if (tb || Uc[0]) { /* V is read: it keeps U before the deletions */
+        sc_t *pre = (sc_t *)V;
+        memcpy(pre, U, n * sizeof *U);
+        arg = first_of(U, n, del_sweep(U, n, ind));
+        if (tb)
+            for (uint64_t i = 1; i < n; i++) tb[i] = U[i] != pre[i] ? OP_DEL : tb[i];
+        if (Uc[0])
+            for (uint64_t i = 1; i < n; i++)
+                if (U[i] != pre[i]) Uc[0][i] = Uc[0][i - 1], Uc[1][i] = Uc[1][i - 1], Uc[2][i] = Uc[2][i - 1] + 1;
+    } else {
+        arg = first_of(U, n, del_sweep(U, n, ind));
     }
-    uint64_t arg = 0;
-    for (uint64_t c = 1; c < p; c++) arg = U[c] > U[arg] ? c : arg;
+    d->lo = (base + 1) % p;
+    if (adj_out) *adj_out = adj;
     return arg;
+}
+
+/* One text symbol: row[0] -> row[1], then swapped; returns the best cell. */
+static inline uint64_t dp_step(dp_t *d, uint8_t a, uint8_t *tb, int *adj)
+{
+    sc_t *V = d->row[0], *U = d->row[1];
+    uint64_t arg;
+    if (d->banded) arg = band_step(d, V, U, d->cnt[0], d->cnt[1], a, tb, adj);
+    else if (d->cnt[0][0]) arg = full_step_counts(d, V, U, d->cnt[0], d->cnt[1], a);
+    else arg = full_step(V, U, d->M, d->p, a, d->mat, d->mis, d->ind, tb);
+    d->row[0] = U, d->row[1] = V;
+    if (d->cnt[0][0])
+        for (int k = 0; k < 3; k++) {
+            sc_t *sw = d->cnt[0][k];
+            d->cnt[0][k] = d->cnt[1][k], d->cnt[1][k] = sw;
+        }
+    d->best = arg;
+    return arg;
+}
+
+/* Lower every score by `by` (long alignments stay inside 32 bits); cells clamp at
+ * APX_NEG. */
+static void dp_lower(dp_t *d, sc_t by)
+{
+    sc_t *V = d->row[0];
+    for (uint64_t i = 0; i < d->n; i++) V[i] = V[i] - by < APX_NEG ? APX_NEG : V[i] - by;
+}
+
+/* Switch full rows (of a start at any phase) to a band around the best cell. */
+static void dp_narrow(dp_t *d, apx_work_t *w)
+{
+    sc_t *V = d->row[0], *U = d->row[1];
+    const uint64_t lo = (d->best + d->p - APX_BAND / 2) % d->p;
+    for (uint64_t i = 0; i < APX_BAND; i++) U[i] = V[(lo + i) % d->p];
+    for (uint64_t i = APX_BAND; i < d->p && i < APX_BAND + APX_PAD; i++) U[i] = APX_NEG;
+    for (uint64_t i = APX_BAND; i < d->p && i < APX_BAND + APX_PAD; i++) V[i] = APX_NEG;
+    for (uint64_t k = 0; k < d->p + APX_BAND + 1; k++) w->mm[k] = d->M[k % d->p];
+    d->row[0] = U, d->row[1] = V;
+    d->M = w->mm, d->lo = lo, d->banded = 1, d->n = APX_BAND, d->best = APX_BAND / 2;
+}
+
+/* The full rows of dp_open leave the cells past n as they were: the band needs
+ * APX_NEG there. */
+static void dp_close(dp_t *d)
+{
+    for (int r = 0; r < 2; r++)
+        for (uint64_t i = 0; i < APX_PAD && d->n > APX_BAND; i++) d->row[r][APX_BAND + i] = APX_NEG;
+}
+
+/* ---- scores ---------------------------------------------------------------------- */
+
+static int64_t score_rows(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
+                          int any_phase, int band_ok, const rv_approx_opts_t *o)
+{
+    dp_t d;
+    dp_open(w, &d, M, p, band_ok && !any_phase, o, 0);
+    dp_start(&d, 0, any_phase);
+    int64_t off = 0;
+    uint64_t arg = d.best;
+    for (uint64_t j = 0; j < len; j++) {
+        if (any_phase && band_ok && !d.banded && p >= APX_BAND_FROM && j == 2 * APX_BAND) dp_narrow(&d, w);
+        arg = dp_step(&d, t[j], NULL, NULL);
+        if (d.row[0][arg] > APX_REBASE) off += d.row[0][arg], dp_lower(&d, d.row[0][arg]);
+    }
+    if (!len)
+        for (uint64_t c = 1; c < d.n; c++) arg = d.row[0][c] > d.row[0][arg] ? c : arg;
+    const int64_t r = off + d.row[0][arg];
+    dp_close(&d);
+    return r;
 }
 
 int64_t apx_score_only(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int any_phase,
                        const rv_approx_opts_t *o)
 {
-    int64_t *V = w->srow, *U = w->srow + p;
-    srow_init(V, p, 0, o);
-    if (any_phase) memset(V, 0, p * sizeof *V);
-    uint64_t arg = 0;
-    for (uint64_t j = 0; j < len; j++) {
-        arg = srow_step(V, U, M, p, t[j], o, NULL);
-        int64_t *sw = V;
-        V = U, U = sw;
-    }
-    if (!len)
-        for (uint64_t c = 1; c < p; c++) arg = V[c] > V[arg] ? c : arg;
-    return V[arg];
+    return score_rows(w, t, len, M, p, any_phase, 1, o);
 }
 
-int apx_score(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int any_phase,
+int64_t apx_score_full(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
+                       const rv_approx_opts_t *o)
+{
+    return score_rows(w, t, len, M, p, 0, 0, o);
+}
+
+/* The counts of the best alignment, in band rows or full ones. */
+static void score_counts(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int band_ok,
+                         const rv_approx_opts_t *o, rv_approx_cell_t *best)
+{
+    dp_t d;
+    dp_open(w, &d, M, p, band_ok, o, 1);
+    dp_start(&d, 0, 0);
+    for (int r = 0; r < 2; r++)
+        for (uint64_t i = 0; i < d.n; i++) d.cnt[r][0][i] = d.cnt[r][1][i] = 0, d.cnt[r][2][i] = 0;
+    for (uint64_t i = 0; i < d.n; i++) d.cnt[0][2][i] = (sc_t)((dp_phase(&d, i) + p) % p); /* dp_start's deletions */
+    if (d.banded)
+        for (uint64_t i = 0; i < d.n; i++)
+            if (d.row[0][i] == APX_NEG) d.cnt[0][2][i] = 0;
+    uint64_t arg = d.best;
+    for (uint64_t j = 0; j < len; j++) arg = dp_step(&d, t[j], NULL, NULL);
+    if (!len)
+        for (uint64_t c = 1; c < d.n; c++) arg = d.row[0][c] > d.row[0][arg] ? c : arg;
+    const uint64_t m = (uint64_t)d.cnt[0][0][arg], x = (uint64_t)d.cnt[0][1][arg], g = (uint64_t)d.cnt[0][2][arg];
+    *best = (rv_approx_cell_t){o->match * (int64_t)m - o->mismatch * (int64_t)x - o->indel * (int64_t)g, m, x, g};
+    dp_close(&d);
+}
+
+int apx_score(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
               const rv_approx_opts_t *o, rv_approx_cell_t *best)
 {
     if (apx_reserve(w, p) < 0) return -1;
-    rv_approx_cell_t *V = w->row, *U = w->row + p;
-    row_init(V, p, 0, o);
-    if (any_phase)
-        for (uint64_t c = 0; c < p; c++) V[c] = (rv_approx_cell_t){0, 0, 0, 0};
-    uint64_t arg = 0;
-    for (uint64_t c = 1; c < p; c++) arg = better(&V[c], &V[arg]) ? c : arg;
-    for (uint64_t j = 0; j < len; j++) {
-        arg = row_step(V, U, M, p, t[j], o, NULL);
-        rv_approx_cell_t *sw = V;
-        V = U, U = sw;
+    /* the counts come from the band when it finds the best score (scores in 32
+     * bits: counts from the band or full rows for texts of up to 2^28 symbols) */
+    const int64_t want = apx_score_full(w, t, len, M, p, o);
+    if (p >= APX_BAND_FROM) {
+        score_counts(w, t, len, M, p, 1, o, best);
+        if (best->s == want) return 0;
     }
-    *best = V[arg];
+    score_counts(w, t, len, M, p, 0, o, best);
     return 0;
 }
 
@@ -184,7 +434,7 @@ int rv_approx_score(const uint8_t *t, uint64_t len, const uint8_t *motif, uint64
                     rv_approx_cell_t *best)
 {
     apx_work_t w = {0};
-    int rc = apx_score(&w, t, len, motif, p, 0, o, best);
+    int rc = apx_score(&w, t, len, motif, p, o, best);
     apx_work_free(&w);
     return rc;
 }
@@ -192,58 +442,76 @@ int rv_approx_score(const uint8_t *t, uint64_t len, const uint8_t *motif, uint64
 int apx_extend(apx_work_t *w, const uint8_t *t, uint64_t x, uint64_t limit, int dir, const uint8_t *M, uint64_t p,
                uint64_t phase, uint64_t min_len, const rv_approx_opts_t *o, apx_end_t *out)
 {
-    int64_t *V = w->srow, *U = w->srow + p;
-    srow_init(V, p, phase, o);
+    dp_t d;
+    dp_open(w, &d, M, p, 1, o, 0);
+    dp_start(&d, phase, 0);
     *out = (apx_end_t){0, phase, 0};
-    int64_t top = 0;
+    int64_t top = 0, off = 0;
     const int64_t drop = apx_xdrop(p);
     for (uint64_t j = 0; j < limit; j++) {
         const uint8_t a = dir > 0 ? t[x + j] : t[x - 1 - j];
-        const uint64_t arg = srow_step(V, U, M, p, a, o, NULL);
-        int64_t *sw = V;
-        V = U, U = sw;
-        if (V[arg] > top) top = V[arg];
-        if (j + 1 >= min_len && (j + 1 == min_len || V[arg] >= out->score)) *out = (apx_end_t){j + 1, arg, V[arg]};
-        if (j + 1 >= min_len && V[arg] < top - drop) break;
+        const uint64_t arg = dp_step(&d, a, NULL, NULL);
+        const int64_t v = off + d.row[0][arg];
+        if (v > top) top = v;
+        if (j + 1 >= min_len && (j + 1 == min_len || v >= out->score)) *out = (apx_end_t){j + 1, dp_phase(&d, arg), v};
+        if (j + 1 >= min_len && v < top - drop) break;
+        if (d.row[0][arg] > APX_REBASE) off += d.row[0][arg], dp_lower(&d, d.row[0][arg]);
     }
+    dp_close(&d);
     return 0;
 }
-
-/* The move into cell (r, c) of a block's trace; rows 1..B. */
-#define TB(r, c) w->tb[(uint64_t)((r) - 1) * p + (c)]
 
 int apx_consensus(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int sigma,
                   uint64_t cap, const rv_approx_opts_t *o, uint8_t *C, uint64_t *pc)
 {
     const uint64_t B = APX_BLOCK, syms = (uint64_t)sigma + 1; /* symbol 0: a gap */
-    if (apx_reserve_trace(w, B * p, 2 * p * syms) < 0) return -1;
+    dp_t d;
+    dp_open(w, &d, M, p, 1, o, 0);
+    const uint64_t nb = d.n;
+    if (apx_reserve_trace(w, B * (nb + 1 + sizeof(uint64_t)), 2 * p * syms) < 0) return -1;
+    uint64_t *lo = (uint64_t *)(void *)w->tb; /* band start of each row, its move, its trace */
+    int8_t *mv = (int8_t *)(lo + B);
+    uint8_t *tb = (uint8_t *)(mv + B);
     uint32_t *votes = w->votes, *ins = w->votes + p * syms;
     memset(votes, 0, 2 * p * syms * sizeof *votes);
-    int64_t *V = w->srow, *U = w->srow + p;
-    srow_init(V, p, 0, o);
+    dp_start(&d, 0, 0);
     for (uint64_t b0 = 0; b0 < len; b0 += B) {
         const uint64_t rows = len - b0 < B ? len - b0 : B;
         uint64_t arg = 0;
         for (uint64_t r = 1; r <= rows; r++) {
-            arg = srow_step(V, U, M, p, t[b0 + r - 1], o, &TB(r, 0));
-            int64_t *sw = V;
-            V = U, U = sw;
+            int adj = 0;
+            arg = dp_step(&d, t[b0 + r - 1], tb + (r - 1) * nb, &adj);
+            lo[r - 1] = d.lo, mv[r - 1] = (int8_t)adj;
+            if (d.row[0][arg] > APX_REBASE) dp_lower(&d, d.row[0][arg]);
         }
         /* trace the block back from its best cell: votes for each phase, and for
          * a symbol inserted before it (once per copy) */
-        for (uint64_t r = rows, c = arg, in_run = 0; r > 0;) {
-            const uint8_t op = TB(r, c);
-            const uint64_t prev = c == 0 ? p - 1 : c - 1;
+        for (uint64_t r = rows, i = arg, in_run = 0; r > 0;) {
+            const uint8_t op = tb[(r - 1) * nb + i];
+            const uint64_t c = d.banded ? (lo[r - 1] + i) % p : i, prev = c == 0 ? p - 1 : c - 1;
+            const int64_t di = d.banded ? mv[r - 1] : 0;
             if (op == OP_INS) {
                 if (!in_run) ins[c * syms + t[b0 + r - 1]]++, in_run = 1;
+                const int64_t j = (int64_t)i + di + (d.banded ? 1 : 0);
                 r--;
+                if (j < 0 || j >= (int64_t)nb) break;
+                i = (uint64_t)j;
                 continue;
             }
             in_run = 0;
-            if (op == OP_DIAG) votes[prev * syms + t[b0 + r - 1]]++, r--, c = prev;
-            else votes[prev * syms]++, c = prev;
+            if (op == OP_DIAG) {
+                votes[prev * syms + t[b0 + r - 1]]++, r--;
+                const int64_t j = d.banded ? (int64_t)i + di : (int64_t)(i == 0 ? p - 1 : i - 1);
+                if (j < 0 || j >= (int64_t)nb) break;
+                i = (uint64_t)j;
+            } else {
+                votes[prev * syms]++;
+                if (d.banded && i == 0) break;
+                i = d.banded ? i - 1 : (i == 0 ? p - 1 : i - 1);
+            }
         }
     }
+    dp_close(&d);
     /* per phase: the majority symbol (the motif's on a tie) or none for a gap
      * majority, after the majority inserted symbol when most copies insert one */
     for (int pass = 0, grow = 1; pass < 2; pass++) {
@@ -281,15 +549,11 @@ int rv_approx_copies(const uint8_t *t, uint64_t len, const uint8_t *motif, uint6
         apx_work_free(&w);
         return -1;
     }
-    int64_t *V = w.srow, *U = w.srow + p;
-    srow_init(V, p, 0, o);
-    uint64_t c = 0;
-    for (uint64_t c2 = 1; c2 < p; c2++) c = V[c2] > V[c] ? c2 : c;
-    for (uint64_t r = 1; r <= len; r++) {
-        c = srow_step(V, U, motif, p, t[r - 1], o, w.tb + (r - 1) * p);
-        int64_t *sw = V;
-        V = U, U = sw;
-    }
+    dp_t d;
+    dp_open(&w, &d, motif, p, 0, o, 0);
+    dp_start(&d, 0, 0);
+    uint64_t c = d.best;
+    for (uint64_t r = 1; r <= len; r++) c = dp_step(&d, t[r - 1], w.tb + (r - 1) * p, NULL);
     /* back from the best cell: a copy starts where the path enters phase 0 */
     *n = 0;
     *path = (rv_approx_cell_t){0, 0, 0, 0};

@@ -8,6 +8,8 @@
 enum {
     APX_XDROP = 70,   /* an extension stops when its score falls this far below its best, + period */
     APX_BLOCK = 1024, /* text rows traced back at a time for the consensus */
+    APX_BAND = 64,        /* cells of a band row (approx_align.c) */
+    APX_BAND_FROM = 257,  /* motifs of this many symbols or more are aligned in band rows */
 };
 
 /* The X-drop of an extension with a motif of p symbols: a copy of a long motif at
@@ -18,9 +20,9 @@ static inline int64_t apx_xdrop(uint64_t p) { return APX_XDROP + (int64_t)p; }
 
 /* A thread's scratch (rows for p cells: apx_reserve before the calls below): DP rows, a block's trace and the consensus votes. */
 typedef struct {
-    rv_approx_cell_t *row; /* 2 rows (scores with counts) */
-    int64_t *srow;         /* 2 rows (scores alone) */
-    uint64_t row_cap;      /* cells per row */
+    int32_t *srow;    /* 2 rows of scores and 3 of counts, each padded */
+    uint64_t row_cap; /* cells per row */
+    uint8_t *mm;      /* the motif repeated, for band rows */
     uint8_t *tb;
     uint64_t tb_cap;
     uint32_t *votes;
@@ -45,13 +47,18 @@ void apx_work_free(apx_work_t *w);
 int apx_extend(apx_work_t *w, const uint8_t *t, uint64_t x, uint64_t limit, int dir, const uint8_t *M, uint64_t p,
                uint64_t phase, uint64_t min_len, const rv_approx_opts_t *o, apx_end_t *out);
 
-/* rv_approx_score with w's rows; any_phase: the alignment may start at any phase
- * of M at no cost (the copies after the first, against the motif). */
-int apx_score(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int any_phase,
+/* rv_approx_score with w's rows: the score exact, from full rows (its counts from
+ * band rows when those reach it). */
+int apx_score(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
               const rv_approx_opts_t *o, rv_approx_cell_t *best);
 
-/* apx_score's score alone (faster); w's rows must hold p (apx_reserve). */
+/* apx_score's score alone (faster; a lower bound when p >= APX_BAND_FROM, from band
+ * rows); w's rows must hold p (apx_reserve). */
 int64_t apx_score_only(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int any_phase,
+                       const rv_approx_opts_t *o);
+
+/* apx_score's score alone, from full rows (exact). */
+int64_t apx_score_full(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
                        const rv_approx_opts_t *o);
 
 /* The majority of the copies of t[0, len) aligned to M^inf from phase 0, phase by
@@ -81,9 +88,10 @@ typedef struct { /* the loci of one piece, their motifs one after the other */
 /* The loci of the n_pieces lists in one set *res, sorted by start and period: the
  * redundant ones go (one that another of compatible period holds, one mostly
  * covered by a smaller compatible period that still scores when widened over it),
- * as do those that miss text [lo, hi).  0, or -1 with a message. */
+ * as do those that miss text [lo, hi); the others are scored exactly (apx_score)
+ * with `threads` threads.  0, or -1 with a message. */
 int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uint64_t n_pieces, uint64_t lo,
-              uint64_t hi, rv_approx_set_t *res);
+              uint64_t hi, int threads, rv_approx_set_t *res);
 
 /* rv_approx_find with pieces of piece_len symbols (the tests cut small ones). */
 int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds, uint64_t n_seeds,

@@ -8,11 +8,14 @@
  * band (d/256 past 512) hits at the same distance, each within APX_GAP + d/4
  * of the previous one, make a seed of period d (a repeat of period d with identity q
  * gives a hit at about a fraction q^k of its positions; chance ones rarely come
- * in a row).  The exact runs that start in the piece are seeds too.  A seed
+ * in a row).  Each hit is also extended exactly: the exact run of period d
+ * through it is a seed when it scores alone (as are the runs a caller passes
+ * that start in the piece).  A seed
  * contained in a locus already found with a compatible period is skipped, and so
  * are hits at distances compatible with a locus before its end.  The pieces'
  * loci are then merged (approx_merge.c).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +69,8 @@ typedef struct { /* k-mers of k symbols by a hash of `bits` bits: last position,
 typedef struct { /* a thread's state, kept from piece to piece (stamped by piece) */
     apx_work_t w;
     kmer_table_t tab[2];                          /* short and long k-mers */
-    uint64_t *hlast, *hcnt, *cover, *dstamp; /* per distance */
-    uint8_t *M, *R, *C, *S;                       /* motif scratch */
+    uint64_t *hlast, *hcnt, *cover, *exact, *dstamp; /* per distance */
+    uint8_t *M, *R, *C, *S, *R2, *F;              /* motif scratch */
     uint64_t *active, n_active, active_cap;       /* loci of the piece not yet ended */
 } thread_t;
 
@@ -82,6 +85,7 @@ typedef struct {
     thread_t *th;
     int k, k_long; /* k-mer sizes of the short and long distances */
     _Atomic int failed;
+    char why[400]; /* a worker's message (messages are per thread) */
 } ctx_t;
 
 /* Extend M[0, p) (phase 0 at s0) right from s0, then left from where that ended,
@@ -104,7 +108,9 @@ static int64_t extend_both(thread_t *t, const uint8_t *txt, const piece_t *pc, u
 }
 
 /* M[0, p) over text[a, b), where an alignment scores sc: the locus when it passes
- * (*got = 1; M cut to its smallest period, *plen).  0, or -1 with a message. */
+ * (*got = 1; M cut to its smallest period, *plen).  sc is a lower bound of the
+ * locus's score (the extension's alignment ends at one phase, or keeps to a band):
+ * the merge scores the loci it keeps exactly.  0, or -1 with a message. */
 static int accept(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t a, uint64_t b, int64_t sc,
                   rv_approx_t *loc, uint64_t *plen, int *got)
 {
@@ -122,12 +128,37 @@ static int accept(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t 
      * the first p symbols end, the first part scoring match * p at most, so this
      * holds for an exact run of length L >= 2p, match * L >= min_score */
     if (4 * apx_score_only(&t->w, txt + a + p, b - a - p, M, p, 1, o) < o->min_score) return 0;
-    rv_approx_cell_t best;
-    if (apx_score(&t->w, txt + a, b - a, M, p, 0, o, &best) < 0) return -1;
-    if (best.s < o->min_score) return 0;
-    *loc = (rv_approx_t){a, b, p, best.s, best.m, best.x, best.g, 0};
+    *loc = (rv_approx_t){a, b, p, sc, 0, 0, 0, 0};
     *plen = p;
     *got = 1;
+    return 0;
+}
+
+/* M[0, *p) over text[*a, *b), an alignment scoring *sc: when M reads as m = 2 or
+ * 3 copies of a period q (half the symbols agree with those q further on), as
+ * the consensus of a few copies of a diverged array often does, the consensus
+ * of the copies aligned to M[0, q), extended over e0, replaces it when it
+ * scores min_score and nine tenths of *sc: an array is one locus at its
+ * smallest period.  0, or -1 with a message. */
+static int fold_motif(const ctx_t *x, thread_t *t, const piece_t *pc, uint8_t *M, uint64_t *p, uint64_t e0,
+                      uint64_t *a, uint64_t *b, int64_t *sc)
+{
+    const uint8_t *txt = x->s->text;
+    for (uint64_t m = 2; m <= 3 && *p >= 2 * m; m++) {
+        const uint64_t q = (*p + m / 2) / m;
+        uint64_t same = 0, pcn, na, nb;
+        for (uint64_t i = 0; i + q < *p; i++) same += M[i] == M[i + q];
+        if (2 * same < *p - q) continue;
+        if (apx_consensus(&t->w, txt + *a, *b - *a, M, q, x->s->sigma, x->o->max_period, x->o, t->C, &pcn) < 0 ||
+            apx_reserve(&t->w, pcn) < 0)
+            return -1;
+        memcpy(t->R2, t->C, pcn);
+        const int64_t v = extend_both(t, txt, pc, t->R2, pcn, *a, e0 > *a ? e0 : *a + 1, x->o, UINT64_MAX / 2, &na, &nb);
+        if (v < x->o->min_score || 10 * v < 9 * *sc) continue;
+        memcpy(M, t->R2, pcn);
+        *p = pcn, *a = na, *b = nb, *sc = v;
+        return 0;
+    }
     return 0;
 }
 
@@ -141,8 +172,9 @@ static int accept(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t 
  * lighter penalties of APX_LIGHT, under which such copies still score, and the
  * majority of the copies aligned there (consensus) is extended again with the
  * true weights, twice at most while the score grows.  Random text scores
- * near zero under the light weights, so that extension reads a few periods only.  When that fails, the seed's
- * own copy extended with the true weights gets a last try. */
+ * near zero under the light weights, so that extension reads a few periods only.
+ * When that fails, the seed's own copy extended with the true weights gets a last
+ * try, unless the light extension scored too little for that to pass. */
 static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0, uint64_t e0, uint64_t d,
                      rv_approx_t *loc, uint64_t *plen, int *got, uint64_t *tried)
 {
@@ -158,7 +190,12 @@ static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0
     memcpy(M, t->S, d);
     int64_t sc = extend_both(t, txt, pc, M, p, s0, e0, &light, APX_LIGHT_REACH * d, &a, &b);
     *tried = b;
-    if (2 * (sc - o->match * (int64_t)d) < o->min_score) goto own_copy; /* past the seed's own copy */
+    /* the copies past the seed's own: under the true weights they score less */
+    const int64_t rest = sc - o->match * (int64_t)d;
+    if (2 * rest < o->min_score) {
+        if (4 * rest < o->min_score) return 0;
+        goto own_copy;
+    }
     int64_t best = INT64_MIN;
     for (int round = 0; round < 3; round++) {
         uint64_t pcn;
@@ -166,20 +203,41 @@ static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0
                           &pcn) < 0 ||
             apx_reserve(&t->w, pcn) < 0)
             return -1;
-        if (round && ((pcn == p && !memcmp(t->C, M, p)) ||
-                      apx_score_only(&t->w, txt + a, b - a, t->C, pcn, 0, o) <= best))
-            break;
+        if (round && pcn == p && !memcmp(t->C, M, p)) break;
+        /* the consensus extended over the seed: kept while it scores more */
+        memcpy(t->R2, M, p);
+        const uint64_t pa = a, pb = b, pp = p;
         memcpy(M, t->C, pcn), p = pcn;
-        best = extend_both(t, txt, pc, M, p, a, e0, o, UINT64_MAX / 2, &a, &b); /* a <= s0: over the seed */
+        const int64_t v = extend_both(t, txt, pc, M, p, a, e0, o, UINT64_MAX / 2, &a, &b); /* a <= s0 */
         if (b > *tried) *tried = b;
+        if (v <= best) {
+            memcpy(M, t->R2, pp), p = pp, a = pa, b = pb;
+            break;
+        }
+        best = v;
     }
+    /* the folded motif, else the motif as it was */
+    const uint64_t up = p, ua = a, ub = b;
+    const int64_t ubest = best;
+    memcpy(t->F, M, p);
+    if (best > INT64_MIN && fold_motif(x, t, pc, M, &p, e0, &a, &b, &best) < 0) return -1;
     if (accept(x, t, M, p, a, b, best, loc, plen, got) < 0) return -1;
+    if (!*got && p != up) {
+        memcpy(M, t->F, up);
+        if (accept(x, t, M, up, ua, ub, ubest, loc, plen, got) < 0) return -1;
+    }
     if (*got) return 0;
 own_copy:
     memcpy(M, t->S, d);
     p = d;
     sc = extend_both(t, txt, pc, M, p, s0, e0, o, UINT64_MAX / 2, &a, &b);
     return accept(x, t, M, p, a, b, sc, loc, plen, got);
+}
+
+/* The state of distance q, reset when the scan `stamp` first meets it. */
+static inline void dist_fresh(thread_t *t, uint64_t q, uint64_t stamp)
+{
+    if (t->dstamp[q] != stamp) t->dstamp[q] = stamp, t->hcnt[q] = 0, t->hlast[q] = 0, t->cover[q] = 0, t->exact[q] = 0;
 }
 
 /* 1 when [s0, e0) lies in an active locus of a period compatible with d; drops the
@@ -207,7 +265,7 @@ static void silence(thread_t *t, uint64_t stamp, uint64_t P, uint64_t end, uint6
     for (uint64_t m = dmin / P > 1 ? dmin / P : 1; m <= APX_MULTIPLES && m * P - P / 10 <= dmax; m++) {
         const uint64_t mp = m * P, tol = P / 10 + apx_band(mp + P / 10);
         for (uint64_t q = mp > tol + dmin ? mp - tol : dmin; q <= mp + tol && q <= dmax; q++) {
-            if (t->dstamp[q] != stamp) t->dstamp[q] = stamp, t->hcnt[q] = 0, t->hlast[q] = 0, t->cover[q] = 0;
+            dist_fresh(t, q, stamp);
             if (t->cover[q] < end) t->cover[q] = end;
         }
     }
@@ -229,14 +287,14 @@ static int try_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t sta
      * such as satellites give hits all along, and a try costs ~ d^2) */
     const uint64_t until = tried + (!got && d >= 128 ? APX_RETRY * d : 0), off = d >= 128 ? apx_band(d) : 0;
     for (uint64_t q = d - off; q <= d + off && q <= dmax; q++) {
-        if (t->dstamp[q] != stamp) t->dstamp[q] = stamp, t->hcnt[q] = 0, t->hlast[q] = 0, t->cover[q] = 0;
+        dist_fresh(t, q, stamp);
         if (t->cover[q] < until) t->cover[q] = until;
     }
     if (!got) return 0;
     if (rv_grow((void **)&L->v, &L->cap, L->n + 1, sizeof *L->v) < 0 ||
         rv_grow((void **)&L->mot, &L->mcap, L->mn + plen, 1) < 0 ||
         rv_grow((void **)&t->active, &t->active_cap, t->n_active + 1, sizeof *t->active) < 0)
-        return rv_error("approx", "out of memory");
+        return rv_oom("approximate loci", 2 * (L->n + 1) * sizeof *L->v + 2 * (L->mn + plen));
     loc.motif = L->mn;
     memcpy(L->mot + L->mn, t->M, plen);
     L->mn += plen;
@@ -267,6 +325,26 @@ static int run_seeds(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t st
     return 0;
 }
 
+/* The exact run of period d through the hit of text[at - d, at - d + k) at at, when
+ * it scores alone: a seed.  Every exact run that scores min_score (length L >=
+ * 2d, match * L >= min_score) holds a k-mer whose last occurrence is one period
+ * back, so each is met here once (the distance remembers the run's end). */
+static int exact_run(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, apx_list_t *L, uint64_t at,
+                     uint64_t d, uint64_t dmin, uint64_t dmax)
+{
+    if (d > x->o->max_period) return 0;
+    dist_fresh(t, d, stamp);
+    if (at < t->exact[d]) return 0;
+    const uint8_t *txt = x->s->text;
+    uint64_t i = at - d, j = at;
+    while (i > pc->sl && txt[i - 1] == txt[i - 1 + d]) i--;
+    while (j < pc->sh && txt[j] == txt[j - d]) j++;
+    /* [i, j) has period d; the hits inside it are at positions below j */
+    t->exact[d] = j;
+    if (j - i < 2 * d || (int64_t)(j - i) * x->o->match < x->o->min_score) return 0;
+    return try_seed(x, t, pc, stamp, L, at, i, j, d, dmin, dmax);
+}
+
 /* One scan of the piece's k-mers (table tab), for the seeds of distances in
  * [dmin, dmax]; with_runs: the exact runs' seeds too. */
 static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *tab, uint64_t dmin, uint64_t dmax,
@@ -280,7 +358,7 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
     const uint64_t stamp = 2 * id + 1 + (dmin > 1);
     apx_list_t *L = &x->out[id];
     if (rv_grow((void **)&t->active, &t->active_cap, L->n + 1, sizeof *t->active) < 0)
-        return rv_error("approx", "out of memory");
+        return rv_oom("approximate loci", 2 * (L->n + 1) * sizeof *t->active);
     /* the loci of an earlier scan: active, and silencing their distances from
      * their start on, as though found in this scan */
     const uint64_t n0 = L->n;
@@ -312,12 +390,14 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
         const uint64_t prev = tab->stamp[slot] == stamp ? tab->pos[slot] : UINT64_MAX;
         tab->stamp[slot] = stamp, tab->pos[slot] = at;
         if (prev == UINT64_MAX || at - prev > dmax || memcmp(txt + prev, txt + at, k)) continue;
+        const uint64_t d0 = at - prev;
+        if (at >= pc->t0 && exact_run(x, t, pc, stamp, L, at, d0, dmin, dmax) < 0) return -1;
         /* a hit at distance d counts for the band of distances around d too: the
          * indels of two diverged copies move the distance of their hits */
-        const uint64_t d0 = at - prev, b = apx_band(d0), dlo = d0 - b > dmin ? d0 - b : dmin,
+        const uint64_t b = apx_band(d0), dlo = d0 - b > dmin ? d0 - b : dmin,
                        dhi = d0 + b < dmax ? d0 + b : dmax;
         for (uint64_t d = dlo; d <= dhi; d++) {
-            if (t->dstamp[d] != stamp) t->dstamp[d] = stamp, t->hcnt[d] = 0, t->hlast[d] = 0, t->cover[d] = 0;
+            dist_fresh(t, d, stamp);
             if (at < t->cover[d]) continue;
             if (t->hcnt[d] == 0 || at - t->hlast[d] > APX_GAP + d / 4) t->hcnt[d] = 0;
             t->hlast[d] = at;
@@ -346,7 +426,8 @@ static void run_pieces(void *ud, uint64_t lo, uint64_t hi, int ti)
 {
     ctx_t *x = ud;
     for (uint64_t id = lo; id < hi && !x->failed; id++)
-        if (do_piece(x, &x->th[ti], id) < 0) x->failed = 1;
+        if (do_piece(x, &x->th[ti], id) < 0 && atomic_exchange(&x->failed, 1) == 0) /* the first message */
+            snprintf(x->why, sizeof x->why, "%s", rv_last_error());
 }
 
 /* ---- pieces, threads and the merge ------------------------------------------ */
@@ -356,7 +437,7 @@ static int table_init(kmer_table_t *tab, uint64_t k, uint64_t dmax)
     int bits = 16; /* a slot per 8 positions of the longest distance: few k-mers lost to others */
     while (bits < 24 && (1ull << bits) < 8 * dmax) bits++;
     *tab = (kmer_table_t){calloc(2ull << bits, sizeof *tab->pos), NULL, k, bits};
-    if (!tab->pos) return rv_oom("seeds' table", (2ull << bits) * sizeof *tab->pos);
+    if (!tab->pos) return rv_oom("approximate search's k-mer table", (2ull << bits) * sizeof *tab->pos);
     tab->stamp = tab->pos + (1ull << bits);
     return 0;
 }
@@ -365,11 +446,11 @@ static int thread_init(thread_t *t, const ctx_t *x)
 {
     const uint64_t D = x->dmax + 1;
     *t = (thread_t){0};
-    t->hlast = calloc(4 * D, sizeof *t->hlast);
-    t->M = malloc(4 * D);
-    if (!t->hlast || !t->M) return rv_error("approx", "out of memory");
-    t->hcnt = t->hlast + D, t->cover = t->hcnt + D, t->dstamp = t->cover + D;
-    t->R = t->M + D, t->C = t->R + D, t->S = t->C + D;
+    t->hlast = calloc(5 * D, sizeof *t->hlast);
+    t->M = malloc(6 * D);
+    if (!t->hlast || !t->M) return rv_oom("approximate search's distances", 5 * D * sizeof *t->hlast + 6 * D);
+    t->hcnt = t->hlast + D, t->cover = t->hcnt + D, t->exact = t->cover + D, t->dstamp = t->exact + D;
+    t->R = t->M + D, t->C = t->R + D, t->S = t->C + D, t->R2 = t->S + D, t->F = t->R2 + D;
     if (table_init(&t->tab[0], (uint64_t)x->k, APX_LONG_FROM) < 0) return -1;
     return x->dmax >= APX_LONG_FROM ? table_init(&t->tab[1], (uint64_t)x->k_long, x->dmax) : 0;
 }
@@ -395,7 +476,7 @@ static piece_t *cut_pieces(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t
         for (uint64_t t0 = from; t0 < to; t0 += piece_len) {
             if (rv_grow((void **)&v, &cap, *n + 1, sizeof *v) < 0) {
                 free(v);
-                rv_error("approx", "out of memory");
+                rv_oom("approximate search's pieces", 2 * (*n + 1) * sizeof *v);
                 return NULL;
             }
             v[(*n)++] = (piece_t){t0, to - t0 > piece_len ? t0 + piece_len : to, sl, sh};
@@ -421,12 +502,14 @@ int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds,
     for (uint64_t kinds = (uint64_t)s->sigma * s->sigma; kinds < (1u << 20) && kl < 20; kinds *= (uint64_t)s->sigma) kl++;
     if (kl <= k) kl = k + 1;
     ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, calloc(n_pieces ? n_pieces : 1, sizeof(apx_list_t)),
-               calloc((size_t)threads, sizeof(thread_t)), k, kl, 0};
-    int rc = x.out && x.th ? 0 : rv_error("approx", "out of memory");
+               calloc((size_t)threads, sizeof(thread_t)), k, kl, 0, ""};
+    int rc = x.out && x.th ? 0
+           : rv_oom("approximate search's pieces", (n_pieces ? n_pieces : 1) * sizeof(apx_list_t) +
+                                                     (uint64_t)threads * sizeof(thread_t));
     for (int t = 0; rc == 0 && t < threads; t++) rc = thread_init(&x.th[t], &x);
     if (rc == 0) {
         rv_parallel_dynamic(threads, n_pieces, 1, run_pieces, &x);
-        rc = x.failed ? -1 : apx_merge(s, o, x.out, n_pieces, lo, hi, res);
+        rc = x.failed ? rv_error(NULL, "%s", x.why) : apx_merge(s, o, x.out, n_pieces, lo, hi, threads, res);
     }
     for (int t = 0; x.th && t < threads; t++) thread_free(&x.th[t]);
     for (uint64_t j = 0; x.out && j < n_pieces; j++) free(x.out[j].v), free(x.out[j].mot);

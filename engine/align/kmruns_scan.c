@@ -2,6 +2,7 @@
  * text against itself shifted by p, walked mismatch by mismatch only around the
  * blocks that could lie inside a run long enough to report. */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -27,6 +28,7 @@ typedef struct {
     uint64_t **words;    /* a thread's mismatch words */
     uint64_t *words_cap;
     _Atomic int rc;      /* -1 once a thread failed (the others stop) */
+    char why[400];       /* that thread's message */
 } job_t;
 
 /* Bit j set when a[j] != b[j], j < 64. */
@@ -72,7 +74,7 @@ static int push(list_t *l, rv_kmrun_t r)
     if (l->n == l->cap) {
         uint64_t cap = l->cap ? 2 * l->cap : 64;
         rv_kmrun_t *v = realloc(l->v, cap * sizeof *v);
-        if (!v) return rv_error("tandem", "out of memory");
+        if (!v) return rv_oom("k-mismatch runs", cap * sizeof *v);
         l->v = v, l->cap = cap;
     }
     l->v[l->n++] = r;
@@ -113,7 +115,7 @@ static int period_segment(job_t *J, int t, uint64_t p, uint64_t lo, uint64_t hi,
     while (g > 1 && 2 * (uint64_t)g - 1 > wmin) g /= 2;
     if (nw > J->words_cap[t]) {
         uint64_t *w = realloc(J->words[t], nw * sizeof *w);
-        if (!w) return rv_error("tandem", "out of memory");
+        if (!w) return rv_oom("k-mismatch runs' mismatch words", nw * sizeof *w);
         J->words[t] = w, J->words_cap[t] = nw;
     }
     uint64_t *w = J->words[t];
@@ -128,7 +130,7 @@ static int period_segment(job_t *J, int t, uint64_t p, uint64_t lo, uint64_t hi,
     int64_t done = -1; /* windows ending at mismatches <= done are out */
     uint64_t ring_cap = k + 2;
     int64_t ring[66], *rg = k + 2 <= 66 ? ring : malloc(ring_cap * sizeof *rg);
-    if (!rg) return rv_error("tandem", "out of memory");
+    if (!rg) return rv_oom("k-mismatch runs' windows", ring_cap * sizeof *rg);
     int rc = 0;
     for (uint64_t i = 0; rc == 0 && i < nw;) {
         if (!has_block(w[i], g, k)) { i++; continue; }
@@ -175,7 +177,9 @@ static void period_range(void *ctx, uint64_t a, uint64_t b, int t)
     job_t *J = ctx;
     for (uint64_t p = a + 1; p <= b && J->rc == 0; p++)
         for (uint64_t i = 0; i < J->n_seg && J->rc == 0; i++)
-            if (period_segment(J, t, p, J->seg[i].lo, J->seg[i].hi, &J->by_p[p]) < 0) J->rc = -1;
+            if (period_segment(J, t, p, J->seg[i].lo, J->seg[i].hi, &J->by_p[p]) < 0 &&
+                atomic_exchange(&J->rc, -1) == 0) /* the first message (messages are per thread) */
+                snprintf(J->why, sizeof J->why, "%s", rv_last_error());
 }
 
 /* Whether text[r) shifted by q has at most most mismatches. */
@@ -219,7 +223,7 @@ int rv_kmruns_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_kmruns_
     /* the segments overlapping [lo, hi) */
     uint64_t n_seg = 0, cap = 16;
     seg_t *seg = malloc(cap * sizeof *seg);
-    if (!seg) return rv_error("tandem", "out of memory");
+    if (!seg) return rv_oom("k-mismatch runs' segments", cap * sizeof *seg);
     uint64_t a = lo;
     while (a > 0 && s->text[a - 1] != RV_BREAK) a--;
     while (a < s->n && a < hi) {
@@ -229,7 +233,7 @@ int rv_kmruns_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_kmruns_
         const uint64_t b = e ? (uint64_t)(e - s->text) : s->n;
         if (n_seg == cap) {
             seg_t *v = realloc(seg, 2 * cap * sizeof *v);
-            if (!v) { free(seg); return rv_error("tandem", "out of memory"); }
+            if (!v) { free(seg); return rv_oom("k-mismatch runs' segments", 2 * cap * sizeof *v); }
             seg = v, cap *= 2;
         }
         seg[n_seg++] = (seg_t){a, b};
@@ -237,11 +241,12 @@ int rv_kmruns_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_kmruns_
     }
     const uint64_t P = o->max_period;
     job_t J = {s, o, seg, n_seg, calloc(P + 1, sizeof(list_t)), calloc((size_t)threads, sizeof(uint64_t *)),
-               calloc((size_t)threads, sizeof(uint64_t)), 0};
-    int rc = J.by_p && J.words && J.words_cap ? 0 : rv_error("tandem", "out of memory");
+               calloc((size_t)threads, sizeof(uint64_t)), 0, ""};
+    int rc = J.by_p && J.words && J.words_cap ? 0
+           : rv_oom("k-mismatch runs' periods", (P + 1) * sizeof(list_t) + 2 * (uint64_t)threads * sizeof(uint64_t));
     if (rc == 0) {
         rv_parallel_dynamic(threads, P, 1, period_range, &J);
-        rc = J.rc;
+        rc = J.rc < 0 ? rv_error(NULL, "%s", J.why) : 0;
     }
     /* the runs that a dividing period describes as well go (kmruns.h); those of
      * [lo, hi) stay */
@@ -262,7 +267,7 @@ int rv_kmruns_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_kmruns_
     if (rc == 0) {
         out->v = malloc((total ? total : 1) * sizeof *out->v);
         out->motifs = malloc(bytes ? bytes : 1);
-        if (!out->v || !out->motifs) rc = rv_error("tandem", "out of memory");
+        if (!out->v || !out->motifs) rc = rv_oom("k-mismatch runs", (total ? total : 1) * sizeof *out->v + bytes);
     }
     for (uint64_t p = o->min_period; rc == 0 && p <= P; p++)
         for (uint64_t i = 0; i < J.by_p[p].n; i++)

@@ -63,9 +63,11 @@ typedef struct {
 void rv_approx_opts_init(rv_approx_opts_t *o);
 
 /* The loci of s that overlap text [lo, hi) (found in the segments overlapping it),
- * from the k-mer seeds and the exact runs seeds[0..n_seeds) (any runs; those of
- * period > max_period or too short to score are skipped), with `threads` threads
- * (0 = all).  Fills *out (free with rv_approx_free).  0, or -1 with a message. */
+ * from the k-mer seeds and the exact runs met through them (every exact run of
+ * period <= max_period that scores min_score lies in a locus), with `threads`
+ * threads (0 = all).  seeds[0..n_seeds) are more seeds (any runs; may be NULL, 0;
+ * those of period > max_period or too short to score are skipped).  Fills *out
+ * (free with rv_approx_free).  0, or -1 with a message. */
 int rv_approx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds, uint64_t n_seeds,
                    const rv_approx_opts_t *o, int threads, rv_approx_set_t *out);
 void rv_approx_free(rv_approx_set_t *a);

@@ -2,7 +2,8 @@
  * those overlapping REGION, as `chrom start end period copies motif` (repview-tandem(1)).
  * With --mem-budget or under mpirun the runs come job by job from the text, each
  * job a stretch of segments or a piece of a long one indexed on its own (tandem.h),
- * instead of from an index of the whole text: the same output. */
+ * instead of from an index of the whole text: the same output.  --approx reads the
+ * text alone (approx.h finds its own seeds). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -28,15 +29,16 @@ static const char usage[] =
     "  --min-len L      at least L symbols long (default 10)\n"
     "  --timing         print on stderr (TSV): seconds to open the index, seconds to\n"
     "                   compute the runs, and the number of runs (all, unfiltered);\n"
-    "                   with --approx also seconds for the loci and their number\n"
+    "                   with --approx seconds to read the text, seconds for the\n"
+    "                   loci and their number\n"
     "  --cpu | --gpu    force a backend     -t, --threads N   CPU threads\n"
     "  --alphabet A     dna|protein|text    --quiet           no progress\n"
     "  -o, --output OUT write to OUT (a temporary name, renamed when complete)\n\n"
     "Approximate tandem repeats (TRF-like; not under mpirun):\n"
-    "  --approx         print loci with mismatches and indels instead: seeds (exact\n"
-    "                   runs, repeated k-mers) extended by wraparound alignment to a\n"
-    "                   motif (match +2, mismatch -7, indel -7), motif = consensus\n"
-    "                   of the copies.  Output:\n"
+    "  --approx         print loci with mismatches and indels instead (no index\n"
+    "                   needed): seeds (exact runs, repeated k-mers) extended by\n"
+    "                   wraparound alignment to a motif (match +2, mismatch -7,\n"
+    "                   indel -7), motif = consensus of the copies.  Output:\n"
     "  chrom start end period copies identity score motif\n"
     "                   period = motif length, copies = (end-start)/period,\n"
     "                   identity = % of alignment columns that match, 1 decimal\n"
@@ -425,28 +427,6 @@ static int print_local(void *ud, const rv_run_t *run) { return print_run(ud, run
 
 /* ---- --approx ------------------------------------------------------------------- */
 
-typedef struct {
-    rv_run_t *v;
-    uint64_t n, cap;
-    const rv_approx_opts_t *ao;
-} seeds_t;
-
-/* an exact run that can seed a locus: short enough a period, long enough to score */
-static int add_seed(void *ud, const rv_run_t *run)
-{
-    seeds_t *z = ud;
-    if (run->period > z->ao->max_period || (run->end - run->start) * (uint64_t)z->ao->match < (uint64_t)z->ao->min_score)
-        return 0;
-    if (z->n == z->cap) {
-        uint64_t cap = z->cap ? 2 * z->cap : 1024;
-        rv_run_t *v = realloc(z->v, cap * sizeof *v);
-        if (!v) return -1;
-        z->v = v, z->cap = cap;
-    }
-    z->v[z->n++] = *run;
-    return 0;
-}
-
 /* A locus's first five columns, `chrom start end period copies\t`, to stdout. */
 static void put_locus(const rv_seq_t *s, uint64_t start, uint64_t end, uint64_t period)
 {
@@ -457,23 +437,50 @@ static void put_locus(const rv_seq_t *s, uint64_t start, uint64_t end, uint64_t 
            (unsigned long long)(g - rec->off + (end - start)), (unsigned long long)period, rv_run_copies(&run));
 }
 
-/* The loci from the seeds that pass the period, copies and length filters, in
- * the format of --format (cli_tandem_formats.c). */
-static int print_approx(const rv_seq_t *s, uint64_t lo, uint64_t hi, const seeds_t *z, const cli_common_t *c,
-                        const tandem_opts_t *o)
+/* FILE's text alone (no index) and REGION's text range [*lo, *hi); NULL with the
+ * exit code in *code after the message. */
+static rv_seq_t *text_of(const char *file, const char *region, const cli_common_t *c, uint64_t *lo, uint64_t *hi,
+                         int *code)
 {
+    rv_seq_t *s = cli_load_text(file, c);
+    if (!s) {
+        *code = cli_data_error();
+        return NULL;
+    }
+    if (cli_text_range(s, region, lo, hi) < 0) {
+        rv_seq_free(s);
+        *code = cli_arg_error();
+        return NULL;
+    }
+    return s;
+}
+
+/* The approximate loci of FILE's text (no index: the search seeds itself from the
+ * text) overlapping REGION, in the format of --format (cli_tandem_formats.c). */
+static int tandem_approx(const char *file, const char *region, const cli_common_t *c, const tandem_opts_t *o)
+{
+    const double t0 = rv_now();
+    uint64_t lo, hi;
+    int code;
+    rv_seq_t *s = text_of(file, region, c, &lo, &hi, &code);
+    if (!s) return code;
     rv_approx_set_t a;
-    double t0 = rv_now();
-    if (rv_approx_find(s, lo, hi, z->v, z->n, z->ao, c->build.threads, &a) < 0) return cli_data_error();
-    if (o->timing) fprintf(stderr, "approx\t%.3f\nloci\t%llu\n", rv_now() - t0, (unsigned long long)a.n);
+    const double t1 = rv_now();
+    if (rv_approx_find(s, lo, hi, NULL, 0, o->ao, c->build.threads, &a) < 0) {
+        rv_seq_free(s);
+        return cli_data_error();
+    }
+    if (o->timing)
+        fprintf(stderr, "open\t%.3f\napprox\t%.3f\nloci\t%llu\n", t1 - t0, rv_now() - t1, (unsigned long long)a.n);
     int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
     if (rc == RV_EXIT_OK) {
         static char obuf[1 << 20];
         setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-        cli_approx_print(s, &a, &o->f, z->ao, o->format, lo, hi);
+        cli_approx_print(s, &a, &o->f, o->ao, o->format, lo, hi);
         rc = cli_flush_output("tandem", rc);
     }
     rv_approx_free(&a);
+    rv_seq_free(s);
     return cli_out_end(o->out, rc);
 }
 
@@ -482,13 +489,10 @@ static int print_approx(const rv_seq_t *s, uint64_t lo, uint64_t hi, const seeds
 /* The k-mismatch runs of FILE's text (no index needed) overlapping REGION. */
 static int tandem_kmruns(const char *file, const char *region, const cli_common_t *c, const tandem_opts_t *o)
 {
-    rv_seq_t *s = cli_load_text(file, c);
-    if (!s) return cli_data_error();
     uint64_t lo, hi;
-    if (cli_text_range(s, region, &lo, &hi) < 0) {
-        rv_seq_free(s);
-        return cli_arg_error();
-    }
+    int code;
+    rv_seq_t *s = text_of(file, region, c, &lo, &hi, &code);
+    if (!s) return code;
     const rv_kmruns_opts_t ko = {(uint64_t)o->mismatches, o->f.min_period, o->f.max_period, o->f.min_len,
                                  o->f.min_copies};
     rv_kmrun_set_t a;
@@ -525,19 +529,6 @@ static int tandem_local(const char *file, const char *region, cli_common_t *c, c
     uint64_t lo, hi;
     int code = cli_open_text(file, region, c, "tandem", &s, &lo, &hi);
     if (code != RV_EXIT_OK) return code;
-    if (o->approx) {
-        seeds_t z = {NULL, 0, 0, o->ao};
-        rv_tandem_filter_t all;
-        rv_tandem_filter_init(&all);
-        all.min_copies = 2, all.min_len = 1;
-        int rc = rv_runs_each_local(s, lo, hi, o->mem_budget, c->build.threads, c->quiet, &all, add_seed, &z) < 0
-                     ? cli_data_error()
-                     : print_approx(s, lo, hi, &z, c, o);
-        free(z.v);
-        rv_bucket_gpu_end();
-        rv_seq_free(s);
-        return rc;
-    }
     int rc = o->out && cli_out_begin(o->out) < 0 ? RV_EXIT_DATA : RV_EXIT_OK;
     if (rc == RV_EXIT_OK) {
         put_header();
@@ -609,6 +600,7 @@ int cli_tandem(int argc, char **argv)
     if (o.n_slices && o.timing) return cli_usage_error("tandem", "--timing is not for --buckets");
     if (o.n_slices) return tandem_part(argv[i], region, &c, &o);
     if (cli_mpi_ranks() > 1) return cli_tandem_mpi(argv[i], region, &c, &o);
+    if (o.approx) return tandem_approx(argv[i], region, &c, &o);
     if (o.mem_budget) return tandem_local(argv[i], region, &c, &o);
     c.build.with_llr = 0;
     double t0 = rv_now();
@@ -631,19 +623,6 @@ int cli_tandem(int argc, char **argv)
     if (o.timing)
         fprintf(stderr, "open\t%.3f\nruns\t%.3f\ncount\t%llu\n", t1 - t0, rv_now() - t1,
                 (unsigned long long)r.n);
-    if (o.approx) {
-        seeds_t z = {NULL, 0, 0, &ao};
-        int rc = RV_EXIT_OK;
-        for (uint64_t k = 0; k < r.n && rc == RV_EXIT_OK; k++) {
-            rv_run_t run = rv_runs_at(&r, k);
-            if (run.start >= rv_seq_fwd_len(s)) break; /* the reverse strand's runs */
-            if (add_seed(&z, &run) < 0) rc = (rv_error("tandem", "out of memory"), cli_data_error());
-        }
-        if (rc == RV_EXIT_OK) rc = print_approx(s, lo, hi, &z, &c, &o);
-        free(z.v);
-        cli_close_index(x, &c);
-        return rc;
-    }
     if (o.out && cli_out_begin(o.out) < 0) {
         cli_close_index(x, &c);
         return RV_EXIT_DATA;

@@ -109,21 +109,6 @@ static int add_run(void *ud, const rv_run_t *run)
 
 /* ---- approximate loci at the cursor (repview tandem --approx) ---------------- */
 
-typedef struct { rv_run_t *v; uint64_t n, cap; } seeds_t;
-
-static int add_seed(void *ud, const rv_run_t *run)
-{
-    seeds_t *z = ud;
-    if (z->n == z->cap) {
-        const uint64_t cap = z->cap ? 2 * z->cap : 64;
-        rv_run_t *v = realloc(z->v, cap * sizeof *v);
-        if (!v) return 1;
-        z->v = v, z->cap = cap;
-    }
-    z->v[z->n++] = *run;
-    return 0;
-}
-
 /* A row of letters text[from, to) (or the motif), cut to the pane's width. */
 static void add_letters(add_ctx_t *c, int64_t g, const char *label, const uint8_t *codes, uint64_t len)
 {
@@ -137,25 +122,16 @@ static void add_letters(add_ctx_t *c, int64_t g, const char *label, const uint8_
 }
 
 /* The approximate loci covering the cursor, with the default weights of `repview
- * tandem --approx`, found from the exact runs and k-mers around it; under each its
- * consensus and its copies as its best alignment to the consensus cuts them. */
-static void add_approx(add_ctx_t *c, const rv_runs_t *r)
+ * tandem --approx`, found from the text around it; under each its consensus and
+ * its copies as its best alignment to the consensus cuts them. */
+static void add_approx(add_ctx_t *c)
 {
     const rv_seq_t *s = c->a->src.x->seq;
     rv_approx_opts_t o;
     rv_approx_opts_init(&o);
-    const uint64_t t = c->t, margin = 2 * o.max_period + 2;
-    rv_tandem_filter_t all;
-    rv_tandem_filter_init(&all);
-    all.min_copies = 2, all.min_len = 1;
-    seeds_t z = {NULL, 0, 0};
-    rv_runs_overlapping(r, t > margin ? t - margin : 0, t + margin + 1, &all, add_seed, &z);
+    const uint64_t t = c->t;
     rv_approx_set_t set;
-    if (rv_approx_find(s, t, t + 1, z.v, z.n, &o, 1, &set) < 0) {
-        free(z.v);
-        return;
-    }
-    free(z.v);
+    if (rv_approx_find(s, t, t + 1, NULL, 0, &o, 1, &set) < 0) return;
     if (set.n) pane_add(c->p, -1, ST_DIM, " approximate here:    len  per copies ident score");
     for (uint64_t k = 0; k < set.n && k < MAX_LOCI; k++) {
         const rv_approx_t *l = &set.v[k];
@@ -197,7 +173,7 @@ static void tandem_fill(pane_t *p, app_t *a, int width)
     rv_run_t cover[MAX_COVER];
     uint64_t nc = t < 0 ? 0 : rv_runs_covering(r, (uint64_t)t, &f, cover, MAX_COVER);
     for (uint64_t i = 0; i < nc && i < MAX_COVER; i++) add_run(&c, &cover[i]);
-    if (t >= 0 && (uint64_t)t < app_fwd_len(a)) add_approx(&c, r);
+    if (t >= 0 && (uint64_t)t < app_fwd_len(a)) add_approx(&c);
     uint64_t on_screen = rv_runs_overlapping(r, lo, hi, &f, NULL, NULL);
     snprintf(p->title_extra, sizeof p->title_extra, "%llu here, %llu on screen", (unsigned long long)nc,
              (unsigned long long)on_screen);
