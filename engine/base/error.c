@@ -55,6 +55,17 @@ void rv_trace(const char *what, double *t)
         on = e && *e && *e != '0';
     }
     double now = rv_now();
-    if (on) fprintf(stderr, "trace\t%s\t%.1f ms\n", what, (now - *t) * 1e3);
+    if (on) { /* with the resident and peak memory so far, to place a command's peak */
+        long rss = -1, hwm = -1;
+        char line[128];
+        FILE *f = fopen("/proc/self/status", "r");
+        while (f && fgets(line, sizeof line, f)) {
+            if (strncmp(line, "VmRSS:", 6) == 0) rss = atol(line + 6);
+            if (strncmp(line, "VmHWM:", 6) == 0) hwm = atol(line + 6);
+        }
+        if (f) fclose(f);
+        fprintf(stderr, "trace\t%s\t%.1f ms\trss %ld MB\tpeak %ld MB\n", what, (now - *t) * 1e3, rss >> 10,
+                hwm >> 10);
+    }
     *t = now;
 }

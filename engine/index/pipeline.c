@@ -42,13 +42,16 @@ static int build_cpu(rv_index_t *x, int threads, rv_progress_t *p)
     if (rv_cpu_sa(x, threads, p) < 0) return -1;
     double t1 = rv_now();
     x->stage_s[RV_STAGE_SA] = t1 - t0;
+    rv_trace("build.sa", &t0);
     if (rv_cancelled(p)) return rv_error("", "cancelled");
     if (rv_cpu_lcp(x, threads, p) < 0) return -1;
     double t2 = rv_now();
     x->stage_s[RV_STAGE_LCP] = t2 - t1;
+    rv_trace("build.lcp", &t1);
     if (rv_cancelled(p)) return rv_error("", "cancelled");
     rv_cpu_isa(x, threads, p);
     x->stage_s[RV_STAGE_ISA] = rv_now() - t2;
+    rv_trace("build.isa", &t2);
     return 0;
 }
 
@@ -147,6 +150,7 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
         rv_progress_stage(p, RV_STAGE_LLR, x->n);
         if (rv_lr_build_arrays(x, threads, p) < 0) { build_failed(o, x); return NULL; }
         x->stage_s[RV_STAGE_LLR] = rv_now() - t0;
+        rv_trace("build.llr", &t0);
     }
     hand_over(o, x, RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_LLR_BIG));
     /* a CPU build waits for the writer (it had the LR stage to write SA); a GPU
@@ -162,6 +166,7 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
         rv_progress_stage(p, RV_STAGE_EXTRA, 0);
         if (rv_runs_get(x, threads, p, &view) < 0) { build_failed(o, x); return NULL; }
         x->stage_s[RV_STAGE_EXTRA] = rv_now() - t0;
+        rv_trace("build.runs", &t0);
     }
     if (rv_cancelled(p)) { build_failed(o, x); rv_error("", "cancelled"); return NULL; }
     double t_all = rv_now();

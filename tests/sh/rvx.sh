@@ -225,6 +225,26 @@ REPVIEW_FORCE_WIDE=1 $R index --quiet g.fa
 expect_exit check_wide 0 $R index --check g.fa
 expect_eq wide_sa_answer "$($R sa --rows 3 --around 5000 g.fa 2>&1)" "$(cat sa.want)"
 ls ./*.tmp.* >/dev/null 2>&1 && bad no_temp_left_v3 "temporary files left" || ok no_temp_left_v3
+# a big file being replaced is let go by a process of its own after the command
+# returns: the new file is complete, no process is left holding the old one, and
+# the command's output is not held open; a failed build leaves the old file as it was
+cp l.fa.gz l2.fa.gz
+head -c $((70 << 20)) /dev/zero | tr '\0' 'x' > l2.fa.gz.rvx && cp l2.fa.gz.rvx h.keep
+printf '>bad\nAC\x01GT\n' > bad.fa
+$R index --quiet -o l2.fa.gz.rvx bad.fa 2>/dev/null
+cmp -s l2.fa.gz.rvx h.keep && ok replace_failed_keeps_old || bad replace_failed_keeps_old "old file changed"
+out=$($R index l2.fa.gz 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q "wrote l2.fa.gz.rvx" <<<"$out" && [ "$(stat -c %s l2.fa.gz.rvx)" -lt $((70 << 20)) ] &&
+    ok replace_big_file || bad replace_big_file "exit $rc: $out"
+held=1
+for _ in $(seq 50); do
+    held=$(find /proc/[0-9]*/fd -lname "*/l2.fa.gz.rvx (deleted)" 2>/dev/null | wc -l)
+    [ "$held" -eq 0 ] && break; sleep 0.1
+done
+[ "$held" -eq 0 ] && ok replaced_file_let_go || bad replaced_file_let_go "$held descriptors still hold it"
+expect_eq replaced_up_to_date "$($R stats l2.fa.gz | grep '^# index:' | cut -d, -f1)" "# index: l2.fa.gz.rvx up to date"
+rm -f l2.fa.gz l2.fa.gz.rvx h.keep bad.fa
+
 # the file of a chromosome holds at most 7 bytes a symbol (SA 4, LCP and LLR one
 # each, the text in 2 bits, the runs in 2 bytes each), and the answers from it are
 # those of the index built in memory
