@@ -224,7 +224,6 @@ static int check_runs(rv_index_t *x, int threads, const char *what) { return che
 
 /* rv_lyndon_visit's visitor: every position with its end once, end final. */
 typedef struct {
-    const void *end;
     int wide;
     uint64_t *seen; /* per position: visits with end > i */
     uint64_t *got;  /* the end it was visited with */
@@ -232,12 +231,12 @@ typedef struct {
     int clash;
 } visits_t;
 
-static void visit_range(void *arg, uint64_t lo, uint64_t hi, int thread)
+static void visit_range(void *arg, uint64_t lo, uint64_t hi, const void *end, int thread)
 {
     visits_t *v = arg;
     if (thread < 0 || thread >= 8 || __atomic_exchange_n(&v->busy[thread], 1, __ATOMIC_ACQ_REL)) v->clash = 1;
     for (uint64_t i = lo; i < hi; i++) {
-        uint64_t e = rv_get(v->end, v->wide, i);
+        uint64_t e = rv_get(end, v->wide, i - lo);
         if (e == i) continue;
         __atomic_fetch_add(&v->seen[i], 1, __ATOMIC_RELAXED);
         v->got[i] = e;
@@ -245,27 +244,35 @@ static void visit_range(void *arg, uint64_t lo, uint64_t hi, int thread)
     if (thread >= 0 && thread < 8) __atomic_store_n(&v->busy[thread], 0, __ATOMIC_RELEASE);
 }
 
+/* Both forms (the visitor's and the array) against brute force, with random threads
+ * and chunks of 1 to 8 positions. */
 static void check_lyndon(rv_index_t *x, rng_t *g, const char *what)
 {
     rv_rmq_t *q = rv_rmq_build(x);
     uint64_t *end = malloc((x->n + 1) * 8);
     const uint8_t *t = x->seq->text;
-    visits_t v = {end, x->wide, calloc(x->n + 1, 8), calloc(x->n + 1, 8), {0}, 0};
+    visits_t v = {x->wide, calloc(x->n + 1, 8), calloc(x->n + 1, 8), {0}, 0};
     for (int order = 0; order < 2; order++) {
         int threads = thread_counts[rng_below(g, 4)];
         uint64_t chunk = 1 + rng_below(g, 8);
         memset(v.seen, 0, (x->n + 1) * 8);
-        CHECK(rv_lyndon_visit(x, q, order, end, threads, chunk, visit_range, &v) == 0, "lyndon failed");
+        CHECK(rv_lyndon_visit(x, q, order, threads, chunk, visit_range, &v) == 0, "lyndon failed");
         CHECK(!v.clash, "%s: two visits at once with one thread", what);
+        CHECK(rv_lyndon_array(x, q, order, end, thread_counts[rng_below(g, 4)], 1 + rng_below(g, 8)) == 0,
+              "lyndon array failed");
         for (uint64_t i = 0; i < x->n; i++) {
-            if (t[i] == RV_BREAK) continue;
+            if (t[i] == RV_BREAK) {
+                CHECK(rv_get(end, x->wide, i) == i, "%s: order %d, breaker %llu has end %llu", what, order,
+                      (unsigned long long)i, (unsigned long long)rv_get(end, x->wide, i));
+                continue;
+            }
             CHECK(v.seen[i] == 1 && v.got[i] == rv_get(end, x->wide, i),
                   "%s: order %d, position %llu visited %llu times (threads %d chunk %llu)", what, order,
                   (unsigned long long)i, (unsigned long long)v.seen[i], threads, (unsigned long long)chunk);
             uint64_t best = 0;
             for (uint64_t len = 1; i + len <= x->n && t[i + len - 1] != RV_BREAK; len++)
                 if (is_lyndon(t, x->n, i, len, order)) best = len;
-            uint64_t got = rv_get(end, x->wide, i) - i;
+            uint64_t got = v.got[i] - i;
             CHECK(got == best, "%s: order %d, L[%llu] = %llu, want %llu (threads %d chunk %llu)",
                   what, order, (unsigned long long)i, (unsigned long long)got,
                   (unsigned long long)best, threads, (unsigned long long)chunk);

@@ -56,12 +56,17 @@ static inline uint64_t rv_lce_fast(const rv_index_t *x, const rv_rmq_t *q, uint6
 int rv_lyndon_array(const rv_index_t *x, const rv_rmq_t *q, int order, void *end, int threads,
                     uint64_t min_chunk);
 
-/* The same, handing the positions whose end is final to visit(vctx, lo, hi, thread)
- * as it goes, so that a pass over them reads end while it is in the cache: every
- * position i with end[i] > i reaches visit exactly once with its final end (from
- * `thread`, 0 .. threads-1, never two calls with one thread at once); positions
- * with end[i] = i in a visited range are breakers or come again later. */
-int rv_lyndon_visit(const rv_index_t *x, const rv_rmq_t *q, int order, void *end, int threads,
-                    uint64_t min_chunk, rv_range_fn visit, void *vctx);
+/* Positions [lo, hi) with their ends: end[i - lo] (x->wide-sized) for position i. */
+typedef void (*rv_lyndon_fn)(void *vctx, uint64_t lo, uint64_t hi, const void *end, int thread);
+
+/* The same without the array: the positions go to visit(vctx, lo, hi, end, thread)
+ * as their ends become final, each end read from a buffer of its thread that is in
+ * the cache: every position i with end[i] > i reaches visit exactly once with its
+ * final end (from `thread`, 0 .. threads-1, never two calls with one thread at
+ * once); positions with end[i] = i in a visited range are breakers or come again
+ * later.  The memory is a buffer of at most 2^20 positions per thread and lists of
+ * positions that are short but on the most periodic texts. */
+int rv_lyndon_visit(const rv_index_t *x, const rv_rmq_t *q, int order, int threads, uint64_t min_chunk,
+                    rv_lyndon_fn visit, void *vctx);
 
 #endif

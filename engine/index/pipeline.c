@@ -15,6 +15,8 @@
 #include "repview/tandem.h"
 #include "base/internal.h"
 #include "lcp_cpu.h"
+#include "lr_arrays.h"
+#include "runs.h"
 #include "sa_cpu.h"
 
 void rv_build_opts_init(rv_build_opts_t *o)
@@ -62,16 +64,18 @@ static void hand_over(const rv_build_opts_t *o, const rv_index_t *x, uint64_t ma
     if (o->writer) rv_rvx_writer_add_index(o->writer, x, mask);
 }
 
-/* For a caller that wants the file alone (rv_build_opts_t.release): free what the
- * file has and the tandem runs do not read (they read the text, ISA and LCP), so
- * that the runs' arrays take the place of SA, the sequence and the LLR arrays. */
-static void release_written(const rv_build_opts_t *o, rv_index_t *x, int wait)
+#define RELEASE_CORE (RV_SEC_BIT(RV_SEC_SA) | RV_SEC_BIT(RV_SEC_RAW))
+#define RELEASE_LCP (RV_SEC_BIT(RV_SEC_LCP) | RV_SEC_BIT(RV_SEC_LCP_BIG))
+#define RELEASE_LLR (RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLR_BIG) | RV_SEC_BIT(RV_SEC_LLRC))
+
+/* For a caller that wants the file alone (rv_build_opts_t.release): free those of
+ * the sections `want` that the file has (all of them once written, when `wait`), so
+ * that each stage's arrays take the place of those the stages after it do not read:
+ * SA and the sequence go once the LLR stage has read SA for the last time, the LLR
+ * arrays before the tandem runs (which read the text, ISA and LCP). */
+static void release_written(const rv_build_opts_t *o, rv_index_t *x, uint64_t want, int wait)
 {
     const int ext[] = {RV_SEC_LLR, RV_SEC_LLR_BIG, RV_SEC_LLRC};
-    uint64_t want = RV_SEC_BIT(RV_SEC_SA) | RV_SEC_BIT(RV_SEC_RAW);
-    for (int k = 0; k < 3; k++) want |= RV_SEC_BIT(ext[k]);
-    /* SA went to the writer a stage ago, the LLR arrays only now: waiting for them
-     * (0.1 s for a 48 Mbp collection on 2 cores) saves 3 bytes a symbol of the peak */
     const uint64_t done = rv_rvx_writer_release(o->writer, want, wait);
     if ((done >> RV_SEC_SA & 1) && !x->map) {
         free(x->sa);
@@ -88,6 +92,42 @@ static void release_written(const rv_build_opts_t *o, rv_index_t *x, int wait)
             free(x->ext[ext[k]].ptr);
             x->ext[ext[k]] = (rv_section_t){NULL, 0, 0};
         }
+    if ((want & RELEASE_LCP) == RELEASE_LCP && (done & RELEASE_LCP) == RELEASE_LCP && !x->map) {
+        for (int id = RV_SEC_LCP; id <= RV_SEC_LCP_BIG; id++) {
+            if (x->ext[id].owned) free(x->ext[id].ptr);
+            x->ext[id] = (rv_section_t){NULL, 0, 0};
+        }
+        memset(&x->lcp, 0, sizeof x->lcp);
+    }
+}
+
+typedef struct {
+    const rv_build_opts_t *o;
+    rv_index_t *x;
+} release_ctx_t;
+
+/* The tandem runs' hook (rv_runs_get_then): ISA is not in the file, and LCP was
+ * handed to the writer three stages ago; the runs' sort then takes their place. */
+static void release_rank_arrays(void *ud)
+{
+    const release_ctx_t *r = ud;
+    double t = rv_now();
+    if (!r->x->map) {
+        free(r->x->isa);
+        r->x->isa = NULL;
+    }
+    release_written(r->o, r->x, RELEASE_LCP, 1);
+    rv_trace("build.release_isa_lcp", &t);
+}
+
+/* The LLR stage's hook (rv_lr_build_arrays_then): SA was handed to the writer as the
+ * stage began and is written by now, so waiting for it costs next to nothing */
+static void release_core(void *ud)
+{
+    const release_ctx_t *r = ud;
+    double t = rv_now();
+    release_written(r->o, r->x, RELEASE_CORE, 1);
+    rv_trace("build.release_sa", &t);
 }
 
 /* Free x once the writer no longer reads from it (its file is then spoiled). */
@@ -148,23 +188,40 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
     if (o->with_llr && !rv_index_section(x, RV_SEC_LLRC, NULL)) {
         double t0 = rv_now();
         rv_progress_stage(p, RV_STAGE_LLR, x->n);
-        if (rv_lr_build_arrays(x, threads, p) < 0) { build_failed(o, x); return NULL; }
+        release_ctx_t rel = {o, x};
+        const int release = o->release && o->writer && !done; /* a CPU build */
+        if (release) { /* the sequence went to the writer before the suffix array */
+            double t = rv_now();
+            release_written(o, x, RV_SEC_BIT(RV_SEC_RAW), 1);
+            rv_trace("build.release_raw", &t);
+        }
+        if (rv_lr_build_arrays_then(x, threads, p, release ? release_core : NULL, &rel) < 0) {
+            build_failed(o, x);
+            return NULL;
+        }
         x->stage_s[RV_STAGE_LLR] = rv_now() - t0;
         rv_trace("build.llr", &t0);
     }
     hand_over(o, x, RV_SEC_BIT(RV_SEC_LLR) | RV_SEC_BIT(RV_SEC_LLRC) | RV_SEC_BIT(RV_SEC_LLR_BIG));
-    /* a CPU build waits for the writer (it had the LR stage to write SA); a GPU
-     * build frees only what is written already, its runs being too short to wait */
+    /* a CPU build waits for the writer (the LLR arrays were handed over just now,
+     * 0.1 s for a 48 Mbp collection on 2 cores, and that saves 3 bytes a symbol of
+     * the peak); a GPU build frees only what is written already, its runs being too
+     * short to wait */
     if (o->release && o->writer) {
         double t = rv_now();
-        release_written(o, x, !done);
+        release_written(o, x, RELEASE_CORE | RELEASE_LLR, !done);
         rv_trace("build.release", &t);
     }
     if (o->with_runs && !rv_index_section(x, RV_SEC_RUNS, NULL)) {
         double t0 = rv_now();
         rv_runs_t view;
         rv_progress_stage(p, RV_STAGE_EXTRA, 0);
-        if (rv_runs_get(x, threads, p, &view) < 0) { build_failed(o, x); return NULL; }
+        release_ctx_t rel = {o, x};
+        const int release = o->release && o->writer && !done; /* a CPU build */
+        if (rv_runs_get_then(x, threads, p, &view, release ? release_rank_arrays : NULL, &rel) < 0) {
+            build_failed(o, x);
+            return NULL;
+        }
         x->stage_s[RV_STAGE_EXTRA] = rv_now() - t0;
         rv_trace("build.runs", &t0);
     }

@@ -48,7 +48,6 @@ typedef struct {
 typedef struct {
     const rv_index_t *x;
     const rv_rmq_t *q;
-    const void *end; /* Lyndon array of this order */
     int order;
     runbuf_t *buf;   /* one per thread */
     rv_progress_t *p;
@@ -126,14 +125,14 @@ static void candidate(const cand_ctx_t *c, runbuf_t *B, uint64_t a, uint64_t e1)
  * position, so it has no branch: every position is stored in a small buffer whose
  * fill advances by the filter's flag, and the buffer is tested when full. */
 static inline __attribute__((always_inline)) uint64_t cand_loop(const cand_ctx_t *c, runbuf_t *B, uint64_t lo,
-                                                                uint64_t hi, int wide)
+                                                                uint64_t hi, const void *end, int wide)
 {
     const uint8_t *t = c->x->seq->text;
     const uint64_t n = c->x->n;
     uint64_t later = 0, buf[CAND_BUF + 1], nb = 0;
     for (uint64_t a = lo; a < hi; a++) {
         const uint8_t ta = t[a];
-        const uint64_t e1 = rv_get(c->end, wide, a);
+        const uint64_t e1 = rv_get(end, wide, a - lo);
         const int letter = ta != RV_BREAK, cut = e1 == a;
         later += letter & cut;
         /* text[e1] = text[a] (a breaker at e1 differs too); then f >= p >= 2 needs
@@ -145,22 +144,22 @@ static inline __attribute__((always_inline)) uint64_t cand_loop(const cand_ctx_t
         buf[nb] = a;
         nb += letter & !cut & same & ((e1 - a == 1) | fwd | bwd);
         if (nb == CAND_BUF) {
-            for (uint64_t k = 0; k < nb && !B->oom; k++) candidate(c, B, buf[k], rv_get(c->end, wide, buf[k]));
+            for (uint64_t k = 0; k < nb && !B->oom; k++) candidate(c, B, buf[k], rv_get(end, wide, buf[k] - lo));
             nb = 0;
         }
     }
-    for (uint64_t k = 0; k < nb && !B->oom; k++) candidate(c, B, buf[k], rv_get(c->end, wide, buf[k]));
+    for (uint64_t k = 0; k < nb && !B->oom; k++) candidate(c, B, buf[k], rv_get(end, wide, buf[k] - lo));
     return hi - lo - later;
 }
 
 /* rv_lyndon_visit's visitor: the candidates of the positions handed over. */
-static void cand_range(void *arg, uint64_t lo, uint64_t hi, int thread)
+static void cand_range(void *arg, uint64_t lo, uint64_t hi, const void *end, int thread)
 {
     cand_ctx_t *c = arg;
     runbuf_t *B = &c->buf[thread];
     if (c->stop || B->oom) return;
     if (rv_cancelled(c->p)) { c->stop = 1; return; }
-    rv_progress_add(c->p, c->x->wide ? cand_loop(c, B, lo, hi, 1) : cand_loop(c, B, lo, hi, 0));
+    rv_progress_add(c->p, c->x->wide ? cand_loop(c, B, lo, hi, end, 1) : cand_loop(c, B, lo, hi, end, 0));
 }
 
 /* Sorting the runs by (start, period) into the columns, in threads: the starts are
@@ -287,13 +286,13 @@ static int sort_runs(const rv_index_t *x, runbuf_t *bufs, int nb, int threads, u
     return rc;
 }
 
-static int find_candidates(const rv_index_t *x, const rv_rmq_t *q, void *end, int threads,
+static int find_candidates(const rv_index_t *x, const rv_rmq_t *q, int threads,
                            uint64_t min_chunk, runbuf_t *bufs, rv_progress_t *p)
 {
     double t = rv_now();
     for (int order = 0; order < 2; order++) {
-        cand_ctx_t c = {x, q, end, order, bufs, p, 0};
-        if (rv_lyndon_visit(x, q, order, end, threads, min_chunk, cand_range, &c) < 0) return -1;
+        cand_ctx_t c = {x, q, order, bufs, p, 0};
+        if (rv_lyndon_visit(x, q, order, threads, min_chunk, cand_range, &c) < 0) return -1;
         rv_trace(order ? "runs.lyndon1+candidates" : "runs.lyndon0+candidates", &t);
         if (c.stop) return rv_error("tandem", "cancelled");
         for (int k = 0; k < threads; k++)
@@ -302,12 +301,21 @@ static int find_candidates(const rv_index_t *x, const rv_rmq_t *q, void *end, in
     return 0;
 }
 
+static rv_runs_t *compute(const rv_index_t *x, int threads, uint64_t min_chunk, rv_progress_t *p,
+                          void (*found)(void *), void *ud);
+
 rv_runs_t *rv_runs_compute(const rv_index_t *x, int threads, rv_progress_t *p)
 {
-    return rv_runs_compute_chunked(x, threads, 0, p);
+    return compute(x, threads, 0, p, NULL, NULL);
 }
 
 rv_runs_t *rv_runs_compute_chunked(const rv_index_t *x, int threads, uint64_t min_chunk, rv_progress_t *p)
+{
+    return compute(x, threads, min_chunk, p, NULL, NULL);
+}
+
+static rv_runs_t *compute(const rv_index_t *x, int threads, uint64_t min_chunk, rv_progress_t *p,
+                          void (*found)(void *), void *ud)
 {
     if (threads <= 0) threads = rv_default_threads();
     if (threads > 256) threads = 256;
@@ -318,18 +326,16 @@ rv_runs_t *rv_runs_compute_chunked(const rv_index_t *x, int threads, uint64_t mi
     double t = rv_now();
     rv_rmq_t *q = n ? rv_rmq_build_threads(x, threads) : NULL;
     rv_trace("runs.rmq", &t);
-    void *end = malloc((n + 1) * (x->wide ? 8 : 4));
     runbuf_t *bufs = calloc((size_t)threads, sizeof *bufs);
     rv_runs_t *r = calloc(1, sizeof *r);
     void *sec = NULL;
     int rc = -1;
-    if ((n && !q) || !end || !bufs || !r) {
-        if (!(n && !q)) rv_oom("tandem runs' ends", (n + 1) * (x->wide ? 8 : 4)); /* else the LCE table's */
-    } else if (find_candidates(x, q, end, threads, min_chunk, bufs, p) == 0) {
-        rv_rmq_free(q); /* the sort's memory comes after these */
+    if ((n && !q) || !bufs || !r) {
+        if (!(n && !q)) rv_oom("tandem runs", (uint64_t)threads * sizeof *bufs); /* else the LCE table's */
+    } else if (find_candidates(x, q, threads, min_chunk, bufs, p) == 0) {
+        rv_rmq_free(q); /* the sort's memory comes after it */
         q = NULL;
-        free(end);
-        end = NULL;
+        if (found) found(ud); /* ISA and LCP are read no more */
         uint64_t m = 0;
         for (int k = 0; k < threads; k++) m += bufs[k].n;
         t = rv_now();
@@ -342,7 +348,6 @@ rv_runs_t *rv_runs_compute_chunked(const rv_index_t *x, int threads, uint64_t mi
         }
     }
     rv_rmq_free(q);
-    free(end);
     for (int k = 0; bufs && k < threads; k++) free(bufs[k].v);
     free(bufs);
     if (rc < 0) {
@@ -376,10 +381,15 @@ int rv_runs_attach(rv_index_t *x, rv_runs_t *r, rv_runs_t *out)
 
 int rv_runs_get(rv_index_t *x, int threads, rv_progress_t *p, rv_runs_t *out)
 {
+    return rv_runs_get_then(x, threads, p, out, NULL, NULL);
+}
+
+int rv_runs_get_then(rv_index_t *x, int threads, rv_progress_t *p, rv_runs_t *out, void (*found)(void *), void *ud)
+{
     uint64_t bytes;
     rv_index_derive(x, RV_SEC_BIT(RV_SEC_RUNS), threads); /* from the file's form; else computed below */
     const void *sec = rv_index_section(x, RV_SEC_RUNS, &bytes);
     if (sec && rv_runs_view(sec, bytes, x->n, x->wide, out) == 0) return 0; /* checked by verification */
-    rv_runs_t *r = rv_runs_compute(x, threads, p);
+    rv_runs_t *r = compute(x, threads, 0, p, found, ud);
     return r ? rv_runs_attach(x, r, out) : -1;
 }
