@@ -8,7 +8,7 @@
 #include "repview/lce.h"
 #include "base/internal.h"
 
-#define RMQ_BLOCK 32
+#define RMQ_BLOCK 128 /* 0.4 bytes a symbol of table; a query scans at most three blocks of LCP bytes */
 
 struct rv_rmq {
     const rv_index_t *x;

@@ -39,11 +39,30 @@
 #define SORT_WIDTH 65536 /* starts per range of the sort */
 #define CAND_BUF 256     /* positions that passed the filter, tested together */
 
+/* A thread's runs in blocks of BUF_RUNS, never reallocated: a buffer grown by
+ * doubling left its old copies resident in the allocator's arenas, twice the
+ * runs' bytes at the peak of the build. */
+#define BUF_RUNS (1u << 17)
+
 typedef struct {
-    void *v;         /* runs as (start, length, period), fields of the index's width */
-    uint64_t n, cap; /* runs */
+    void **blk;      /* runs as (start, length, period), fields of the index's width */
+    uint64_t nblk, cap_blk;
+    uint64_t n;      /* runs */
     uint64_t oom;    /* bytes a failed allocation asked for, or 0 */
 } runbuf_t;
+
+static inline const char *run_at(const runbuf_t *B, int wide, uint64_t i)
+{
+    return (const char *)B->blk[i / BUF_RUNS] + i % BUF_RUNS * 3 * (wide ? 8 : 4);
+}
+
+static void buf_free(runbuf_t *B)
+{
+    for (uint64_t k = 0; k < B->nblk; k++) free(B->blk[k]);
+    free(B->blk);
+    B->blk = NULL;
+    B->nblk = B->cap_blk = 0;
+}
 
 typedef struct {
     const rv_index_t *x;
@@ -85,16 +104,22 @@ static uint64_t back_match(const rv_index_t *x, const rv_rmq_t *q, uint64_t a, u
 
 static int buf_push(runbuf_t *B, int wide, uint64_t s, uint64_t len, uint64_t p)
 {
-    if (B->n == B->cap) {
-        uint64_t cap = B->cap ? B->cap * 2 : 4096;
-        void *v = realloc(B->v, cap * 3 * (wide ? 8 : 4));
-        if (!v) { B->oom = cap * 3 * (wide ? 8 : 4); return -1; }
-        B->v = v;
-        B->cap = cap;
+    const uint64_t rec = 3 * (wide ? 8 : 4);
+    if (B->n == B->nblk * BUF_RUNS) {
+        if (B->nblk == B->cap_blk) {
+            uint64_t cap = B->cap_blk ? 2 * B->cap_blk : 16;
+            void **v = realloc(B->blk, cap * sizeof *v);
+            if (!v) { B->oom = cap * sizeof *v; return -1; }
+            B->blk = v;
+            B->cap_blk = cap;
+        }
+        if (!(B->blk[B->nblk] = malloc(BUF_RUNS * rec))) { B->oom = BUF_RUNS * rec; return -1; }
+        B->nblk++;
     }
-    rv_put(B->v, wide, 3 * B->n, s);
-    rv_put(B->v, wide, 3 * B->n + 1, len);
-    rv_put(B->v, wide, 3 * B->n + 2, p);
+    void *v = (char *)B->blk[B->n / BUF_RUNS] + B->n % BUF_RUNS * rec;
+    rv_put(v, wide, 0, s);
+    rv_put(v, wide, 1, len);
+    rv_put(v, wide, 2, p);
     B->n++;
     return 0;
 }
@@ -189,7 +214,7 @@ static void count_ranges(void *arg, uint64_t lo, uint64_t hi, int t)
     const int w = c->x->wide;
     for (uint64_t k = lo; k < hi; k++) {
         uint64_t *h = c->hist + k * c->nr;
-        for (uint64_t i = 0; i < c->bufs[k].n; i++) h[rv_get(c->bufs[k].v, w, 3 * i) / c->width]++;
+        for (uint64_t i = 0; i < c->bufs[k].n; i++) h[rv_get(run_at(&c->bufs[k], w, i), w, 0) / c->width]++;
     }
 }
 
@@ -201,11 +226,16 @@ static void scatter_ranges(void *arg, uint64_t lo, uint64_t hi, int t)
     const size_t rec = 3 * (w ? 8u : 4u);
     for (uint64_t k = lo; k < hi; k++) {
         uint64_t *h = c->hist + k * c->nr;
-        const char *v = c->bufs[k].v;
-        for (uint64_t i = 0; i < c->bufs[k].n; i++)
-            memcpy((char *)c->tmp + h[rv_get(v, w, 3 * i) / c->width]++ * rec, v + i * rec, rec);
-        free(c->bufs[k].v); /* no longer needed */
-        c->bufs[k].v = NULL;
+        runbuf_t *B = &c->bufs[k];
+        for (uint64_t i = 0; i < B->n; i++) {
+            const char *v = run_at(B, w, i);
+            memcpy((char *)c->tmp + h[rv_get(v, w, 0) / c->width]++ * rec, v, rec);
+            if ((i + 1) % BUF_RUNS == 0) { /* a block done: no longer needed */
+                free(B->blk[i / BUF_RUNS]);
+                B->blk[i / BUF_RUNS] = NULL;
+            }
+        }
+        buf_free(B);
     }
 }
 
@@ -348,7 +378,7 @@ static rv_runs_t *compute(const rv_index_t *x, int threads, uint64_t min_chunk, 
         }
     }
     rv_rmq_free(q);
-    for (int k = 0; bufs && k < threads; k++) free(bufs[k].v);
+    for (int k = 0; bufs && k < threads; k++) buf_free(&bufs[k]);
     free(bufs);
     if (rc < 0) {
         free(sec);
