@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "repview/common.h"
@@ -110,6 +111,20 @@ static uint64_t block_size(void)
  * lost when the build fails.  Returns the pipe's write end, or -1 (nothing held). */
 #define HOLD_MIN_BYTES (64ull << 20)
 
+/* Close every descriptor but a and b (async-signal-safe: for a forked child). */
+static void close_all_but(int a, int b)
+{
+    const int lo = a < b ? a : b, hi = a < b ? b : a;
+#ifdef SYS_close_range
+    if ((lo == 0 || syscall(SYS_close_range, 0u, (unsigned)lo - 1, 0u) == 0) &&
+        (hi == lo + 1 || syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0u) == 0) &&
+        syscall(SYS_close_range, (unsigned)hi + 1, ~0u, 0u) == 0)
+        return;
+#endif
+    for (int fd = 0; fd < 65536; fd++) /* a kernel without close_range */
+        if (fd != a && fd != b) close(fd);
+}
+
 static int hold_replaced(const char *path)
 {
     struct stat st;
@@ -122,8 +137,7 @@ static int hold_replaced(const char *path)
     pid_t pid = fork();
     if (pid == 0) { /* async-signal-safe calls only from here */
         if (fork() != 0) _exit(0); /* the holder is reparented: nobody has to reap it */
-        for (int fd = 0; fd < 1024; fd++) /* no pipe or terminal of the caller stays open */
-            if (fd != old && fd != pfd[0]) close(fd);
+        close_all_but(old, pfd[0]); /* no pipe or terminal of the caller stays open */
         char c;
         while (read(pfd[0], &c, 1) < 0 && errno == EINTR) {}
         _exit(0);
