@@ -245,7 +245,7 @@ static void damage_one(const char *path, const unsigned char *good, size_t len, 
     rv_index_t *y = NULL;
     rv_rvx_status_t st = rv_index_load(path, NULL, &y);
     if (e->id == RV_SEC_RECORDS || e->id == RV_SEC_SEGMENTS || e->id == RV_SEC_TEXT2 ||
-        e->id == RV_SEC_RAWX) { /* read whole at open: checked then */
+        e->id == RV_SEC_RAWX || e->id == RV_SEC_SA40) { /* read whole at open: checked then */
         CHECK(st == RV_RVX_CORRUPT && !y, "damaged section %u opened", e->id);
         (*hits)++;
         rv_index_free(y);
@@ -608,12 +608,269 @@ static void old_format(void)
     case_end("rvx_format_4_read");
 }
 
+/* ---- the suffix array of a wide index in 5 bytes ------------------------------ */
+
+/* The SA40 form of values around 2^32 and up to 2^40 - 1 gives them back exactly;
+ * any byte range of it made alone equals the same bytes of the whole form (the
+ * writer threads make it block by block); a damaged size, magic, n or padding, or a
+ * rank of n or more, is refused. */
+static void sa40_forms(void)
+{
+    case_begin();
+    rng_t r = rng_new(40);
+    const uint64_t edge[] = {0, 1, (1ull << 32) - 1, 1ull << 32, (1ull << 32) + 1, (1ull << 40) - 1,
+                             (1ull << 40) - 2, (1ull << 39), 0xffffffffffull, 0x0102030405ull};
+    for (int it = 0; it < check_iters(80) && !check_failed_; it++) {
+        const uint64_t n = it < 10 ? (uint64_t)it : rng_below(&r, it % 7 ? 5000 : 300000);
+        const int threads = 1 + it % 4;
+        uint64_t *sa = malloc((n + 1) * 8), *back = malloc((n + 1) * 8);
+        for (uint64_t k = 0; k < n; k++)
+            sa[k] = rng_below(&r, 3) ? edge[rng_below(&r, 10)] : rng_below(&r, 1ull << 40);
+        uint64_t bytes = 0;
+        uint8_t *sec = rvx_sa40_pack(sa, n, threads, &bytes);
+        CHECK(sec && bytes == rvx_sa40_bytes(n) && bytes % 8 == 0 && bytes == 16 + (5 * n + 7) / 8 * 8,
+              "form of %llu ranks", (unsigned long long)n);
+        if (!sec) { free(sa); free(back); break; }
+        CHECK(rvx_sa40_check(sec, bytes, n) == 0, "a fresh form refused");
+        for (uint64_t k = 0; k < n && !check_failed_; k++) { /* little-endian, 5 bytes a rank */
+            uint64_t v = 0;
+            memcpy(&v, sec + 16 + 5 * k, 5);
+            CHECK(v == sa[k], "rank %llu stored as %llx, not %llx", (unsigned long long)k,
+                  (unsigned long long)v, (unsigned long long)sa[k]);
+        }
+        /* expanded in random pieces, every rank in the piece its first byte is in */
+        memset(back, 0xee, (n + 1) * 8);
+        int bad = 0;
+        for (uint64_t lo = 0; lo < bytes;) {
+            uint64_t hi = lo + 1 + rng_below(&r, 97);
+            if (hi > bytes) hi = bytes;
+            bad |= rvx_sa40_unpack_bytes(sec, n, 1ull << 40, lo, hi, back) < 0;
+            lo = hi;
+        }
+        CHECK(!bad && !memcmp(back, sa, n * 8) && back[n] == 0xeeeeeeeeeeeeeeeeull,
+              "values differ after the round trip (n %llu)", (unsigned long long)n);
+        int top = 0; /* the bound is exact: 2^40 - 1 is refused only under a bound of itself */
+        for (uint64_t k = 0; k < n; k++) top |= sa[k] == (1ull << 40) - 1;
+        CHECK((rvx_sa40_unpack_bytes(sec, n, (1ull << 40) - 1, 0, bytes, back) < 0) == top, "bound not exact");
+        /* pieces made alone */
+        uint8_t *piece = malloc(bytes + 1);
+        for (int q = 0; q < 40 && !check_failed_; q++) {
+            const uint64_t off = rng_below(&r, bytes + 1), len = rng_below(&r, bytes - off + 1);
+            piece[len] = 0xab;
+            rvx_sa40_pack_range(sa, n, off, len, piece);
+            CHECK(!memcmp(piece, sec + off, len) && piece[len] == 0xab, "bytes %llu+%llu made alone differ",
+                  (unsigned long long)off, (unsigned long long)len);
+        }
+        free(piece);
+        /* a suffix array: a permutation of [0, n) expands on any thread count */
+        for (uint64_t k = 0; k < n; k++) sa[k] = k;
+        for (uint64_t k = n; k > 1; k--) { uint64_t j = rng_below(&r, k), t = sa[k - 1]; sa[k - 1] = sa[j]; sa[j] = t; }
+        free(sec);
+        sec = rvx_sa40_pack(sa, n, threads, &bytes);
+        CHECK(rvx_sa40_unpack(sec, bytes, n, back, 5 - threads) == 0 && !memcmp(back, sa, n * 8),
+              "permutation of %llu differs", (unsigned long long)n);
+        CHECK(rvx_sa40_unpack(sec, bytes - 8, n, back, 1) < 0 && rvx_sa40_unpack(sec, bytes, n + 1, back, 1) < 0,
+              "a form of the wrong size or n was taken");
+        sec[0] ^= 1;
+        CHECK(rvx_sa40_check(sec, bytes, n) < 0, "a bad magic was taken");
+        sec[0] ^= 1;
+        if (16 + 5 * n < bytes) {
+            sec[bytes - 1] = 1;
+            CHECK(rvx_sa40_check(sec, bytes, n) < 0, "nonzero padding was taken");
+            sec[bytes - 1] = 0;
+        }
+        if (n) { /* a rank of n: refused wherever it is */
+            const uint64_t k = rng_below(&r, n), v = rng_below(&r, 2) ? n : (1ull << 40) - 1;
+            memcpy(sec + 16 + 5 * k, &v, 5);
+            CHECK(rvx_sa40_unpack(sec, bytes, n, back, threads) < 0, "rank %llu past the text taken",
+                  (unsigned long long)k);
+        }
+        free(sec);
+        free(sa);
+        free(back);
+    }
+    uint64_t b = 0;
+    CHECK(rvx_sa40_check("", 0, 1ull << 40) < 0, "n of 2^40 taken");
+    CHECK(rvx_sa40_pack(NULL, 1ull << 40, 1, &b) == NULL, "a form of 2^40 ranks made");
+    case_end("rvx_sa40_form_exact");
+}
+
+/* A text of one of several alphabets and shapes, with breakers. */
+static rv_seq_t *shaped_seq(rng_t *r, int shape, uint64_t max_len)
+{
+    static const char *const names[] = {"a", "b", "c"};
+    static const char *const alpha[] = {"ACGT", "ACGTN", "ACDEFGHIKLMNPQRSTVWYX", "ab \n"};
+    const rv_alpha_t kind[] = {RV_ALPHA_DNA, RV_ALPHA_DNA, RV_ALPHA_PROTEIN, RV_ALPHA_TEXT};
+    const int a = (int)rng_below(r, 4), nrec = 1 + (int)rng_below(r, 3);
+    char *rec[3];
+    for (int k = 0; k < nrec; k++) {
+        const uint64_t len = rng_below(r, max_len + 1), l = strlen(alpha[a]), p = 1 + rng_below(r, 9);
+        rec[k] = malloc(len + 1);
+        for (uint64_t i = 0; i < len; i++) {
+            const uint64_t c = shape == 0 ? rng_below(r, l) : shape == 1 ? 0 : (i % p) % l;
+            rec[k][i] = alpha[a][c];
+            if (shape == 2 && !rng_below(r, 200)) rec[k][i] = alpha[a][rng_below(r, l)]; /* near-periodic */
+        }
+        rec[k][len] = 0;
+    }
+    rv_seq_t *s = rv_seq_from_records(names, (const char *const *)rec, nrec, kind[a]);
+    for (int k = 0; k < nrec; k++) free(rec[k]);
+    return s;
+}
+
+/* Whether the file image f has section id. */
+static int file_has(const unsigned char *f, uint32_t id)
+{
+    const rvx_header_t *h = (const rvx_header_t *)f;
+    const rvx_entry_t *t = (const rvx_entry_t *)(f + sizeof *h);
+    for (uint32_t i = 0; i < h->n_sections; i++)
+        if (t[i].id == id) return 1;
+    return 0;
+}
+
+/* Wide indexes of random texts (random, all one letter, periodic; DNA with and
+ * without N, protein, text) saved and loaded: SA (stored in 5 bytes), LCP, the runs,
+ * the longest repeats at every position and the text equal the index built in
+ * memory; the file is of format 6 with SA40 and no SA, a 32-bit one of format 5
+ * with SA and no SA40.  Then SA is overwritten as soon as the writer lets it go. */
+static void wide_answers(void)
+{
+    case_begin();
+    rng_t r = rng_new(41);
+    char path[300];
+    snprintf(path, sizeof path, "%s/wide.rvx", dir);
+    for (int it = 0; it < check_iters(24) && !check_failed_; it++) {
+        const int wide = it % 4 != 3;
+        rv_index_t *x = build(shaped_seq(&r, it % 3, it < 6 ? 5 : 20000), wide, NULL);
+        size_t len = 0;
+        unsigned char *f = save_slurp(x, path, &len);
+        if (!f) break;
+        const rvx_header_t *h = (const rvx_header_t *)f;
+        CHECK(wide ? h->version == 6 && file_has(f, RV_SEC_SA40) && !file_has(f, RV_SEC_SA)
+                   : h->version == 5 && file_has(f, RV_SEC_SA) && !file_has(f, RV_SEC_SA40),
+              "%s file: format %u", wide ? "wide" : "32-bit", h->version);
+        rv_index_t *y = load_ok(path);
+        if (y) {
+            check_same(x, y, wide ? "wide" : "32-bit");
+            for (uint64_t t = 0; t < x->n && !check_failed_; t++) {
+                rv_lr_t a[8], b[8];
+                uint64_t na = rv_lr_at(x, t, a, 8), nb = rv_lr_at(y, t, b, 8);
+                CHECK(na == nb && !memcmp(a, b, (na < 8 ? na : 8) * sizeof *a), "longest repeats at %llu",
+                      (unsigned long long)t);
+            }
+            rv_runs_t u, v;
+            CHECK(rv_runs_get(x, 1, NULL, &u) == 0 && rv_runs_get(y, 1, NULL, &v) == 0 && u.n == v.n,
+                  "runs: %s", rv_last_error());
+            for (uint64_t k = 0; k < u.n && !check_failed_; k++) {
+                rv_run_t p = rv_runs_at(&u, k), q = rv_runs_at(&v, k);
+                CHECK(p.start == q.start && p.end == q.end && p.period == q.period, "run %llu",
+                      (unsigned long long)k);
+            }
+        }
+        rv_index_free(y);
+        free(f);
+        /* `repview index` frees SA once the writer lets it go: SA40, made from it block
+         * by block, must be whole in the file by then (SA is overwritten here) */
+        rv_rvx_writer_t *w = rv_rvx_writer_open(path, 1 + it % 3);
+        CHECK(w && rv_rvx_writer_add_index(w, x, RV_SEC_ALL_MASK) == 0, "writer: %s", rv_last_error());
+        const uint64_t sa_bytes = x->n * (x->wide ? 8 : 4);
+        void *keep = malloc(sa_bytes + 1);
+        memcpy(keep, x->sa, sa_bytes);
+        CHECK(rv_rvx_writer_release(w, RV_SEC_BIT(RV_SEC_SA), 1) == RV_SEC_BIT(RV_SEC_SA), "SA not let go");
+        memset(x->sa, 0xa5, sa_bytes);
+        CHECK(rv_rvx_writer_finish(w) == 0, "finish: %s", rv_last_error());
+        y = NULL;
+        CHECK(rv_index_load(path, NULL, &y) == RV_RVX_OK && !memcmp(y->sa, keep, sa_bytes),
+              "SA read after it was let go: %s", rv_last_error());
+        memcpy(x->sa, keep, sa_bytes);
+        free(keep);
+        rv_index_free(y);
+        rv_index_free(x);
+    }
+    unlink(path);
+    case_end("rvx_wide_sa40_answers");
+}
+
+/* Rewrite the header's hash of a file image after an edit. */
+static void reseal_header(unsigned char *f)
+{
+    rvx_header_t h;
+    memcpy(&h, f, sizeof h);
+    h.header_hash = 0;
+    h.header_hash = XXH3_64bits_withSeed(&h, sizeof h, 2);
+    memcpy(f, &h, sizeof h);
+}
+
+/* Files that hold SA and SA40, neither, SA40 in a file that says format 5, or an
+ * SA40 whose hashes pass but that holds a rank past the text: refused at open in
+ * one line, never a crash. */
+static void sa40_inconsistent(void)
+{
+    case_begin();
+    rng_t r = rng_new(42);
+    char path[300];
+    snprintf(path, sizeof path, "%s/sa40bad.rvx", dir);
+    rv_index_t *x = build(random_seq(&r, 30000), 1, NULL), *y = NULL;
+    CHECK(x != NULL, "build: %s", rv_last_error());
+    uint64_t bytes = 0;
+    uint8_t *form = x ? rvx_sa40_pack(x->sa, x->n, 2, &bytes) : NULL;
+    for (int k = 0; form && k < 4 && !check_failed_; k++) {
+        rv_rvx_writer_t *w = rv_rvx_writer_open(path, 2);
+        if (k == 0) { /* both */
+            rv_rvx_writer_add(w, RV_SEC_SA, x->sa, x->n * 8);
+            rv_rvx_writer_add(w, RV_SEC_SA40, form, bytes);
+        }
+        if (k == 3) { /* a rank of n in a sealed section */
+            const uint64_t at = rng_below(&r, x->n), v = x->n;
+            memcpy(form + 16 + 5 * at, &v, 5);
+            rv_rvx_writer_add(w, RV_SEC_SA40, form, bytes);
+            rv_rvx_writer_add(w, RV_SEC_SA, "", 0); /* keeps the writer from adding its own; dropped below */
+        }
+        rv_rvx_writer_add_index(w, x, k == 1 ? ~RV_SEC_BIT(RV_SEC_SA) : RV_SEC_ALL_MASK);
+        CHECK(rv_rvx_writer_finish(w) == 0, "write case %d: %s", k, rv_last_error());
+        size_t len = 0;
+        unsigned char *f = slurp(path, &len);
+        if (k == 2 && f) { /* format 5 says no SA40 */
+            ((rvx_header_t *)f)->version = 5;
+            reseal_header(f);
+        }
+        if (k == 3 && f) { /* drop the empty SA entry: the table is sealed again too */
+            rvx_header_t *h = (rvx_header_t *)f;
+            rvx_entry_t *t = (rvx_entry_t *)(f + sizeof *h);
+            for (uint32_t i = 0; i < h->n_sections; i++)
+                if (t[i].id == RV_SEC_SA) {
+                    t[i] = t[h->n_sections - 1];
+                    memset(&t[--h->n_sections], 0, sizeof *t);
+                    break;
+                }
+            h->table_hash = XXH3_64bits_withSeed(t, h->n_sections * sizeof *t, 1);
+            reseal_header(f);
+        }
+        if (f) spit(path, f, len);
+        free(f);
+        static const char *const why[] = {"inconsistent sections", "inconsistent sections", "inconsistent sections",
+                                          "bad SA section"};
+        y = NULL;
+        CHECK(rv_index_load(path, NULL, &y) == RV_RVX_CORRUPT && !y && strstr(rv_last_error(), why[k]) &&
+                  !strchr(rv_last_error(), '\n'),
+              "case %d: %s", k, rv_last_error());
+        rv_index_free(y);
+    }
+    free(form);
+    rv_index_free(x);
+    unlink(path);
+    case_end("rvx_sa40_inconsistent_refused");
+}
+
 int main(void)
 {
     setenv("REPVIEW_RVX_BLOCK", "4096", 1);
     snprintf(dir, sizeof dir, "/tmp/t_rvx_%d", (int)getpid());
     mkdir(dir, 0755);
     compact_forms();
+    sa40_forms();
+    wide_answers();
+    sa40_inconsistent();
     old_format();
     round_trips();
     writer_orders();

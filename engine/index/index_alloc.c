@@ -36,6 +36,7 @@ void rv_index_free(rv_index_t *x)
         free(x->isa);
     } else {
         free(x->isa_owned);
+        free(x->sa_owned);
     }
     rv_seq_free(x->seq);
     if (x->map) munmap(x->map, x->map_len);

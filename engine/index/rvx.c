@@ -1,19 +1,24 @@
 /* rvx.c — reading and verifying the .rvx index file (repview-index(1); layout in
  * rvx_format.h, writing in rvx_write.c).  Little-endian hosts only (x86-64, arm64).
  *
- * Design (format 5; format 4 is read too).  The file is a header (input fingerprint,
- * sizes, and the hashes of the table, of the block hashes and of itself), a section
- * table reserved right after it but written last, the sections in the order the
- * build finished them (each page aligned), and at the end one XXH3 hash per fixed
- * block (8 MiB) of every section.  A writer hashes each block as it writes it, so
- * saving runs at disk speed and overlaps the build.  ISA and LLRc are not stored,
- * and the DNA text, the sequence as read and the runs are stored in the compact
- * forms of rvx_compact.h: rv_index_derive() rebuilds the first two and expands the
- * runs when they are first asked for; the text and the sequence are expanded at open.
+ * Design (format 5, 6 for a file holding SA40; format 4 is read too).  The file is a
+ * header (input fingerprint, sizes, and the hashes of the table, of the block hashes
+ * and of itself), a section table reserved right after it but written last, the
+ * sections in the order the build finished them (each page aligned), and at the end
+ * one XXH3 hash per fixed block (8 MiB) of every section.  A writer hashes each
+ * block as it writes it, so saving runs at disk speed and overlaps the build.  ISA
+ * and LLRc are not stored, and the DNA text, the sequence as read, the runs and the
+ * SA of a wide index (64-bit arrays) below 2^40 symbols (SA40, 5 bytes a rank) are
+ * stored in the compact forms of rvx_compact.h: rv_index_derive() rebuilds the first
+ * two and expands the runs when they are first asked for; the text and the sequence
+ * are expanded at open, and so is SA40, into an 8-byte SA the index owns, each block
+ * hashed as it is expanded (so SA40 is verified at open: it is read whole then
+ * anyway).  A file holding SA40 says format 6; every other file is written as format
+ * 5, byte for byte as before, so that the previous repview still reads it.
  *
  * Opening checks the header, the table, the block hashes, the section sizes, the
- * small sections (records, segments) and the file forms, expands the text and the
- * sequence, and returns.  Big sections are verified lazily by rv_index_verify(),
+ * small sections (records, segments) and the file forms, expands the text, the
+ * sequence and SA40, and returns.  Big sections are verified lazily by rv_index_verify(),
  * all blocks in parallel: a headless command verifies exactly the sections it is
  * about to use before its first answer (cli_common.c), or only the blocks it reads
  * when they are few (rv_index_verify_part(): `sa --around`); the explorer verifies
@@ -153,6 +158,7 @@ static int unpack_records(rv_seq_t *s, const unsigned char *p, uint64_t bytes)
 }
 
 static const char *section_name(uint32_t id);
+static void damage_report(const struct rv_rvx_state *v, const rvx_entry_t *e, uint64_t b, char *why, size_t len);
 
 /* Sections read whole when the file is opened: verified then. */
 static int read_at_open(uint32_t id)
@@ -255,10 +261,13 @@ static rv_rvx_status_t check_table(const char *path, const unsigned char *base, 
     const uint64_t w = h->wide ? 8 : 4;
     if (!ptr[RV_SEC_RECORDS] || !ptr[RV_SEC_SEGMENTS] || !ptr[RV_SEC_RAW] == !ptr[RV_SEC_RAWX] ||
         !ptr[RV_SEC_TEXT] == !ptr[RV_SEC_TEXT2] || (ptr[RV_SEC_RUNS] && ptr[RV_SEC_RUNZ]) ||
-        !ptr[RV_SEC_SA] || (ptr[RV_SEC_RAW] && bytes[RV_SEC_RAW] != h->glen) ||
+        !ptr[RV_SEC_SA] == !ptr[RV_SEC_SA40] || (ptr[RV_SEC_RAW] && bytes[RV_SEC_RAW] != h->glen) ||
         (ptr[RV_SEC_TEXT] && bytes[RV_SEC_TEXT] != h->n) ||
         bytes[RV_SEC_SEGMENTS] % sizeof(rv_segment_t) || bytes[RV_SEC_SEGMENTS] / sizeof(rv_segment_t) != h->n_seg ||
-        bytes[RV_SEC_SA] != h->n * w || (ptr[RV_SEC_ISA] && bytes[RV_SEC_ISA] != h->n * w) ||
+        (ptr[RV_SEC_SA] && bytes[RV_SEC_SA] != h->n * w) ||
+        (ptr[RV_SEC_SA40] && (h->version < 6 || !h->wide || h->n >= RVX_SA40_LIMIT ||
+                              bytes[RV_SEC_SA40] != rvx_sa40_bytes(h->n))) ||
+        (ptr[RV_SEC_ISA] && bytes[RV_SEC_ISA] != h->n * w) ||
         (h->version < 5 && (!ptr[RV_SEC_ISA] || !ptr[RV_SEC_RAW] || !ptr[RV_SEC_TEXT])) ||
         h->alpha < RV_ALPHA_DNA || h->alpha > RV_ALPHA_TEXT || h->wide > 1)
         return rv_error(path, "corrupt index (inconsistent sections)"), RV_RVX_CORRUPT;
@@ -288,8 +297,8 @@ static struct rv_rvx_state *state_new(const char *path, const struct stat *st, c
     v->blk_ok = calloc(h->n_hashes ? h->n_hashes : 1, 1);
     if (!v->blk_ok) { free(v->path); free(v); return NULL; }
     memcpy(v->sec, base + sizeof *h, h->n_sections * sizeof(rvx_entry_t));
-    for (int i = 0; i < v->n_sec; i++)
-        if (read_at_open(v->sec[i].id)) atomic_store(&v->ok[v->sec[i].id], 1);
+    for (int i = 0; i < v->n_sec; i++) /* SA40: verified as it is expanded, before the index is returned */
+        if (read_at_open(v->sec[i].id) || v->sec[i].id == RV_SEC_SA40) atomic_store(&v->ok[v->sec[i].id], 1);
     pthread_mutex_init(&v->mu, NULL);
     pthread_mutex_init(&v->derive_mu, NULL);
     return v;
@@ -332,7 +341,7 @@ static rv_index_t *index_from_map(const rvx_header_t *h, const void **ptr, const
     x->isa = (void *)ptr[RV_SEC_ISA];
     snprintf(x->backend, sizeof x->backend, "index file");
     for (int id = RV_SEC_ISA + 1; id < RV_SEC_MAX; id++)
-        if (ptr[id] && id != RV_SEC_TEXT2 && id != RV_SEC_RAWX && id != RV_SEC_RUNZ)
+        if (ptr[id] && id != RV_SEC_TEXT2 && id != RV_SEC_RAWX && id != RV_SEC_RUNZ && id != RV_SEC_SA40)
             x->ext[id] = (rv_section_t){(void *)ptr[id], bytes[id], 0};
     if (ptr[RV_SEC_STRANDS]) { /* both strands: n = 2 nf + 1 of DNA */
         uint64_t nf = 0;
@@ -343,6 +352,79 @@ static rv_index_t *index_from_map(const rvx_header_t *h, const void **ptr, const
         s->nf = nf;
     }
     return x;
+}
+
+/* Expanding SA40: each task takes one hash block of the section, hashes it in
+ * pieces, expanding the ranks that start in each piece while it is in cache, and
+ * then lets the block's pages go (the mapping is private and never written: they
+ * come back from the file if read again), so the form and the array are not both
+ * resident whole. */
+typedef struct {
+    const unsigned char *sec;
+    uint64_t bytes, n, block, first_hash;
+    const uint64_t *hashes;
+    uint64_t *out;
+    _Atomic uint64_t bad;  /* 1 + the damaged block, 0 when none */
+    _Atomic int range;     /* a rank of n or more in a block that verified */
+    _Atomic int oom;
+} sa40_job_t;
+
+enum { SA40_PIECE = 64 << 10 };
+
+static void sa40_expand(void *ctx, uint64_t lo, uint64_t hi, int t)
+{
+    (void)t;
+    sa40_job_t *j = ctx;
+    for (uint64_t b = lo; b < hi && !atomic_load(&j->bad); b++) {
+        const uint64_t at = b * j->block, len = j->bytes - at < j->block ? j->bytes - at : j->block;
+        XXH3_state_t *st = XXH3_createState();
+        if (!st) { atomic_store(&j->oom, 1); return; }
+        XXH3_64bits_reset_withSeed(st, rvx_block_seed(RV_SEC_SA40, b)); /* as rvx_block_hash() */
+        for (uint64_t p = at; p < at + len; p += SA40_PIECE) {
+            const uint64_t q = p + SA40_PIECE < at + len ? p + SA40_PIECE : at + len;
+            XXH3_64bits_update(st, j->sec + p, (size_t)(q - p));
+            if (rvx_sa40_unpack_bytes(j->sec, j->n, j->n, p, q, j->out) < 0) atomic_store(&j->range, 1);
+        }
+        const uint64_t got = XXH3_64bits_digest(st);
+        XXH3_freeState(st);
+        if (got != j->hashes[j->first_hash + b]) {
+            uint64_t none = 0;
+            atomic_compare_exchange_strong(&j->bad, &none, b + 1);
+        }
+        /* blocks start on pages (sections and block sizes are page multiples) */
+        madvise((void *)(uintptr_t)(j->sec + at), (size_t)len, MADV_DONTNEED);
+    }
+}
+
+/* SA of a wide index from its SA40 section, verified block by block on `threads`
+ * threads.  NULL, or the reason (why, for a damaged block). */
+static const char *expand_sa40(rv_index_t *x, const void **ptr, const uint64_t *bytes, int threads,
+                               char *why, size_t why_len)
+{
+    const struct rv_rvx_state *v = x->rvx;
+    const rvx_entry_t *e = NULL;
+    for (int i = 0; i < v->n_sec; i++)
+        if (v->sec[i].id == RV_SEC_SA40) e = &v->sec[i];
+    uint64_t *sa = malloc((x->n ? x->n : 1) * sizeof *sa);
+    if (!sa) return "out of memory (the suffix array)";
+    /* every thread's first touches fault per 2 MiB page, not per 4 KiB, where the
+     * kernel offers huge pages */
+    const uintptr_t huge = (uintptr_t)1 << 21, lo = ((uintptr_t)sa + huge - 1) & ~(huge - 1),
+                    hi = ((uintptr_t)(sa + x->n)) & ~(huge - 1);
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    x->sa_owned = sa;
+    sa40_job_t j = {ptr[RV_SEC_SA40], bytes[RV_SEC_SA40], x->n, v->block, e->first_hash, v->hashes, sa, 0, 0, 0};
+    const uint64_t nb = rvx_blocks(j.bytes, j.block);
+    rv_parallel_dynamic(threads, nb, 1, sa40_expand, &j);
+    if (atomic_load(&j.bad)) {
+        damage_report(v, e, atomic_load(&j.bad) - 1, why, why_len);
+        return why;
+    }
+    if (atomic_load(&j.oom)) return "out of memory (the suffix array)";
+    /* the magic, n and the padding, once their block is known intact */
+    if (atomic_load(&j.range) || rvx_sa40_check(j.sec, j.bytes, j.n) < 0) return "corrupt index (bad SA section)";
+    x->sa = sa;
+    return NULL;
 }
 
 /* The text and the sequence of a file of format 5, from their file forms (verified
@@ -512,7 +594,9 @@ rv_rvx_status_t rv_index_load_flags(const char *path, const char *input, int fla
     const int later = (flags & RV_LOAD_SEQ_LATER) && ptr[RV_SEC_TEXT2] && ptr[RV_SEC_RAWX];
     x->rvx->text2 = ptr[RV_SEC_TEXT2];
     x->rvx->text2_bytes = bytes[RV_SEC_TEXT2];
-    const char *damage = later ? NULL : expand_sequence(x, ptr, bytes, rv_default_threads());
+    char why_sa[160];
+    const char *damage = ptr[RV_SEC_SA40] ? expand_sa40(x, ptr, bytes, rv_default_threads(), why_sa, sizeof why_sa) : NULL;
+    if (!damage && !later) damage = expand_sequence(x, ptr, bytes, rv_default_threads());
     if (damage) {
         rv_index_free(x);
         rv_error(path, "%s", damage);
@@ -559,7 +643,7 @@ static const char *section_name(uint32_t id)
     switch (id) {
     case RV_SEC_RAW: case RV_SEC_RAWX: return "sequence";
     case RV_SEC_TEXT: case RV_SEC_TEXT2: return "text";
-    case RV_SEC_SA: return "SA";
+    case RV_SEC_SA: case RV_SEC_SA40: return "SA";
     case RV_SEC_ISA: return "ISA";
     case RV_SEC_LCP: case RV_SEC_LCP_BIG: return "LCP";
     case RV_SEC_LLR: case RV_SEC_LLRC: case RV_SEC_LLR_BIG: return "LLR";

@@ -1,5 +1,5 @@
-/* rvx_compact.c — the compact file forms of the text, the sequence as read and the
- * runs (layouts in rvx_compact.h).
+/* rvx_compact.c — the compact file forms of the text, the sequence as read, the
+ * runs and the SA of a wide index (layouts in rvx_compact.h).
  *
  * Each form costs one streaming pass to write and one to read, cut into chunks on
  * every core: cheaper than reading the bytes it saves from a disk.  The writer's
@@ -470,4 +470,111 @@ void *rvx_runs_unpack(const void *sec, uint64_t bytes, uint64_t n_text, int wide
     rv_runs_seal(out, n_text, m, wide);
     *out_bytes = ob;
     return out;
+}
+
+/* ---- the suffix array of a wide index in 5 bytes ------------------------------- */
+
+#define SA40_MAGIC 0x30344153565252ull /* "RRVSA40" */
+#define SA40_HEAD 16u
+
+uint64_t rvx_sa40_bytes(uint64_t n) { return SA40_HEAD + pad8(5 * n); }
+
+void rvx_sa40_pack_range(const uint64_t *sa, uint64_t n, uint64_t off, uint64_t len, uint8_t *out)
+{
+    const uint64_t head[2] = {SA40_MAGIC, n}, body = SA40_HEAD + 5 * n, end = off + len;
+    for (; off < end && off < SA40_HEAD; off++) *out++ = ((const uint8_t *)head)[off];
+    if (off < end && off < body && (off - SA40_HEAD) % 5) { /* the tail of a cut entry */
+        const uint64_t k = (off - SA40_HEAD) / 5, v = sa[k];
+        for (uint64_t j = (off - SA40_HEAD) % 5; j < 5 && off < end; j++, off++) *out++ = (uint8_t)(v >> (8 * j));
+    }
+    const uint64_t k0 = off < body ? (off - SA40_HEAD) / 5 : n;
+    uint64_t full = (end < body ? end : body) > off ? ((end < body ? end : body) - off) / 5 : 0;
+    /* whole entries: 8-byte stores that the next entry overwrites, the last one exact */
+    for (uint64_t i = 0; i + 1 < full; i++) memcpy(out + 5 * i, &sa[k0 + i], 8);
+    if (full) memcpy(out + 5 * (full - 1), &sa[k0 + full - 1], 5);
+    out += 5 * full;
+    off += 5 * full;
+    if (off < end && off < body) { /* the head of an entry the range cuts */
+        const uint64_t v = sa[k0 + full];
+        for (uint64_t j = 0; off < end && off < body; j++, off++) *out++ = (uint8_t)(v >> (8 * j));
+    }
+    if (off < end) memset(out, 0, end - off); /* padding */
+}
+
+typedef struct {
+    const uint64_t *sa;
+    uint8_t *sec;
+    uint64_t *out;
+    const void *in;
+    uint64_t n, bytes;
+    _Atomic int bad;
+} sa40_ctx_t;
+
+static void sa40_pack_chunk(void *arg, uint64_t lo, uint64_t hi, int t)
+{
+    (void)t;
+    sa40_ctx_t *c = arg;
+    lo *= CHUNK;
+    hi = hi * CHUNK < c->bytes ? hi * CHUNK : c->bytes;
+    if (lo < hi) rvx_sa40_pack_range(c->sa, c->n, lo, hi - lo, c->sec + lo);
+}
+
+void *rvx_sa40_pack(const uint64_t *sa, uint64_t n, int threads, uint64_t *bytes)
+{
+    if (n >= RVX_SA40_LIMIT) return NULL;
+    sa40_ctx_t c = {sa, NULL, NULL, NULL, n, rvx_sa40_bytes(n), 0};
+    if (!(c.sec = malloc(c.bytes))) return NULL;
+    rv_parallel_dynamic(threads_or_all(threads), nchunks(c.bytes, CHUNK), 1, sa40_pack_chunk, &c);
+    *bytes = c.bytes;
+    return c.sec;
+}
+
+int rvx_sa40_check(const void *sec, uint64_t bytes, uint64_t n)
+{
+    const uint64_t *h = sec;
+    if (n >= RVX_SA40_LIMIT || bytes != rvx_sa40_bytes(n) || h[0] != SA40_MAGIC || h[1] != n) return -1;
+    for (uint64_t at = SA40_HEAD + 5 * n; at < bytes; at++)
+        if (((const uint8_t *)sec)[at]) return -1;
+    return 0;
+}
+
+int rvx_sa40_unpack_bytes(const void *sec, uint64_t n, uint64_t bound, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    const uint8_t *p = (const uint8_t *)sec + SA40_HEAD;
+    /* the first entry starting at or after each bound */
+    const uint64_t k0 = lo <= SA40_HEAD ? 0 : (lo - SA40_HEAD + 4) / 5;
+    uint64_t k1 = hi <= SA40_HEAD ? 0 : (hi - SA40_HEAD + 4) / 5;
+    if (k1 > n) k1 = n;
+    uint64_t big = 0;
+    const uint64_t fast = k1 < n ? k1 : (n ? n - 1 : 0); /* an 8-byte load stays inside the section */
+    uint64_t k = k0;
+    for (; k < fast; k++) {
+        uint64_t v;
+        memcpy(&v, p + 5 * k, 8);
+        v &= (1ull << 40) - 1;
+        big |= v >= bound;
+        out[k] = v;
+    }
+    for (; k < k1; k++) {
+        uint64_t v = 0;
+        memcpy(&v, p + 5 * k, 5);
+        big |= v >= bound;
+        out[k] = v;
+    }
+    return big ? -1 : 0;
+}
+
+static void sa40_unpack_chunk(void *arg, uint64_t lo, uint64_t hi, int t)
+{
+    (void)t;
+    sa40_ctx_t *c = arg;
+    if (rvx_sa40_unpack_bytes(c->in, c->n, c->n, lo * CHUNK, hi * CHUNK, c->out) < 0) c->bad = 1;
+}
+
+int rvx_sa40_unpack(const void *sec, uint64_t bytes, uint64_t n, uint64_t *out, int threads)
+{
+    if (rvx_sa40_check(sec, bytes, n) < 0) return -1;
+    sa40_ctx_t c = {NULL, NULL, out, sec, n, bytes, 0};
+    rv_parallel_dynamic(threads_or_all(threads), nchunks(bytes, CHUNK), 1, sa40_unpack_chunk, &c);
+    return c.bad ? -1 : 0;
 }

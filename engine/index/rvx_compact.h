@@ -1,6 +1,7 @@
-/* rvx_compact.h — the compact file forms of the text, the sequence as read and the
- * runs (rvx_compact.c).  A .rvx file stores these instead of the arrays the engine
- * reads; the reader expands them once when it opens the file, on all cores.
+/* rvx_compact.h — the compact file forms of the text, the sequence as read, the
+ * runs and the SA of a wide index (rvx_compact.c).  A .rvx file stores these
+ * instead of the arrays the engine reads; the reader expands them once when it
+ * opens the file, on all cores.
  *
  *   RV_SEC_TEXT2  DNA text in 2 bits a symbol:
  *                 uint64_t magic, n, n_break; uint64_t breaks[n_break] (the text
@@ -20,6 +21,11 @@
  *                 ((period - 1) << 4 | (len - 2 period), RUNZ_ESC when it does not
  *                 fit); then n_esc quadruples (k, start, len, period) of the runs
  *                 with an escaped byte, increasing in k.
+ *   RV_SEC_SA40   the SA of a wide index of n < 2^40 symbols in 5 bytes a rank:
+ *                 uint64_t magic, n; then n entries of 5 bytes, SA[r] little-endian
+ *                 in bytes 16 + 5r .. 16 + 5r + 4.  Written block by block by the
+ *                 writer threads straight from the 8-byte array (rvx_sa40_pack_range),
+ *                 so no copy of the whole form is ever held.
  * Every form is padded to a multiple of 8 bytes.  Decoding checks every size and
  * bound (a damaged section gives -1, never a read outside it). */
 #ifndef REPVIEW_ENGINE_RVX_COMPACT_H
@@ -51,5 +57,23 @@ void *rvx_runs_pack(const void *runs, uint64_t runs_bytes, uint64_t n_text, int 
 /* A new RUNS section (malloc()ed, sealed) from a RUNZ section, or NULL. */
 void *rvx_runs_unpack(const void *sec, uint64_t bytes, uint64_t n_text, int wide, int threads,
                       uint64_t *out_bytes);
+
+/* SA40 holds ranks below this: the SA of a wide index of fewer symbols. */
+#define RVX_SA40_LIMIT (1ull << 40)
+/* The size of the SA40 form of n ranks. */
+uint64_t rvx_sa40_bytes(uint64_t n);
+/* Bytes [off, off + len) of the SA40 form of sa (n 64-bit values) into out: any
+ * piece of the form, so that each writer thread makes the block it writes. */
+void rvx_sa40_pack_range(const uint64_t *sa, uint64_t n, uint64_t off, uint64_t len, uint8_t *out);
+/* The whole form (malloc()ed), made on `threads` threads, or NULL. */
+void *rvx_sa40_pack(const uint64_t *sa, uint64_t n, int threads, uint64_t *bytes);
+/* 0 when sec is an SA40 section of n ranks (size, magic, n, zero padding), else -1. */
+int rvx_sa40_check(const void *sec, uint64_t bytes, uint64_t n);
+/* The ranks of a checked section of n whose first byte lies in bytes [lo, hi) of
+ * it, into out (all n ranks): -1 when one of them is `bound` or more (n for a
+ * suffix array). */
+int rvx_sa40_unpack_bytes(const void *sec, uint64_t n, uint64_t bound, uint64_t lo, uint64_t hi, uint64_t *out);
+/* Check and expand a whole SA40 section into out (n values) on `threads` threads. */
+int rvx_sa40_unpack(const void *sec, uint64_t bytes, uint64_t n, uint64_t *out, int threads);
 
 #endif

@@ -7,8 +7,10 @@
 #include <xxhash.h>
 
 #define RVX_MAGIC "RVXINDEX"
-#define RVX_VERSION 5u          /* 3: block hashes, table written last; 4: ctime and inode;
-                                 * 5: no ISA and LLRc, compact text, sequence and runs */
+#define RVX_VERSION 6u          /* 3: block hashes, table written last; 4: ctime and inode;
+                                 * 5: no ISA and LLRc, compact text, sequence and runs;
+                                 * 6: the SA of a wide index in 5 bytes a rank (SA40) */
+#define RVX_VERSION_PLAIN 5u    /* what a file without SA40 is written as */
 #define RVX_VERSION_OLDEST 4u   /* the oldest format still read */
 #define RVX_TABLE_CAP 96u       /* entries reserved after the header */
 #define RVX_SEC_ALIGN 4096u     /* sections start on page boundaries */
@@ -44,9 +46,10 @@ static inline uint64_t rvx_blocks(uint64_t bytes, uint64_t block) { return (byte
 
 /* The hash of block b of section id: the seed ties it to its place, so a block
  * copied elsewhere in the file does not pass. */
+static inline uint64_t rvx_block_seed(uint32_t id, uint64_t b) { return ((uint64_t)id << 48) ^ b ^ 0x5256583362ull; }
 static inline uint64_t rvx_block_hash(const void *p, uint64_t len, uint32_t id, uint64_t b)
 {
-    return XXH3_64bits_withSeed(p, (size_t)len, ((uint64_t)id << 48) ^ b ^ 0x5256583362ull);
+    return XXH3_64bits_withSeed(p, (size_t)len, rvx_block_seed(id, b));
 }
 
 #endif

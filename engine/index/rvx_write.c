@@ -29,7 +29,9 @@ enum { MAX_WRITERS = 8 };
 
 typedef struct {
     uint32_t id;
+    uint32_t reads;   /* the section whose memory writing it reads (rv_rvx_writer_release) */
     const void *ptr;
+    const uint64_t *sa; /* SA40: made from this 8-byte SA block by block, ptr unused */
     uint64_t bytes, offset, nblocks;
     uint64_t written; /* blocks in the file (rv_rvx_writer_release waits for all) */
     uint64_t *hash; /* nblocks hashes, filled by the writer threads */
@@ -58,12 +60,49 @@ struct rv_rvx_writer {
     rvx_header_t meta; /* the header fields that describe the index */
     int have_meta;
     int hold_fd;       /* write end of the pipe that keeps the replaced file's holder, or -1 */
+    uint64_t meta_n;   /* the SA40 section's n (set before it is queued) */
 };
+
+/* Write len bytes at off: 0, or the errno. */
+static int write_at(int fd, const char *p, uint64_t len, uint64_t off)
+{
+    for (uint64_t done = 0; done < len;) {
+        ssize_t k = pwrite(fd, p + done, len - done, (off_t)(off + done));
+        if (k < 0 && errno != EINTR) return errno;
+        if (k == 0) return EIO; /* no progress: never spin */
+        if (k > 0) done += (uint64_t)k;
+    }
+    return 0;
+}
+
+/* SA40 is made in pieces of this many bytes, each hashed and written while in cache:
+ * a writer thread holds one piece, not one block. */
+enum { SA40_PIECE = 1 << 20 };
+
+/* Make block b (len bytes at `at`) of the SA40 section s, hash it and write it: 0,
+ * or the errno.  *buf: the thread's piece buffer, allocated on first use. */
+static int write_sa40_block(rv_rvx_writer_t *w, wsec_t *s, uint64_t b, uint64_t at, uint64_t len, uint8_t **buf)
+{
+    XXH3_state_t *st = XXH3_createState();
+    if (!st || (!*buf && !(*buf = malloc(SA40_PIECE)))) { XXH3_freeState(st); return ENOMEM; }
+    XXH3_64bits_reset_withSeed(st, rvx_block_seed(s->id, b));
+    int err = 0;
+    for (uint64_t q = 0; q < len && !err; q += SA40_PIECE) {
+        const uint64_t pl = len - q < SA40_PIECE ? len - q : SA40_PIECE;
+        rvx_sa40_pack_range(s->sa, w->meta_n, at + q, pl, *buf);
+        XXH3_64bits_update(st, *buf, (size_t)pl);
+        err = write_at(w->fd, (const char *)*buf, pl, s->offset + at + q);
+    }
+    s->hash[b] = XXH3_64bits_digest(st);
+    XXH3_freeState(st);
+    return err;
+}
 
 /* Writer thread: take the next block, hash it, write it, start its writeback. */
 static void *writer_main(void *arg)
 {
     rv_rvx_writer_t *w = arg;
+    uint8_t *buf = NULL; /* the piece of a section made here (SA40) */
     pthread_mutex_lock(&w->mu);
     while (!w->stop) {
         while (w->cur < w->ns && w->cur_blk >= w->sec[w->cur].nblocks) { w->cur++; w->cur_blk = 0; }
@@ -76,14 +115,13 @@ static void *writer_main(void *arg)
         uint64_t b = w->cur_blk++, at = b * w->block;
         pthread_mutex_unlock(&w->mu);
         uint64_t len = s->bytes - at < w->block ? s->bytes - at : w->block;
-        const char *p = (const char *)s->ptr + at;
-        s->hash[b] = rvx_block_hash(p, len, s->id, b);
-        int err = 0;
-        for (uint64_t done = 0; done < len && !err;) {
-            ssize_t k = pwrite(w->fd, p + done, len - done, (off_t)(s->offset + at + done));
-            if (k < 0 && errno != EINTR) err = errno;
-            else if (k == 0) err = EIO; /* no progress: never spin */
-            else if (k > 0) done += (uint64_t)k;
+        int err;
+        if (s->sa) {
+            err = write_sa40_block(w, s, b, at, len, &buf);
+        } else {
+            const char *p = (const char *)s->ptr + at;
+            s->hash[b] = rvx_block_hash(p, len, s->id, b);
+            err = write_at(w->fd, p, len, s->offset + at);
         }
         if (!err) sync_file_range(w->fd, (off_t)(s->offset + at), (off_t)len, SYNC_FILE_RANGE_WRITE);
         pthread_mutex_lock(&w->mu);
@@ -91,6 +129,7 @@ static void *writer_main(void *arg)
         if (++s->written == s->nblocks) pthread_cond_broadcast(&w->cv); /* rv_rvx_writer_release */
     }
     pthread_mutex_unlock(&w->mu);
+    free(buf);
     return NULL;
 }
 
@@ -204,7 +243,8 @@ static int add_failed(rv_rvx_writer_t *w, int err, const char *what)
 
 /* Queue section id; `reserved`: its bit was set by whoever handed it over (the
  * packer thread's sections), else a repeated id is refused. */
-static int queue_section(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t bytes, int reserved)
+static int queue_section(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t bytes, int reserved,
+                         const uint64_t *sa)
 {
     if (id <= 0 || id >= RV_SEC_MAX) return add_failed(w, EINVAL, "bad or repeated section");
     uint64_t nb = rvx_blocks(bytes, w->block);
@@ -217,7 +257,7 @@ static int queue_section(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t b
         return add_failed(w, EINVAL, "bad or repeated section");
     }
     if (w->ns >= (int)RVX_TABLE_CAP) { pthread_mutex_unlock(&w->mu); free(hash); return add_failed(w, EINVAL, "too many sections"); }
-    w->sec[w->ns] = (wsec_t){(uint32_t)id, ptr, bytes, w->end, nb, 0, hash};
+    w->sec[w->ns] = (wsec_t){(uint32_t)id, sa ? RV_SEC_SA : (uint32_t)id, ptr, sa, bytes, w->end, nb, 0, hash};
     w->end = (w->end + bytes + RVX_SEC_ALIGN - 1) / RVX_SEC_ALIGN * RVX_SEC_ALIGN;
     w->ns++;
     w->added |= 1ull << id;
@@ -228,7 +268,7 @@ static int queue_section(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t b
 
 int rv_rvx_writer_add(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t bytes)
 {
-    return queue_section(w, id, ptr, bytes, 0);
+    return queue_section(w, id, ptr, bytes, 0, NULL);
 }
 
 static void *pack_records(const rv_seq_t *s, uint64_t *bytes)
@@ -287,6 +327,23 @@ static int add_compact(rv_rvx_writer_t *w, uint64_t mask, int id, int as, const 
     return 0;
 }
 
+/* The SA of a wide index below 2^40 symbols as SA40 (rvx_compact.h), made by the
+ * writer threads from x->sa block by block as they write it: SA counts as written
+ * (rv_rvx_writer_release) once every block of SA40 is.  0 when SA is to be queued as
+ * it is, 1 when queued, -1 on failure. */
+static int add_sa40(rv_rvx_writer_t *w, uint64_t mask, const rv_index_t *x)
+{
+    if (!(mask >> RV_SEC_SA & 1) || (w->added >> RV_SEC_SA & 1) || !x->wide || !x->sa ||
+        x->n >= RVX_SA40_LIMIT)
+        return 0;
+    w->meta_n = x->n;
+    if (queue_section(w, RV_SEC_SA40, NULL, rvx_sa40_bytes(x->n), 0, x->sa) < 0) return -1;
+    pthread_mutex_lock(&w->mu);
+    w->added |= RV_SEC_BIT(RV_SEC_SA); /* stored in its file form */
+    pthread_mutex_unlock(&w->mu);
+    return 1;
+}
+
 /* The packer thread: the compact text and sequence of DNA, made while the build sorts
  * the suffixes; rv_rvx_writer_finish() queues them last, so that the layout of a
  * file does not depend on which thread was first. */
@@ -311,10 +368,10 @@ static void queue_packed(rv_rvx_writer_t *w)
     const rv_seq_t *s = w->pack_seq;
     join_packer(w);
     w->packing = 0;
-    if (w->compact[0]) queue_section(w, RV_SEC_TEXT2, w->compact[0], w->packed_bytes[0], 0);
-    else queue_section(w, RV_SEC_TEXT, s->text, s->n, 1);
-    if (w->compact[1]) queue_section(w, RV_SEC_RAWX, w->compact[1], w->packed_bytes[1], 0);
-    else queue_section(w, RV_SEC_RAW, s->raw, s->glen, 1);
+    if (w->compact[0]) queue_section(w, RV_SEC_TEXT2, w->compact[0], w->packed_bytes[0], 0, NULL);
+    else queue_section(w, RV_SEC_TEXT, s->text, s->n, 1, NULL);
+    if (w->compact[1]) queue_section(w, RV_SEC_RAWX, w->compact[1], w->packed_bytes[1], 0, NULL);
+    else queue_section(w, RV_SEC_RAW, s->raw, s->glen, 1, NULL);
 }
 
 /* Hand the text and the sequence of DNA to the packer thread (1), or 0 when they
@@ -359,7 +416,7 @@ int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t ma
         add_compact(w, mask, RV_SEC_TEXT, RV_SEC_TEXT2, x) < 0 ||
         add_compact(w, mask, RV_SEC_RAW, RV_SEC_RAWX, x) < 0 ||
         add_one(w, mask, RV_SEC_RAW, s->raw, s->glen, 1) < 0 ||
-        add_one(w, mask, RV_SEC_TEXT, s->text, s->n, 1) < 0 ||
+        add_one(w, mask, RV_SEC_TEXT, s->text, s->n, 1) < 0 || add_sa40(w, mask, x) < 0 ||
         add_one(w, mask, RV_SEC_SA, x->sa, x->n * aw, 1) < 0)
         return -1;
     /* ISA and LLRc are not stored: the reader rebuilds them from SA and from LLR in
@@ -388,8 +445,8 @@ uint64_t rv_rvx_writer_release(rv_rvx_writer_t *w, uint64_t mask, int wait)
     for (;;) {
         uint64_t pending = 0;
         for (int i = 0; i < w->ns; i++)
-            if (generic >> w->sec[i].id & 1 && w->sec[i].written < w->sec[i].nblocks)
-                pending |= RV_SEC_BIT(w->sec[i].id);
+            if (generic >> w->sec[i].reads & 1 && w->sec[i].written < w->sec[i].nblocks)
+                pending |= RV_SEC_BIT(w->sec[i].reads);
         if (!pending || w->stop || !wait) {
             done |= generic & ~pending; /* written, or never handed over */
             break;
@@ -446,18 +503,6 @@ void rv_rvx_writer_abort(rv_rvx_writer_t *w)
     writer_free(w);
 }
 
-static int pwrite_all(int fd, const void *buf, uint64_t len, uint64_t off)
-{
-    const char *p = buf;
-    while (len) {
-        ssize_t k = pwrite(fd, p, len, (off_t)off);
-        if (k < 0) { if (errno == EINTR) continue; return -1; }
-        if (k == 0) { errno = EIO; return -1; }
-        p += k; off += (uint64_t)k; len -= (uint64_t)k;
-    }
-    return 0;
-}
-
 /* The block hashes, the table and the header, after every section is written. */
 static int write_tail(rv_rvx_writer_t *w)
 {
@@ -475,7 +520,9 @@ static int write_tail(rv_rvx_writer_t *w)
     }
     rvx_header_t h = w->meta;
     memcpy(h.magic, RVX_MAGIC, 8);
-    h.version = RVX_VERSION;
+    /* only a file that needs this format's reader says so: the others stay readable
+     * by the repviews of the previous one, byte for byte as they wrote them */
+    h.version = w->added >> RV_SEC_SA40 & 1 ? RVX_VERSION : RVX_VERSION_PLAIN;
     h.header_bytes = sizeof h;
     h.n_sections = (uint32_t)w->ns;
     h.block_bytes = w->block;
@@ -485,11 +532,12 @@ static int write_tail(rv_rvx_writer_t *w)
     h.table_hash = XXH3_64bits_withSeed(table, (size_t)w->ns * sizeof *table, 1);
     h.header_hash = 0;
     h.header_hash = XXH3_64bits_withSeed(&h, sizeof h, 2);
-    int bad = pwrite_all(w->fd, hashes, nh * sizeof *hashes, w->end) ||
-              pwrite_all(w->fd, table, (uint64_t)w->ns * sizeof *table, sizeof h) ||
-              pwrite_all(w->fd, &h, sizeof h, 0);
+    int err = write_at(w->fd, (const char *)hashes, nh * sizeof *hashes, w->end);
+    if (!err) err = write_at(w->fd, (const char *)table, (uint64_t)w->ns * sizeof *table, sizeof h);
+    if (!err) err = write_at(w->fd, (const char *)&h, sizeof h, 0);
     free(hashes);
-    return bad ? -1 : 0;
+    if (err) errno = err;
+    return err ? -1 : 0;
 }
 
 int rv_rvx_writer_finish(rv_rvx_writer_t *w)

@@ -10,7 +10,8 @@
  *
  * Other modules attach derived arrays (LLR, LLRc, runs, ...) as numbered sections;
  * the .rvx file stores the sections that cost more to recompute than to read (not
- * ISA, not LLRc; the text, the sequence and the runs in compact forms: rvx.c).
+ * ISA, not LLRc; the text, the sequence, the runs and a wide SA in compact forms:
+ * rvx.c).
  */
 #ifndef REPVIEW_INDEX_H
 #define REPVIEW_INDEX_H
@@ -27,6 +28,7 @@ enum {
     RV_SEC_LCP = 7, RV_SEC_LCP_BIG = 8,         /* narrow.h: small and big parts */
     RV_SEC_STRANDS = 9,                         /* both strands: uint64_t nf (seq.h) */
     RV_SEC_TEXT2 = 10, RV_SEC_RAWX = 11,        /* file forms of TEXT and RAW (DNA) */
+    RV_SEC_SA40 = 12,                           /* file form of a wide SA below 2^40 */
     RV_SEC_LLR = 16, RV_SEC_LLRC = 17, RV_SEC_LLR_BIG = 18, /* longest repeats (lr.h) */
     RV_SEC_RUNS = 24,                           /* tandem runs (tandem.h) */
     RV_SEC_RUNZ = 25,                           /* file form of RUNS */
@@ -52,6 +54,7 @@ typedef struct rv_index {
     char note[256];               /* non-fatal remark for the user (GPU fallback), or "" */
     void *map;                    /* mmap of the .rvx, or NULL */
     void *isa_owned;              /* ISA rebuilt when a file without it was mapped, or NULL */
+    void *sa_owned;               /* SA expanded from a mapped file's SA40, or NULL */
     /* ISA[i] while a file without ISA is mapped and ISA is not rebuilt yet: a binary
      * search over SA (rvx.c sets it), for the few ranks a first screen reads */
     uint64_t (*isa_slow)(const struct rv_index *x, uint64_t i);
@@ -140,7 +143,8 @@ int rv_rvx_writer_add(rv_rvx_writer_t *w, int id, const void *ptr, uint64_t byte
  * x (needed once before finish).  Missing optional sections are skipped. */
 int rv_rvx_writer_add_index(rv_rvx_writer_t *w, const rv_index_t *x, uint64_t mask);
 /* The bits of mask whose memory the writer no longer reads: sections in the file or
- * never handed over, the text and the sequence of DNA once their file forms are made.
+ * never handed over, the text and the sequence of DNA once their file forms are made,
+ * the SA of a wide index once its SA40 form (made from it block by block) is written.
  * With wait, first wait until the queued sections of mask are in the file.  For a
  * caller that wants the file, not the index (rv_build_opts_t.release). */
 uint64_t rv_rvx_writer_release(rv_rvx_writer_t *w, uint64_t mask, int wait);

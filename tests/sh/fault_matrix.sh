@@ -102,10 +102,14 @@ print(' '.join(str(o) for o in sorted(offs) if o < n))
 EOF
 len=$(stat -c %s good.rvx)
 n_flip=0 flip_bad=0
+# flip_copy SRC AT: g.fa.rvx is SRC with the byte at AT flipped
+flip_copy() {
+    cp "$1" g.fa.rvx
+    printf "$(printf '\\%03o' $(( $(od -An -tu1 -j "$2" -N1 "$1") ^ 0x41 )))" |
+        dd of=g.fa.rvx bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
 for at in $(cat offsets); do
-    cp good.rvx g.fa.rvx
-    printf "$(printf '\\%03o' $(( $(od -An -tu1 -j "$at" -N1 good.rvx) ^ 0x41 )))" |
-        dd of=g.fa.rvx bs=1 seek="$at" conv=notrunc 2>/dev/null
+    flip_copy good.rvx "$at"
     n_flip=$((n_flip + 1))
     check_fails "flip_at_${at}_check" "" || { flip_bad=1; continue; }
     answer "flip_at_${at}_answer" $((n_flip % ${#Q[@]})) || flip_bad=1
@@ -118,6 +122,31 @@ for cut in 0 7 16 119 120 3000 4096 4097 $((len / 3)) $((len / 2)) $((len - 8)) 
     answer "truncated_to_${cut}_answer" $((cut % ${#Q[@]})) || trunc_bad=1
 done
 [ $trunc_bad = 0 ] && ok truncations_found
+# a wide index (64-bit arrays, a test hook) keeps its SA in 5 bytes a rank (section
+# 12, SA40), expanded and verified when the file is opened: flips in its head, body
+# and padding and a truncation inside it are found, the answers stay right
+export REPVIEW_FORCE_WIDE=1
+$REPVIEW index --quiet -o wide.rvx g.fa
+read -r sa40_off sa40_n < <(python3 -c "
+import struct
+b = open('wide.rvx', 'rb').read()
+hb, ns = struct.unpack_from('<I', b, 12)[0], struct.unpack_from('<I', b, 28)[0]
+e = [struct.unpack_from('<IIQQQ', b, hb + 32 * i) for i in range(ns)]
+print(*[(x[2], x[3]) for x in e if x[0] == 12][0])")
+wide_bad=0 n_wide=0
+for at in $sa40_off $((sa40_off + 9)) $((sa40_off + 16)) $((sa40_off + sa40_n / 3)) $((sa40_off + sa40_n - 1)); do
+    flip_copy wide.rvx "$at"
+    n_wide=$((n_wide + 1))
+    check_fails "wide_flip_at_${at}_check" "checksum mismatch in SA section 12" || { wide_bad=1; continue; }
+    answer "wide_flip_at_${at}_answer" $((n_wide % ${#Q[@]})) || wide_bad=1
+done
+head -c $((sa40_off + sa40_n / 2)) wide.rvx >g.fa.rvx
+check_fails wide_truncated_check "truncated" && answer wide_truncated_answer 3 || wide_bad=1
+cp wide.rvx g.fa.rvx
+expect_exit wide_intact_check 0 $R index --check g.fa
+all_answers wide_intact_answers
+[ $wide_bad = 0 ] && ok "wide_sa40_flips_found ($n_wide offsets)"
+unset REPVIEW_FORCE_WIDE
 # the first page lost with the machine (the header is written last, unsynced): the
 # file is ours and damaged, so a query answers and rewrites it, never "foreign"
 { head -c 4096 /dev/zero; tail -c +4097 good.rvx; } >g.fa.rvx

@@ -224,6 +224,41 @@ scr=$(timeout 60 $REPVIEW --keys '' --dump --wait-index --size 200x12 h.fa 2>&1)
 REPVIEW_FORCE_WIDE=1 $R index --quiet g.fa
 expect_exit check_wide 0 $R index --check g.fa
 expect_eq wide_sa_answer "$($R sa --rows 3 --around 5000 g.fa 2>&1)" "$(cat sa.want)"
+# the SA of a wide index is stored in 5 bytes a rank (SA40, section 12) and expanded
+# at open, its blocks verified as they are read: a flip in it is reported at open
+# in one line naming the block, the answer is the intact index's, the file rebuilt
+REPVIEW_FORCE_WIDE=1 $R index --quiet -o g.wide g.fa
+sa40=$(python3 -c "
+import struct
+b = open('g.wide', 'rb').read()
+hb, ns = struct.unpack_from('<I', b, 12)[0], struct.unpack_from('<I', b, 28)[0]
+ids = {struct.unpack_from('<IIQQQ', b, hb + 32 * i)[0]: struct.unpack_from('<IIQQQ', b, hb + 32 * i)[2:4] for i in range(ns)}
+print(struct.unpack_from('<I', b, 8)[0], 5 in ids, *ids.get(12, (0, 0)))")
+read -r ver has_sa off n <<<"$sa40"
+[ "$ver" = 6 ] && [ "$has_sa" = False ] && [ "$n" -gt 0 ] && ok wide_file_sa40 || bad wide_file_sa40 "$sa40"
+for at in $((off + 3)) $((off + n / 2)) $((off + n - 1)); do
+    cp g.wide g.fa.rvx; touch -r g.fa g.fa.rvx; flip_at $at
+    msg=$($R index --check g.fa 2>&1); rc=$?
+    [ $rc -eq 1 ] && [[ "$msg" == *"checksum mismatch in SA section 12, block $(( (at - off) / 65536 )) of"* ]] &&
+        ok "check_damage_sa40_$at" || bad "check_damage_sa40_$at" "exit $rc: $msg"
+    cp g.wide g.fa.rvx; touch -r g.fa g.fa.rvx; flip_at $at
+    out=$($R sa --rows 0 g.fa 2>err.txt); rc=$?
+    if [ $rc -ne 0 ]; then bad "damage_sa40_$at" "exit $rc: $(cat err.txt)"
+    elif [ "$out" != "$(cat all.want)" ]; then bad "damage_sa40_$at" "wrong answer after damage"
+    elif [ "$(wc -l <err.txt)" -ne 1 ] || ! grep -q 'corrupt index (checksum mismatch in SA' err.txt; then
+        bad "damage_sa40_$at" "report: $(cat err.txt)"
+    elif ! $R index --check g.fa >/dev/null 2>&1; then bad "damage_sa40_$at" "not rebuilt intact"
+    else ok "damage_sa40_$at"; fi
+done
+# the file of a 2 Mbp chromosome: at most 9 bytes a symbol wide, 7 with 32-bit arrays
+"$RV_BUILD/gen_chrom" 2000000 5 > c2.fa 2>/dev/null
+for wide in 0 1; do
+    out=$(REPVIEW_FORCE_WIDE=$wide $R index -o c2.rvx c2.fa 2>&1)
+    bps=$(sed -n 's/.*(\([0-9.]*\) bytes a symbol).*/\1/p' <<<"$out")
+    awk -v b="$bps" -v m=$((7 + 2 * wide)) 'BEGIN { exit !(b != "" && b <= m) }' &&
+        ok "bytes_a_symbol_wide_$wide ($bps)" || bad "bytes_a_symbol_wide_$wide" "$out"
+done
+rm -f c2.fa c2.rvx g.wide
 ls ./*.tmp.* >/dev/null 2>&1 && bad no_temp_left_v3 "temporary files left" || ok no_temp_left_v3
 # a big file being replaced is let go by a process of its own after the command
 # returns: the new file is complete, no process is left holding the old one, and
