@@ -387,6 +387,13 @@ int64_t apx_score_only(apx_work_t *w, const uint8_t *t, uint64_t len, const uint
     return score_rows(w, t, len, M, p, any_phase, 1, o);
 }
 
+int apx_rest_scores(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int64_t sc,
+                    const rv_approx_opts_t *o)
+{
+    if (4 * (sc - o->match * (int64_t)p) >= o->min_score) return 1;
+    return 4 * apx_score_only(w, t + p, len - p, M, p, 1, o) >= o->min_score;
+}
+
 int64_t apx_score_full(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
                        const rv_approx_opts_t *o)
 {

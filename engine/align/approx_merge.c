@@ -230,7 +230,7 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
                 }
                 if (sc < o->min_score || sc < small->score || (same && (sc < a->score || sc < b->score)) ||
                     en - st <= pc ||
-                    4 * apx_score_only(&w, s->text + st + pc, en - st - pc, M, pc, 1, o) < o->min_score)
+                    !apx_rest_scores(&w, s->text + st, en - st, M, pc, sc, o))
                     continue;
                 if (rv_grow((void **)mot, &cap, *mn + pc, 1) < 0) {
                     rc = rv_oom("merge of approximate loci", *mn + pc);
