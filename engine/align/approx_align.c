@@ -427,9 +427,10 @@ int apx_score(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, u
 {
     if (apx_reserve(w, p) < 0) return -1;
     /* the counts come from the band when it finds the best score (scores in 32
-     * bits: counts from the band or full rows for texts of up to 2^28 symbols) */
-    const int64_t want = apx_score_full(w, t, len, M, p, o);
+     * bits: counts from the band or full rows for texts of up to 2^28 symbols);
+     * full rows with counts reach the best score themselves */
     if (p >= APX_BAND_FROM) {
+        const int64_t want = apx_score_full(w, t, len, M, p, o);
         score_counts(w, t, len, M, p, 1, o, best);
         if (best->s == want) return 0;
     }

@@ -41,14 +41,15 @@ static int by_rank(const void *p, const void *q) /* period up, score down, lengt
 }
 
 /* a, ranked before b, makes b redundant: their periods are compatible and a holds
- * b, or a's period is the smaller and a covers 90% of b (b then reads a's array
- * at a multiple of its period, or a piece of it) */
+ * b, or a covers 90% of b (its period no larger, as the ranks go: b then reads
+ * a's array at a multiple of its period, a piece of it, or the same array found
+ * from another seed or piece with another motif) */
 static int dominates(const rv_approx_t *a, const rv_approx_t *b)
 {
     if (!apx_compatible(a->period, b->period)) return 0;
     if (a->start <= b->start && b->end <= a->end) return 1;
     const uint64_t s = a->start > b->start ? a->start : b->start, e = a->end < b->end ? a->end : b->end;
-    return a->period < b->period && e > s && 10 * (e - s) >= 9 * (b->end - b->start);
+    return a->period <= b->period && e > s && 10 * (e - s) >= 9 * (b->end - b->start);
 }
 
 /* a, made to span b too (b mostly inside it): its motif rotated to the new start,
@@ -76,8 +77,9 @@ static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx
 
 /* v[0, n) sorted by span: dead[i] = 1 for each locus made redundant by a live one
  * ranked before it (taken in rank order, so a dead locus silences none); one that
- * a smaller period covers mostly goes when that locus, widened over it, still
- * scores enough, so every stretch a dead locus held stays in a live one.  0, or -1
+ * a smaller or the same period covers mostly goes when that locus, widened over
+ * it, still scores enough, so every stretch a dead locus held stays in a live
+ * one.  0, or -1
  * with a message. */
 static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, uint8_t *mot, uint64_t n,
                           uint8_t *dead)
@@ -208,15 +210,16 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
             /* the same period: pieces within a period of each other in one
              * segment; a multiple: overlapping, the smaller period's motif tried
              * alone and kept when it scores as much as that locus */
-            const int same = 10 * (hi - lo) <= lo,
-                      multiple = !same && apx_compatible(lo, hi) && b->start < a->end && !tried[open[q]];
-            if ((!same && !multiple) || b->start > a->end + hi ||
-                (b->start > a->end && rv_seq_segment_of_text(s, a->start) != rv_seq_segment_of_text(s, b->start)))
-                continue;
-            if (same && b->end <= a->end) { /* held by a grown locus (mark_redundant) */
+            const int same = 10 * (hi - lo) <= lo;
+            /* held by a grown locus (mark_redundant) of the same or a smaller period */
+            if ((same || (a->period < b->period && apx_compatible(lo, hi))) && b->end <= a->end) {
                 dead[j] = 1, joined = 1;
                 break;
             }
+            const int multiple = !same && apx_compatible(lo, hi) && b->start < a->end && !tried[open[q]];
+            if ((!same && !multiple) || b->start > a->end + hi ||
+                (b->start > a->end && rv_seq_segment_of_text(s, a->start) != rv_seq_segment_of_text(s, b->start)))
+                continue;
             const uint64_t st = a->start, en = a->end > b->end ? a->end : b->end;
             const rv_approx_t *small = a->period <= b->period ? a : b;
             tried[open[q]] |= multiple; /* once: a long array meets many pieces */

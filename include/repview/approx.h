@@ -27,9 +27,10 @@
  * the array when the motif still scores half as much there, and a motif that
  * reads as two or three copies of a shorter one is refolded to it.  Of loci of
  * compatible periods, one held by another goes, and so does one mostly covered
- * by a locus of a smaller period that still scores min_score when widened over
- * it: one locus per array, at its smallest period.  Every exact run of period <= max_period whose length L has
- * match * L >= min_score lies inside a reported locus.
+ * by a locus of a smaller or the same period that still scores min_score when
+ * widened over it: one locus per array, at its smallest period.  Every exact run
+ * of period <= max_period whose length L has match * L >= min_score lies inside
+ * a reported locus.
  *
  * Coordinates are text positions (rv_seq_t.text), as in tandem.h.
  */
