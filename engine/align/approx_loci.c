@@ -30,8 +30,9 @@ enum {
     APX_GAP = 24,       /* the most symbols between two of them, + d / 4 */
     APX_LIGHT = 3,      /* mismatch and indel penalty of a seed's first extension, */
     APX_LIGHT_REACH = 4, /* which reads at most this many periods past the seed */
-    APX_RETRY = 8,
-    APX_MULTIPLES = 32, /* multiples of a locus's period that it silences */      /* periods after a failed try before the next at that distance */
+    APX_RETRY = 8,      /* periods after a failed try before the next at that distance */
+    APX_FOLD_COPIES = 16, /* copies a refolded motif's consensus is taken from, at most */
+    APX_MULTIPLES = 32, /* multiples of a locus's period that it silences */
     APX_PIECE = 1 << 20 /* symbols in a piece */
 };
 
@@ -70,7 +71,7 @@ typedef struct { /* a thread's state, kept from piece to piece (stamped by piece
     apx_work_t w;
     kmer_table_t tab[2];                          /* short and long k-mers */
     uint64_t *hlast, *hcnt, *cover, *exact, *dstamp; /* per distance */
-    uint8_t *M, *R, *C, *S, *R2, *F, *G;          /* motif scratch */
+    uint8_t *M, *R, *C, *S, *R2, *F;              /* motif scratch */
     uint64_t *active, n_active, active_cap;       /* loci of the piece not yet ended */
 } thread_t;
 
@@ -157,22 +158,24 @@ static int fold_motif(const ctx_t *x, thread_t *t, const piece_t *pc, uint8_t *M
         uint64_t pcn, na = 0, nb = 0;
         if (4 * apx_score_only(&t->w, M + q, *p - q, M, q, 0, &light) < (int64_t)(*p - q)) continue;
         /* the consensus of the copies aligned to M[0, q), then to each
-         * consensus while that scores more (as grow_seed's rounds) */
+         * consensus while that scores more over the first APX_FOLD_COPIES
+         * copies at most (enough for a consensus: a long array costs O(q) a
+         * symbol once, in the extension of the best) */
         const uint8_t *from = M;
-        uint64_t pf = q, ca = *a, cb = *b;
-        int64_t v = INT64_MIN;
+        const uint64_t cw = *b - *a < APX_FOLD_COPIES * q ? *b : e0 > *a + APX_FOLD_COPIES * q ? e0 : *a + APX_FOLD_COPIES * q;
+        uint64_t pf = q;
+        int64_t u = INT64_MIN;
         for (int round = 0; round < 3; round++) {
-            uint64_t ea, eb;
-            if (apx_consensus(&t->w, txt + ca, cb - ca, from, pf, x->s->sigma, x->o->max_period, x->o, t->C, &pcn) < 0 ||
+            if (apx_consensus(&t->w, txt + *a, cw - *a, from, pf, x->s->sigma, x->o->max_period, x->o, t->C, &pcn) < 0 ||
                 apx_reserve(&t->w, pcn) < 0)
                 return -1;
             if (round && pcn == pf && !memcmp(t->C, from, pf)) break;
-            memcpy(t->G, t->C, pcn);
-            const int64_t u = extend_both(t, txt, pc, t->G, pcn, ca, e0 > ca ? e0 : ca + 1, x->o, UINT64_MAX / 2, &ea, &eb);
-            if (u <= v) break;
-            memcpy(t->R2, t->G, pcn);
-            v = u, pf = pcn, na = ca = ea, nb = cb = eb, from = t->R2;
+            const int64_t s = apx_score_only(&t->w, txt + *a, cw - *a, t->C, pcn, 0, x->o);
+            if (s <= u) break;
+            memcpy(t->R2, t->C, pcn);
+            u = s, pf = pcn, from = t->R2;
         }
+        const int64_t v = extend_both(t, txt, pc, t->R2, pf, *a, e0 > *a ? e0 : *a + 1, x->o, UINT64_MAX / 2, &na, &nb);
         /* a multiple read from the text scores its own first copy in full */
         if (v < x->o->min_score || (2 * v < *sc && v < *sc - x->o->match * (int64_t)*p)) continue;
         memcpy(M, t->R2, pf);
@@ -463,13 +466,19 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
     return 0;
 }
 
+/* 1 when short k-mers seed every distance: the longest is at most a quarter past
+ * APX_LONG_FROM (the default largest period, 500, reaches 551 for the insertions
+ * of its copies), where a second scan of the piece would cost more than the
+ * chance hits of short k-mers lose. */
+static int short_only(const ctx_t *x) { return x->dmax < APX_LONG_FROM + APX_LONG_FROM / 4; }
+
 /* The piece's loci: short k-mers for the distances below APX_LONG_FROM, then long
  * ones for the others (a short k-mer recurs by chance within a long distance, so
  * its last occurrence rarely is the copy's; a long one needs more identity, which
  * long copies give in numbers). */
 static int do_piece(const ctx_t *x, thread_t *t, uint64_t id)
 {
-    const uint64_t split = x->dmax < APX_LONG_FROM ? x->dmax : APX_LONG_FROM - 1;
+    const uint64_t split = short_only(x) ? x->dmax : APX_LONG_FROM - 1;
     if (scan(x, t, id, &t->tab[0], 1, split, 1) < 0) return -1;
     return x->dmax > split ? scan(x, t, id, &t->tab[1], split + 1, x->dmax, 0) : 0;
 }
@@ -499,12 +508,12 @@ static int thread_init(thread_t *t, const ctx_t *x)
     const uint64_t D = x->dmax + 1;
     *t = (thread_t){0};
     t->hlast = calloc(5 * D, sizeof *t->hlast);
-    t->M = malloc(7 * D);
-    if (!t->hlast || !t->M) return rv_oom("approximate search's distances", 5 * D * sizeof *t->hlast + 7 * D);
+    t->M = malloc(6 * D);
+    if (!t->hlast || !t->M) return rv_oom("approximate search's distances", 5 * D * sizeof *t->hlast + 6 * D);
     t->hcnt = t->hlast + D, t->cover = t->hcnt + D, t->exact = t->cover + D, t->dstamp = t->exact + D;
-    t->R = t->M + D, t->C = t->R + D, t->S = t->C + D, t->R2 = t->S + D, t->F = t->R2 + D, t->G = t->F + D;
+    t->R = t->M + D, t->C = t->R + D, t->S = t->C + D, t->R2 = t->S + D, t->F = t->R2 + D;
     if (table_init(&t->tab[0], (uint64_t)x->k, APX_LONG_FROM) < 0) return -1;
-    return x->dmax >= APX_LONG_FROM ? table_init(&t->tab[1], (uint64_t)x->k_long, x->dmax) : 0;
+    return short_only(x) ? 0 : table_init(&t->tab[1], (uint64_t)x->k_long, x->dmax);
 }
 
 static void thread_free(thread_t *t)

@@ -29,6 +29,8 @@ static int by_start_period(const void *p, const void *q)
     return a->end < b->end ? -1 : a->end > b->end;
 }
 
+enum { APX_JOIN_COPIES = 32 }; /* copies a joined motif's consensus is taken from, at most */
+
 typedef struct { uint64_t period; int64_t score; uint64_t len, start, i; } rank_t;
 
 static int by_rank(const void *p, const void *q) /* period up, score down, length down, start up */
@@ -143,9 +145,11 @@ static int by_order(const void *p, const void *q)
 
 /* The motif of piece f (a or b, a first) over text [st, en): rotated to its
  * phase at st (b's found by aligning back from its start), then the consensus of
- * the copies aligned to it and to each consensus while that scores more: M (room
- * for max_period), *pc symbols; its score (full rows), or INT64_MIN with a message
- * (memory).  C: scratch of max_period symbols. */
+ * the copies aligned to it and to each consensus while that scores more, over
+ * the first APX_JOIN_COPIES copies at most (plenty for a consensus: a long array
+ * is then aligned once more, not twice a round): M (room for max_period), *pc
+ * symbols; its score over [st, en), or INT64_MIN with a message (memory).  C:
+ * scratch of max_period symbols. */
 static int64_t union_motif(const rv_seq_t *s, const rv_approx_opts_t *o, apx_work_t *w, const uint8_t *mot,
                            const rv_approx_t *f, uint64_t st, uint64_t en, uint8_t *M, uint8_t *C, uint64_t *pc)
 {
@@ -160,17 +164,18 @@ static int64_t union_motif(const rv_seq_t *s, const rv_approx_opts_t *o, apx_wor
     }
     for (uint64_t c = 0; c < p; c++) M[c] = mot[f->motif + (fa + c) % p];
     int64_t sc = INT64_MIN + 1;
+    const uint64_t cw = en - st > APX_JOIN_COPIES * p ? st + APX_JOIN_COPIES * p : en;
     for (int round = 0; round < 3; round++) {
-        if (apx_consensus(w, s->text + st, en - st, M, p, s->sigma, o->max_period, o, C, &pm) < 0 ||
+        if (apx_consensus(w, s->text + st, cw - st, M, p, s->sigma, o->max_period, o, C, &pm) < 0 ||
             apx_reserve(w, pm) < 0)
             return INT64_MIN;
-        const int64_t v = apx_score_only(w, s->text + st, en - st, C, pm, 0, o);
+        const int64_t v = apx_score_only(w, s->text + st, cw - st, C, pm, 0, o);
         if (v <= sc) break;
         sc = v, p = pm;
         memcpy(M, C, pm);
     }
     *pc = p;
-    return sc;
+    return cw == en ? sc : apx_score_only(w, s->text + st, en - st, M, p, 0, o);
 }
 
 /* Live loci of about the same period (within a tenth) that overlap or lie at most
