@@ -200,9 +200,9 @@ static inline __m128i blend4(__m128i m, __m128i x, __m128i y) /* m ? x : y, lane
  * matches, mismatches, gap symbols), O[k] get those of out's.  Four cells at a
  * time where SSE2 is there (the motif's bytes widened to 32-bit lanes); inlined
  * with C or tb NULL, the unused part goes. */
-static inline void diag_ins(const sc_t *restrict V, const sc_t *const *C, const uint8_t *restrict M, uint64_t n,
-                            uint8_t a, sc_t mat, sc_t mis, sc_t ind, sc_t *restrict out, sc_t *const *O,
-                            uint8_t *restrict tb)
+static inline __attribute__((always_inline)) void
+diag_ins(const sc_t *restrict V, const sc_t *const *C, const uint8_t *restrict M, uint64_t n, uint8_t a, sc_t mat,
+         sc_t mis, sc_t ind, sc_t *restrict out, sc_t *const *O, uint8_t *restrict tb)
 {
     uint64_t i = 0;
 #ifdef __SSE2__

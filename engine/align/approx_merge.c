@@ -42,6 +42,13 @@ static int by_rank(const void *p, const void *q) /* period up, score down, lengt
     return a->start < b->start ? -1 : a->start > b->start;
 }
 
+/* 1 when a covers 90% of b */
+static int covers(const rv_approx_t *a, const rv_approx_t *b)
+{
+    const uint64_t s = a->start > b->start ? a->start : b->start, e = a->end < b->end ? a->end : b->end;
+    return e > s && 10 * (e - s) >= 9 * (b->end - b->start);
+}
+
 /* a, ranked before b, makes b redundant: their periods are compatible and a holds
  * b, or a covers 90% of b (its period no larger, as the ranks go: b then reads
  * a's array at a multiple of its period, a piece of it, or the same array found
@@ -50,8 +57,15 @@ static int dominates(const rv_approx_t *a, const rv_approx_t *b)
 {
     if (!apx_compatible(a->period, b->period)) return 0;
     if (a->start <= b->start && b->end <= a->end) return 1;
-    const uint64_t s = a->start > b->start ? a->start : b->start, e = a->end < b->end ? a->end : b->end;
-    return a->period <= b->period && e > s && 10 * (e - s) >= 9 * (b->end - b->start);
+    return a->period <= b->period && covers(a, b);
+}
+
+/* b, ranked after a, may take a over: about the same period (within a tenth),
+ * b covers 90% of a (one array found with two motifs, a's the worse when
+ * widening it over b failed) */
+static int same_array(const rv_approx_t *a, const rv_approx_t *b)
+{
+    return 10 * (b->period - a->period) <= a->period && covers(b, a);
 }
 
 /* a, made to span b too (b mostly inside it): its motif rotated to the new start,
@@ -122,10 +136,12 @@ static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_appro
         for (uint64_t k = 0; rc == 0 && k < n; k++) {
             rv_approx_t *a = &v[r[k].i];
             for (uint64_t e = start[k]; rc == 0 && !dead[r[k].i] && e < start[k + 1]; e++) {
-                const rv_approx_t *b = &v[to[e]];
+                rv_approx_t *b = &v[to[e]];
                 if (dead[to[e]]) continue;
                 if (a->start <= b->start && b->end <= a->end) dead[to[e]] = 1;
                 else if (dominates(a, b) && (rc = widen(s, o, mot, &w, a, b)) == 1) dead[to[e]] = 1, rc = 0;
+                else if (rc == 0 && same_array(a, b) && (rc = widen(s, o, mot, &w, b, a)) == 1)
+                    dead[r[k].i] = 1, rc = 0; /* its other edges go with it */
             }
         }
         apx_work_free(&w);
