@@ -140,7 +140,7 @@ static int accept(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t 
  * light weights scores a quarter of its length or more: the copies of M may
  * differ by indels, so symbols q apart need not agree), as the consensus of a
  * few copies of a diverged array often does, the consensus of the copies
- * aligned to M[0, q), refined as grow_seed's rounds and extended over e0,
+ * aligned to M[0, q), refined as in grow_seed and extended over e0,
  * replaces it when it scores min_score and either half of *sc (the rule of the
  * merge, approx_merge.c: widen) or *sc less match * p: an array is one locus at
  * its smallest period.  A motif of m copies made of a few copies of the array
@@ -162,14 +162,15 @@ static int fold_motif(const ctx_t *x, thread_t *t, const piece_t *pc, uint8_t *M
          * copies at most (enough for a consensus: a long array costs O(q) a
          * symbol once, in the extension of the best) */
         const uint8_t *from = M;
-        const uint64_t cw = *b - *a < APX_FOLD_COPIES * q ? *b : e0 > *a + APX_FOLD_COPIES * q ? e0 : *a + APX_FOLD_COPIES * q;
+        const uint64_t win = APX_FOLD_COPIES * q, cw = *b - *a < win ? *b : e0 > *a + win ? e0 : *a + win;
         uint64_t pf = q;
         int64_t u = INT64_MIN;
-        for (int round = 0; round < 3; round++) {
-            if (apx_consensus(&t->w, txt + *a, cw - *a, from, pf, x->s->sigma, x->o->max_period, x->o, t->C, &pcn) < 0 ||
+        for (int step = 0; step < 3; step++) {
+            if (apx_consensus(&t->w, txt + *a, cw - *a, from, pf, x->s->sigma, x->o->max_period, x->o, t->C,
+                              &pcn) < 0 ||
                 apx_reserve(&t->w, pcn) < 0)
                 return -1;
-            if (round && pcn == pf && !memcmp(t->C, from, pf)) break;
+            if (step && pcn == pf && !memcmp(t->C, from, pf)) break;
             const int64_t s = apx_score_only(&t->w, txt + *a, cw - *a, t->C, pcn, 0, x->o);
             if (s <= u) break;
             memcpy(t->R2, t->C, pcn);

@@ -163,7 +163,7 @@ static int by_order(const void *p, const void *q)
  * phase at st (b's found by aligning back from its start), then the consensus of
  * the copies aligned to it and to each consensus while that scores more, over
  * the first APX_JOIN_COPIES copies at most (plenty for a consensus: a long array
- * is then aligned once more, not twice a round): M (room for max_period), *pc
+ * is then aligned once more, not twice per consensus): M (room for max_period), *pc
  * symbols; its score over [st, en), or INT64_MIN with a message (memory).  C:
  * scratch of max_period symbols. */
 static int64_t union_motif(const rv_seq_t *s, const rv_approx_opts_t *o, apx_work_t *w, const uint8_t *mot,
