@@ -114,6 +114,40 @@ static void test_score(void)
     case_end("approx_score_brute");
 }
 
+/* apx_rest_scores against brute force: the copies after the first (the best
+ * score of u[p, L) from any phase) score at least the whole's score less match * p,
+ * and the test answers whether they score min_score / 4, given the whole's score
+ * or any lower bound of it. */
+static void test_rest(void)
+{
+    case_begin();
+    rng_t r = rng_new(23);
+    apx_work_t w = {0};
+    for (int it = 0; it < check_iters(2000) && !check_failed_; it++) {
+        uint8_t u[120], C[40];
+        uint64_t p, L;
+        rv_approx_opts_t o;
+        random_case(&r, it, u, C, &p, &L, &o);
+        if (L <= p) continue;
+        o.min_score = 1 + (int64_t)rng_below(&r, 40);
+        const int64_t whole = brute_score(u, L, C, p, 0, &o);
+        int64_t rest = INT64_MIN;
+        for (uint64_t rot = 0; rot < p; rot++) {
+            const int64_t v = brute_score(u + p, L - p, C, p, rot, &o);
+            rest = v > rest ? v : rest;
+        }
+        CHECK(rest >= whole - o.match * (int64_t)p, "it %d: rest %lld, whole %lld, p %llu", it, (long long)rest,
+              (long long)whole, (unsigned long long)p);
+        CHECK(apx_reserve(&w, p) == 0, "reserve");
+        const int64_t lower = whole - (int64_t)rng_below(&r, 20);
+        CHECK(apx_rest_scores(&w, u, L, C, p, lower, &o) == (4 * rest >= o.min_score),
+              "it %d: rest %lld, min %lld: rest_scores says %d", it, (long long)rest, (long long)o.min_score,
+              apx_rest_scores(&w, u, L, C, p, lower, &o));
+    }
+    apx_work_free(&w);
+    case_end("approx_rest_brute");
+}
+
 /* The copies of the best alignment: its score and counts are the brute-force best
  * score's, and the copies start at 0, in order, inside the text, one per pass of
  * the motif's first letter (at most L / 1 + 1 of them). */
@@ -337,6 +371,7 @@ static void test_random(void)
 int main(void)
 {
     test_score();
+    test_rest();
     test_copies();
     test_random();
     return check_exit();

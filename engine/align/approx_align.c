@@ -187,6 +187,62 @@ static inline uint64_t first_of(const sc_t *U, uint64_t n, sc_t v)
     return i;
 }
 
+#ifdef __SSE2__
+static inline __m128i blend4(__m128i m, __m128i x, __m128i y) /* m ? x : y, lane by lane */
+{
+    return _mm_or_si128(_mm_and_si128(m, x), _mm_andnot_si128(m, y));
+}
+#endif
+
+/* out[i] = max(V[i] + (M[i] == a ? mat : mis), V[i + 1] - ind) for i in [0, n):
+ * the aligned and gap rules of a row (V read up to V[n]); tb (when not NULL) gets
+ * OP_INS where the gap wins, else OP_DIAG; with C (the counts of V's cells:
+ * matches, mismatches, gap symbols), O[k] get those of out's.  Four cells at a
+ * time where SSE2 is there (the motif's bytes widened to 32-bit lanes); inlined
+ * with C or tb NULL, the unused part goes. */
+static inline __attribute__((always_inline)) void
+diag_ins(const sc_t *restrict V, const sc_t *const *C, const uint8_t *restrict M, uint64_t n, uint8_t a, sc_t mat,
+         sc_t mis, sc_t ind, sc_t *restrict out, sc_t *const *O, uint8_t *restrict tb)
+{
+    uint64_t i = 0;
+#ifdef __SSE2__
+    const __m128i va = _mm_set1_epi32(a), vmat = _mm_set1_epi32(mat), vmis = _mm_set1_epi32(mis),
+                  vind = _mm_set1_epi32(ind), zero = _mm_setzero_si128(), one = _mm_set1_epi32(1);
+    for (; i + 4 <= n; i += 4) {
+        int32_t m4;
+        memcpy(&m4, M + i, 4);
+        const __m128i mm = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(m4), zero), zero),
+                      eq = _mm_cmpeq_epi32(mm, va),
+                      dg = _mm_add_epi32(_mm_loadu_si128((const __m128i *)(V + i)), blend4(eq, vmat, vmis)),
+                      in = _mm_sub_epi32(_mm_loadu_si128((const __m128i *)(V + i + 1)), vind),
+                      gt = _mm_cmpgt_epi32(in, dg);
+        _mm_storeu_si128((__m128i *)(out + i), blend4(gt, in, dg));
+        if (tb) {
+            __m128i op = _mm_and_si128(gt, one);
+            op = _mm_packs_epi32(op, op);
+            const int32_t t4 = _mm_cvtsi128_si32(_mm_packus_epi16(op, op));
+            memcpy(tb + i, &t4, 4);
+        }
+        if (C) {
+#define APX_LD(k, o) _mm_loadu_si128((const __m128i *)(C[k] + i + (o)))
+            const __m128i hit = _mm_and_si128(eq, one), miss = _mm_andnot_si128(eq, one);
+            _mm_storeu_si128((__m128i *)(O[0] + i), blend4(gt, APX_LD(0, 1), _mm_add_epi32(APX_LD(0, 0), hit)));
+            _mm_storeu_si128((__m128i *)(O[1] + i), blend4(gt, APX_LD(1, 1), _mm_add_epi32(APX_LD(1, 0), miss)));
+            _mm_storeu_si128((__m128i *)(O[2] + i), blend4(gt, _mm_add_epi32(APX_LD(2, 1), one), APX_LD(2, 0)));
+#undef APX_LD
+        }
+    }
+#endif
+    for (; i < n; i++) {
+        const int hit = M[i] == a;
+        const sc_t dg = V[i] + (hit ? mat : mis), in = V[i + 1] - ind;
+        out[i] = dg >= in ? dg : in;
+        if (tb) tb[i] = dg >= in ? OP_DIAG : OP_INS;
+        if (C && dg >= in) O[0][i] = C[0][i] + hit, O[1][i] = C[1][i] + !hit, O[2][i] = C[2][i];
+        else if (C) O[0][i] = C[0][i + 1], O[1][i] = C[1][i + 1], O[2][i] = C[2][i + 1] + 1;
+    }
+}
+
 /* One text symbol a, full rows: V -> U; tb (when not NULL) gets each cell's move.
  * Returns the best cell (the first on a tie). */
 static inline uint64_t full_step(const sc_t *restrict V, sc_t *restrict U, const uint8_t *restrict M, uint64_t p,
@@ -197,17 +253,7 @@ static inline uint64_t full_step(const sc_t *restrict V, sc_t *restrict U, const
         U[0] = dg >= in ? dg : in;
         if (tb) tb[0] = dg >= in ? OP_DIAG : OP_INS;
     }
-    if (tb)
-        for (uint64_t c = 1; c < p; c++) {
-            const sc_t dg = V[c - 1] + (M[c - 1] == a ? mat : mis), in = V[c] - ind;
-            U[c] = dg >= in ? dg : in;
-            tb[c] = dg >= in ? OP_DIAG : OP_INS;
-        }
-    else
-        for (uint64_t c = 1; c < p; c++) {
-            const sc_t dg = V[c - 1] + (M[c - 1] == a ? mat : mis), in = V[c] - ind;
-            U[c] = dg >= in ? dg : in;
-        }
+    diag_ins(V, NULL, M, p - 1, a, mat, mis, ind, U + 1, NULL, tb ? tb + 1 : NULL); /* phases 1 .. p-1 */
     /* deletions: a running maximum over the row, then on from phase 0 while it
      * improves (a chain never passes a phase twice: a whole copy of M against
      * gaps only lowers the score) */
@@ -240,13 +286,16 @@ static uint64_t full_step_counts(const dp_t *d, const sc_t *V, sc_t *U, sc_t *co
 {
     const uint64_t p = d->p;
     const sc_t ind = d->ind;
-    for (uint64_t c = 0; c < p; c++) {
-        const uint64_t f = c ? c - 1 : p - 1;
+    { /* phase 0 from phase p - 1, then phases 1 .. p-1 */
+        const uint64_t f = p - 1;
         const int hit = d->M[f] == a;
-        const sc_t dg = V[f] + (hit ? d->mat : d->mis), in = V[c] - ind;
-        if (dg >= in) U[c] = dg, Uc[0][c] = Vc[0][f] + hit, Uc[1][c] = Vc[1][f] + !hit, Uc[2][c] = Vc[2][f];
-        else U[c] = in, Uc[0][c] = Vc[0][c], Uc[1][c] = Vc[1][c], Uc[2][c] = Vc[2][c] + 1;
+        const sc_t dg = V[f] + (hit ? d->mat : d->mis), in = V[0] - ind;
+        if (dg >= in) U[0] = dg, Uc[0][0] = Vc[0][f] + hit, Uc[1][0] = Vc[1][f] + !hit, Uc[2][0] = Vc[2][f];
+        else U[0] = in, Uc[0][0] = Vc[0][0], Uc[1][0] = Vc[1][0], Uc[2][0] = Vc[2][0] + 1;
     }
+    const sc_t *const C[3] = {Vc[0], Vc[1], Vc[2]};
+    sc_t *const O[3] = {Uc[0] + 1, Uc[1] + 1, Uc[2] + 1};
+    diag_ins(V, C, d->M, p - 1, a, d->mat, d->mis, ind, U + 1, O, NULL);
     sc_t best = U[0];
     uint64_t arg = 0;
     for (uint64_t c = 1; c < p; c++) {
@@ -275,23 +324,10 @@ static inline uint64_t band_step(dp_t *d, const sc_t *restrict V, sc_t *restrict
     const sc_t *restrict Va = V + adj;
     const sc_t mat = d->mat, mis = d->mis, ind = d->ind;
     if (Uc[0]) {
-        for (uint64_t i = 0; i < n; i++) {
-            const int hit = M[i] == a, j = (int)i + adj;
-            const sc_t dg = Va[i] + (hit ? mat : mis), in = Va[i + 1] - ind;
-            if (dg >= in) U[i] = dg, Uc[0][i] = Vc[0][j] + hit, Uc[1][i] = Vc[1][j] + !hit, Uc[2][i] = Vc[2][j];
-            else U[i] = in, Uc[0][i] = Vc[0][j + 1], Uc[1][i] = Vc[1][j + 1], Uc[2][i] = Vc[2][j + 1] + 1;
-        }
-    } else if (tb) {
-        for (uint64_t i = 0; i < n; i++) {
-            const sc_t dg = Va[i] + (M[i] == a ? mat : mis), in = Va[i + 1] - ind;
-            U[i] = dg >= in ? dg : in;
-            tb[i] = dg >= in ? OP_DIAG : OP_INS;
-        }
+        const sc_t *const C[3] = {Vc[0] + adj, Vc[1] + adj, Vc[2] + adj};
+        diag_ins(Va, C, M, n, a, mat, mis, ind, U, Uc, NULL);
     } else {
-        for (uint64_t i = 0; i < n; i++) {
-            const sc_t dg = Va[i] + (M[i] == a ? mat : mis), in = Va[i + 1] - ind;
-            U[i] = dg >= in ? dg : in;
-        }
+        diag_ins(Va, NULL, M, n, a, mat, mis, ind, U, NULL, tb);
     }
     if (U[0] < APX_NEG) U[0] = APX_NEG; /* the cells behind the band sink no further */
     uint64_t arg;
@@ -387,6 +423,13 @@ int64_t apx_score_only(apx_work_t *w, const uint8_t *t, uint64_t len, const uint
     return score_rows(w, t, len, M, p, any_phase, 1, o);
 }
 
+int apx_rest_scores(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int64_t sc,
+                    const rv_approx_opts_t *o)
+{
+    if (4 * (sc - o->match * (int64_t)p) >= o->min_score) return 1;
+    return 4 * apx_score_only(w, t + p, len - p, M, p, 1, o) >= o->min_score;
+}
+
 int64_t apx_score_full(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
                        const rv_approx_opts_t *o)
 {
@@ -420,9 +463,10 @@ int apx_score(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, u
 {
     if (apx_reserve(w, p) < 0) return -1;
     /* the counts come from the band when it finds the best score (scores in 32
-     * bits: counts from the band or full rows for texts of up to 2^28 symbols) */
-    const int64_t want = apx_score_full(w, t, len, M, p, o);
+     * bits: counts from the band or full rows for texts of up to 2^28 symbols);
+     * full rows with counts reach the best score themselves */
     if (p >= APX_BAND_FROM) {
+        const int64_t want = apx_score_full(w, t, len, M, p, o);
         score_counts(w, t, len, M, p, 1, o, best);
         if (best->s == want) return 0;
     }

@@ -57,6 +57,16 @@ int apx_score(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, u
 int64_t apx_score_only(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int any_phase,
                        const rv_approx_opts_t *o);
 
+/* 1 when the copies of M[0, p) in t[0, len) after the first score min_score / 4
+ * against M from any phase (a motif read from the text matches its own first copy
+ * whatever the others hold), 0 when not.  sc is a lower bound of the score of
+ * t[0, len): the best alignment splits where the first p symbols end, the first
+ * part scoring match * p at most, so the rest scores sc - match * p or more, and
+ * when that passes no row is computed (band rows of a long motif give a lower
+ * bound that may miss the alignment). */
+int apx_rest_scores(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int64_t sc,
+                    const rv_approx_opts_t *o);
+
 /* apx_score's score alone, from full rows (exact). */
 int64_t apx_score_full(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
                        const rv_approx_opts_t *o);

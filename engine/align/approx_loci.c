@@ -30,8 +30,9 @@ enum {
     APX_GAP = 24,       /* the most symbols between two of them, + d / 4 */
     APX_LIGHT = 3,      /* mismatch and indel penalty of a seed's first extension, */
     APX_LIGHT_REACH = 4, /* which reads at most this many periods past the seed */
-    APX_RETRY = 8,
-    APX_MULTIPLES = 32, /* multiples of a locus's period that it silences */      /* periods after a failed try before the next at that distance */
+    APX_RETRY = 8,      /* periods after a failed try before the next at that distance */
+    APX_FOLD_COPIES = 16, /* copies a refolded motif's consensus is taken from, at most */
+    APX_MULTIPLES = 32, /* multiples of a locus's period that it silences */
     APX_PIECE = 1 << 20 /* symbols in a piece */
 };
 
@@ -127,7 +128,7 @@ static int accept(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t 
      * score a quarter of the threshold against it too.  An alignment splits where
      * the first p symbols end, the first part scoring match * p at most, so this
      * holds for an exact run of length L >= 2p, match * L >= min_score */
-    if (4 * apx_score_only(&t->w, txt + a + p, b - a - p, M, p, 1, o) < o->min_score) return 0;
+    if (!apx_rest_scores(&t->w, txt + a, b - a, M, p, sc, o)) return 0;
     *loc = (rv_approx_t){a, b, p, sc, 0, 0, 0, 0};
     *plen = p;
     *got = 1;
@@ -135,31 +136,83 @@ static int accept(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t 
 }
 
 /* M[0, *p) over text[*a, *b), an alignment scoring *sc: when M reads as m = 2 or
- * 3 copies of a period q (half the symbols agree with those q further on), as
- * the consensus of a few copies of a diverged array often does, the consensus
- * of the copies aligned to M[0, q), extended over e0, replaces it when it
- * scores min_score and nine tenths of *sc: an array is one locus at its
- * smallest period.  0, or -1 with a message. */
+ * 3 copies of a period q (M[q, p) aligned to M[0, q) M[0, q) ... under the
+ * light weights scores a quarter of its length or more: the copies of M may
+ * differ by indels, so symbols q apart need not agree), as the consensus of a
+ * few copies of a diverged array often does, the consensus of the copies
+ * aligned to M[0, q), refined as in grow_seed and extended over e0,
+ * replaces it when it scores min_score and either half of *sc (the rule of the
+ * merge, approx_merge.c: widen) or *sc less match * p: an array is one locus at
+ * its smallest period.  A motif of m copies made of a few copies of the array
+ * scores its own first copy in full and the others at the identity of two
+ * copies, so the multiple outscores the period over the same stretch by up to
+ * that first copy.  0, or -1 with a message. */
 static int fold_motif(const ctx_t *x, thread_t *t, const piece_t *pc, uint8_t *M, uint64_t *p, uint64_t e0,
                       uint64_t *a, uint64_t *b, int64_t *sc)
 {
     const uint8_t *txt = x->s->text;
+    rv_approx_opts_t light = *x->o;
+    light.mismatch = light.indel = APX_LIGHT;
     for (uint64_t m = 2; m <= 3 && *p >= 2 * m; m++) {
         const uint64_t q = (*p + m / 2) / m;
-        uint64_t same = 0, pcn, na, nb;
-        for (uint64_t i = 0; i + q < *p; i++) same += M[i] == M[i + q];
-        if (2 * same < *p - q) continue;
-        if (apx_consensus(&t->w, txt + *a, *b - *a, M, q, x->s->sigma, x->o->max_period, x->o, t->C, &pcn) < 0 ||
-            apx_reserve(&t->w, pcn) < 0)
-            return -1;
-        memcpy(t->R2, t->C, pcn);
-        const int64_t v = extend_both(t, txt, pc, t->R2, pcn, *a, e0 > *a ? e0 : *a + 1, x->o, UINT64_MAX / 2, &na, &nb);
-        if (v < x->o->min_score || 10 * v < 9 * *sc) continue;
-        memcpy(M, t->R2, pcn);
-        *p = pcn, *a = na, *b = nb, *sc = v;
+        uint64_t pcn, na = 0, nb = 0;
+        if (4 * apx_score_only(&t->w, M + q, *p - q, M, q, 0, &light) < (int64_t)(*p - q)) continue;
+        /* the consensus of the copies aligned to M[0, q), then to each
+         * consensus while that scores more over the first APX_FOLD_COPIES
+         * copies at most (enough for a consensus: a long array costs O(q) a
+         * symbol once, in the extension of the best) */
+        const uint8_t *from = M;
+        const uint64_t win = APX_FOLD_COPIES * q, cw = *b - *a < win ? *b : e0 > *a + win ? e0 : *a + win;
+        uint64_t pf = q;
+        int64_t u = INT64_MIN;
+        for (int step = 0; step < 3; step++) {
+            if (apx_consensus(&t->w, txt + *a, cw - *a, from, pf, x->s->sigma, x->o->max_period, x->o, t->C,
+                              &pcn) < 0 ||
+                apx_reserve(&t->w, pcn) < 0)
+                return -1;
+            if (step && pcn == pf && !memcmp(t->C, from, pf)) break;
+            const int64_t s = apx_score_only(&t->w, txt + *a, cw - *a, t->C, pcn, 0, x->o);
+            if (s <= u) break;
+            memcpy(t->R2, t->C, pcn);
+            u = s, pf = pcn, from = t->R2;
+        }
+        const int64_t v = extend_both(t, txt, pc, t->R2, pf, *a, e0 > *a ? e0 : *a + 1, x->o, UINT64_MAX / 2, &na, &nb);
+        /* a multiple read from the text scores its own first copy in full */
+        if (v < x->o->min_score || (2 * v < *sc && v < *sc - x->o->match * (int64_t)*p)) continue;
+        memcpy(M, t->R2, pf);
+        *p = pf, *a = na, *b = nb, *sc = v;
         return 0;
     }
     return 0;
+}
+
+/* M[0, p) over text[*a, *b), an alignment scoring *sc: widened over [la, lb)
+ * too, the stretch the light extension read as the array, when M at its phase
+ * there still scores min_score and half of *sc over the union.  An extension
+ * with the true weights ends where the copies stop scoring on the whole, and
+ * the last copies of an array of low identity, or the partial last copy of an
+ * array of two, score about zero against a consensus of a few copies: the locus
+ * would hold only part of the array.  1 when widened (M rotated to phase 0 at
+ * the new start), else 0. */
+static int widen_span(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint64_t la, uint64_t lb, uint64_t *a,
+                      uint64_t *b, int64_t *sc)
+{
+    const uint8_t *txt = x->s->text;
+    const uint64_t na = la < *a ? la : *a, nb = lb > *b ? lb : *b;
+    if (na == *a && nb == *b) return 0;
+    uint64_t fa = 0;
+    if (na < *a) { /* the phase at na: M aligned back from *a */
+        apx_end_t back;
+        for (uint64_t c = 0; c < p; c++) t->R[c] = M[p - 1 - c];
+        apx_extend(&t->w, txt, *a, *a - na, -1, t->R, p, 0, *a - na, x->o, &back);
+        fa = (p - back.phase) % p;
+    }
+    for (uint64_t c = 0; c < p; c++) t->R[c] = M[(fa + c) % p];
+    const int64_t v = apx_score_only(&t->w, txt + na, nb - na, t->R, p, 0, x->o);
+    if (v < x->o->min_score || 2 * v < *sc) return 0;
+    memcpy(M, t->R, p);
+    *a = na, *b = nb, *sc = v;
+    return 1;
 }
 
 /* text[s0, e0) seeds period d: extend, refine, score; *got = 1 with *loc (motif
@@ -189,6 +242,7 @@ static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0
     memcpy(t->S, txt + s0, d);
     memcpy(M, t->S, d);
     int64_t sc = extend_both(t, txt, pc, M, p, s0, e0, &light, APX_LIGHT_REACH * d, &a, &b);
+    const uint64_t la = a, lb = b;
     *tried = b;
     /* the copies past the seed's own: under the true weights they score less */
     const int64_t rest = sc - o->match * (int64_t)d;
@@ -216,11 +270,13 @@ static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0
         }
         best = v;
     }
+    if (best > INT64_MIN) widen_span(x, t, M, p, la, lb, &a, &b, &best);
     /* the folded motif, else the motif as it was */
     const uint64_t up = p, ua = a, ub = b;
     const int64_t ubest = best;
     memcpy(t->F, M, p);
     if (best > INT64_MIN && fold_motif(x, t, pc, M, &p, e0, &a, &b, &best) < 0) return -1;
+    if (p != up) widen_span(x, t, M, p, la, lb, &a, &b, &best);
     if (accept(x, t, M, p, a, b, best, loc, plen, got) < 0) return -1;
     if (!*got && p != up) {
         memcpy(M, t->F, up);
@@ -411,13 +467,19 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
     return 0;
 }
 
+/* 1 when short k-mers seed every distance: the longest is at most a quarter past
+ * APX_LONG_FROM (the default largest period, 500, reaches 551 for the insertions
+ * of its copies), where a second scan of the piece would cost more than the
+ * chance hits of short k-mers lose. */
+static int short_only(const ctx_t *x) { return x->dmax < APX_LONG_FROM + APX_LONG_FROM / 4; }
+
 /* The piece's loci: short k-mers for the distances below APX_LONG_FROM, then long
  * ones for the others (a short k-mer recurs by chance within a long distance, so
  * its last occurrence rarely is the copy's; a long one needs more identity, which
  * long copies give in numbers). */
 static int do_piece(const ctx_t *x, thread_t *t, uint64_t id)
 {
-    const uint64_t split = x->dmax < APX_LONG_FROM ? x->dmax : APX_LONG_FROM - 1;
+    const uint64_t split = short_only(x) ? x->dmax : APX_LONG_FROM - 1;
     if (scan(x, t, id, &t->tab[0], 1, split, 1) < 0) return -1;
     return x->dmax > split ? scan(x, t, id, &t->tab[1], split + 1, x->dmax, 0) : 0;
 }
@@ -452,7 +514,7 @@ static int thread_init(thread_t *t, const ctx_t *x)
     t->hcnt = t->hlast + D, t->cover = t->hcnt + D, t->exact = t->cover + D, t->dstamp = t->exact + D;
     t->R = t->M + D, t->C = t->R + D, t->S = t->C + D, t->R2 = t->S + D, t->F = t->R2 + D;
     if (table_init(&t->tab[0], (uint64_t)x->k, APX_LONG_FROM) < 0) return -1;
-    return x->dmax >= APX_LONG_FROM ? table_init(&t->tab[1], (uint64_t)x->k_long, x->dmax) : 0;
+    return short_only(x) ? 0 : table_init(&t->tab[1], (uint64_t)x->k_long, x->dmax);
 }
 
 static void thread_free(thread_t *t)
@@ -498,8 +560,12 @@ int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds,
     int k = 2, kl; /* k-mers of about 4^6 kinds (6 for DNA, 3 for protein), and of 2^20 */
     for (uint64_t kinds = (uint64_t)s->sigma * s->sigma; kinds < 4096 && k < 8; kinds *= (uint64_t)s->sigma) k++;
     if (k < 3) k = 3;
+    /* long k-mers: 16 kinds or more per position of the longest distance (a
+     * copy's k-mer is then the last occurrence in ~94% of cases) and 2^20 at
+     * most (a long k-mer hits less often where two copies differ) */
     kl = 2;
-    for (uint64_t kinds = (uint64_t)s->sigma * s->sigma; kinds < (1u << 20) && kl < 20; kinds *= (uint64_t)s->sigma) kl++;
+    const uint64_t want = 64 * apx_max_distance(o) < (1u << 20) ? 64 * apx_max_distance(o) : (1u << 20);
+    for (uint64_t kinds = (uint64_t)s->sigma * s->sigma; kinds < want && kl < 20; kinds *= (uint64_t)s->sigma) kl++;
     if (kl <= k) kl = k + 1;
     ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, calloc(n_pieces ? n_pieces : 1, sizeof(apx_list_t)),
                calloc((size_t)threads, sizeof(thread_t)), k, kl, 0, ""};

@@ -29,6 +29,8 @@ static int by_start_period(const void *p, const void *q)
     return a->end < b->end ? -1 : a->end > b->end;
 }
 
+enum { APX_JOIN_COPIES = 32 }; /* copies a joined motif's consensus is taken from, at most */
+
 typedef struct { uint64_t period; int64_t score; uint64_t len, start, i; } rank_t;
 
 static int by_rank(const void *p, const void *q) /* period up, score down, length down, start up */
@@ -40,15 +42,30 @@ static int by_rank(const void *p, const void *q) /* period up, score down, lengt
     return a->start < b->start ? -1 : a->start > b->start;
 }
 
+/* 1 when a covers 90% of b */
+static int covers(const rv_approx_t *a, const rv_approx_t *b)
+{
+    const uint64_t s = a->start > b->start ? a->start : b->start, e = a->end < b->end ? a->end : b->end;
+    return e > s && 10 * (e - s) >= 9 * (b->end - b->start);
+}
+
 /* a, ranked before b, makes b redundant: their periods are compatible and a holds
- * b, or a's period is the smaller and a covers 90% of b (b then reads a's array
- * at a multiple of its period, or a piece of it) */
+ * b, or a covers 90% of b (its period no larger, as the ranks go: b then reads
+ * a's array at a multiple of its period, a piece of it, or the same array found
+ * from another seed or piece with another motif) */
 static int dominates(const rv_approx_t *a, const rv_approx_t *b)
 {
     if (!apx_compatible(a->period, b->period)) return 0;
     if (a->start <= b->start && b->end <= a->end) return 1;
-    const uint64_t s = a->start > b->start ? a->start : b->start, e = a->end < b->end ? a->end : b->end;
-    return a->period < b->period && e > s && 10 * (e - s) >= 9 * (b->end - b->start);
+    return a->period <= b->period && covers(a, b);
+}
+
+/* b, ranked after a, may take a over: about the same period (within a tenth),
+ * b covers 90% of a (one array found with two motifs, a's the worse when
+ * widening it over b failed) */
+static int same_array(const rv_approx_t *a, const rv_approx_t *b)
+{
+    return 10 * (b->period - a->period) <= a->period && covers(b, a);
 }
 
 /* a, made to span b too (b mostly inside it): its motif rotated to the new start,
@@ -76,8 +93,9 @@ static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx
 
 /* v[0, n) sorted by span: dead[i] = 1 for each locus made redundant by a live one
  * ranked before it (taken in rank order, so a dead locus silences none); one that
- * a smaller period covers mostly goes when that locus, widened over it, still
- * scores enough, so every stretch a dead locus held stays in a live one.  0, or -1
+ * a smaller or the same period covers mostly goes when that locus, widened over
+ * it, still scores enough, so every stretch a dead locus held stays in a live
+ * one.  0, or -1
  * with a message. */
 static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, uint8_t *mot, uint64_t n,
                           uint8_t *dead)
@@ -118,10 +136,12 @@ static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_appro
         for (uint64_t k = 0; rc == 0 && k < n; k++) {
             rv_approx_t *a = &v[r[k].i];
             for (uint64_t e = start[k]; rc == 0 && !dead[r[k].i] && e < start[k + 1]; e++) {
-                const rv_approx_t *b = &v[to[e]];
+                rv_approx_t *b = &v[to[e]];
                 if (dead[to[e]]) continue;
                 if (a->start <= b->start && b->end <= a->end) dead[to[e]] = 1;
                 else if (dominates(a, b) && (rc = widen(s, o, mot, &w, a, b)) == 1) dead[to[e]] = 1, rc = 0;
+                else if (rc == 0 && same_array(a, b) && (rc = widen(s, o, mot, &w, b, a)) == 1)
+                    dead[r[k].i] = 1, rc = 0; /* its other edges go with it */
             }
         }
         apx_work_free(&w);
@@ -141,9 +161,11 @@ static int by_order(const void *p, const void *q)
 
 /* The motif of piece f (a or b, a first) over text [st, en): rotated to its
  * phase at st (b's found by aligning back from its start), then the consensus of
- * the copies aligned to it and to each consensus while that scores more: M (room
- * for max_period), *pc symbols; its score (full rows), or INT64_MIN with a message
- * (memory).  C: scratch of max_period symbols. */
+ * the copies aligned to it and to each consensus while that scores more, over
+ * the first APX_JOIN_COPIES copies at most (plenty for a consensus: a long array
+ * is then aligned once more, not twice per consensus): M (room for max_period), *pc
+ * symbols; its score over [st, en), or INT64_MIN with a message (memory).  C:
+ * scratch of max_period symbols. */
 static int64_t union_motif(const rv_seq_t *s, const rv_approx_opts_t *o, apx_work_t *w, const uint8_t *mot,
                            const rv_approx_t *f, uint64_t st, uint64_t en, uint8_t *M, uint8_t *C, uint64_t *pc)
 {
@@ -158,17 +180,18 @@ static int64_t union_motif(const rv_seq_t *s, const rv_approx_opts_t *o, apx_wor
     }
     for (uint64_t c = 0; c < p; c++) M[c] = mot[f->motif + (fa + c) % p];
     int64_t sc = INT64_MIN + 1;
+    const uint64_t cw = en - st > APX_JOIN_COPIES * p ? st + APX_JOIN_COPIES * p : en;
     for (int round = 0; round < 3; round++) {
-        if (apx_consensus(w, s->text + st, en - st, M, p, s->sigma, o->max_period, o, C, &pm) < 0 ||
+        if (apx_consensus(w, s->text + st, cw - st, M, p, s->sigma, o->max_period, o, C, &pm) < 0 ||
             apx_reserve(w, pm) < 0)
             return INT64_MIN;
-        const int64_t v = apx_score_only(w, s->text + st, en - st, C, pm, 0, o);
+        const int64_t v = apx_score_only(w, s->text + st, cw - st, C, pm, 0, o);
         if (v <= sc) break;
         sc = v, p = pm;
         memcpy(M, C, pm);
     }
     *pc = p;
-    return sc;
+    return cw == en ? sc : apx_score_only(w, s->text + st, en - st, M, p, 0, o);
 }
 
 /* Live loci of about the same period (within a tenth) that overlap or lie at most
@@ -208,15 +231,16 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
             /* the same period: pieces within a period of each other in one
              * segment; a multiple: overlapping, the smaller period's motif tried
              * alone and kept when it scores as much as that locus */
-            const int same = 10 * (hi - lo) <= lo,
-                      multiple = !same && apx_compatible(lo, hi) && b->start < a->end && !tried[open[q]];
-            if ((!same && !multiple) || b->start > a->end + hi ||
-                (b->start > a->end && rv_seq_segment_of_text(s, a->start) != rv_seq_segment_of_text(s, b->start)))
-                continue;
-            if (same && b->end <= a->end) { /* held by a grown locus (mark_redundant) */
+            const int same = 10 * (hi - lo) <= lo;
+            /* held by a grown locus (mark_redundant) of the same or a smaller period */
+            if ((same || (a->period < b->period && apx_compatible(lo, hi))) && b->end <= a->end) {
                 dead[j] = 1, joined = 1;
                 break;
             }
+            const int multiple = !same && apx_compatible(lo, hi) && b->start < a->end && !tried[open[q]];
+            if ((!same && !multiple) || b->start > a->end + hi ||
+                (b->start > a->end && rv_seq_segment_of_text(s, a->start) != rv_seq_segment_of_text(s, b->start)))
+                continue;
             const uint64_t st = a->start, en = a->end > b->end ? a->end : b->end;
             const rv_approx_t *small = a->period <= b->period ? a : b;
             tried[open[q]] |= multiple; /* once: a long array meets many pieces */
@@ -230,7 +254,7 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
                 }
                 if (sc < o->min_score || sc < small->score || (same && (sc < a->score || sc < b->score)) ||
                     en - st <= pc ||
-                    4 * apx_score_only(&w, s->text + st + pc, en - st - pc, M, pc, 1, o) < o->min_score)
+                    !apx_rest_scores(&w, s->text + st, en - st, M, pc, sc, o))
                     continue;
                 if (rv_grow((void **)mot, &cap, *mn + pc, 1) < 0) {
                     rc = rv_oom("merge of approximate loci", *mn + pc);

@@ -23,11 +23,14 @@
  * by the majority of the aligned copies (consensus), extended again, and kept
  * when it scores at least min_score and the copies after the first score
  * min_score / 4 against the motif (any phase: a motif read from the text always
- * matches its first copy).  Of loci of compatible periods, one held by another
- * goes, and so does one mostly covered by a locus of a smaller period that still
- * scores min_score when widened over it: one locus per array, at its smallest
- * period.  Every exact run of period <= max_period whose length L has
- * match * L >= min_score lies inside a reported locus.
+ * matches its first copy); it spans the stretch the light extension read as
+ * the array when the motif still scores half as much there, and a motif that
+ * reads as two or three copies of a shorter one is refolded to it.  Of loci of
+ * compatible periods, one held by another goes, and so does one mostly covered
+ * by a locus of a smaller or the same period that still scores min_score when
+ * widened over it: one locus per array, at its smallest period.  Every exact run
+ * of period <= max_period whose length L has match * L >= min_score lies inside
+ * a reported locus.
  *
  * Coordinates are text positions (rv_seq_t.text), as in tandem.h.
  */
