@@ -21,8 +21,9 @@ int rv_parallel_dynamic(int threads, uint64_t n, uint64_t chunk, rv_range_fn fn,
  * anything else "WHAT: cannot start a thread: REASON".  Returns -1. */
 int rv_thread_failed(int rc, const char *what);
 
-/* REPVIEW_TRACE=1: print "trace<TAB>what<TAB>ms since *t" on stderr and restart *t
- * (sub-stage times of the CPU stages; the GPU has REPVIEW_GPU_TRACE). */
+/* REPVIEW_TRACE=1: print "trace<TAB>what<TAB>ms since *t", then the resident and
+ * peak memory so far, on stderr and restart *t (the CPU stages and their steps; the
+ * GPU has REPVIEW_GPU_TRACE). */
 void rv_trace(const char *what, double *t);
 
 /* Grow *p (of *cap elements of elem bytes) to hold need elements, doubling from

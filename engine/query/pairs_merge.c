@@ -324,7 +324,7 @@ static int stream_chunk(const merge_t *m, uint64_t ch, const scratch_t *sc, uint
     char *txt = NULL;
     size_t cap = 0, len = 0;
     uint64_t nh, bound, n = 0;
-    int rc = buf ? open_chunk(m, ch, sc, &nh, &bound) : rv_error("pairs", "out of memory");
+    int rc = buf ? open_chunk(m, ch, sc, &nh, &bound) : rv_oom("pairs' output", STREAM * sizeof *buf);
     *made = 0;
     while (rc == 0 && (nh || n)) {
         if (nh && n < STREAM) {

@@ -144,7 +144,7 @@ static void walk_task(walker_t *w, uint64_t L, uint64_t R)
     if (rv_grow((void **)&w->pos, &w->pos_cap, size, sizeof *w->pos) < 0 ||
         rv_grow((void **)&w->nxt, &w->nxt_cap, size, sizeof *w->nxt) < 0 ||
         rv_grow((void **)&w->stk, &w->stk_cap, 2, sizeof *w->stk) < 0) {
-        w->err = rv_error("pairs", "out of memory");
+        w->err = rv_oom("walk of a repeat family", size * (sizeof *w->pos + sizeof *w->nxt));
         return;
     }
     uint64_t sp = 0;
@@ -154,7 +154,7 @@ static void walk_task(walker_t *w, uint64_t L, uint64_t R)
         uint64_t c0 = w->stk[sp].tab + w->stk[sp].ntab;
         if (rv_grow((void **)&w->pool, &w->pool_cap, c0 + 1, sizeof *w->pool) < 0 ||
             rv_grow((void **)&w->stk, &w->stk_cap, sp + 2, sizeof *w->stk) < 0) {
-            w->err = rv_error("pairs", "out of memory");
+            w->err = rv_oom("walk of a repeat family", (c0 + 1) * sizeof *w->pool + (sp + 2) * sizeof *w->stk);
             return;
         }
         uint64_t cn = leaf(w, r, (uint32_t)(r - L), c0);
@@ -241,7 +241,7 @@ static int run_all(const rv_index_t *x, const pf_filter_t *f, int mode, const rv
     if (!units || !w) {
         free(units);
         free(w);
-        return rv_error("pairs", "out of memory");
+        return rv_oom("pairs' work units", (uint64_t)threads * sizeof *w);
     }
     for (int t = 0; t < threads; t++)
         w[t] = (walker_t){.x = x, .f = f, .mode = mode, .sink = sinks ? &sinks[t] : NULL};

@@ -209,13 +209,13 @@ static int scan_gpu(const rv_index_t *x, uint64_t lo, uint64_t hi, int leftmost,
     uint32_t *len = malloc(x->n * sizeof *len + 4), *off = NULL, *starts = NULL;
     if (!len || (!lengths_only && !(off = malloc((x->n + 1) * sizeof *off)))) {
         free(len);
-        return rv_error("lr", "out of memory");
+        return rv_oom("lengths of the longest repeats", x->n * 8 + 8);
     }
     uint64_t hits = 0;
     double kernel_s = 0;
     int rc = rv_gpu_lr_all(x, len, off, lengths_only ? NULL : &starts, &hits, &kernel_s);
     rv_lr_hit_t *batch = rc == 0 ? malloc(GPU_BATCH * sizeof *batch) : NULL;
-    if (rc == 0 && !batch) rc = rv_error("lr", "out of memory");
+    if (rc == 0 && !batch) rc = rv_oom("batch of answers", GPU_BATCH * sizeof *batch);
     size_t k = 0;
     if (rc == 0 && lengths_only) rc = bedgraph_runs(w, len, lo, hi), lo = hi;
     for (uint64_t t = lo; rc == 0 && t < hi; t++) {
@@ -241,7 +241,7 @@ static int scan_gpu(const rv_index_t *x, uint64_t lo, uint64_t hi, int leftmost,
 static writer_t *writer_open(const rv_seq_t *s, const rv_index_t *x, int bedgraph)
 {
     writer_t *w = calloc(1, sizeof *w);
-    if (!w) { rv_error("lr", "out of memory"); return NULL; }
+    if (!w) { rv_oom("output", sizeof *w); return NULL; }
     w->s = s;
     w->x = x;
     w->out = stdout;
@@ -327,7 +327,7 @@ static int mpi_master(const rv_seq_t *s, const rv_bucket_plan_t *plan, uint64_t 
                       const lr_opts_t *o, int quiet)
 {
     uint64_t *order = rv_bucket_jobs_largest_first(plan);
-    if (!order) return rv_error("lr", "out of memory");
+    if (!order) return rv_oom("order of the jobs", plan->n_jobs * sizeof *order);
     int rc = cli_mpi_serve_jobs(order, plan->n_jobs, size - 1, quiet);
     free(order);
     rv_lr_window_t *w = rc == 0 ? rv_lr_window_new(s, plan, lo, hi, 0) : NULL; /* the workers are done */

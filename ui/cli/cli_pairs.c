@@ -306,7 +306,7 @@ static int put_batch(void *ud, const rv_pair_t *p, size_t n)
             size_t need = (hi - lo) * w->max_line;
             if (need > w->cap[g][t]) {
                 char *nb = realloc(w->buf[g][t], need);
-                if (!nb) return rv_error("pairs", "out of memory");
+                if (!nb) return rv_oom("lines of pairs", need);
                 w->buf[g][t] = nb;
                 w->cap[g][t] = need;
             }
@@ -338,7 +338,7 @@ static int format_text(void *ud, const rv_pair_t *p, size_t n, char **buf, size_
     size_t need = n * w->max_line;
     if (need > *cap) {
         char *nb = realloc(*buf, need);
-        if (!nb) return rv_error("pairs", "out of memory");
+        if (!nb) return rv_oom("lines of pairs", need);
         *buf = nb;
         *cap = need;
     }
@@ -368,7 +368,7 @@ static int writer_init(writer_t *w, const rv_seq_t *s, int threads)
     w->threads = threads < 1 ? rv_default_threads() : threads;
     if (w->threads > FMT_THREADS_MAX) w->threads = FMT_THREADS_MAX;
     w->name_len = malloc((s->n_rec ? s->n_rec : 1) * sizeof *w->name_len);
-    if (!w->name_len) return rv_error("pairs", "out of memory");
+    if (!w->name_len) return rv_oom("record names", (s->n_rec ? s->n_rec : 1) * sizeof *w->name_len);
     size_t longest = 0;
     for (uint64_t i = 0; i < s->n_rec; i++) {
         w->name_len[i] = strlen(s->rec[i].name);
@@ -549,7 +549,7 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
                       int own, int count, int quiet, double t0)
 {
     uint64_t *order = rv_bucket_jobs_largest_first(plan);
-    if (!order) return rv_error("pairs", "out of memory");
+    if (!order) return rv_oom("order of the jobs", plan->n_jobs * sizeof *order);
     work_t mine = {s, o, plan, cli_mpi_own_job, 0, count, 0, 0, (uint64_t)size, 0, -1, t0};
     pthread_t th;
     cli_mpi_queue(order, plan->n_jobs);
@@ -571,7 +571,7 @@ static int mpi_master(const rv_seq_t *s, const rv_pairs_opts_t *o, const rv_buck
     }
     size_t n_parts = (size_t)(size - !own), k = 0;
     rv_part_t **parts = calloc((size_t)size, sizeof *parts);
-    if (!parts) rc = rv_error("pairs", "out of memory");
+    if (!parts) rc = rv_oom("parts", (uint64_t)size * sizeof *parts);
     char name[64];
     if (rc == 0 && own) rc = cli_mpi_open_fd(mine.fd, "the part of rank 0", open_part, &parts[k++]);
     if (mine.fd >= 0) close(mine.fd); /* the part has its own */

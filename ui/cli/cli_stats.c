@@ -50,7 +50,7 @@ int cli_stats(int argc, char **argv)
     if (!m) {
         rv_index_free(x);
         rv_seq_free(owned);
-        rv_error("stats", "out of memory");
+        rv_oom("counts per record", (s->n_rec * 4 + 1) * sizeof *m);
         return cli_data_error();
     }
     rv_seq_record_counts(s, c.build.threads, m);

@@ -246,7 +246,7 @@ static int read_runs(FILE *f, void *ud)
         }
         job_runs_t *js = &sl->slot[j];
         rv_run_t *g = realloc(js->v, (js->n + m + 1) * sizeof *g);
-        if (!g) { rc = rv_error("tandem", "out of memory"); break; }
+        if (!g) { rc = rv_oom("runs of a job", (js->n + m + 1) * sizeof *g); break; }
         js->v = g;
         js->back |= !(tag & 1), js->merge |= (int)(tag & 1);
         for (uint64_t k = 0, at = 0; !bad && k < m; k++) {
@@ -300,7 +300,10 @@ static int mpi_master(const rv_seq_t *s, uint64_t n_jobs, uint64_t n_long, const
     const uint64_t n_all = n_jobs + n_long;
     uint64_t *order = malloc((n_all ? n_all : 1) * sizeof *order);
     slots_t sl = {calloc(n_jobs ? n_jobs : 1, sizeof *sl.slot), n_jobs};
-    if (!order || !sl.slot) { free(order), free(sl.slot); return rv_error("tandem", "out of memory"); }
+    if (!order || !sl.slot) {
+        free(order), free(sl.slot);
+        return rv_oom("order of the jobs", (n_all + n_jobs + 2) * sizeof *order);
+    }
     for (uint64_t j = 0; j < n_long; j++) order[j] = n_jobs + j; /* the buckets' slices first: the largest */
     largest_first(jobs, n_jobs, order + n_long);                  /* then the others */
     int rc = cli_mpi_collect(order, n_all, size, quiet, read_runs, &sl);
@@ -364,7 +367,7 @@ static uint64_t *slice_jobs(const rv_runs_job_t *jobs, uint64_t n_jobs, uint64_t
     for (uint64_t j = 0; size && j < n_jobs; j++) size[j] = jobs[j].w1 - jobs[j].w0;
     if (order) largest_first(jobs, n_jobs, order);
     uint64_t *mine = order && size ? rv_part_share(order, size, n_jobs, slice, n_slices, n) : NULL;
-    if (!order || !size) rv_error("tandem", "out of memory");
+    if (!order || !size) rv_oom("order of the jobs", 2 * (n_jobs ? n_jobs : 1) * sizeof *order);
     free(order);
     free(size);
     return mine;
