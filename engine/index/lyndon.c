@@ -249,20 +249,23 @@ static void lyndon_chunks(void *arg, uint64_t k0, uint64_t k1, int thread)
 }
 
 /* rv_lyndon_array's visitor: the ends into the whole array. */
+typedef struct {
+    void *end;
+    int wide;
+} to_array_t;
+
 static void to_array(void *arg, uint64_t lo, uint64_t hi, const void *end, int thread)
 {
     (void)thread;
-    void **a = arg;
-    const int wide = *(const int *)a[1];
-    for (uint64_t i = lo; i < hi; i++) rv_put(a[0], wide, i, rv_get(end, wide, i - lo));
+    const to_array_t *a = arg;
+    for (uint64_t i = lo; i < hi; i++) rv_put(a->end, a->wide, i, rv_get(end, a->wide, i - lo));
 }
 
 int rv_lyndon_array(const rv_index_t *x, const rv_rmq_t *q, int order, void *end, int threads,
                     uint64_t min_chunk)
 {
-    int wide = x->wide;
-    void *a[2] = {end, &wide};
-    return rv_lyndon_visit(x, q, order, threads, min_chunk, to_array, a);
+    to_array_t a = {end, x->wide};
+    return rv_lyndon_visit(x, q, order, threads, min_chunk, to_array, &a);
 }
 
 int rv_lyndon_visit(const rv_index_t *x, const rv_rmq_t *q, int order, int threads, uint64_t min_chunk,

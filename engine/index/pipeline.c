@@ -73,9 +73,14 @@ static void hand_over(const rv_build_opts_t *o, const rv_index_t *x, uint64_t ma
  * that each stage's arrays take the place of those the stages after it do not read:
  * SA and the sequence go once the LLR stage has read SA for the last time, the LLR
  * arrays before the tandem runs (which read the text, ISA and LCP). */
+static void drop_section(rv_index_t *x, int id)
+{
+    if (x->ext[id].owned) free(x->ext[id].ptr);
+    x->ext[id] = (rv_section_t){NULL, 0, 0};
+}
+
 static void release_written(const rv_build_opts_t *o, rv_index_t *x, uint64_t want, int wait)
 {
-    const int ext[] = {RV_SEC_LLR, RV_SEC_LLR_BIG, RV_SEC_LLRC};
     const uint64_t done = rv_rvx_writer_release(o->writer, want, wait);
     if ((done >> RV_SEC_SA & 1) && !x->map) {
         free(x->sa);
@@ -87,16 +92,11 @@ static void release_written(const rv_build_opts_t *o, rv_index_t *x, uint64_t wa
         s->owned_raw = NULL;
         s->raw = NULL;
     }
-    for (int k = 0; k < 3; k++)
-        if ((done >> ext[k] & 1) && x->ext[ext[k]].owned) {
-            free(x->ext[ext[k]].ptr);
-            x->ext[ext[k]] = (rv_section_t){NULL, 0, 0};
-        }
-    if ((want & RELEASE_LCP) == RELEASE_LCP && (done & RELEASE_LCP) == RELEASE_LCP && !x->map) {
-        for (int id = RV_SEC_LCP; id <= RV_SEC_LCP_BIG; id++) {
-            if (x->ext[id].owned) free(x->ext[id].ptr);
-            x->ext[id] = (rv_section_t){NULL, 0, 0};
-        }
+    for (int id = RV_SEC_LLR; id <= RV_SEC_LLR_BIG; id++)
+        if ((done >> id & 1) && x->ext[id].owned) drop_section(x, id);
+    if ((done & RELEASE_LCP) == RELEASE_LCP && !x->map) { /* both parts, and the view of them */
+        drop_section(x, RV_SEC_LCP);
+        drop_section(x, RV_SEC_LCP_BIG);
         memset(&x->lcp, 0, sizeof x->lcp);
     }
 }
@@ -185,11 +185,11 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
         if (build_cpu(x, threads, p) < 0) { build_failed(o, x); return NULL; }
     }
     hand_over(o, x, RV_SEC_CORE_MASK);
+    release_ctx_t rel = {o, x};
+    const int release = o->release && o->writer && !done; /* a CPU build: it waits for the writer */
     if (o->with_llr && !rv_index_section(x, RV_SEC_LLRC, NULL)) {
         double t0 = rv_now();
         rv_progress_stage(p, RV_STAGE_LLR, x->n);
-        release_ctx_t rel = {o, x};
-        const int release = o->release && o->writer && !done; /* a CPU build */
         if (release) { /* the sequence went to the writer before the suffix array */
             double t = rv_now();
             release_written(o, x, RV_SEC_BIT(RV_SEC_RAW), 1);
@@ -216,8 +216,6 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
         double t0 = rv_now();
         rv_runs_t view;
         rv_progress_stage(p, RV_STAGE_EXTRA, 0);
-        release_ctx_t rel = {o, x};
-        const int release = o->release && o->writer && !done; /* a CPU build */
         if (rv_runs_get_then(x, threads, p, &view, release ? release_rank_arrays : NULL, &rel) < 0) {
             build_failed(o, x);
             return NULL;
