@@ -11,7 +11,8 @@ TRUTH is plant_tandem.py's list of planted arrays.  Prints `name value` lines:
 
   trf_loci        TRF loci of score >= S and period <= --trf-max-period (500)
   trf_found       those overlapped by a locus of OURS of a compatible period:
-                  within 10% of TRF's period, of a multiple or of a divisor of it
+                  within 10% of TRF's period or consensus size, of a multiple
+                  or of a divisor of either
   ours_loci       lines of OURS;  loci_ratio = ours_loci / trf_loci
   planted         planted arrays of planted score >= S
   planted_found   those found whole by OURS: one locus covering at least half of
@@ -36,7 +37,10 @@ def read_ours(path):
 
 
 def read_trf(path):
-    """(chrom, start0, end, period, score) of every locus of a TRF -ngs output."""
+    """(chrom, start0, end, period, score, consensus size) of every locus of a TRF
+    -ngs output.  TRF gives a locus two sizes, the period it detected and the length
+    of the consensus it aligned the copies to (they differ where the copies hold
+    indels); either may describe the array."""
     loci, name = [], None
     with open(path) as f:
         for line in f:
@@ -46,7 +50,7 @@ def read_trf(path):
             c = line.split()
             if len(c) < 14 or not c[0].isdigit():
                 continue
-            loci.append((name, int(c[0]) - 1, int(c[1]), int(c[2]), int(c[7])))
+            loci.append((name, int(c[0]) - 1, int(c[1]), int(c[2]), int(c[7]), int(c[4])))
     return loci
 
 
@@ -101,9 +105,12 @@ class Index:
 
 
 def found_whole(idx, a):
+    """a locus of idx covers half of array a, its period (either size of a TRF
+    locus) within 10% of a's"""
     chrom, s, e, p = a[0], a[1], a[2], a[3]
     for l in idx.overlapping(chrom, s, e):
-        if 2 * (min(e, l[2]) - max(s, l[1])) >= e - s and near(l[3], p):
+        sizes = l[3:4] + l[5:6]
+        if 2 * (min(e, l[2]) - max(s, l[1])) >= e - s and any(near(x, p) for x in sizes):
             return True
     return False
 
@@ -125,10 +132,10 @@ def main():
         sel = [t for t in trf if t[4] >= a.min_score and t[3] <= a.trf_max_period]
         hit = 0
         for t in sel:
-            if any(compatible(l[3], t[3]) for l in oi.overlapping(t[0], t[1], t[2])):
+            if any(compatible(l[3], t[3]) or compatible(l[3], t[5]) for l in oi.overlapping(t[0], t[1], t[2])):
                 hit += 1
             elif a.missed:
-                print("trf_missed\t%s\t%d\t%d\t%d\t%d" % t, file=sys.stderr)
+                print("trf_missed\t%s\t%d\t%d\t%d\t%d" % t[:5], file=sys.stderr)
         out += [("trf_loci", len(sel)), ("trf_found", hit)]
     if a.ours:
         out.append(("ours_loci", len(ours)))

@@ -17,6 +17,7 @@
  * 1..3 threads and pieces of any size give loci with the same properties, and the
  * same loci for the same pieces.
  */
+#include <math.h>
 #include "check.h"
 #include "repview/approx.h"
 #include "repview/common.h"
@@ -148,6 +149,71 @@ static void test_rest(void)
     case_end("approx_rest_brute");
 }
 
+/* the end-to-end alignment of x[0, n) with y[0, n) on the diagonals |i - j| <= B:
+ * a plain DP over every cell, the ones off the band unreachable (score, then
+ * matches, then columns: the engine keeps the first best move of diagonal, up,
+ * left, so only the score is compared with it) */
+static apx_pair_t brute_adjacent(const uint8_t *x, const uint8_t *y, uint64_t n, uint64_t B, const rv_approx_opts_t *o)
+{
+    static apx_pair_t D[MAXL + 1][MAXL + 1];
+    const int64_t neg = INT64_MIN / 4;
+    for (uint64_t i = 0; i <= n; i++)
+        for (uint64_t j = 0; j <= n; j++) {
+            apx_pair_t b = {neg, 0, 0};
+            const uint64_t off = i > j ? i - j : j - i;
+            if (off <= B) {
+                if (i == 0 && j == 0) b = (apx_pair_t){0, 0, 0};
+                if (i && j && D[i - 1][j - 1].score > neg) {
+                    const int eq = x[i - 1] == y[j - 1];
+                    const int64_t v = D[i - 1][j - 1].score + (eq ? o->match : -(int64_t)o->mismatch);
+                    if (v > b.score) b = (apx_pair_t){v, D[i - 1][j - 1].matches + eq, D[i - 1][j - 1].cols + 1};
+                }
+                if (i && D[i - 1][j].score > neg && D[i - 1][j].score - o->indel > b.score)
+                    b = (apx_pair_t){D[i - 1][j].score - o->indel, D[i - 1][j].matches, D[i - 1][j].cols + 1};
+                if (j && D[i][j - 1].score > neg && D[i][j - 1].score - o->indel > b.score)
+                    b = (apx_pair_t){D[i][j - 1].score - o->indel, D[i][j - 1].matches, D[i][j - 1].cols + 1};
+            }
+            D[i][j] = b;
+        }
+    return D[n][n];
+}
+
+/* apx_adjacent against brute force: its score is the best of the band's, and its
+ * counts are of an alignment of that score (matches and columns consistent). */
+static void test_adjacent(void)
+{
+    case_begin();
+    rng_t r = rng_new(31);
+    static uint8_t u[2 * MAXL];
+    for (int it = 0; it < check_iters(3000) && !check_failed_; it++) {
+        uint8_t C[40];
+        uint64_t p, L;
+        rv_approx_opts_t o;
+        random_case(&r, it, u, C, &p, &L, &o);
+        if (it % 5 == 4) { /* long, to reach past the band: copies with indels */
+            p = 1 + rng_below(&r, 300), L = p + rng_below(&r, MAXL - 60 - p);
+            for (uint64_t i = 0; i < L; i++) u[i] = i < p || rng_below(&r, 8) == 0 ? (uint8_t)(1 + rng_below(&r, 4)) : u[i - p];
+            const int ins = (int)rng_below(&r, 2), n_indel = (int)rng_below(&r, 48);
+            for (int k = 0; k < n_indel; k++) { /* indels of one kind shift the copy, past the band too */
+                const uint64_t at = p + rng_below(&r, L - p + 1);
+                if (ins && L + 1 < MAXL) memmove(u + at + 1, u + at, L - at), u[at] = 1, L++;
+                else if (!ins && at < L && L > p + 1) memmove(u + at, u + at + 1, L - at - 1), L--;
+            }
+        }
+        if (L <= p) continue;
+        apx_pair_t got;
+        CHECK(apx_adjacent(u, L, p, &o, &got) == 0, "adjacent");
+        const apx_pair_t want = brute_adjacent(u, u + p, L - p, 32 + p / 32, &o);
+        CHECK(got.score == want.score, "it %d L %llu p %llu: score %lld, brute %lld", it, (unsigned long long)L,
+              (unsigned long long)p, (long long)got.score, (long long)want.score);
+        CHECK(got.matches <= got.cols && got.cols >= L - p && got.cols <= 2 * (L - p) &&
+                  (int64_t)got.matches * o.match - (int64_t)(got.cols - got.matches) * (o.mismatch > o.indel ? o.mismatch : o.indel) <= got.score,
+              "it %d: counts %llu of %llu do not fit the score %lld", it, (unsigned long long)got.matches,
+              (unsigned long long)got.cols, (long long)got.score);
+    }
+    case_end("approx_adjacent_brute");
+}
+
 /* The copies of the best alignment: its score and counts are the brute-force best
  * score's, and the copies start at 0, in order, inside the text, one per pass of
  * the motif's first letter (at most L / 1 + 1 of them). */
@@ -259,6 +325,23 @@ static void check_loci(const rv_seq_t *s, const rv_approx_set_t *a, const rv_app
             rest = v > rest ? v : rest;
         }
         CHECK(4 * rest >= o->min_score, "%s: the copies after the first score %lld", what, (long long)rest);
+        const uint64_t len = l->end - l->start;
+        if (10 * len < 25 * l->period) { /* few copies: they match their neighbours, or imply an ancestor that scores */
+            const apx_pair_t c = brute_adjacent(u + l->start, u + l->start + l->period, len - l->period,
+                                                32 + l->period / 32, o);
+            const double pid = c.cols ? (double)c.matches / (double)c.cols : 1,
+                         low = pid - (c.cols ? sqrt(pid * (1 - pid) / (double)c.cols) : 0), q = low > 0 ? sqrt(low) : 0;
+            uint64_t run = 0, longest = 0; /* an exact run of period p that scores alone */
+            for (uint64_t i = l->start; i + l->period < l->end; i++) {
+                run = u[i] == u[i + l->period] ? run + 1 : 0;
+                if (run >= l->period && (int64_t)(run + l->period) * o->match >= o->min_score) longest = run;
+            }
+            CHECK(longest || 100 * c.matches >= 75 * c.cols ||
+                      (double)len * (o->match * q - o->mismatch * (1 - q)) >= (double)o->min_score,
+                  "%s: locus [%llu,%llu) p %llu of few copies, %llu of %llu columns match", what,
+                  (unsigned long long)l->start, (unsigned long long)l->end, (unsigned long long)l->period,
+                  (unsigned long long)c.matches, (unsigned long long)c.cols);
+        }
         const double id = rv_approx_identity(l);
         CHECK(id >= 0 && id <= 100, "%s: identity %f", what, id);
     }
@@ -373,6 +456,7 @@ int main(void)
     test_score();
     test_rest();
     test_copies();
+    test_adjacent();
     test_random();
     return check_exit();
 }

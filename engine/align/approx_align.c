@@ -19,6 +19,7 @@
  * symbol whatever the period.  The printed score of a locus is from full rows (exact), and its counts
  * (score = match*m - mismatch*x - indel*g) from whichever rows reach that score.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -434,6 +435,61 @@ int64_t apx_score_full(apx_work_t *w, const uint8_t *t, uint64_t len, const uint
                        const rv_approx_opts_t *o)
 {
     return score_rows(w, t, len, M, p, 0, 0, o);
+}
+
+int apx_adjacent(const uint8_t *t, uint64_t len, uint64_t p, const rv_approx_opts_t *o, apx_pair_t *out)
+{
+    *out = (apx_pair_t){0};
+    if (len <= p) return 0;
+    const uint64_t n = len - p, B = 32 + p / 32, W = 2 * B + 1; /* cell k of row i: j = i + k - B */
+    const uint8_t *X = t, *Y = t + p;
+    apx_pair_t *row = malloc(2 * W * sizeof *row);
+    if (!row) return rv_oom("approximate loci's copy alignment", 2 * W * sizeof *row);
+    apx_pair_t *V = row, *U = row + W;
+    const int64_t neg = INT64_MIN / 4;
+    for (uint64_t k = 0; k < W; k++) {
+        const uint64_t j = k >= B ? k - B : UINT64_MAX;
+        V[k] = j <= n ? (apx_pair_t){-(int64_t)o->indel * (int64_t)j, 0, j} : (apx_pair_t){neg, 0, 0};
+    }
+    for (uint64_t i = 1; i <= n; i++) {
+        for (uint64_t k = 0; k < W; k++) {
+            const uint64_t j = i + k - B; /* wraps past 0 when i + k < B */
+            apx_pair_t best = {neg, 0, 0};
+            if (i + k < B || j > n) { U[k] = best; continue; }
+            if (j == 0) best = (apx_pair_t){-(int64_t)o->indel * (int64_t)i, 0, i};
+            if (j > 0 && V[k].score > neg) { /* (i-1, j-1) */
+                const int eq = X[i - 1] == Y[j - 1];
+                best = (apx_pair_t){V[k].score + (eq ? o->match : -o->mismatch), V[k].matches + eq, V[k].cols + 1};
+            }
+            if (k + 1 < W && V[k + 1].score > neg && V[k + 1].score - o->indel > best.score) /* (i-1, j) */
+                best = (apx_pair_t){V[k + 1].score - o->indel, V[k + 1].matches, V[k + 1].cols + 1};
+            if (k > 0 && j > 0 && U[k - 1].score > neg && U[k - 1].score - o->indel > best.score) /* (i, j-1) */
+                best = (apx_pair_t){U[k - 1].score - o->indel, U[k - 1].matches, U[k - 1].cols + 1};
+            U[k] = best;
+        }
+        apx_pair_t *x = V;
+        V = U, U = x;
+    }
+    *out = V[B];
+    free(row);
+    return 0;
+}
+
+int apx_copies_hold(const uint8_t *t, uint64_t len, uint64_t p, const rv_approx_opts_t *o, int *holds)
+{
+    *holds = 1;
+    if (10 * len >= APX_FEW_COPIES * p) return 0;
+    for (uint64_t i = 0, run = 0; i + p < len; i++) { /* an exact run of period p that scores alone */
+        run = t[i] == t[i + p] ? run + 1 : 0;
+        if (run >= p && (int64_t)(run + p) * o->match >= o->min_score) return 0;
+    }
+    apx_pair_t c;
+    if (apx_adjacent(t, len, p, o, &c) < 0) return -1;
+    if (!c.cols || 100 * c.matches >= APX_PAIR_IDENTITY * c.cols) return 0;
+    const double pid = (double)c.matches / (double)c.cols, low = pid - sqrt(pid * (1 - pid) / (double)c.cols);
+    const double q = low > 0 ? sqrt(low) : 0;
+    *holds = (double)len * (o->match * q - o->mismatch * (1 - q)) >= (double)o->min_score;
+    return 0;
 }
 
 /* The counts of the best alignment, in band rows or full ones. */

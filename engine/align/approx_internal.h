@@ -10,6 +10,8 @@ enum {
     APX_BLOCK = 1024, /* text rows traced back at a time for the consensus */
     APX_BAND = 64,        /* cells of a band row (approx_align.c) */
     APX_BAND_FROM = 257,  /* motifs of this many symbols or more are aligned in band rows */
+    APX_FEW_COPIES = 25,    /* tenths of copies below which a locus's copies must match (apx_copies_hold) */
+    APX_PAIR_IDENTITY = 75, /* % identity of neighbouring copies that shows it */
 };
 
 /* The X-drop of an extension with a motif of p symbols: a copy of a long motif at
@@ -79,6 +81,28 @@ int64_t apx_score_full(apx_work_t *w, const uint8_t *t, uint64_t len, const uint
  * cell, so memory stays O(APX_BLOCK * p).  0, or -1 with a message. */
 int apx_consensus(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int sigma,
                   uint64_t cap, const rv_approx_opts_t *o, uint8_t *C, uint64_t *pc);
+
+/* The alignment of a locus's copies with their neighbours: t[0, len - p) against
+ * t[p, len), end to end, in a band of 32 + p/32 diagonals (the copies' indels
+ * drift the alignment by about the root of their number): its score under o's
+ * weights, matches and columns. */
+typedef struct {
+    int64_t score;
+    uint64_t matches, cols;
+} apx_pair_t;
+int apx_adjacent(const uint8_t *t, uint64_t len, uint64_t p, const rv_approx_opts_t *o, apx_pair_t *out);
+
+/* *holds = 1 when t[0, len) at period p holds as a repeat: always from
+ * APX_FEW_COPIES tenths of copies on.  Below, a motif is little more than one of
+ * the copies (the first matches itself), so its score says little, and the
+ * copies must show it themselves: they match their neighbours (apx_adjacent) at
+ * APX_PAIR_IDENTITY % or more (TRF's detection looks for copies that match at
+ * 80%), or the identity q to their common ancestor that their matching implies
+ * (neighbours match at about q^2; taken one standard deviation low) makes an
+ * alignment of len symbols against that ancestor score min_score (two long,
+ * diverged copies), or they hold an exact run of period p that scores
+ * min_score alone (the output keeps every such run).  0, or -1 with a message. */
+int apx_copies_hold(const uint8_t *t, uint64_t len, uint64_t p, const rv_approx_opts_t *o, int *holds);
 
 /* Two periods are compatible when one is within a tenth of a multiple of the other. */
 static inline int apx_compatible(uint64_t p, uint64_t q)

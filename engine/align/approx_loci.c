@@ -4,7 +4,9 @@
  * The text is cut into pieces (a segment, or a part of a long one); a thread takes
  * pieces in order.  In a piece it reads the k-mers left to right, each looked up
  * in a table of last occurrences: an equal k-mer d <= 1.1 max_period back is a hit
- * at distance d (and at the distances of a band around d: indels).  APX_HITS + d/32 + half the
+ * at distance d (and at the distances of a band around d: indels); the
+ * occurrence before the last, within APX_CHAIN_REACH, is a hit too when it
+ * continues a row at its distance (a k-mer twice in a copy hides the copy's).  APX_HITS + d/32 + half the
  * band (d/256 past 512) hits at the same distance, each within APX_GAP + d/4
  * of the previous one, make a seed of period d (a repeat of period d with identity q
  * gives a hit at about a fraction q^k of its positions; chance ones rarely come
@@ -67,12 +69,19 @@ typedef struct { /* k-mers of k symbols by a hash of `bits` bits: last position,
     int bits;
 } kmer_table_t;
 
+/* earlier occurrences of a k-mer that a hit reads (the last one and those before
+ * it, these within APX_CHAIN_REACH): in a repeat whose copies hold a k-mer twice,
+ * or hold one the copy before repeats, the copy's occurrence is not the last
+ * one (further back a second occurrence costs more tries than it finds) */
+enum { APX_CHAIN = 2, APX_CHAIN_REACH = 128 };
+
 typedef struct { /* a thread's state, kept from piece to piece (stamped by piece) */
     apx_work_t w;
     kmer_table_t tab[2];                          /* short and long k-mers */
     uint64_t *hlast, *hcnt, *cover, *exact, *dstamp; /* per distance */
     uint8_t *M, *R, *C, *S, *R2, *F;              /* motif scratch */
     uint64_t *active, n_active, active_cap;       /* loci of the piece not yet ended */
+    uint64_t *chain;                              /* the slot's position before each scanned one */
 } thread_t;
 
 typedef struct {
@@ -82,6 +91,7 @@ typedef struct {
     const rv_run_t *seeds;
     uint64_t n_seeds;
     const piece_t *pieces;
+    uint64_t piece_len;
     apx_list_t *out;
     thread_t *th;
     int k, k_long; /* k-mer sizes of the short and long distances */
@@ -215,6 +225,32 @@ static int widen_span(const ctx_t *x, thread_t *t, uint8_t *M, uint64_t p, uint6
     return 1;
 }
 
+/* *loc (motif in t->M, *plen symbols) when it holds fewer than two copies: the
+ * motif then is mostly the first copy, and the best end of its alignment comes
+ * where the second copy first drifts from it, short of the array's end (two
+ * copies match each other at about q^2, the consensus at q).  Read as the motif,
+ * the second copy scores the array's end as the first scores its start: its
+ * alignment over the locus and on takes the locus over when it reaches further
+ * and passes accept.  0, or -1 with a message. */
+static int second_copy(const ctx_t *x, thread_t *t, const piece_t *pc, rv_approx_t *loc, uint64_t *plen)
+{
+    const uint8_t *txt = x->s->text;
+    const uint64_t p = *plen, a = loc->start, b = loc->end;
+    if (b - a >= 2 * p || a + 2 * p > pc->sh) return 0;
+    uint8_t *M2 = t->F;
+    memcpy(M2, txt + a + p, p);
+    uint64_t na, nb, q;
+    const int64_t v = extend_both(t, txt, pc, M2, p, a, b, x->o, UINT64_MAX / 2, &na, &nb);
+    if (nb - na <= b - a || v < x->o->min_score) return 0;
+    rv_approx_t alt;
+    int got = 0;
+    if (accept(x, t, M2, p, na, nb, v, &alt, &q, &got) < 0) return -1;
+    if (!got) return 0;
+    memcpy(t->M, M2, q);
+    *loc = alt, *plen = q;
+    return 0;
+}
+
 /* text[s0, e0) seeds period d: extend, refine, score; *got = 1 with *loc (motif
  * in t->M, *plen symbols) when it scores enough; *tried: where the first extension
  * ended.  0, or -1 with a message.
@@ -282,12 +318,13 @@ static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0
         memcpy(M, t->F, up);
         if (accept(x, t, M, up, ua, ub, ubest, loc, plen, got) < 0) return -1;
     }
-    if (*got) return 0;
+    if (*got) return second_copy(x, t, pc, loc, plen);
 own_copy:
     memcpy(M, t->S, d);
     p = d;
     sc = extend_both(t, txt, pc, M, p, s0, e0, o, UINT64_MAX / 2, &a, &b);
-    return accept(x, t, M, p, a, b, sc, loc, plen, got);
+    if (accept(x, t, M, p, a, b, sc, loc, plen, got) < 0) return -1;
+    return *got ? second_copy(x, t, pc, loc, plen) : 0;
 }
 
 /* The state of distance q, reset when the scan `stamp` first meets it. */
@@ -443,25 +480,31 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
         if (i + 1 < from + k) continue;
         for (; next < n0 && L->v[next].start <= i; next++) silence(t, stamp, L->v[next].period, L->v[next].end, dmin, dmax);
         const uint64_t at = i + 1 - k, slot = (h * 0x9E3779B97F4A7C15ull) >> (64 - tab->bits); /* text[at, at+k) */
-        const uint64_t prev = tab->stamp[slot] == stamp ? tab->pos[slot] : UINT64_MAX;
+        uint64_t prev = tab->stamp[slot] == stamp ? tab->pos[slot] : UINT64_MAX;
         tab->stamp[slot] = stamp, tab->pos[slot] = at;
-        if (prev == UINT64_MAX || at - prev > dmax || memcmp(txt + prev, txt + at, k)) continue;
-        const uint64_t d0 = at - prev;
-        if (at >= pc->t0 && exact_run(x, t, pc, stamp, L, at, d0, dmin, dmax) < 0) return -1;
-        /* a hit at distance d counts for the band of distances around d too: the
-         * indels of two diverged copies move the distance of their hits */
-        const uint64_t b = apx_band(d0), dlo = d0 - b > dmin ? d0 - b : dmin,
-                       dhi = d0 + b < dmax ? d0 + b : dmax;
-        for (uint64_t d = dlo; d <= dhi; d++) {
-            dist_fresh(t, d, stamp);
-            if (at < t->cover[d]) continue;
-            if (t->hcnt[d] == 0 || at - t->hlast[d] > APX_GAP + d / 4) t->hcnt[d] = 0;
-            t->hlast[d] = at;
-            if (++t->hcnt[d] < need + d / per + apx_band(d) / 2 || at < pc->t0) continue; /* seeds of the piece only */
-            t->hcnt[d] = 0;
-            /* a true hit's k-mer at - d lies in the array: text[at - d, at) a copy */
-            if (try_seed(x, t, pc, stamp, L, at, at - d >= pc->sl ? at - d : pc->sl, at + k, d, dmin, dmax) < 0)
-                return -1;
+        t->chain[at - from] = prev;
+        for (int c = 0; c < APX_CHAIN && prev != UINT64_MAX && at - prev <= (c ? APX_CHAIN_REACH : dmax);
+             c++, prev = t->chain[prev - from]) {
+            if (memcmp(txt + prev, txt + at, k)) continue; /* another k-mer of the slot */
+            const uint64_t d0 = at - prev;
+            if (c == 0 && at >= pc->t0 && exact_run(x, t, pc, stamp, L, at, d0, dmin, dmax) < 0) return -1;
+            /* a hit at distance d counts for the band of distances around d too: the
+             * indels of two diverged copies move the distance of their hits */
+            const uint64_t b = apx_band(d0), dlo = d0 - b > dmin ? d0 - b : dmin,
+                           dhi = d0 + b < dmax ? d0 + b : dmax;
+            for (uint64_t d = dlo; d <= dhi; d++) {
+                dist_fresh(t, d, stamp);
+                if (at < t->cover[d]) continue;
+                if (t->hcnt[d] && t->hlast[d] == at) continue; /* this position counted for d */
+                if (t->hcnt[d] == 0 || at - t->hlast[d] > APX_GAP + d / 4) t->hcnt[d] = 0;
+                if (c && !t->hcnt[d]) continue; /* an earlier occurrence fills a row, starts none */
+                t->hlast[d] = at;
+                if (++t->hcnt[d] < need + d / per + apx_band(d) / 2 || at < pc->t0) continue; /* seeds of the piece only */
+                t->hcnt[d] = 0;
+                /* a true hit's k-mer at - d lies in the array: text[at - d, at) a copy */
+                if (try_seed(x, t, pc, stamp, L, at, at - d >= pc->sl ? at - d : pc->sl, at + k, d, dmin, dmax) < 0)
+                    return -1;
+            }
         }
     }
     return 0;
@@ -508,9 +551,12 @@ static int thread_init(thread_t *t, const ctx_t *x)
 {
     const uint64_t D = x->dmax + 1;
     *t = (thread_t){0};
+    const uint64_t span = x->piece_len + D + 2 * (uint64_t)x->k_long; /* k-mers a scan reads */
     t->hlast = calloc(5 * D, sizeof *t->hlast);
     t->M = malloc(6 * D);
-    if (!t->hlast || !t->M) return rv_oom("approximate search's distances", 5 * D * sizeof *t->hlast + 6 * D);
+    t->chain = malloc(span * sizeof *t->chain);
+    if (!t->hlast || !t->M || !t->chain)
+        return rv_oom("approximate search's distances", (5 * D + span) * sizeof *t->hlast + 6 * D);
     t->hcnt = t->hlast + D, t->cover = t->hcnt + D, t->exact = t->cover + D, t->dstamp = t->exact + D;
     t->R = t->M + D, t->C = t->R + D, t->S = t->C + D, t->R2 = t->S + D, t->F = t->R2 + D;
     if (table_init(&t->tab[0], (uint64_t)x->k, APX_LONG_FROM) < 0) return -1;
@@ -520,7 +566,7 @@ static int thread_init(thread_t *t, const ctx_t *x)
 static void thread_free(thread_t *t)
 {
     apx_work_free(&t->w);
-    free(t->hlast), free(t->M), free(t->active), free(t->tab[0].pos), free(t->tab[1].pos);
+    free(t->hlast), free(t->M), free(t->active), free(t->chain), free(t->tab[0].pos), free(t->tab[1].pos);
 }
 
 /* the pieces of the segments overlapping [lo, hi), 2 max_period around it */
@@ -567,7 +613,8 @@ int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds,
     const uint64_t want = 64 * apx_max_distance(o) < (1u << 20) ? 64 * apx_max_distance(o) : (1u << 20);
     for (uint64_t kinds = (uint64_t)s->sigma * s->sigma; kinds < want && kl < 20; kinds *= (uint64_t)s->sigma) kl++;
     if (kl <= k) kl = k + 1;
-    ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, calloc(n_pieces ? n_pieces : 1, sizeof(apx_list_t)),
+    ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, piece_len ? piece_len : APX_PIECE,
+               calloc(n_pieces ? n_pieces : 1, sizeof(apx_list_t)),
                calloc((size_t)threads, sizeof(thread_t)), k, kl, 0, ""};
     int rc = x.out && x.th ? 0
            : rv_oom("approximate search's pieces", (n_pieces ? n_pieces : 1) * sizeof(apx_list_t) +

@@ -29,7 +29,9 @@ static int by_start_period(const void *p, const void *q)
     return a->end < b->end ? -1 : a->end > b->end;
 }
 
-enum { APX_JOIN_COPIES = 32 }; /* copies a joined motif's consensus is taken from, at most */
+enum {
+    APX_JOIN_COPIES = 32, /* copies a joined motif's consensus is taken from, at most */
+};
 
 typedef struct { uint64_t period; int64_t score; uint64_t len, start, i; } rank_t;
 
@@ -92,13 +94,14 @@ static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx
 }
 
 /* v[0, n) sorted by span: dead[i] = 1 for each locus made redundant by a live one
- * ranked before it (taken in rank order, so a dead locus silences none); one that
+ * ranked before it (taken in rank order, so a dead locus silences none, and
+ * neither does a weak one, which the output drops); one that
  * a smaller or the same period covers mostly goes when that locus, widened over
  * it, still scores enough, so every stretch a dead locus held stays in a live
  * one.  0, or -1
  * with a message. */
 static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, uint8_t *mot, uint64_t n,
-                          uint8_t *dead)
+                          uint8_t *dead, const uint8_t *weak)
 {
     rank_t *r = malloc((n ? n : 1) * sizeof *r);
     uint64_t *pos = malloc((n ? n : 1) * sizeof *pos), *act = malloc((n ? n : 1) * sizeof *act), n_act = 0;
@@ -116,7 +119,7 @@ static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_appro
             if (v[a].end <= v[i].start) continue;
             act[m++] = a;
             const uint64_t hi = pos[a] < pos[i] ? a : i, lo = hi == a ? i : a;
-            if (!dominates(&v[hi], &v[lo])) continue;
+            if (weak[hi] || !dominates(&v[hi], &v[lo])) continue;
             if (rv_grow((void **)&edge, &cap, n_edge + 1, sizeof *edge) < 0) { rc = rv_oom("merge of approximate loci", 2 * (n_edge + 1) * sizeof *edge); break; }
             edge[n_edge][0] = pos[hi], edge[n_edge++][1] = lo;
         }
@@ -279,9 +282,35 @@ typedef struct {
     rv_approx_t *v;
     const uint8_t *mot;
     apx_work_t *w;
+    uint8_t *weak;
     _Atomic int failed;
     char why[400]; /* a worker's message (messages are per thread) */
 } exact_t;
+
+static void weak_range(void *ud, uint64_t lo, uint64_t hi, int ti)
+{
+    exact_t *e = ud;
+    for (uint64_t i = lo; i < hi && !e->failed; i++) {
+        const rv_approx_t *l = &e->v[i];
+        int holds;
+        if (apx_copies_hold(e->s->text + l->start, l->end - l->start, l->period, e->o, &holds) < 0) {
+            if (atomic_exchange(&e->failed, 1) == 0) snprintf(e->why, sizeof e->why, "%s", rv_last_error());
+            return;
+        }
+        e->weak[i] = !holds;
+    }
+}
+
+/* weak[i] = 1 for the loci of few copies that do not hold (apx_copies_hold):
+ * they make no other redundant. */
+static int mark_weak(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, uint64_t n, int threads,
+                     uint8_t *weak)
+{
+    if (threads < 1) threads = 1;
+    exact_t e = {s, o, v, NULL, NULL, weak, 0, ""};
+    rv_parallel_dynamic(threads, n, 64, weak_range, &e);
+    return e.failed ? rv_error(NULL, "%s", e.why) : 0;
+}
 
 static void score_range(void *ud, uint64_t lo, uint64_t hi, int ti)
 {
@@ -294,21 +323,34 @@ static void score_range(void *ud, uint64_t lo, uint64_t hi, int ti)
             return;
         }
         l->score = c.s, l->matches = c.m, l->mismatches = c.x, l->indels = c.g;
+        int holds;
+        if (apx_copies_hold(e->s->text + l->start, l->end - l->start, l->period, e->o, &holds) < 0) {
+            if (atomic_exchange(&e->failed, 1) == 0) snprintf(e->why, sizeof e->why, "%s", rv_last_error());
+            return;
+        }
+        if (!holds) l->score = INT64_MIN; /* dropped by score_exactly */
     }
 }
 
-/* The exact score and counts of each locus (the search kept lower bounds). */
+/* The exact score and counts of each locus (the search kept lower bounds); the
+ * loci of few copies that do not hold (apx_copies_hold) go: the merge may have
+ * widened or joined them. */
 static int score_exactly(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, const uint8_t *mot,
-                         uint64_t n, int threads)
+                         uint64_t *n, int threads)
 {
     if (threads < 1) threads = 1;
-    if ((uint64_t)threads > n) threads = n ? (int)n : 1;
-    exact_t e = {s, o, v, mot, calloc((size_t)threads, sizeof(apx_work_t)), 0, ""};
+    if ((uint64_t)threads > *n) threads = *n ? (int)*n : 1;
+    exact_t e = {s, o, v, mot, calloc((size_t)threads, sizeof(apx_work_t)), NULL, 0, ""};
     if (!e.w) return rv_oom("approximate loci's alignment rows", (uint64_t)threads * sizeof(apx_work_t));
-    rv_parallel_dynamic(threads, n, 1, score_range, &e);
+    rv_parallel_dynamic(threads, *n, 1, score_range, &e);
     for (int t = 0; t < threads; t++) apx_work_free(&e.w[t]);
     free(e.w);
-    return e.failed ? rv_error(NULL, "%s", e.why) : 0;
+    if (e.failed) return rv_error(NULL, "%s", e.why);
+    uint64_t m = 0;
+    for (uint64_t i = 0; i < *n; i++)
+        if (v[i].score != INT64_MIN) v[m++] = v[i];
+    *n = m;
+    return 0;
 }
 
 /* the pieces' loci in one set: the redundant ones go (mark_redundant), as do those
@@ -337,15 +379,19 @@ int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uin
         if (!m || v[i].start != v[m - 1].start || v[i].end != v[m - 1].end || v[i].period != v[m - 1].period)
             v[m++] = v[i];
     n = m;
-    if (mark_redundant(s, o, v, mot, n, dead) < 0 || join_pieces(s, o, v, &mot, &mn, n, dead) < 0) {
-        free(v), free(mot), free(dead);
+    uint8_t *weak = calloc(n ? n : 1, 1);
+    if (!weak || mark_weak(s, o, v, n, threads, weak) < 0 || mark_redundant(s, o, v, mot, n, dead, weak) < 0 ||
+        join_pieces(s, o, v, &mot, &mn, n, dead) < 0) {
+        if (!weak) rv_oom("merge of approximate loci", n ? n : 1);
+        free(v), free(mot), free(dead), free(weak);
         return -1;
     }
+    free(weak);
     uint64_t kept = 0;
     for (uint64_t i = 0; i < n; i++)
         if (!dead[i] && v[i].end > lo && v[i].start < hi) v[kept++] = v[i];
     free(dead);
-    if (score_exactly(s, o, v, mot, kept, threads) < 0) {
+    if (score_exactly(s, o, v, mot, &kept, threads) < 0) {
         free(v), free(mot);
         return -1;
     }

@@ -13,6 +13,7 @@
  * Loci are found from seeds: the exact runs (tandem.h) long enough to score
  * min_score on their own, and pairs of equal k-mers at a distance d <= max_period
  * that repeat along the text (several at about the same distance close together,
+ * the two last earlier occurrences of a k-mer read within 128 symbols,
  * a band of distances around d counting for d as indels move them: the k-mer
  * distance idea of Benson 1999 in a simple form, cf. also the k-mismatch runs of
  * Kolpakov & Kucherov, "Finding approximate repetitions under Hamming distance",
@@ -25,7 +26,13 @@
  * min_score / 4 against the motif (any phase: a motif read from the text always
  * matches its first copy); it spans the stretch the light extension read as
  * the array when the motif still scores half as much there, and a motif that
- * reads as two or three copies of a shorter one is refolded to it.  Of loci of
+ * reads as two or three copies of a shorter one is refolded to it.  A locus of
+ * fewer than two copies is extended again with its second copy as the motif
+ * (the first copy's alignment ends where the second first drifts from it).  A
+ * locus of fewer than 2.5 copies, whose motif is little more than one of them,
+ * is kept when its copies match their neighbours at 75% or more, or when the
+ * identity to a common ancestor that their matching implies makes the locus
+ * score min_score against it.  Of loci of
  * compatible periods, one held by another goes, and so does one mostly covered
  * by a locus of a smaller or the same period that still scores min_score when
  * widened over it: one locus per array, at its smallest period.  Every exact run
