@@ -9,7 +9,9 @@
  * seeded with every exact run computed by brute force: every locus lies in one
  * segment, its score and counts are those of the plain DP against its motif and
  * reach min_score, the copies after the first reach min_score / 4 against the
- * motif, the loci come sorted; every exact run of period <= max_period with
+ * motif, a locus of fewer than 2.5 copies holds an exact run that scores alone
+ * or has copies that match a neighbour at 75% (at a shift within a tenth of
+ * its period) or imply an ancestor it scores against, the loci come sorted; every exact run of period <= max_period with
  * match * length >= min_score lies inside a locus; every planted repeat (3..8
  * copies, up to 15% substitutions and indels) that scores 2 min_score against its
  * motif, also without its first copy, is covered by loci for at least half its
@@ -179,7 +181,7 @@ static apx_pair_t brute_adjacent(const uint8_t *x, const uint8_t *y, uint64_t n,
 }
 
 /* apx_adjacent against brute force: its score is the best of the band's, and its
- * counts are of an alignment of that score (matches and columns consistent). */
+ * counts fit an alignment of that score (matches and columns consistent). */
 static void test_adjacent(void)
 {
     case_begin();
@@ -327,8 +329,12 @@ static void check_loci(const rv_seq_t *s, const rv_approx_set_t *a, const rv_app
         CHECK(4 * rest >= o->min_score, "%s: the copies after the first score %lld", what, (long long)rest);
         const uint64_t len = l->end - l->start;
         if (10 * len < 25 * l->period) { /* few copies: they match their neighbours, or imply an ancestor that scores */
-            const apx_pair_t c = brute_adjacent(u + l->start, u + l->start + l->period, len - l->period,
-                                                32 + l->period / 32, o);
+            apx_pair_t c = {0}; /* the best shift within a tenth of the period, 8 at most */
+            const uint64_t off = l->period / 10 < 8 ? l->period / 10 : 8;
+            for (uint64_t q = l->period - off; q <= l->period + off && q < len; q++) {
+                const apx_pair_t x = brute_adjacent(u + l->start, u + l->start + q, len - q, 32 + q / 32, o);
+                if (!c.cols || (x.cols && x.matches * c.cols > c.matches * x.cols)) c = x;
+            }
             const double pid = c.cols ? (double)c.matches / (double)c.cols : 1,
                          low = pid - (c.cols ? sqrt(pid * (1 - pid) / (double)c.cols) : 0), q = low > 0 ? sqrt(low) : 0;
             uint64_t run = 0, longest = 0; /* an exact run of period p that scores alone */

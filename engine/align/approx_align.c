@@ -452,10 +452,13 @@ int apx_adjacent(const uint8_t *t, uint64_t len, uint64_t p, const rv_approx_opt
         V[k] = j <= n ? (apx_pair_t){-(int64_t)o->indel * (int64_t)j, 0, j} : (apx_pair_t){neg, 0, 0};
     }
     for (uint64_t i = 1; i <= n; i++) {
-        for (uint64_t k = 0; k < W; k++) {
-            const uint64_t j = i + k - B; /* wraps past 0 when i + k < B */
+        /* the cells with 0 <= j <= n; the others stay unreachable */
+        const uint64_t k0 = i < B ? B - i : 0, k1 = n + B - i < W - 1 ? n + B - i : W - 1;
+        if (k0 > 0) U[k0 - 1] = (apx_pair_t){neg, 0, 0};
+        if (k1 + 1 < W) U[k1 + 1] = (apx_pair_t){neg, 0, 0};
+        for (uint64_t k = k0; k <= k1; k++) {
+            const uint64_t j = i + k - B;
             apx_pair_t best = {neg, 0, 0};
-            if (i + k < B || j > n) { U[k] = best; continue; }
             if (j == 0) best = (apx_pair_t){-(int64_t)o->indel * (int64_t)i, 0, i};
             if (j > 0 && V[k].score > neg) { /* (i-1, j-1) */
                 const int eq = X[i - 1] == Y[j - 1];
@@ -483,9 +486,20 @@ int apx_copies_hold(const uint8_t *t, uint64_t len, uint64_t p, const rv_approx_
         run = t[i] == t[i + p] ? run + 1 : 0;
         if (run >= p && (int64_t)(run + p) * o->match >= o->min_score) return 0;
     }
-    apx_pair_t c;
-    if (apx_adjacent(t, len, p, o, &c) < 0) return -1;
-    if (!c.cols || 100 * c.matches >= APX_PAIR_IDENTITY * c.cols) return 0;
+    /* neighbours at the shifts within a tenth of p (8 at most each side): copies
+     * with indels differ in length, and an alignment end to end pays for the
+     * difference at its ends */
+    const uint64_t off = p / 10 < 8 ? p / 10 : 8;
+    apx_pair_t c = {0};
+    for (uint64_t k = 0; k <= 2 * off; k++) { /* p, p + 1, p - 1, p + 2, ...: the first that shows it */
+        const uint64_t q = k % 2 ? p + (k + 1) / 2 : p - k / 2;
+        apx_pair_t u;
+        if (q >= len) continue;
+        if (apx_adjacent(t, len, q, o, &u) < 0) return -1;
+        if (!u.cols || 100 * u.matches >= APX_PAIR_IDENTITY * u.cols) return 0;
+        if (!c.cols || u.matches * c.cols > c.matches * u.cols) c = u;
+        if (100 * u.matches < (APX_PAIR_IDENTITY - 10) * u.cols && !k) break; /* no shift makes up for that */
+    }
     const double pid = (double)c.matches / (double)c.cols, low = pid - sqrt(pid * (1 - pid) / (double)c.cols);
     const double q = low > 0 ? sqrt(low) : 0;
     *holds = (double)len * (o->match * q - o->mismatch * (1 - q)) >= (double)o->min_score;

@@ -95,8 +95,8 @@ int apx_adjacent(const uint8_t *t, uint64_t len, uint64_t p, const rv_approx_opt
 /* *holds = 1 when t[0, len) at period p holds as a repeat: always from
  * APX_FEW_COPIES tenths of copies on.  Below, a motif is little more than one of
  * the copies (the first matches itself), so its score says little, and the
- * copies must show it themselves: they match their neighbours (apx_adjacent) at
- * APX_PAIR_IDENTITY % or more (TRF's detection looks for copies that match at
+ * copies must show it themselves: they match their neighbours (apx_adjacent, at
+ * the best shift within a tenth of p, 8 at most) at APX_PAIR_IDENTITY % or more (TRF's detection looks for copies that match at
  * 80%), or the identity q to their common ancestor that their matching implies
  * (neighbours match at about q^2; taken one standard deviation low) makes an
  * alignment of len symbols against that ancestor score min_score (two long,

@@ -73,7 +73,7 @@ typedef struct { /* k-mers of k symbols by a hash of `bits` bits: last position,
  * it, these within APX_CHAIN_REACH): in a repeat whose copies hold a k-mer twice,
  * or hold one the copy before repeats, the copy's occurrence is not the last
  * one (further back a second occurrence costs more tries than it finds) */
-enum { APX_CHAIN = 2, APX_CHAIN_REACH = 128 };
+enum { APX_CHAIN = 3, APX_CHAIN_REACH = 128 };
 
 typedef struct { /* a thread's state, kept from piece to piece (stamped by piece) */
     apx_work_t w;
