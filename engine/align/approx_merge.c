@@ -33,6 +33,8 @@ enum {
     APX_JOIN_COPIES = 32, /* copies a joined motif's consensus is taken from, at most */
 };
 
+enum { APX_HOLDS, APX_WEAK, APX_RECHECK }; /* a locus under apx_copies_hold */
+
 typedef struct { uint64_t period; int64_t score; uint64_t len, start, i; } rank_t;
 
 static int by_rank(const void *p, const void *q) /* period up, score down, length down, start up */
@@ -95,13 +97,14 @@ static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx
 
 /* v[0, n) sorted by span: dead[i] = 1 for each locus made redundant by a live one
  * ranked before it (taken in rank order, so a dead locus silences none, and
- * neither does a weak one, which the output drops); one that
+ * neither does a weak one, which the output drops: weak[i] is found when first
+ * asked); one that
  * a smaller or the same period covers mostly goes when that locus, widened over
  * it, still scores enough, so every stretch a dead locus held stays in a live
  * one.  0, or -1
  * with a message. */
 static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, uint8_t *mot, uint64_t n,
-                          uint8_t *dead, const uint8_t *weak)
+                          uint8_t *dead, uint8_t *weak)
 {
     rank_t *r = malloc((n ? n : 1) * sizeof *r);
     uint64_t *pos = malloc((n ? n : 1) * sizeof *pos), *act = malloc((n ? n : 1) * sizeof *act), n_act = 0;
@@ -119,7 +122,14 @@ static int mark_redundant(const rv_seq_t *s, const rv_approx_opts_t *o, rv_appro
             if (v[a].end <= v[i].start) continue;
             act[m++] = a;
             const uint64_t hi = pos[a] < pos[i] ? a : i, lo = hi == a ? i : a;
-            if (weak[hi] || !dominates(&v[hi], &v[lo])) continue;
+            if (!dominates(&v[hi], &v[lo])) continue;
+            if (weak[hi] == APX_RECHECK) { /* known when first asked: few loci dominate */
+                int holds;
+                if ((rc = apx_copies_hold(s->text + v[hi].start, v[hi].end - v[hi].start, v[hi].period, o, &holds)) < 0)
+                    break;
+                weak[hi] = holds ? APX_HOLDS : APX_WEAK;
+            }
+            if (weak[hi] == APX_WEAK) continue;
             if (rv_grow((void **)&edge, &cap, n_edge + 1, sizeof *edge) < 0) { rc = rv_oom("merge of approximate loci", 2 * (n_edge + 1) * sizeof *edge); break; }
             edge[n_edge][0] = pos[hi], edge[n_edge++][1] = lo;
         }
@@ -287,31 +297,6 @@ typedef struct {
     char why[400]; /* a worker's message (messages are per thread) */
 } exact_t;
 
-static void weak_range(void *ud, uint64_t lo, uint64_t hi, int ti)
-{
-    exact_t *e = ud;
-    for (uint64_t i = lo; i < hi && !e->failed; i++) {
-        const rv_approx_t *l = &e->v[i];
-        int holds;
-        if (apx_copies_hold(e->s->text + l->start, l->end - l->start, l->period, e->o, &holds) < 0) {
-            if (atomic_exchange(&e->failed, 1) == 0) snprintf(e->why, sizeof e->why, "%s", rv_last_error());
-            return;
-        }
-        e->weak[i] = !holds;
-    }
-}
-
-/* weak[i] = 1 for the loci of few copies that do not hold (apx_copies_hold):
- * they make no other redundant. */
-static int mark_weak(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, uint64_t n, int threads,
-                     uint8_t *weak)
-{
-    if (threads < 1) threads = 1;
-    exact_t e = {s, o, v, NULL, NULL, weak, 0, ""};
-    rv_parallel_dynamic(threads, n, 64, weak_range, &e);
-    return e.failed ? rv_error(NULL, "%s", e.why) : 0;
-}
-
 static void score_range(void *ud, uint64_t lo, uint64_t hi, int ti)
 {
     exact_t *e = ud;
@@ -323,8 +308,9 @@ static void score_range(void *ud, uint64_t lo, uint64_t hi, int ti)
             return;
         }
         l->score = c.s, l->matches = c.m, l->mismatches = c.x, l->indels = c.g;
-        int holds;
-        if (apx_copies_hold(e->s->text + l->start, l->end - l->start, l->period, e->o, &holds) < 0) {
+        int holds = e->weak[i] != APX_WEAK;
+        if (e->weak[i] == APX_RECHECK &&
+            apx_copies_hold(e->s->text + l->start, l->end - l->start, l->period, e->o, &holds) < 0) {
             if (atomic_exchange(&e->failed, 1) == 0) snprintf(e->why, sizeof e->why, "%s", rv_last_error());
             return;
         }
@@ -333,14 +319,13 @@ static void score_range(void *ud, uint64_t lo, uint64_t hi, int ti)
 }
 
 /* The exact score and counts of each locus (the search kept lower bounds); the
- * loci of few copies that do not hold (apx_copies_hold) go: the merge may have
- * widened or joined them. */
+ * weak ones go (weak[i]: APX_RECHECK for those the merge widened or joined). */
 static int score_exactly(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, const uint8_t *mot,
-                         uint64_t *n, int threads)
+                         uint8_t *weak, uint64_t *n, int threads)
 {
     if (threads < 1) threads = 1;
     if ((uint64_t)threads > *n) threads = *n ? (int)*n : 1;
-    exact_t e = {s, o, v, mot, calloc((size_t)threads, sizeof(apx_work_t)), NULL, 0, ""};
+    exact_t e = {s, o, v, mot, calloc((size_t)threads, sizeof(apx_work_t)), weak, 0, ""};
     if (!e.w) return rv_oom("approximate loci's alignment rows", (uint64_t)threads * sizeof(apx_work_t));
     rv_parallel_dynamic(threads, *n, 1, score_range, &e);
     for (int t = 0; t < threads; t++) apx_work_free(&e.w[t]);
@@ -379,22 +364,28 @@ int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uin
         if (!m || v[i].start != v[m - 1].start || v[i].end != v[m - 1].end || v[i].period != v[m - 1].period)
             v[m++] = v[i];
     n = m;
-    uint8_t *weak = calloc(n ? n : 1, 1);
-    if (!weak || mark_weak(s, o, v, n, threads, weak) < 0 || mark_redundant(s, o, v, mot, n, dead, weak) < 0 ||
+    uint8_t *weak = malloc(n ? n : 1); /* apx_copies_hold of each, when asked */
+    rv_approx_t *was = malloc((n ? n : 1) * sizeof *was); /* the spans before the merge */
+    if (weak && was) memcpy(was, v, n * sizeof *v), memset(weak, APX_RECHECK, n);
+    if (!weak || !was || mark_redundant(s, o, v, mot, n, dead, weak) < 0 ||
         join_pieces(s, o, v, &mot, &mn, n, dead) < 0) {
-        if (!weak) rv_oom("merge of approximate loci", n ? n : 1);
-        free(v), free(mot), free(dead), free(weak);
+        if (!weak || !was) rv_oom("merge of approximate loci", (n ? n : 1) * (1 + sizeof *was));
+        free(v), free(mot), free(dead), free(weak), free(was);
+        return -1;
+    }
+    uint64_t kept = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (dead[i] || v[i].end <= lo || v[i].start >= hi) continue;
+        const int same = v[i].start == was[i].start && v[i].end == was[i].end && v[i].period == was[i].period;
+        weak[kept] = same ? weak[i] : APX_RECHECK;
+        v[kept++] = v[i];
+    }
+    free(dead), free(was);
+    if (score_exactly(s, o, v, mot, weak, &kept, threads) < 0) {
+        free(v), free(mot), free(weak);
         return -1;
     }
     free(weak);
-    uint64_t kept = 0;
-    for (uint64_t i = 0; i < n; i++)
-        if (!dead[i] && v[i].end > lo && v[i].start < hi) v[kept++] = v[i];
-    free(dead);
-    if (score_exactly(s, o, v, mot, &kept, threads) < 0) {
-        free(v), free(mot);
-        return -1;
-    }
     qsort(v, kept, sizeof *v, by_start_period);
     *res = (rv_approx_set_t){v, kept, mot};
     return 0;
