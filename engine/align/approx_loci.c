@@ -4,9 +4,10 @@
  * The text is cut into pieces (a segment, or a part of a long one); a thread takes
  * pieces in order.  In a piece it reads the k-mers left to right, each looked up
  * in a table of last occurrences: an equal k-mer d <= 1.1 max_period back is a hit
- * at distance d (and at the distances of a band around d: indels); the
- * occurrence before the last, within APX_CHAIN_REACH, is a hit too when it
- * continues a row at its distance (a k-mer twice in a copy hides the copy's).  APX_HITS + d/32 + half the
+ * at distance d (and at the distances of a band around d: indels); the two
+ * occurrences before the last (in the slot's chain), within APX_CHAIN_REACH, are
+ * hits too when they continue a row at their distance (a k-mer twice in a copy
+ * hides the copy's).  APX_HITS + d/32 + half the
  * band (d/256 past 512) hits at the same distance, each within APX_GAP + d/4
  * of the previous one, make a seed of period d (a repeat of period d with identity q
  * gives a hit at about a fraction q^k of its positions; chance ones rarely come
@@ -91,7 +92,7 @@ typedef struct {
     const rv_run_t *seeds;
     uint64_t n_seeds;
     const piece_t *pieces;
-    uint64_t piece_len;
+    uint64_t longest; /* symbols of the longest piece */
     apx_list_t *out;
     thread_t *th;
     int k, k_long; /* k-mer sizes of the short and long distances */
@@ -551,7 +552,7 @@ static int thread_init(thread_t *t, const ctx_t *x)
 {
     const uint64_t D = x->dmax + 1;
     *t = (thread_t){0};
-    const uint64_t span = x->piece_len + D + 2 * (uint64_t)x->k_long; /* k-mers a scan reads */
+    const uint64_t span = x->longest + D + 2 * (uint64_t)x->k_long; /* k-mers a scan reads */
     t->hlast = calloc(5 * D, sizeof *t->hlast);
     t->M = malloc(6 * D);
     t->chain = malloc(span * sizeof *t->chain);
@@ -613,7 +614,9 @@ int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds,
     const uint64_t want = 64 * apx_max_distance(o) < (1u << 20) ? 64 * apx_max_distance(o) : (1u << 20);
     for (uint64_t kinds = (uint64_t)s->sigma * s->sigma; kinds < want && kl < 20; kinds *= (uint64_t)s->sigma) kl++;
     if (kl <= k) kl = k + 1;
-    ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, piece_len ? piece_len : APX_PIECE,
+    uint64_t longest = 0; /* symbols of the longest piece: a thread's chain covers its scan */
+    for (uint64_t j = 0; j < n_pieces; j++) longest = pieces[j].t1 - pieces[j].t0 > longest ? pieces[j].t1 - pieces[j].t0 : longest;
+    ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, longest,
                calloc(n_pieces ? n_pieces : 1, sizeof(apx_list_t)),
                calloc((size_t)threads, sizeof(thread_t)), k, kl, 0, ""};
     int rc = x.out && x.th ? 0

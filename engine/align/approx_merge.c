@@ -74,8 +74,10 @@ static int same_array(const rv_approx_t *a, const rv_approx_t *b)
 
 /* a, made to span b too (b mostly inside it): its motif rotated to the new start,
  * its alignment rescored (a lower bound: apx_score_only).  1 when that still scores
- * min_score and half of b's score (a changed; a multiple that scores much more
- * than its smaller period stays), 0 when not (a as it was), -1 with a message. */
+ * min_score and half of b's score, its copies after the first score a quarter of
+ * min_score (apx_rest_scores) and it holds (apx_copies_hold; a changed; a
+ * multiple that scores much more than its smaller period stays), 0 when not (a as
+ * it was), -1 with a message. */
 static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx_work_t *w, rv_approx_t *a,
                  const rv_approx_t *b)
 {
@@ -86,7 +88,11 @@ static int widen(const rv_seq_t *s, const rv_approx_opts_t *o, uint8_t *mot, apx
     for (uint64_t c = 0; c < p; c++) R[c] = M[(shift + c) % p];
     int rc = apx_reserve(w, p);
     const int64_t sc = rc < 0 ? 0 : apx_score_only(w, s->text + st, en - st, R, p, 0, o);
-    if (rc == 0 && sc >= o->min_score && 2 * sc >= b->score) {
+    int holds = 0;
+    if (rc == 0 && sc >= o->min_score && 2 * sc >= b->score && apx_rest_scores(w, s->text + st, en - st, R, p, sc, o) &&
+        apx_copies_hold(s->text + st, en - st, p, o, &holds) < 0)
+        rc = -1;
+    if (rc == 0 && holds) {
         memcpy(M, R, p);
         *a = (rv_approx_t){st, en, p, sc, 0, 0, 0, a->motif};
         rc = 1;
@@ -214,7 +220,7 @@ static int64_t union_motif(const rv_seq_t *s, const rv_approx_opts_t *o, apx_wor
  * the piece that scores more, then of the other, aligned over both gives the
  * consensus of all their copies (union_motif); the pair becomes one locus with
  * it when that scores at least as much as each piece and meets the output rule
- * (approx_loci.c: accept).  The motifs grow *mot (*mn symbols).  0, or -1 with a
+ * (approx_loci.c: accept; apx_copies_hold).  The motifs grow *mot (*mn symbols).  0, or -1 with a
  * message. */
 static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t *v, uint8_t **mot, uint64_t *mn,
                        uint64_t n, uint8_t *dead)
@@ -245,8 +251,15 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
              * segment; a multiple: overlapping, the smaller period's motif tried
              * alone and kept when it scores as much as that locus */
             const int same = 10 * (hi - lo) <= lo;
-            /* held by a grown locus (mark_redundant) of the same or a smaller period */
+            /* held by a grown locus (mark_redundant) of the same or a smaller period,
+             * one the output keeps (a weak one goes, and b must stay) */
             if ((same || (a->period < b->period && apx_compatible(lo, hi))) && b->end <= a->end) {
+                int holds;
+                if (apx_copies_hold(s->text + a->start, a->end - a->start, a->period, o, &holds) < 0) {
+                    rc = -1;
+                    break;
+                }
+                if (!holds) continue;
                 dead[j] = 1, joined = 1;
                 break;
             }
@@ -265,10 +278,15 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
                     rc = -1;
                     break;
                 }
+                int holds = 0;
                 if (sc < o->min_score || sc < small->score || (same && (sc < a->score || sc < b->score)) ||
-                    en - st <= pc ||
-                    !apx_rest_scores(&w, s->text + st, en - st, M, pc, sc, o))
+                    en - st <= pc || !apx_rest_scores(&w, s->text + st, en - st, M, pc, sc, o))
                     continue;
+                if (apx_copies_hold(s->text + st, en - st, pc, o, &holds) < 0) {
+                    rc = -1;
+                    break;
+                }
+                if (!holds) continue;
                 if (rv_grow((void **)mot, &cap, *mn + pc, 1) < 0) {
                     rc = rv_oom("merge of approximate loci", *mn + pc);
                     break;
