@@ -419,10 +419,12 @@ static int run_seeds(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t st
     return 0;
 }
 
-/* The exact run of period d through the hit of text[at - d, at - d + k) at at, when
- * it scores alone: a seed.  Every exact run that scores min_score (length L >=
- * 2d, match * L >= min_score) holds a k-mer whose last occurrence is one period
- * back, so each is met here once (the distance remembers the run's end). */
+/* The exact run of period d through the hit of text[at - d, at - d + k) at at (or
+ * through text[at] = text[at - d]), when it scores alone: a seed.  Every exact
+ * run that scores min_score (length L >= 2d, match * L >= min_score) and holds d
+ * + k symbols holds a k-mer that occurs one period back, and the others are met
+ * symbol by symbol (scan), so each is met here once (the distance remembers the
+ * run's end). */
 static int exact_run(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, apx_list_t *L, uint64_t at,
                      uint64_t d, uint64_t dmin, uint64_t dmax)
 {
@@ -470,12 +472,22 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
     const uint64_t from = pc->t0 - pc->sl > dmax + k ? pc->t0 - dmax - k : pc->sl;
     uint64_t h = 0, pw = 1;
     for (uint64_t j = 0; j < k; j++) pw *= 257;
+    /* periods below k whose shortest run that scores (2d symbols, or min_score /
+     * match) may hold no k-mer one period back: their runs are met symbol by
+     * symbol (none at the default weights and min_score) */
+    uint64_t small_hi = 0;
+    for (uint64_t d = dmin; d < k && d <= dmax; d++) {
+        const int64_t m = x->o->match, by_score = x->o->min_score > 0 ? (x->o->min_score + m - 1) / m : 0;
+        if ((2 * d > (uint64_t)by_score ? 2 * d : (uint64_t)by_score) < d + k) small_hi = d;
+    }
     /* the k-mers that start in [from, t1) */
     const uint64_t stop = pc->t1 + k - 1 < pc->sh ? pc->t1 + k - 1 : pc->sh;
     for (uint64_t i = from;; i++) {
         const int done = i >= stop;
         if (run_seeds(x, t, pc, stamp, L, &rs, i, done) < 0) return -1;
         if (done) break;
+        for (uint64_t d = dmin; d <= small_hi && i >= pc->t0 && i < pc->t1 && i >= pc->sl + d; d++)
+            if (txt[i] == txt[i - d] && exact_run(x, t, pc, stamp, L, i, d, dmin, dmax) < 0) return -1;
         h = h * 257 + txt[i];
         if (i >= from + k) h -= pw * txt[i - k];
         if (i + 1 < from + k) continue;
