@@ -129,7 +129,8 @@ typedef struct { /* the loci of one piece, their motifs one after the other */
 int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uint64_t n_pieces, uint64_t lo,
               uint64_t hi, int threads, rv_approx_set_t *res);
 
-/* rv_approx_find with pieces of piece_len symbols (the tests cut small ones). */
+/* rv_approx_find with pieces of piece_len symbols (the tests cut small ones; 0:
+ * a sixteenth of hi - lo, from 2^16 to 2^20 symbols). */
 int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds, uint64_t n_seeds,
              const rv_approx_opts_t *o, int threads, uint64_t piece_len, rv_approx_set_t *out);
 

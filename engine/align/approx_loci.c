@@ -36,7 +36,8 @@ enum {
     APX_RETRY = 8,      /* periods after a failed try before the next at that distance */
     APX_FOLD_COPIES = 16, /* copies a refolded motif's consensus is taken from, at most */
     APX_MULTIPLES = 32, /* multiples of a locus's period that it silences */
-    APX_PIECE = 1 << 20 /* symbols in a piece */
+    APX_PIECE = 1 << 20,     /* symbols in a piece, at most */
+    APX_PIECE_MIN = 1 << 16, /* and at least: a text of fewer than 16 pieces is cut into 16 */
 };
 
 void rv_approx_opts_init(rv_approx_opts_t *o)
@@ -613,7 +614,11 @@ int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds,
     if (o->max_period < 1 || o->max_period > (1u << 24)) return rv_error("approx", "max period out of range");
     if (threads <= 0) threads = rv_default_threads();
     uint64_t n_pieces;
-    piece_t *pieces = cut_pieces(s, lo, hi, o->max_period, piece_len ? piece_len : APX_PIECE, &n_pieces);
+    if (!piece_len) { /* from the text alone, so the loci do not depend on the threads */
+        const uint64_t span = (hi < s->n ? hi : s->n) > lo ? (hi < s->n ? hi : s->n) - lo : 0;
+        piece_len = span / 16 < APX_PIECE_MIN ? APX_PIECE_MIN : span / 16 > APX_PIECE ? APX_PIECE : span / 16;
+    }
+    piece_t *pieces = cut_pieces(s, lo, hi, o->max_period, piece_len, &n_pieces);
     if (!pieces && n_pieces) return -1;
     if ((uint64_t)threads > n_pieces) threads = n_pieces ? (int)n_pieces : 1;
     int k = 2, kl; /* k-mers of about 4^6 kinds (6 for DNA, 3 for protein), and of 2^20 */
@@ -648,5 +653,5 @@ int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds,
 int rv_approx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds, uint64_t n_seeds,
                    const rv_approx_opts_t *o, int threads, rv_approx_set_t *out)
 {
-    return apx_find(s, lo, hi, seeds, n_seeds, o, threads, APX_PIECE, out);
+    return apx_find(s, lo, hi, seeds, n_seeds, o, threads, 0, out);
 }
