@@ -95,15 +95,18 @@ int apx_adjacent(const uint8_t *t, uint64_t len, uint64_t p, const rv_approx_opt
 /* *holds = 1 when t[0, len) at period p holds as a repeat: always from
  * APX_FEW_COPIES tenths of copies on.  Below, a motif is little more than one of
  * the copies (the first matches itself), so its score says little, and the
- * copies must show it themselves: they match their neighbours (apx_adjacent, at
- * the best shift within a tenth of p, 8 at most) at APX_PAIR_IDENTITY % or more (TRF's detection looks for copies that match at
- * 80%), or the identity q to their common ancestor that their matching implies
- * (neighbours match at about q^2, at the best shift tried: the shifts past p
- * only when p's is within 10 points of the mark; taken one standard deviation
- * low) makes an
- * alignment of len symbols against that ancestor score min_score (two long,
- * diverged copies), or they hold an exact run of period p that scores
- * min_score alone (the output keeps every such run).  0, or -1 with a message. */
+ * copies must show it themselves, one of:
+ * - they match their neighbours (apx_adjacent, at the best shift within a tenth
+ *   of p, 8 at most) at APX_PAIR_IDENTITY % or more (TRF's detection looks for
+ *   copies that match at 80%);
+ * - the identity q to their common ancestor that their matching implies
+ *   (neighbours match at about q^2, at the best shift tried: the shifts past p
+ *   only when p's is within 10 points of the mark; taken one standard deviation
+ *   low) makes an alignment of len symbols against that ancestor score
+ *   min_score (two long, diverged copies);
+ * - they hold an exact run of period p that scores min_score alone (the output
+ *   keeps every such run).
+ * 0, or -1 with a message. */
 int apx_copies_hold(const uint8_t *t, uint64_t len, uint64_t p, const rv_approx_opts_t *o, int *holds);
 
 /* Two periods are compatible when one is within a tenth of a multiple of the other. */

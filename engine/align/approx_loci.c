@@ -476,11 +476,10 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
     /* periods below k whose shortest run that scores (2d symbols, or min_score /
      * match) may hold no k-mer one period back: their runs are met symbol by
      * symbol (none at the default weights and min_score) */
+    const uint64_t by_score = x->o->min_score > 0 ? (uint64_t)((x->o->min_score + x->o->match - 1) / x->o->match) : 0;
     uint64_t small_hi = 0;
-    for (uint64_t d = dmin; d < k && d <= dmax; d++) {
-        const int64_t m = x->o->match, by_score = x->o->min_score > 0 ? (x->o->min_score + m - 1) / m : 0;
-        if ((2 * d > (uint64_t)by_score ? 2 * d : (uint64_t)by_score) < d + k) small_hi = d;
-    }
+    for (uint64_t d = dmin; d < k && d <= dmax; d++)
+        if ((2 * d > by_score ? 2 * d : by_score) < d + k) small_hi = d;
     /* the k-mers that start in [from, t1) */
     const uint64_t stop = pc->t1 + k - 1 < pc->sh ? pc->t1 + k - 1 : pc->sh;
     for (uint64_t i = from;; i++) {
@@ -632,7 +631,8 @@ int apx_find(const rv_seq_t *s, uint64_t lo, uint64_t hi, const rv_run_t *seeds,
     for (uint64_t kinds = (uint64_t)s->sigma * s->sigma; kinds < want && kl < 20; kinds *= (uint64_t)s->sigma) kl++;
     if (kl <= k) kl = k + 1;
     uint64_t longest = 0; /* symbols of the longest piece: a thread's chain covers its scan */
-    for (uint64_t j = 0; j < n_pieces; j++) longest = pieces[j].t1 - pieces[j].t0 > longest ? pieces[j].t1 - pieces[j].t0 : longest;
+    for (uint64_t j = 0; j < n_pieces; j++)
+        if (pieces[j].t1 - pieces[j].t0 > longest) longest = pieces[j].t1 - pieces[j].t0;
     ctx_t x = {s, o, apx_max_distance(o), seeds, n_seeds, pieces, longest,
                calloc(n_pieces ? n_pieces : 1, sizeof(apx_list_t)),
                calloc((size_t)threads, sizeof(thread_t)), k, kl, 0, ""};

@@ -29,9 +29,7 @@ static int by_start_period(const void *p, const void *q)
     return a->end < b->end ? -1 : a->end > b->end;
 }
 
-enum {
-    APX_JOIN_COPIES = 32, /* copies a joined motif's consensus is taken from, at most */
-};
+enum { APX_JOIN_COPIES = 32 }; /* copies a joined motif's consensus is taken from, at most */
 
 enum { APX_HOLDS, APX_WEAK, APX_RECHECK }; /* a locus under apx_copies_hold */
 
