@@ -3,21 +3,21 @@
  * The alignment score of the engine against a plain quadratic DP of text against
  * the motif written out (global on the text, any end in the motif), with the
  * counts it prints consistent with the score, and the copies of that alignment
- * (rv_approx_copies).  Then rv_approx_find on small random
- * texts (DNA with N, two-letter DNA, protein, text, periodic, all-same; one to
- * three records) with planted approximate repeats (substitutions and indels),
- * seeded with every exact run computed by brute force: every locus lies in one
- * segment, its score and counts are those of the plain DP against its motif and
- * reach min_score, the copies after the first reach min_score / 4 against the
- * motif, a locus of fewer than 2.5 copies holds an exact run that scores alone
- * or has copies that match a neighbour at 75% (at a shift within a tenth of
- * its period) or imply an ancestor it scores against, the loci come sorted; every exact run of period <= max_period with
- * match * length >= min_score lies inside a locus; every planted repeat (3..8
- * copies, up to 15% substitutions and indels) that scores 2 min_score against its
- * motif, also without its first copy, is covered by loci for at least half its
- * length;
- * 1..3 threads and pieces of any size give loci with the same properties, and the
- * same loci for the same pieces.
+ * (rv_approx_copies).  Then rv_approx_find on small random texts (DNA with N,
+ * two-letter DNA, protein, text, periodic, all-same; one to three records) with
+ * planted approximate repeats (substitutions and indels), beside the exact runs
+ * computed by brute force: every locus lies in one segment, its score and counts
+ * are those of the plain DP against its motif and reach min_score, the copies
+ * after the first reach min_score / 4 against the motif, a locus of fewer than
+ * 2.5 copies holds an exact run that scores alone or has copies that match a
+ * neighbour at 75% (at a shift within a tenth of its period) or imply an
+ * ancestor it scores against, the loci come sorted; every exact run of period <=
+ * max_period with match * length >= min_score lies inside a locus; every planted
+ * repeat (3..8 copies, up to 15% substitutions and indels) that scores 2
+ * min_score against its motif, also without its first copy, is covered by loci
+ * for at least half its length; 1..3 threads and pieces of any size give loci
+ * with the same properties, and the same loci for the same pieces.  Exact runs
+ * whose k-mers recur within a period are found too (test_shadowed).
  */
 #include <math.h>
 #include "check.h"
@@ -457,12 +457,65 @@ static void test_random(void)
     }
 }
 
+/* Exact runs of period p = m q + e whose motif is m copies of a unit of q
+ * symbols and e symbols more (TTPP TTPP T: period 9 reading as period 4): most of
+ * their k-mers recur q or q + e back, so the occurrence one period back is not
+ * the last one, and a locus at a multiple of p may take them in and then hold
+ * too few copies to be kept.  With min_score just below the run's score, every
+ * such run of 2p + 1 symbols, in random text of several alphabets, lies inside
+ * a locus. */
+static void test_shadowed(void)
+{
+    case_begin();
+    rng_t r = rng_new(37);
+    static const char *const letters[] = {"ACGT", "AC", "ACDEFGHIKLMNPQRSTVWY", "abcdefghij"};
+    static const rv_alpha_t alpha[] = {RV_ALPHA_DNA, RV_ALPHA_DNA, RV_ALPHA_PROTEIN, RV_ALPHA_TEXT};
+    for (int it = 0; it < check_iters(400) && !check_failed_; it++) {
+        const int kind = it % 4;
+        const char *al = letters[kind];
+        const uint64_t sig = strlen(al), q = 2 + rng_below(&r, 5), m = 2 + rng_below(&r, 3), e = 1 + rng_below(&r, 3);
+        const uint64_t p = m * q + e, len = 2 * p + 1, pre = 20 + rng_below(&r, 80);
+        char M[64], rec[400];
+        for (uint64_t c = 0; c < q; c++) M[c] = al[rng_below(&r, sig)];
+        for (uint64_t c = q; c < m * q; c++) M[c] = M[c - q];
+        for (uint64_t c = m * q; c < p; c++) M[c] = al[rng_below(&r, sig)];
+        uint64_t n = 0;
+        for (; n < pre; n++) rec[n] = al[rng_below(&r, sig)];
+        for (uint64_t c = 0; c < len; c++) rec[n++] = M[c % p];
+        for (uint64_t c = 0; c < 60; c++) rec[n++] = al[rng_below(&r, sig)];
+        rec[n] = 0;
+        const char *names[1] = {"run"}, *seqs[1] = {rec};
+        rv_seq_t *s = rv_seq_from_records(names, seqs, 1, alpha[kind]);
+        CHECK(s != NULL, "sequence");
+        if (!s) break;
+        rv_approx_opts_t o;
+        rv_approx_opts_init(&o);
+        o.min_score = o.match * (int64_t)len - 1;
+        o.max_period = 60;
+        /* the run at its widest: the background may extend it */
+        uint64_t i = pre, j = pre + len;
+        while (i > 0 && s->text[i - 1] == s->text[i - 1 + p]) i--;
+        while (j < s->n && s->text[j] == s->text[j - p]) j++;
+        rv_approx_set_t a;
+        CHECK(apx_find(s, 0, s->n, NULL, 0, &o, 1, 0, &a) == 0, "find: %s", rv_last_error());
+        int in = 0;
+        for (uint64_t k = 0; k < a.n && !in; k++) in = a.v[k].start <= i && j <= a.v[k].end;
+        CHECK(in, "it %d: run [%llu,%llu) of period %llu (%llu x %llu + %llu) in no locus", it,
+              (unsigned long long)i, (unsigned long long)j, (unsigned long long)p, (unsigned long long)m,
+              (unsigned long long)q, (unsigned long long)e);
+        rv_approx_free(&a);
+        rv_seq_free(s);
+    }
+    case_end("approx_shadowed_runs");
+}
+
 int main(void)
 {
     test_score();
     test_rest();
     test_copies();
     test_adjacent();
+    test_shadowed();
     test_random();
     return check_exit();
 }

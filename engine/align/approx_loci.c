@@ -335,8 +335,10 @@ static inline void dist_fresh(thread_t *t, uint64_t q, uint64_t stamp)
     if (t->dstamp[q] != stamp) t->dstamp[q] = stamp, t->hcnt[q] = 0, t->hlast[q] = 0, t->cover[q] = 0, t->exact[q] = 0;
 }
 
-/* 1 when [s0, e0) lies in an active locus of a period compatible with d; drops the
- * active loci that end before pos on the way. */
+/* 1 when [s0, e0) lies in an active locus of a period compatible with d that
+ * holds APX_FEW_COPIES tenths of copies or more (one of fewer may not hold as a
+ * repeat, and the merge then drops it: apx_copies_hold); drops the active loci
+ * that end before pos on the way. */
 static int covered(thread_t *t, const apx_list_t *L, uint64_t pos, uint64_t s0, uint64_t e0, uint64_t d)
 {
     uint64_t k = 0;
@@ -345,7 +347,9 @@ static int covered(thread_t *t, const apx_list_t *L, uint64_t pos, uint64_t s0, 
         const rv_approx_t *a = &L->v[t->active[j]];
         if (a->end <= pos) continue;
         t->active[k++] = t->active[j];
-        if (a->start <= s0 && e0 <= a->end && apx_compatible(a->period, d)) in = 1;
+        if (a->start <= s0 && e0 <= a->end && apx_compatible(a->period, d) &&
+            10 * (a->end - a->start) >= APX_FEW_COPIES * a->period)
+            in = 1;
     }
     t->n_active = k;
     return in;
@@ -424,8 +428,10 @@ static int run_seeds(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t st
  * through text[at] = text[at - d]), when it scores alone: a seed.  Every exact
  * run that scores min_score (length L >= 2d, match * L >= min_score) and holds d
  * + k symbols holds a k-mer that occurs one period back, and the others are met
- * symbol by symbol (scan), so each is met here once (the distance remembers the
- * run's end). */
+ * symbol by symbol (scan).  That occurrence need not be the k-mer's last one (in
+ * a run of period 9 that reads as period 4 with a symbol added, most k-mers recur
+ * 4 or 5 back), so the scan tries every occurrence up to max_period back.  Each
+ * run is met once (the distance remembers the run's end). */
 static int exact_run(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, apx_list_t *L, uint64_t at,
                      uint64_t d, uint64_t dmin, uint64_t dmax)
 {
@@ -496,6 +502,13 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
         uint64_t prev = tab->stamp[slot] == stamp ? tab->pos[slot] : UINT64_MAX;
         tab->stamp[slot] = stamp, tab->pos[slot] = at;
         t->chain[at - from] = prev;
+        /* the exact runs through an earlier occurrence than the last, up to
+         * max_period back (the last one is read below) */
+        if (at >= pc->t0 && prev != UINT64_MAX)
+            for (uint64_t q = t->chain[prev - from]; q != UINT64_MAX && at - q <= x->o->max_period && at - q <= dmax;
+                 q = t->chain[q - from])
+                if (!memcmp(txt + q, txt + at, k) && exact_run(x, t, pc, stamp, L, at, at - q, dmin, dmax) < 0)
+                    return -1;
         for (int c = 0; c < APX_CHAIN && prev != UINT64_MAX && at - prev <= (c ? APX_CHAIN_REACH : dmax);
              c++, prev = t->chain[prev - from]) {
             if (memcmp(txt + prev, txt + at, k)) continue; /* another k-mer of the slot */
