@@ -509,6 +509,84 @@ static void test_shadowed(void)
     case_end("approx_shadowed_runs");
 }
 
+/* Arrays of 2.3-3.3 copies of a motif of 4..20 symbols with one to three
+ * substitutions or indels, whose motif scores min_score to min_score + 8 over
+ * them while no stretch of p symbols of the array does (the motif is a
+ * consensus no copy spells), in random DNA: 90% or more must be found, a locus
+ * over half the array at a period within 2 or a tenth of p (an indel moves the
+ * period that reads best).  The misses are arrays whose copies share too few
+ * k-mers to seed.  Near the threshold the majority of two or three copies often
+ * ties; the search then edits its motif towards the copies (seeds 1-9 and 31:
+ * 110-117 of 120 found, 107-115 without the edits). */
+static void test_near(void)
+{
+    case_begin();
+    rng_t r = rng_new(31);
+    rv_approx_opts_t o;
+    rv_approx_opts_init(&o);
+    int cases = 0, found = 0;
+    for (int it = 0; it < 40000 && cases < check_iters(120); it++) {
+        char C[24], arr[80], rec[400];
+        const uint64_t p = 4 + rng_below(&r, 17);
+        for (uint64_t c = 0; c < p; c++) C[c] = "ACGT"[rng_below(&r, 4)];
+        uint64_t q = 1; /* C's smallest period must be p */
+        while (q < p) {
+            uint64_t c = q;
+            while (c < p && C[c] == C[c - q]) c++;
+            if (c == p && p % q == 0) break;
+            q++;
+        }
+        if (q < p) continue;
+        const uint64_t want = (23 + rng_below(&r, 11)) * p / 10;
+        const int edits = 1 + (int)rng_below(&r, 3);
+        uint64_t L = 0;
+        for (uint64_t k = 0; L < want && L + 2 < sizeof arr; k++) {
+            char ch = C[k % p];
+            if ((int)rng_below(&r, (uint32_t)want) < edits) {
+                const uint64_t e = rng_below(&r, 3);
+                if (e == 1) continue; /* deletion */
+                if (e == 0) ch = "ACGT"[rng_below(&r, 4)];
+                else arr[L++] = "ACGT"[rng_below(&r, 4)];
+            }
+            arr[L++] = ch;
+        }
+        const int64_t sc = brute_score((const uint8_t *)arr, L, (const uint8_t *)C, p, 0, &o);
+        if (sc < o.min_score || sc > o.min_score + 8) continue;
+        int64_t own = INT64_MIN;
+        for (uint64_t i = 0; i + p <= L; i++) {
+            const int64_t v = brute_score((const uint8_t *)arr, L, (const uint8_t *)arr + i, p, (p - i % p) % p, &o);
+            own = v > own ? v : own;
+        }
+        if (own >= o.min_score) continue;
+        const uint64_t pre = 100 + rng_below(&r, 100);
+        for (uint64_t i = 0; i < pre; i++) rec[i] = "ACGT"[rng_below(&r, 4)];
+        memcpy(rec + pre, arr, L);
+        for (uint64_t i = pre + L; i < pre + L + 150; i++) rec[i] = "ACGT"[rng_below(&r, 4)];
+        rec[pre + L + 150] = 0;
+        const char *names[1] = {"near"}, *seqs[1] = {rec};
+        rv_seq_t *sq = rv_seq_from_records(names, seqs, 1, RV_ALPHA_DNA);
+        CHECK(sq != NULL, "sequence");
+        if (!sq) break;
+        rv_approx_set_t a;
+        CHECK(apx_find(sq, 0, sq->n, NULL, 0, &o, 1, 0, &a) == 0, "find: %s", rv_last_error());
+        cases++;
+        for (uint64_t i = 0; i < a.n; i++) {
+            const uint64_t lo = a.v[i].start > pre ? a.v[i].start : pre;
+            const uint64_t hi = a.v[i].end < pre + L ? a.v[i].end : pre + L;
+            const uint64_t off = a.v[i].period > p ? a.v[i].period - p : p - a.v[i].period;
+            if (hi > lo && 2 * (hi - lo) >= L && (off <= 2 || 10 * off <= p)) {
+                found++;
+                break;
+            }
+        }
+        rv_approx_free(&a);
+        rv_seq_free(sq);
+    }
+    CHECK(cases >= check_iters(120) / 2, "only %d near-threshold arrays made", cases);
+    CHECK(10 * found >= 9 * cases, "%d of %d near-threshold arrays found", found, cases);
+    case_end("approx_near_threshold");
+}
+
 int main(void)
 {
     test_score();
@@ -516,6 +594,7 @@ int main(void)
     test_copies();
     test_adjacent();
     test_shadowed();
+    test_near();
     test_random();
     return check_exit();
 }

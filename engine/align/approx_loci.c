@@ -36,6 +36,8 @@ enum {
     APX_RETRY = 8,      /* periods after a failed try before the next at that distance */
     APX_FOLD_COPIES = 16, /* copies a refolded motif's consensus is taken from, at most */
     APX_MULTIPLES = 32, /* multiples of a locus's period that it silences */
+    APX_POLISH_MAX = 32,   /* the longest motif polished (polish_motif), */
+    APX_POLISH_ROUNDS = 3, /* by this many edits at most */
     APX_PIECE = 1 << 20,     /* symbols in a piece, at most */
     APX_PIECE_MIN = 1 << 16, /* and at least: a text of fewer than 16 pieces is cut into 16 */
 };
@@ -253,6 +255,68 @@ static int second_copy(const ctx_t *x, thread_t *t, const piece_t *pc, rv_approx
     return 0;
 }
 
+/* M[0, *p) over text[*a, *b), an alignment scoring *sc just short of min_score:
+ * the motif with the single edit (a symbol changed, added or dropped) that raises
+ * the score of the stretch most, while one does, APX_POLISH_ROUNDS at most, then
+ * extended again over the stretch.  The majority of two or three copies (the
+ * consensus) is often a tie that the first copy breaks, and a motif read from the
+ * text is one of the copies: neither need be the motif the copies score best
+ * against.  Only for short motifs (p <= APX_POLISH_MAX: about 2 sigma p edits,
+ * each scored over the stretch) over two copies or more, so that an edit shows in
+ * two copies (the part of a copy past the others is fitted by edits of its own).
+ * 1 when the edited motif scores more (M, *p, *a, *b, *sc replaced), 0 when not,
+ * -1 with a message. */
+static int polish_motif(const ctx_t *x, thread_t *t, const piece_t *pc, uint8_t *M, uint64_t *p, uint64_t *a,
+                        uint64_t *b, int64_t *sc)
+{
+    const rv_approx_opts_t *o = x->o;
+    const uint8_t *txt = x->s->text;
+    const uint64_t len = *b - *a;
+    /* a stretch that cannot score min_score, or already scores all it can, gains nothing */
+    if (*p > APX_POLISH_MAX || *sc >= o->min_score || 4 * *sc < 3 * o->min_score || len < 2 * *p ||
+        o->match * (int64_t)len < o->min_score || *sc == o->match * (int64_t)len)
+        return 0;
+    if (apx_reserve(&t->w, *p + APX_POLISH_ROUNDS) < 0) return -1;
+    uint8_t *E = t->R2, *P = t->C;
+    uint64_t q = *p;
+    memcpy(P, M, q);
+    int64_t cur = apx_score_only(&t->w, txt + *a, len, P, q, 1, o);
+    for (int round = 0; round < APX_POLISH_ROUNDS && cur < o->min_score; round++) {
+        int64_t top = cur;
+        uint64_t ti = 0, tq = 0;
+        int tc = 0, tk = -1; /* the best edit: kind 0 change, 1 add, 2 drop at ti, symbol tc */
+        for (uint64_t i = 0; i <= q; i++)
+            for (int kind = 0; kind < 3; kind++)
+                for (int c = 1; c <= (kind == 2 ? 1 : x->s->sigma); c++) {
+                    uint64_t m;
+                    if (kind == 0) {
+                        if (i == q || P[i] == c) continue;
+                        memcpy(E, P, q), E[i] = (uint8_t)c, m = q;
+                    } else if (kind == 1) {
+                        memcpy(E, P, i), E[i] = (uint8_t)c, memcpy(E + i + 1, P + i, q - i), m = q + 1;
+                    } else {
+                        if (i == q || q == 1) continue;
+                        memcpy(E, P, i), memcpy(E + i, P + i + 1, q - i - 1), m = q - 1;
+                    }
+                    const int64_t v = apx_score_only(&t->w, txt + *a, len, E, m, 1, o);
+                    if (v > top) top = v, ti = i, tc = c, tk = kind, tq = m;
+                }
+        if (tk < 0) break;
+        if (tk == 0) P[ti] = (uint8_t)tc;
+        else if (tk == 1) memmove(P + ti + 1, P + ti, q - ti), P[ti] = (uint8_t)tc;
+        else memmove(P + ti, P + ti + 1, q - ti - 1);
+        q = tq, cur = top;
+    }
+    if (q == *p && !memcmp(P, M, q)) return 0;
+    uint64_t na, nb;
+    memcpy(E, P, q);
+    const int64_t v = extend_both(t, txt, pc, E, q, *a, *b, o, UINT64_MAX / 2, &na, &nb);
+    if (v <= *sc) return 0;
+    memcpy(M, E, q);
+    *p = q, *a = na, *b = nb, *sc = v;
+    return 1;
+}
+
 /* text[s0, e0) seeds period d: extend, refine, score; *got = 1 with *loc (motif
  * in t->M, *plen symbols) when it scores enough; *tried: where the first extension
  * ended.  0, or -1 with a message.
@@ -326,6 +390,10 @@ own_copy:
     p = d;
     sc = extend_both(t, txt, pc, M, p, s0, e0, o, UINT64_MAX / 2, &a, &b);
     if (accept(x, t, M, p, a, b, sc, loc, plen, got) < 0) return -1;
+    if (!*got) {
+        const int r = polish_motif(x, t, pc, M, &p, &a, &b, &sc);
+        if (r < 0 || (r && accept(x, t, M, p, a, b, sc, loc, plen, got) < 0)) return -1;
+    }
     return *got ? second_copy(x, t, pc, loc, plen) : 0;
 }
 
