@@ -12,6 +12,7 @@ enum {
     APX_BAND_FROM = 257,  /* motifs of this many symbols or more are aligned in band rows */
     APX_FEW_COPIES = 25,    /* tenths of copies below which a locus's copies must match (apx_copies_hold) */
     APX_PAIR_IDENTITY = 75, /* % identity of neighbouring copies that shows it */
+    APX_CONS_COPIES = 32,   /* copies a consensus is taken from, at most */
 };
 
 /* The X-drop of an extension with a motif of p symbols: a copy of a long motif at

@@ -38,6 +38,7 @@ enum {
     APX_MULTIPLES = 32, /* multiples of a locus's period that it silences */
     APX_POLISH_MAX = 32,   /* the longest motif polished (polish_motif), */
     APX_POLISH_ROUNDS = 3, /* by this many edits at most */
+    APX_SUB_COPIES = 8,    /* copies of a locus from which it covers the multiples of half and a third its period */
     APX_PIECE = 1 << 20,     /* symbols in a piece, at most */
     APX_PIECE_MIN = 1 << 16, /* and at least: a text of fewer than 16 pieces is cut into 16 */
 };
@@ -355,7 +356,10 @@ static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0
     int64_t best = INT64_MIN;
     for (int round = 0; round < 3; round++) {
         uint64_t pcn;
-        if (apx_consensus(&t->w, txt + a, b - a, M, p, x->s->sigma, o->max_period, round ? o : &light, t->C,
+        /* the first APX_CONS_COPIES copies make the consensus: enough, and a long
+         * array is then aligned in full once a round, in the extension */
+        const uint64_t cb = b - a > APX_CONS_COPIES * p ? a + APX_CONS_COPIES * p : b;
+        if (apx_consensus(&t->w, txt + a, cb - a, M, p, x->s->sigma, o->max_period, round ? o : &light, t->C,
                           &pcn) < 0 ||
             apx_reserve(&t->w, pcn) < 0)
             return -1;
@@ -405,8 +409,12 @@ static inline void dist_fresh(thread_t *t, uint64_t q, uint64_t stamp)
 
 /* 1 when [s0, e0) lies in an active locus of a period compatible with d that
  * holds APX_FEW_COPIES tenths of copies or more (one of fewer may not hold as a
- * repeat, and the merge then drops it: apx_copies_hold); drops the active loci
- * that end before pos on the way. */
+ * repeat, and the merge then drops it: apx_copies_hold), or compatible with half
+ * or a third of its period when it holds APX_SUB_COPIES copies or more (a
+ * satellite found at twice its monomer hits at three monomers all along, and
+ * each try aligns thousands of symbols; in a short locus such a seed is how a
+ * locus found at a multiple gets its own period); drops the active loci that
+ * end before pos on the way. */
 static int covered(thread_t *t, const apx_list_t *L, uint64_t pos, uint64_t s0, uint64_t e0, uint64_t d)
 {
     uint64_t k = 0;
@@ -415,8 +423,11 @@ static int covered(thread_t *t, const apx_list_t *L, uint64_t pos, uint64_t s0, 
         const rv_approx_t *a = &L->v[t->active[j]];
         if (a->end <= pos) continue;
         t->active[k++] = t->active[j];
-        if (a->start <= s0 && e0 <= a->end && apx_compatible(a->period, d) &&
-            10 * (a->end - a->start) >= APX_FEW_COPIES * a->period)
+        if (a->start > s0 || e0 > a->end || 10 * (a->end - a->start) < APX_FEW_COPIES * a->period) continue;
+        if (apx_compatible(a->period, d) ||
+            (a->end - a->start >= APX_SUB_COPIES * a->period &&
+             ((a->period >= 16 && apx_compatible(a->period / 2, d)) ||
+              (a->period >= 24 && apx_compatible(a->period / 3, d)))))
             in = 1;
     }
     t->n_active = k;

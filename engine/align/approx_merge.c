@@ -29,7 +29,6 @@ static int by_start_period(const void *p, const void *q)
     return a->end < b->end ? -1 : a->end > b->end;
 }
 
-enum { APX_JOIN_COPIES = 32 }; /* copies a joined motif's consensus is taken from, at most */
 
 enum { APX_HOLDS, APX_WEAK, APX_RECHECK }; /* a locus under apx_copies_hold */
 
@@ -179,7 +178,7 @@ static int by_order(const void *p, const void *q)
 /* The motif of piece f (a or b, a first) over text [st, en): rotated to its
  * phase at st (b's found by aligning back from its start), then the consensus of
  * the copies aligned to it and to each consensus while that scores more, over
- * the first APX_JOIN_COPIES copies at most (plenty for a consensus: a long array
+ * the first APX_CONS_COPIES copies at most (plenty for a consensus: a long array
  * is then aligned once more, not twice per consensus): M (room for max_period), *pc
  * symbols; its score over [st, en), or INT64_MIN with a message (memory).  C:
  * scratch of max_period symbols. */
@@ -197,7 +196,7 @@ static int64_t union_motif(const rv_seq_t *s, const rv_approx_opts_t *o, apx_wor
     }
     for (uint64_t c = 0; c < p; c++) M[c] = mot[f->motif + (fa + c) % p];
     int64_t sc = INT64_MIN + 1;
-    const uint64_t cw = en - st > APX_JOIN_COPIES * p ? st + APX_JOIN_COPIES * p : en;
+    const uint64_t cw = en - st > APX_CONS_COPIES * p ? st + APX_CONS_COPIES * p : en;
     for (int round = 0; round < 3; round++) {
         if (apx_consensus(w, s->text + st, cw - st, M, p, s->sigma, o->max_period, o, C, &pm) < 0 ||
             apx_reserve(w, pm) < 0)
