@@ -11,8 +11,13 @@
  * (groups of a few suffixes already count as large, work units of 64 positions, a
  * few buckets, a shared buffer of a few bytes or none) so that small inputs take
  * every path of the large ones: the parallel radix pass, the in-place three-way
- * split and the merging of its stripes, rounds in SA order and in text order.  Then a few inputs of 1-3 M symbols with
- * the default settings.  The progress calls must add up to n.
+ * split and the merging of its stripes, rounds in SA order and in text order; and
+ * the SA-IS reduction forced (RV_SA_SAIS), with blocks of a few slots so that the
+ * threads reading symbols ahead of the induction passes take part.  Every string of
+ * up to 10 symbols over 1-3 symbols against sorting by comparison.  Then a few
+ * inputs of 1-3 M symbols with the default settings, each also by SA-IS (the
+ * collection of copies takes SA-IS by the automatic choice too).  The progress calls
+ * must add up to n.
  */
 #include <divsufsort.h>
 #include <divsufsort64.h>
@@ -115,6 +120,10 @@ static void check_all(rng_t *r, const uint8_t *t, uint64_t n, const char *what)
             if (k == 0) check_one(&o, threads[k], wide, NULL, what);
             rv_sa_opts_t op = tiny_opts(r);
             check_one(&o, threads[k], wide, &op, what);
+            /* the SA-IS reduction, the reduced suffixes by the doubling */
+            rv_sa_opts_t is = k & 1 ? tiny_opts(r) : (rv_sa_opts_t){.par_min = 1};
+            is.method = RV_SA_SAIS;
+            check_one(&o, threads[k], wide, &is, what);
         }
     oracle_free(&o);
 }
@@ -287,6 +296,66 @@ static void case_mixed(rng_t *r)
     free(t);
 }
 
+/* Suffixes sorted by comparing them: the plain order, a proper prefix first. */
+static const uint8_t *brute_t;
+static uint64_t brute_n;
+static int cmp_suffix(const void *a, const void *b)
+{
+    uint64_t i = *(const uint64_t *)a, j = *(const uint64_t *)b;
+    while (i < brute_n && j < brute_n) {
+        if (brute_t[i] != brute_t[j]) return brute_t[i] < brute_t[j] ? -1 : 1;
+        i++;
+        j++;
+    }
+    return i == brute_n ? (j == brute_n ? 0 : -1) : 1;
+}
+
+/* SA-IS on every string of up to 10 symbols over 1, 2 and 3 symbols (two symbol
+ * sets each, the breaker 0 among them) against sorting by comparison; one thread
+ * and 32-bit arrays for all, more threads, wide arrays and the doubling for some. */
+static void case_exhaustive(void)
+{
+    static const uint8_t sets[2][3] = {{0, 1, 2}, {1, 4, 255}};
+    uint8_t t[10];
+    uint64_t want[10], sa64[10], sc64[10];
+    uint32_t sa32[10], sc32[10];
+    int lmax = check_iters(10) < 10 ? 7 : 10;
+    case_begin();
+    uint64_t count = 0;
+    for (int set = 0; set < 2; set++)
+        for (int a = 1; a <= 3; a++)
+            for (int len = 1; len <= lmax; len++) {
+                uint64_t total = 1;
+                for (int i = 0; i < len; i++) total *= (uint64_t)a;
+                for (uint64_t code = 0; code < total; code++, count++) {
+                    uint64_t c = code;
+                    for (int i = 0; i < len; i++, c /= (uint64_t)a) t[i] = sets[set][c % (uint64_t)a];
+                    for (int i = 0; i < len; i++) want[i] = (uint64_t)i;
+                    brute_t = t;
+                    brute_n = (uint64_t)len;
+                    qsort(want, (size_t)len, sizeof *want, cmp_suffix);
+                    rv_sa_opts_t o = {.method = RV_SA_SAIS, .progress = on_progress, .chunk = 64};
+                    int variant = (int)(count % 5);
+                    progress_sum = 0;
+                    int rc, bad = 0;
+                    if (variant == 4) {
+                        o.par_min = 1;
+                        rc = rv_sa_parallel_opts(t, (uint64_t)len, 255, sa64, sc64, 1, 2, &o);
+                        for (int i = 0; rc == 0 && i < len; i++) bad |= sa64[i] != want[i];
+                    } else {
+                        if (variant == 3) o.method = RV_SA_DOUBLING;
+                        rc = rv_sa_parallel_opts(t, (uint64_t)len, 255, sa32, sc32, 0, variant == 2 ? 3 : 1, &o);
+                        for (int i = 0; rc == 0 && i < len; i++) bad |= sa32[i] != want[i];
+                    }
+                    CHECK(rc == 0 && !bad && progress_sum == (uint64_t)len,
+                          "set %d, %d symbols, length %d, string %llu, variant %d: rc %d, %s, progress %llu", set,
+                          a, len, (unsigned long long)code, variant, rc, bad ? "differs" : "same",
+                          (unsigned long long)progress_sum);
+                }
+            }
+    case_end("sa_exhaustive");
+}
+
 /* Inputs of a few million symbols, default settings: buckets of the real size,
  * large groups of the real size. */
 static void case_medium(rng_t *r)
@@ -317,6 +386,8 @@ static void case_medium(rng_t *r)
             CHECK(0, "the oracle failed");
         } else {
             check_one(&o, c[k].threads, c[k].wide, NULL, c[k].name);
+            rv_sa_opts_t is = {.method = RV_SA_SAIS};
+            check_one(&o, c[k].threads, c[k].wide, &is, c[k].name);
             if (k == 1) { /* long repeats with a small shared buffer: split in place */
                 rv_sa_opts_t op = {.temp_bytes = 4096, .local_max = 64};
                 check_one(&o, 3, 0, &op, c[k].name);
@@ -334,6 +405,7 @@ int main(void)
     case_random(&r);
     case_structured(&r);
     case_mixed(&r);
+    case_exhaustive();
     case_medium(&r);
     return check_exit();
 }

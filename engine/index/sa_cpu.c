@@ -1,6 +1,7 @@
-/* sa_cpu.c — suffix array and its inverse on the CPU: the parallel prefix-doubling
- * construction of sa_parallel.c (the order of libdivsufsort, which the tests compare
- * it with), then ISA by a threaded scatter. */
+/* sa_cpu.c — suffix array and its inverse on the CPU: the parallel construction of
+ * sa_parallel.c (prefix doubling, after an SA-IS reduction on a text that repeats
+ * much; the order of libdivsufsort, which the tests compare it with), then ISA by a
+ * threaded scatter. */
 #include <stdlib.h>
 #include <string.h>
 #include "repview/common.h"

@@ -1,6 +1,25 @@
-/* sa_parallel.c — parallel suffix-array construction by prefix doubling.
+/* sa_parallel.c — parallel suffix-array construction by prefix doubling, on a text
+ * that repeats much after an SA-IS reduction.
  *
- * Method: prefix doubling (Manber & Myers, "Suffix arrays: a new method for on-line
+ * Two methods, chosen per text (repeated_share below):
+ *
+ * A. Prefix doubling of all suffixes, described in points 1-4.
+ *
+ * B. SA-IS (Nong, Zhang & Chan, "Two efficient algorithms for linear time suffix
+ *    array construction", IEEE Trans. Computers 60(10), 2011) down one level: the
+ *    LMS substrings are sorted by two induction passes and named, the reduced string
+ *    (the names in text order, about a third of the text) is sorted by the doubling
+ *    of A, which starts from the names as ranks (they are already the doubling's
+ *    ranks: a group's last position plus one) at h = 1, and two induction passes
+ *    give the whole array.  The reduced problem lives in SA's and the scratch's first
+ *    n1 words; sa_sais_tpl.h has the details.  On a collection of related genomes
+ *    most suffixes share prefixes of hundreds of symbols, and every doubling round
+ *    reads all of them again; the reduction leaves a third of them to the rounds at
+ *    the price of four passes that read one symbol at random per slot.  The
+ *    passes are sequential by nature; other threads read the symbols of the blocks
+ *    ahead of the one being placed.
+ *
+ * Method A: prefix doubling (Manber & Myers, "Suffix arrays: a new method for on-line
  * string searches", SIAM J. Comput. 22(5), 1993) in the form of Larsson & Sadakane
  * ("Faster suffix sorting", Theor. Comput. Sci. 387(3), 2007; LS below): suffixes
  * with equal known prefixes form groups, contiguous in SA; a suffix's rank is its
@@ -51,11 +70,15 @@
  * Memory beyond SA and the scratch array: five bit vectors (5/8 byte a symbol), the
  * shared buffer (at most 7/8 byte a symbol, only while a large group needs it),
  * 16 * local_max bytes a thread, and the opening round's counts (at most 1/4 byte a
- * symbol, freed before the buffer can be taken).  Bits that many threads may share
+ * symbol, freed before the buffer can be taken).  Method B adds two bit vectors
+ * over the text (1/4 byte a symbol, one freed before the doubling), the text packed
+ * at 3 bits a symbol when it holds at most 8 symbols (3/8 byte), and A's memory
+ * for the reduced string (n1 <= n / 2 suffixes): at most 1.25 bytes a symbol.  Bits that many threads may share
  * are set with atomic operations, except where a lost clear is harmless (it only
  * brings a suffix up again): locked instructions in the hot loops would keep the
  * cache misses from overlapping. */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -69,7 +92,12 @@ enum {
     PIVOT_SAMPLES = 255,
     WRING = 32,         /* rank writes in flight */
     LOOKAHEAD = 48,     /* keys prefetched ahead in phase 1 */
-    LOOK_TEXT = 16      /* groups fetched ahead in text order */
+    LOOK_TEXT = 16,     /* groups fetched ahead in text order */
+    IND_AHEAD = 40,     /* SA slots whose text is prefetched ahead in SA-IS passes */
+    IND_REPORT = 1 << 20, /* SA slots an induction pass scans between progress reports */
+    IND_BLOCK = 1 << 14, /* SA slots of a block of an induction pass (sa_sais_tpl.h) */
+    IND_RING = 8,       /* blocks whose symbols are read ahead */
+    SYM_NONE = 0xffff, SYM_TAKE = 0x100, SYM_LMS = 0x200 /* a slot's entry in the ring */
 };
 
 /* ---- a pool of threads that run one job at a time ------------------------------ */
@@ -279,21 +307,24 @@ static int cmp_range(const void *a, const void *b)
 #ifdef SA_PARALLEL_TRACE
 #include <stdio.h>
 #include <time.h>
-static double trace_t0;
+static double trace_t0, trace_c0;
 static void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #include <stdarg.h>
 static void trace(const char *fmt, ...)
 {
-    struct timespec ts;
+    struct timespec ts, cs;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cs);
     double t = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    double c = (double)cs.tv_sec + 1e-9 * (double)cs.tv_nsec;
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "sa_parallel %8.3f  ", trace_t0 ? t - trace_t0 : 0.0);
+    fprintf(stderr, "sa_parallel %8.3f %8.3f  ", trace_t0 ? t - trace_t0 : 0.0, trace_c0 ? c - trace_c0 : 0.0);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
     trace_t0 = t;
+    trace_c0 = c;
 }
 #define TRACE(...) trace(__VA_ARGS__)
 #else
@@ -333,6 +364,7 @@ typedef struct {
 #define WIDE 0
 #define FN(name) name##_32
 #include "sa_parallel_tpl.h"
+#include "sa_sais_tpl.h"
 #undef W
 #undef WIDE
 #undef FN
@@ -341,9 +373,103 @@ typedef struct {
 #define WIDE 1
 #define FN(name) name##_64
 #include "sa_parallel_tpl.h"
+#include "sa_sais_tpl.h"
 #undef W
 #undef WIDE
 #undef FN
+
+/* ---- the choice of method: how much of the text repeats -------------------------------
+ * The doubling's cost grows with the share of suffixes whose prefixes repeat (every
+ * round reads them all again); SA-IS costs about the same on any text but pays a
+ * fixed price of a few passes over the text and SA.  The share is estimated from
+ * REP_SAMPLES positions spread over the text: a rolling hash over one REP_PART-th of
+ * the text, in REP_STRIPES stripes spread over it, counts how often each one's REP_K
+ * symbols occur (a sample counts itself when its stripe holds it; a text of many
+ * copies shows its repeats in any part of it). */
+
+enum { REP_SAMPLES = 4096, REP_K = 64, REP_SLOTS = 8192, REP_FILTER = 1 << 16, REP_STRIPES = 512, REP_PART = 8 };
+#define SAIS_SHARE 0.2 /* SA-IS from this share of repeated samples on */
+
+/* A gear hash: h = 2h + gear[symbol], a function of the last REP_K symbols (older
+ * ones are shifted out). */
+typedef struct {
+    const uint8_t *t;
+    uint64_t n;
+    int nt;
+    uint64_t gear[256];
+    uint64_t key[REP_SLOTS]; /* hashes of the samples, open addressing; 0: empty */
+    uint64_t filter[REP_FILTER / 64];
+    uint8_t hits[MAX_THREADS][REP_SLOTS];
+} rep_ctx_t;
+
+static inline uint64_t rep_slot(uint64_t h) { return (h >> 40) & (REP_SLOTS - 1); }
+
+static void rep_job(void *arg, int tid)
+{
+    rep_ctx_t *c = arg;
+    const uint8_t *t = c->t;
+    const uint64_t *gear = c->gear, *filter = c->filter, *key = c->key;
+    uint8_t *hits = c->hits[tid];
+    memset(hits, 0, REP_SLOTS);
+    const uint64_t span = c->n / REP_STRIPES, len = span / REP_PART; /* len >= REP_K */
+    uint64_t s0 = REP_STRIPES * (uint64_t)tid / (uint64_t)c->nt, s1 = REP_STRIPES * (uint64_t)(tid + 1) / (uint64_t)c->nt;
+    for (uint64_t st = s0; st < s1; st++) {
+        uint64_t a = st * span, h = 0;
+        for (uint64_t i = a; i + 1 < a + REP_K; i++) h = (h << 1) + gear[t[i]];
+        for (uint64_t i = a + REP_K - 1; i < a + len; i++) {
+            h = (h << 1) + gear[t[i]];
+            uint64_t f = h >> 48;
+            if (__builtin_expect(filter[f >> 6] >> (f & 63) & 1, 0)) {
+                for (uint64_t x = rep_slot(h); key[x]; x = (x + 1) & (REP_SLOTS - 1))
+                    if (key[x] == h) {
+                        if (hits[x] < 2) hits[x]++;
+                        break;
+                    }
+            }
+        }
+    }
+}
+
+/* The share of sampled positions whose next REP_K symbols occur twice in the part
+ * scanned, or once outside their own stripe (0 when the text is too short to tell). */
+static double repeated_share(const uint8_t *t, uint64_t n, pool_t *pool)
+{
+    if (n < (uint64_t)REP_STRIPES * REP_PART * REP_K * 4) return 0;
+    rep_ctx_t *c = calloc(1, sizeof *c);
+    if (!c) return 0;
+    c->t = t;
+    c->n = n;
+    c->nt = pool->nt;
+    uint64_t g = 0x9e3779b97f4a7c15ull;
+    for (int k = 0; k < 256; k++) { /* splitmix64 */
+        uint64_t z = (g += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        c->gear[k] = z ^ (z >> 31);
+    }
+    uint64_t hs[REP_SAMPLES];
+    for (uint64_t s = 0; s < REP_SAMPLES; s++) {
+        uint64_t p = (n - REP_K) / REP_SAMPLES * s, h = 0;
+        for (uint64_t i = p; i < p + REP_K; i++) h = (h << 1) + c->gear[t[i]];
+        hs[s] = h;
+        uint64_t x = rep_slot(h);
+        while (c->key[x] && c->key[x] != h) x = (x + 1) & (REP_SLOTS - 1);
+        c->key[x] = h;
+        c->filter[(h >> 48) >> 6] |= 1ull << ((h >> 48) & 63);
+    }
+    pool_run(pool, rep_job, c);
+    uint64_t rep = 0;
+    for (uint64_t s = 0; s < REP_SAMPLES; s++) {
+        uint64_t x = rep_slot(hs[s]), k = 0;
+        while (c->key[x] != hs[s]) x = (x + 1) & (REP_SLOTS - 1);
+        for (int th = 0; th < c->nt; th++) k += c->hits[th][x];
+        uint64_t p = (n - REP_K) / REP_SAMPLES * s, span = n / REP_STRIPES, off = p % span;
+        int inside = p / span < REP_STRIPES && off + REP_K <= span / REP_PART;
+        rep += k >= (uint64_t)(inside ? 2 : 1);
+    }
+    free(c);
+    return (double)rep / REP_SAMPLES;
+}
 
 /* Ask for huge pages on a large array not yet touched: the rounds read and write it
  * at random, and with 4 KiB pages nearly every access would also miss the TLB. */
@@ -398,7 +524,15 @@ int rv_sa_parallel_opts(const uint8_t *text, uint64_t n, int sigma, void *sa, vo
         }
         sh.base = d; /* >= 2: the text has two symbols, or one and its digits start at 1 */
         free(ac.seen);
-        rc = wide ? run_64(&sh, sa, scratch) : run_32(&sh, sa, scratch);
+        int sais = o->method == RV_SA_SAIS;
+        if (o->method == RV_SA_AUTO) {
+            TRACE("choose");
+            double share = repeated_share(text, n, pool);
+            TRACE("repeated share %.3f", share);
+            sais = share >= SAIS_SHARE;
+        }
+        if (sais) rc = wide ? run_sais_64(&sh, sa, scratch) : run_sais_32(&sh, sa, scratch);
+        else rc = wide ? run_64(&sh, sa, scratch) : run_32(&sh, sa, scratch);
     }
     pool_stop(pool);
     free(pool);

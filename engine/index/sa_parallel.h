@@ -14,16 +14,21 @@
  * rank since the last call; the calls of one construction add up to n. */
 typedef void (*rv_sa_progress_fn)(void *ud, uint64_t sorted);
 
+enum { RV_SA_AUTO, RV_SA_DOUBLING, RV_SA_SAIS };
+
 /* Tuning; a zero field takes its default.  The tests shrink the sizes so that small
  * inputs take every path of the large inputs. */
 typedef struct {
     uint64_t local_max; /* largest group sorted by one thread (default 2^16) */
     uint64_t temp_bytes; /* shared buffer for larger groups, in bytes (default 7n/8);
                           * 1 = none: large groups are split in place only */
-    uint64_t chunk;     /* text positions per work unit of a round, a multiple of 64 */
+    uint64_t chunk;     /* text positions per work unit of a round, a multiple of 64;
+                         * also SA slots per block of an SA-IS induction pass */
     uint64_t buckets;   /* most buckets of the first counting sort (default 2^18) */
     uint64_t par_min;   /* below this n one thread does everything (default 2^16);
                          * 1 = always use the threads asked for */
+    int method;         /* RV_SA_AUTO (by how much the text repeats), RV_SA_DOUBLING
+                         * or RV_SA_SAIS (sa_parallel.c) */
     rv_sa_progress_fn progress;
     void *progress_ud;
 } rv_sa_opts_t;

@@ -951,20 +951,21 @@ static void FN(free_st)(FN(st) *s)
     free(s);
 }
 
-static int FN(run)(const shared_t *sh, void *sa_, void *rk_)
+/* The state of a construction over n suffixes: SA and the rank array given, the bit
+ * vectors and the threads' buffers allocated; NULL when memory ran out. */
+static FN(st) *FN(st_new)(const shared_t *sh, void *sa_, void *rk_, uint64_t n)
 {
     const rv_sa_opts_t *o = sh->o;
     FN(st) *s = calloc(1, sizeof *s);
-    if (!s) return -1;
+    if (!s) return NULL;
     pthread_mutex_init(&s->mu, NULL);
     s->sh = sh;
     s->t = sh->t;
-    s->n = sh->n;
+    s->n = n;
     s->sa = sa_;
     s->rk = rk_;
     s->pool = sh->pool;
     s->nt = sh->pool->nt;
-    const uint64_t n = s->n, b = sh->base;
     int nt = s->nt;
     s->nw = (n + 63) >> 6;
     s->local_max = o->local_max ? o->local_max : 1u << 16;
@@ -978,36 +979,15 @@ static int FN(run)(const shared_t *sh, void *sa_, void *rk_)
     }
     s->chunk = (chunk + 63) & ~63ull;
     s->nchunks = (n + s->chunk - 1) / s->chunk;
-    /* packed keys: ql digits in one array word, qb digits of bucket */
-    s->ql = 0;
-    uint64_t pw = 1;
-    if (WIDE) {
-        while (pw <= UINT64_MAX / b) pw *= b, s->ql++;
-    } else {
-        while (pw * b <= (1ull << 32)) pw *= b, s->ql++;
-    }
-    uint64_t nbmax = o->buckets;
-    if (!nbmax) {
-        nbmax = n / (32 * (uint64_t)nt);
-        if (nbmax < 16) nbmax = 16;
-        if (nbmax > (1u << 18)) nbmax = 1u << 18;
-    }
-    s->qb = 0;
-    s->nb = 1;
-    while (s->nb * b <= nbmax) s->nb *= b, s->qb++;
-    s->pb = 1;
-    for (uint64_t k = 1; k < s->qb; k++) s->pb *= b;
-    s->pl = pw / b;
     size_t wb = (s->nw + 1) * sizeof(uint64_t);
     s->b1 = calloc(1, wb);
     s->b2 = calloc(1, wb);
     s->b3 = calloc(1, wb);
     s->un = calloc(1, wb);
     s->todo = calloc(1, wb);
-    s->cnt = calloc((size_t)nt * s->nb, sizeof *s->cnt);
     s->hist = malloc(((size_t)nt << RADIX_BITS) * sizeof *s->hist);
     s->dstart = malloc(((1u << RADIX_BITS) + 1) * sizeof *s->dstart);
-    int ok = s->b1 && s->b2 && s->b3 && s->un && s->todo && s->cnt && s->hist && s->dstart;
+    int ok = s->b1 && s->b2 && s->b3 && s->un && s->todo && s->hist && s->dstart;
     for (int t = 0; ok && t < nt; t++) {
         s->buf[t] = malloc(s->local_max * sizeof(FN(pair)));
         s->buf2[t] = malloc(s->local_max * sizeof(FN(pair)));
@@ -1015,32 +995,19 @@ static int FN(run)(const shared_t *sh, void *sa_, void *rk_)
     }
     if (!ok) {
         FN(free_st)(s);
-        return -1;
+        return NULL;
     }
+    return s;
+}
 
-    /* opening round: buckets by counting sort */
-    TRACE("start: %d threads", nt);
-    pool_run(s->pool, FN(count_job), s);
-    TRACE("counted");
-    uint64_t sum = 0;
-    for (uint64_t c = 0; c < s->nb; c++)
-        for (int t = 0; t < nt; t++) {
-            uint64_t x = s->cnt[(uint64_t)t * s->nb + c];
-            s->cnt[(uint64_t)t * s->nb + c] = sum;
-            sum += x;
-        }
-    pool_run(s->pool, FN(scatter_job), s);
-    TRACE("scattered");
-    pool_run(s->pool, FN(mark_job), s);
-    TRACE("marked");
-    free(s->cnt);
-    s->cnt = NULL;
-    uint64_t unsorted = 0;
-    for (int t = 0; t < nt; t++) unsorted += s->acc[t];
-    if (o->progress && n - unsorted) o->progress(o->progress_ud, n - unsorted);
-
-    /* rounds: h = 0 (the low key), q, 2q, 4q, ... */
-    uint64_t h = 0, q = s->qb + s->ql;
+/* The doubling rounds from h on (0: the opening round's low key, then q, 2q, ...;
+ * else h, 2h, ...), while `unsorted` suffixes are in groups of two or more.
+ * Returns 0, or -1 when memory ran out. */
+static int FN(rounds)(FN(st) *s, uint64_t h, uint64_t q, uint64_t unsorted)
+{
+    const rv_sa_opts_t *o = s->sh->o;
+    const uint64_t n = s->n;
+    const int nt = s->nt;
     /* suffixes in large groups last round: when they are most of the unsorted ones
      * (a periodic text), SA order skips them at less cost than the text walk */
     uint64_t in_large = 0;
@@ -1105,6 +1072,66 @@ static int FN(run)(const shared_t *sh, void *sa_, void *rk_)
         TRACE("h=%llu: phase 2, %llu unsorted left", (unsigned long long)h, (unsigned long long)unsorted);
         h = h ? 2 * h : q;
     }
+    return rc;
+}
+
+/* Prefix doubling of the text's suffixes from the opening round on. */
+static int FN(run)(const shared_t *sh, void *sa_, void *rk_)
+{
+    const rv_sa_opts_t *o = sh->o;
+    FN(st) *s = FN(st_new)(sh, sa_, rk_, sh->n);
+    if (!s) return -1;
+    const uint64_t n = s->n, b = sh->base;
+    int nt = s->nt;
+    /* packed keys: ql digits in one array word, qb digits of bucket */
+    s->ql = 0;
+    uint64_t pw = 1;
+    if (WIDE) {
+        while (pw <= UINT64_MAX / b) pw *= b, s->ql++;
+    } else {
+        while (pw * b <= (1ull << 32)) pw *= b, s->ql++;
+    }
+    uint64_t nbmax = o->buckets;
+    if (!nbmax) {
+        nbmax = n / (32 * (uint64_t)nt);
+        if (nbmax < 16) nbmax = 16;
+        if (nbmax > (1u << 18)) nbmax = 1u << 18;
+    }
+    s->qb = 0;
+    s->nb = 1;
+    while (s->nb * b <= nbmax) s->nb *= b, s->qb++;
+    s->pb = 1;
+    for (uint64_t k = 1; k < s->qb; k++) s->pb *= b;
+    s->pl = pw / b;
+    s->cnt = calloc((size_t)nt * s->nb, sizeof *s->cnt);
+    if (!s->cnt) {
+        FN(free_st)(s);
+        return -1;
+    }
+
+    /* opening round: buckets by counting sort */
+    TRACE("start: %d threads", nt);
+    pool_run(s->pool, FN(count_job), s);
+    TRACE("counted");
+    uint64_t sum = 0;
+    for (uint64_t c = 0; c < s->nb; c++)
+        for (int t = 0; t < nt; t++) {
+            uint64_t x = s->cnt[(uint64_t)t * s->nb + c];
+            s->cnt[(uint64_t)t * s->nb + c] = sum;
+            sum += x;
+        }
+    pool_run(s->pool, FN(scatter_job), s);
+    TRACE("scattered");
+    pool_run(s->pool, FN(mark_job), s);
+    TRACE("marked");
+    free(s->cnt);
+    s->cnt = NULL;
+    uint64_t unsorted = 0;
+    for (int t = 0; t < nt; t++) unsorted += s->acc[t];
+    if (o->progress && n - unsorted) o->progress(o->progress_ud, n - unsorted);
+
+    /* rounds: h = 0 (the low key), q, 2q, 4q, ... */
+    int rc = FN(rounds)(s, 0, s->qb + s->ql, unsorted);
     FN(free_st)(s);
     return rc;
 }
