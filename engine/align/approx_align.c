@@ -561,13 +561,14 @@ int apx_extend(apx_work_t *w, const uint8_t *t, uint64_t x, uint64_t limit, int 
     dp_start(&d, phase, 0);
     *out = (apx_end_t){0, phase, 0};
     int64_t top = 0, off = 0;
+    const int64_t drop = apx_xdrop(p);
     for (uint64_t j = 0; j < limit; j++) {
         const uint8_t a = dir > 0 ? t[x + j] : t[x - 1 - j];
         const uint64_t arg = dp_step(&d, a, NULL, NULL);
         const int64_t v = off + d.row[0][arg];
         if (v > top) top = v;
         if (j + 1 >= min_len && (j + 1 == min_len || v >= out->score)) *out = (apx_end_t){j + 1, dp_phase(&d, arg), v};
-        if (j + 1 >= min_len && v < top - apx_xdrop(p, top)) break;
+        if (j + 1 >= min_len && v < top - drop) break;
         if (d.row[0][arg] > APX_REBASE) off += d.row[0][arg], dp_lower(&d, d.row[0][arg]);
     }
     dp_close(&d);

@@ -15,14 +15,11 @@ enum {
     APX_CONS_COPIES = 32,   /* copies a consensus is taken from, at most */
 };
 
-/* The X-drop of an extension with a motif of p symbols whose best score so far is
- * best: a copy of a long motif at 80% identity wanders by ~4.5 sqrt(p) around its
- * mean score, and a long array of low identity, whose score drifts up slowly, wanders
- * by more over hundreds of copies, so a fixed drop cuts long arrays into pieces (the
- * merge then joins them one by one, rescoring the whole union each time); past the
- * array's end the score falls by several per symbol, so the extension reads about p
- * + best / 80 symbols too many. */
-static inline int64_t apx_xdrop(uint64_t p, int64_t best) { return APX_XDROP + (int64_t)p + best / 16; }
+/* The X-drop of an extension with a motif of p symbols: a copy of a long motif at
+ * 80% identity wanders by ~4.5 sqrt(p) around its mean score, so a fixed drop cuts
+ * long arrays into pieces; past the array's end the score falls by several per
+ * symbol, so the extension reads at most about p symbols too many. */
+static inline int64_t apx_xdrop(uint64_t p) { return APX_XDROP + (int64_t)p; }
 
 /* A thread's scratch (rows for p cells: apx_reserve before the calls below): DP rows, a block's trace and the consensus votes. */
 typedef struct {
