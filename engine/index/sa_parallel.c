@@ -389,9 +389,10 @@ typedef struct {
 
 enum { REP_SAMPLES = 4096, REP_K = 64, REP_SLOTS = 8192, REP_FILTER = 1 << 16, REP_STRIPES = 512, REP_PART = 8 };
 #define SAIS_SHARE 0.2 /* SA-IS from this share of repeated samples on, */
-/* with this many threads at most: its passes run on one thread at heart, and on
- * 16 threads the doubling sorted the 48 Mbp collection of 20 related records in
- * 0.70 s; SA-IS was measured at 1 and 2 threads only (there 3.18 -> 2.68 s) */
+/* with this many threads at most: its passes run on one thread at heart.  The 48
+ * Mbp collection of 20 related records (sa_bench --method, s, doubling / SA-IS):
+ * 2-core dev machine, 2 threads 3.18 / 2.68; 16-core H100 host, 1 thread 6.66 /
+ * 6.17, 2 3.37 / 3.34, 4 1.78 / 2.17, 8 0.90 / 1.66, 16 0.58 / 1.24 */
 enum { SAIS_THREADS = 2 };
 
 /* A gear hash: h = 2h + gear[symbol], a function of the last REP_K symbols (older

@@ -36,6 +36,7 @@
 #include <unistd.h>
 #include "index/sa_parallel.h"
 
+static int method = RV_SA_AUTO; /* --method */
 static double now(void)
 {
     struct timespec ts;
@@ -200,7 +201,8 @@ static int measure(const job_t *j, int threads, double *sec)
     void *scratch = malloc(n * w);
     if (!scratch) return 2;
     double t0 = now();
-    int rc = rv_sa_parallel(j->t, n, 255, sa, scratch, wide, threads);
+    const rv_sa_opts_t opts = {.method = method};
+    int rc = rv_sa_parallel_opts(j->t, n, 255, sa, scratch, wide, threads, &opts);
     *sec = now() - t0;
     free(scratch);
     if (rc) return 2;
@@ -270,6 +272,10 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--only") && i + 1 < argc) only = atoi(argv[++i]);
         else if (!strcmp(a, "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
         else if (!strcmp(a, "--check")) check = 1;
+        else if (!strcmp(a, "--method") && i + 1 < argc) {
+            const char *m = argv[++i];
+            method = !strcmp(m, "doubling") ? RV_SA_DOUBLING : !strcmp(m, "sais") ? RV_SA_SAIS : RV_SA_AUTO;
+        }
         else if (!strcmp(a, "--wide")) wide = 1;
         else if (!strcmp(a, "--alpha") && i + 1 < argc) alpha = argv[++i][0];
         else if (!strcmp(a, "--copies") && i + 1 < argc) k = atoi(argv[++i]);
@@ -280,7 +286,7 @@ int main(int argc, char **argv)
             synth_len = parse_len(argv[++i]);
         } else if (a[0] != '-' && !path) path = a;
         else {
-            fprintf(stderr, "usage: sa_bench [--threads 1,2,4] [--only T] [--repeat R] [--check] [--wide] "
+            fprintf(stderr, "usage: sa_bench [--threads 1,2,4] [--only T] [--repeat R] [--check] [--wide] [--method auto|doubling|sais] "
                             "[--alpha dna|protein|text] [--copies K [--mutate RATE] [--seed S]] "
                             "(FASTA | --synth same|periodP|random LENGTH)\n");
             return 2;
