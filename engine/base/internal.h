@@ -21,6 +21,15 @@ int rv_parallel_dynamic(int threads, uint64_t n, uint64_t chunk, rv_range_fn fn,
  * anything else "WHAT: cannot start a thread: REASON".  Returns -1. */
 int rv_thread_failed(int rc, const char *what);
 
+/* malloc(bytes) for a big array that threads first touch at random or all at once:
+ * transparent huge pages asked for where the kernel offers them (madvise), so its
+ * first touches fault and miss the TLB per 2 MiB, not per 4 KiB.  NULL when out of
+ * memory; free() it. */
+void *rv_big_alloc(uint64_t bytes);
+
+/* The same advice for an array not yet touched. */
+void rv_want_huge_pages(void *p, uint64_t bytes);
+
 /* REPVIEW_TRACE=1: print "trace<TAB>what<TAB>ms since *t", then the resident and
  * peak memory so far, on stderr and restart *t (the CPU stages and their steps; the
  * GPU has REPVIEW_GPU_TRACE). */

@@ -6,8 +6,28 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "repview/common.h"
 #include "internal.h"
+
+void rv_want_huge_pages(void *p, uint64_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)1 << 21;
+    const uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), b = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (p && b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+void *rv_big_alloc(uint64_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    rv_want_huge_pages(p, bytes);
+    return p;
+}
 
 int rv_thread_failed(int rc, const char *what)
 {

@@ -37,8 +37,14 @@ static rv_backend_t backend_from_env(rv_backend_t b)
     return RV_BACKEND_AUTO;
 }
 
-/* SA, then LCP (both borrow the ISA buffer as scratch), then ISA. */
-static int build_cpu(rv_index_t *x, int threads, rv_progress_t *p)
+static void release_written(const rv_build_opts_t *o, rv_index_t *x, uint64_t want, int wait);
+
+/* SA, then LCP (both borrow the ISA buffer as scratch), then ISA.  With late_isa (a
+ * build for the file alone) the sequence's letters go once SA is built (the writer
+ * took them first), the buffer goes after LCP, and the caller builds ISA later
+ * (build_late_isa), once the LLR arrays are written and gone: no stage then holds
+ * SA, ISA and the LLR arrays at once. */
+static int build_cpu(const rv_build_opts_t *o, rv_index_t *x, int threads, rv_progress_t *p, int late_isa)
 {
     double t0 = rv_now();
     if (rv_cpu_sa(x, threads, p) < 0) return -1;
@@ -46,14 +52,38 @@ static int build_cpu(rv_index_t *x, int threads, rv_progress_t *p)
     x->stage_s[RV_STAGE_SA] = t1 - t0;
     rv_trace("build.sa", &t0);
     if (rv_cancelled(p)) return rv_error("", "cancelled");
+    if (late_isa) {
+        double t = rv_now();
+        release_written(o, x, RV_SEC_BIT(RV_SEC_RAW), 1);
+        rv_trace("build.release_raw", &t);
+        t1 = rv_now();
+    }
     if (rv_cpu_lcp(x, threads, p) < 0) return -1;
     double t2 = rv_now();
     x->stage_s[RV_STAGE_LCP] = t2 - t1;
     rv_trace("build.lcp", &t1);
     if (rv_cancelled(p)) return rv_error("", "cancelled");
+    if (late_isa) {
+        free(x->isa);
+        x->isa = NULL;
+        return 0;
+    }
     rv_cpu_isa(x, threads, p);
     x->stage_s[RV_STAGE_ISA] = rv_now() - t2;
     rv_trace("build.isa", &t2);
+    return 0;
+}
+
+/* The ISA that build_cpu left for later, from SA. */
+static int build_late_isa(rv_index_t *x, int threads, rv_progress_t *p)
+{
+    const double t0 = rv_now();
+    double t = t0;
+    const size_t bytes = (size_t)(x->n ? x->n : 1) * (x->wide ? 8 : 4);
+    if (!(x->isa = rv_big_alloc(bytes))) return rv_oom("inverse suffix array", bytes);
+    rv_cpu_isa(x, threads, p);
+    x->stage_s[RV_STAGE_ISA] = rv_now() - t0;
+    rv_trace("build.isa", &t);
     return 0;
 }
 
@@ -71,8 +101,8 @@ static void hand_over(const rv_build_opts_t *o, const rv_index_t *x, uint64_t ma
 /* For a caller that wants the file alone (rv_build_opts_t.release): free those of
  * the sections `want` that the file has (all of them once written, when `wait`), so
  * that each stage's arrays take the place of those the stages after it do not read:
- * SA and the sequence go once the LLR stage has read SA for the last time, the LLR
- * arrays before the tandem runs (which read the text, ISA and LCP). */
+ * on the CPU the sequence's letters once SA is built, the LLR arrays before ISA is
+ * built, SA after that, ISA and LCP before the tandem runs' sort. */
 static void drop_section(rv_index_t *x, int id)
 {
     if (x->ext[id].owned) free(x->ext[id].ptr);
@@ -118,16 +148,6 @@ static void release_rank_arrays(void *ud)
     }
     release_written(r->o, r->x, RELEASE_LCP, 1);
     rv_trace("build.release_isa_lcp", &t);
-}
-
-/* The LLR stage's hook (rv_lr_build_arrays_then): SA was handed to the writer as the
- * stage began and is written by now, so waiting for it costs next to nothing */
-static void release_core(void *ud)
-{
-    const release_ctx_t *r = ud;
-    double t = rv_now();
-    release_written(r->o, r->x, RELEASE_CORE, 1);
-    rv_trace("build.release_sa", &t);
 }
 
 /* Free x once the writer no longer reads from it (its file is then spoiled). */
@@ -179,23 +199,18 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
         rv_error("", "cancelled");
         return NULL;
     }
+    const int release = o->release && o->writer && !done; /* a CPU build: it waits for the writer */
     if (!done) {
         snprintf(x->backend, sizeof x->backend, "CPU, %d thread%s", threads, threads > 1 ? "s" : "");
         if (p) snprintf(p->backend, sizeof p->backend, "%s", x->backend);
-        if (build_cpu(x, threads, p) < 0) { build_failed(o, x); return NULL; }
+        if (build_cpu(o, x, threads, p, release) < 0) { build_failed(o, x); return NULL; }
     }
     hand_over(o, x, RV_SEC_CORE_MASK);
     release_ctx_t rel = {o, x};
-    const int release = o->release && o->writer && !done; /* a CPU build: it waits for the writer */
     if (o->with_llr && !rv_index_section(x, RV_SEC_LLRC, NULL)) {
         double t0 = rv_now();
         rv_progress_stage(p, RV_STAGE_LLR, x->n);
-        if (release) { /* the sequence went to the writer before the suffix array */
-            double t = rv_now();
-            release_written(o, x, RV_SEC_BIT(RV_SEC_RAW), 1);
-            rv_trace("build.release_raw", &t);
-        }
-        if (rv_lr_build_arrays_then(x, threads, p, release ? release_core : NULL, &rel) < 0) {
+        if (rv_lr_build_arrays_then(x, threads, p, NULL, &rel) < 0) {
             build_failed(o, x);
             return NULL;
         }
@@ -207,9 +222,15 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
      * 0.1 s for a 48 Mbp collection on 2 cores, and that saves 3 bytes a symbol of
      * the peak); a GPU build frees only what is written already, its runs being too
      * short to wait */
-    if (o->release && o->writer) {
+    if (release) { /* the LLR arrays go before ISA comes, SA after */
         double t = rv_now();
-        release_written(o, x, RELEASE_CORE | RELEASE_LLR, !done);
+        release_written(o, x, RELEASE_LLR, 1);
+        if (build_late_isa(x, threads, p) < 0) { build_failed(o, x); return NULL; }
+        release_written(o, x, RELEASE_CORE, 1);
+        rv_trace("build.release", &t);
+    } else if (o->release && o->writer) {
+        double t = rv_now();
+        release_written(o, x, RELEASE_CORE | RELEASE_LLR, 0);
         rv_trace("build.release", &t);
     }
     if (o->with_runs && !rv_index_section(x, RV_SEC_RUNS, NULL)) {

@@ -83,7 +83,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include "base/internal.h"
 #include "sa_parallel.h"
 
 enum {
@@ -476,20 +476,6 @@ static double repeated_share(const uint8_t *t, uint64_t n, pool_t *pool)
     return (double)rep / REP_SAMPLES;
 }
 
-/* Ask for huge pages on a large array not yet touched: the rounds read and write it
- * at random, and with 4 KiB pages nearly every access would also miss the TLB. */
-static void want_huge_pages(void *p, uint64_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)1 << 21;
-    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), b = ((uintptr_t)p + bytes) & ~(huge - 1);
-    if (b > a) madvise((void *)a, b - a, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
 int rv_sa_parallel_opts(const uint8_t *text, uint64_t n, int sigma, void *sa, void *scratch, int wide,
                         int threads, const rv_sa_opts_t *opts)
 {
@@ -507,8 +493,9 @@ int rv_sa_parallel_opts(const uint8_t *text, uint64_t n, int sigma, void *sa, vo
     uint64_t par_min = o->par_min ? o->par_min : 1u << 16;
     if (threads < 1 || n < par_min) threads = 1;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
-    want_huge_pages(sa, n << (wide ? 3 : 2));
-    want_huge_pages(scratch, n << (wide ? 3 : 2));
+    /* the rounds read and write both arrays at random */
+    rv_want_huge_pages(sa, n << (wide ? 3 : 2));
+    rv_want_huge_pages(scratch, n << (wide ? 3 : 2));
     pool_t *pool = malloc(sizeof *pool);
     if (!pool) return -1;
     pool_start(pool, threads);

@@ -21,16 +21,6 @@
 
 enum { MIN_CHUNK = 4 << 20, CHUNKS_PER_THREAD = 8 };
 
-/* malloc() for the big buffers that many threads fill at once: transparent huge
- * pages where the kernel offers them, so first touches fault per 2 MiB, not 4 KiB. */
-static void *big_alloc(uint64_t n)
-{
-    char *p = malloc(n ? n : 1);
-    uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, hi = ((uintptr_t)p + n) & ~(uintptr_t)4095;
-    if (p && hi > lo + (2u << 20)) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-    return p;
-}
-
 /* ---- FASTA in chunks ------------------------------------------------------------ */
 
 enum { ERR_NONE = 0, ERR_NO_NAME, ERR_BINARY };
@@ -212,7 +202,7 @@ int rv_seq_parse_buffer(rv_seq_t *s, const char *buf, uint64_t len, const char *
         bytes += j.ck[c].bytes;
         recs += j.ck[c].headers;
     }
-    j.out = big_alloc(bytes + 1);
+    j.out = rv_big_alloc(bytes + 1);
     j.rec = calloc(recs, sizeof *j.rec);
     if (!j.out || !j.rec) { free(j.out); free(j.rec); rc = rv_oom("sequence", bytes + 1 + recs * sizeof *j.rec); goto out; }
     j.pass = 2;
@@ -353,7 +343,7 @@ int rv_seq_encode_threads(rv_seq_t *s, rv_alpha_t alpha, int threads, uint64_t c
             free(j.seg), free(j.syms), free(j.starts);
             return -1;
         }
-    } else if (!(j.t = big_alloc(n + 1))) {
+    } else if (!(j.t = rv_big_alloc(n + 1))) {
         free(j.seg);
         want = n + 1;
         goto oom;
