@@ -117,6 +117,56 @@ static void test_score(void)
     case_end("approx_score_brute");
 }
 
+/* apx_score_on going on from its saved rows, in up to four steps with other
+ * alignments in the same scratch between them, against the score of the whole:
+ * brute force for short motifs, apx_score_only for band rows (p >= APX_BAND_FROM);
+ * rows saved for another motif or a longer text are not taken. */
+static void test_score_on(void)
+{
+    case_begin();
+    rng_t r = rng_new(29);
+    apx_work_t w = {0};
+    static uint8_t u[4000], C[600], D[600];
+    for (int it = 0; it < check_iters(1500) && !check_failed_; it++) {
+        uint64_t p, L;
+        rv_approx_opts_t o;
+        const int band = it % 4 == 3;
+        if (!band) {
+            random_case(&r, it, u, C, &p, &L, &o);
+        } else { /* a long motif's diverged copies */
+            rv_approx_opts_init(&o);
+            p = APX_BAND_FROM + rng_below(&r, 200), L = rng_below(&r, 4 * p);
+            for (uint64_t c = 0; c < p; c++) C[c] = (uint8_t)(1 + rng_below(&r, 4));
+            for (uint64_t i = 0; i < L; i++) u[i] = rng_below(&r, 6) ? C[i % p] : (uint8_t)(1 + rng_below(&r, 4));
+        }
+        for (uint64_t c = 0; c < p; c++) D[c] = (uint8_t)(1 + (C[c] % 4)); /* another motif */
+        CHECK(apx_reserve(&w, p) == 0, "reserve");
+        const int64_t want = band ? apx_score_only(&w, u, L, C, p, 0, &o) : brute_score(u, L, C, p, 0, &o);
+        apx_rows_t sv = {0};
+        const int steps = 1 + (int)rng_below(&r, 4);
+        uint64_t at = 0;
+        int64_t got = INT64_MIN;
+        for (int k = 0; k < steps; k++) {
+            at = k + 1 == steps ? L : at + rng_below(&r, L - at + 1);
+            got = apx_score_on(&w, u, at, C, p, &o, &sv);
+            if (rng_below(&r, 2)) (void)apx_score_only(&w, u, L, D, p, 1, &o); /* the scratch used between */
+        }
+        CHECK(got == want, "it %d (%s) p %llu L %llu in %d steps: %lld, want %lld", it, band ? "band" : "full",
+              (unsigned long long)p, (unsigned long long)L, steps, (long long)got, (long long)want);
+        if (L > 0) { /* saved after all of u: a shorter text starts afresh */
+            const int64_t w2 = apx_score_on(&w, u, L - 1, C, p, &o, &sv);
+            CHECK(w2 == apx_score_only(&w, u, L - 1, C, p, 0, &o), "it %d: shorter text %lld", it, (long long)w2);
+        }
+        if (p > 1) { /* saved for p symbols: another period starts afresh */
+            const int64_t w3 = apx_score_on(&w, u, L, C, p - 1, &o, &sv);
+            CHECK(w3 == apx_score_only(&w, u, L, C, p - 1, 0, &o), "it %d: other period %lld", it, (long long)w3);
+        }
+        free(sv.row);
+    }
+    apx_work_free(&w);
+    case_end("approx_score_on");
+}
+
 /* apx_rest_scores against brute force: the copies after the first (the best
  * score of u[p, L) from any phase) score at least the whole's score less match * p,
  * and the test answers whether they score min_score / 4, given the whole's score
@@ -591,6 +641,7 @@ int main(void)
 {
     test_score();
     test_rest();
+    test_score_on();
     test_copies();
     test_adjacent();
     test_shadowed();

@@ -398,15 +398,24 @@ static void dp_close(dp_t *d)
 
 /* ---- scores ---------------------------------------------------------------------- */
 
+/* The score of t[0, len) against M from phase 0 (any_phase: from every phase).
+ * With sv (any_phase 0, band_ok 1), the rows go on from *sv when it holds those of
+ * the same t, M and p after sv->len <= len symbols, and *sv gets them after len. */
 static int64_t score_rows(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
-                          int any_phase, int band_ok, const rv_approx_opts_t *o)
+                          int any_phase, int band_ok, const rv_approx_opts_t *o, apx_rows_t *sv)
 {
     dp_t d;
     dp_open(w, &d, M, p, band_ok && !any_phase, o, 0);
-    dp_start(&d, 0, any_phase);
     int64_t off = 0;
+    uint64_t j = 0;
+    if (sv && sv->len && sv->p == p && sv->len <= len && sv->banded == d.banded && sv->n == d.n) {
+        memcpy(d.row[0], sv->row, d.n * sizeof *d.row[0]);
+        d.lo = sv->lo, d.best = sv->best, off = sv->off, j = sv->len;
+    } else {
+        dp_start(&d, 0, any_phase);
+    }
     uint64_t arg = d.best;
-    for (uint64_t j = 0; j < len; j++) {
+    for (; j < len; j++) {
         if (any_phase && band_ok && !d.banded && p >= APX_BAND_FROM && j == 2 * APX_BAND) dp_narrow(&d, w);
         arg = dp_step(&d, t[j], NULL, NULL);
         if (d.row[0][arg] > APX_REBASE) off += d.row[0][arg], dp_lower(&d, d.row[0][arg]);
@@ -414,14 +423,33 @@ static int64_t score_rows(apx_work_t *w, const uint8_t *t, uint64_t len, const u
     if (!len)
         for (uint64_t c = 1; c < d.n; c++) arg = d.row[0][c] > d.row[0][arg] ? c : arg;
     const int64_t r = off + d.row[0][arg];
+    if (sv && d.n > sv->cap) {
+        int32_t *q = realloc(sv->row, d.n * sizeof *q);
+        if (!q) {
+            dp_close(&d);
+            rv_oom("approximate loci's alignment rows", d.n * sizeof *q);
+            return INT64_MIN;
+        }
+        sv->row = q, sv->cap = d.n;
+    }
+    if (sv) {
+        memcpy(sv->row, d.row[0], d.n * sizeof *d.row[0]);
+        sv->n = d.n, sv->lo = d.lo, sv->best = arg, sv->p = p, sv->len = len, sv->off = off, sv->banded = d.banded;
+    }
     dp_close(&d);
     return r;
+}
+
+int64_t apx_score_on(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
+                     const rv_approx_opts_t *o, apx_rows_t *sv)
+{
+    return score_rows(w, t, len, M, p, 0, 1, o, sv);
 }
 
 int64_t apx_score_only(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int any_phase,
                        const rv_approx_opts_t *o)
 {
-    return score_rows(w, t, len, M, p, any_phase, 1, o);
+    return score_rows(w, t, len, M, p, any_phase, 1, o, NULL);
 }
 
 int apx_rest_scores(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int64_t sc,
@@ -434,7 +462,7 @@ int apx_rest_scores(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t
 int64_t apx_score_full(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
                        const rv_approx_opts_t *o)
 {
-    return score_rows(w, t, len, M, p, 0, 0, o);
+    return score_rows(w, t, len, M, p, 0, 0, o, NULL);
 }
 
 int apx_adjacent(const uint8_t *t, uint64_t len, uint64_t p, const rv_approx_opts_t *o, apx_pair_t *out)

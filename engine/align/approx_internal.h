@@ -70,6 +70,22 @@ int64_t apx_score_only(apx_work_t *w, const uint8_t *t, uint64_t len, const uint
 int apx_rest_scores(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p, int64_t sc,
                     const rv_approx_opts_t *o);
 
+/* The rows of apx_score_only (any_phase 0) after len symbols, to go on from
+ * (apx_score_on): the last row's cells, the band's place, the score taken off. */
+typedef struct {
+    int32_t *row;
+    uint64_t cap, n, lo, best, p, len;
+    int64_t off;
+    int banded;
+} apx_rows_t;
+
+/* apx_score_only(w, t, len, M, p, 0, o), going on from *sv when that holds the
+ * rows of the same t, M and p after sv->len <= len symbols (the caller keeps it
+ * for the same start and motif); *sv then holds them after len.  INT64_MIN with a
+ * message when out of memory. */
+int64_t apx_score_on(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
+                     const rv_approx_opts_t *o, apx_rows_t *sv);
+
 /* apx_score's score alone, from full rows (exact). */
 int64_t apx_score_full(apx_work_t *w, const uint8_t *t, uint64_t len, const uint8_t *M, uint64_t p,
                        const rv_approx_opts_t *o);

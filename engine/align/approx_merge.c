@@ -181,9 +181,19 @@ static int by_order(const void *p, const void *q)
  * the first APX_CONS_COPIES copies at most (plenty for a consensus: a long array
  * is then aligned once more, not twice per consensus): M (room for max_period), *pc
  * symbols; its score over [st, en), or INT64_MIN with a message (memory).  C:
- * scratch of max_period symbols. */
+ * scratch of max_period symbols.  The alignment over [st, en) goes on from the
+ * rows that *u kept when it has those of the same start and motif: a long array
+ * found in many pieces grows by one piece a join, its motif, the consensus of its
+ * first copies, staying the same, and each join then aligns the new piece only. */
+typedef struct {
+    apx_rows_t rows; /* of the last alignment over a union */
+    uint64_t st;     /* its start, */
+    uint8_t *M;      /* and motif (rows.p symbols, room for max_period) */
+} union_rows_t;
+
 static int64_t union_motif(const rv_seq_t *s, const rv_approx_opts_t *o, apx_work_t *w, const uint8_t *mot,
-                           const rv_approx_t *f, uint64_t st, uint64_t en, uint8_t *M, uint8_t *C, uint64_t *pc)
+                           const rv_approx_t *f, uint64_t st, uint64_t en, uint8_t *M, uint8_t *C, uint64_t *pc,
+                           union_rows_t *u)
 {
     uint64_t p = f->period, pm;
     if (apx_reserve(w, p) < 0) return INT64_MIN;
@@ -207,7 +217,11 @@ static int64_t union_motif(const rv_seq_t *s, const rv_approx_opts_t *o, apx_wor
         memcpy(M, C, pm);
     }
     *pc = p;
-    return cw == en ? sc : apx_score_only(w, s->text + st, en - st, M, p, 0, o);
+    if (cw == en) return sc;
+    if (u->st != st || u->rows.p != p || memcmp(u->M, M, p)) u->rows.len = 0; /* another alignment */
+    u->st = st;
+    memcpy(u->M, M, p);
+    return apx_score_on(w, s->text + st, en - st, M, p, o, &u->rows);
 }
 
 /* Live loci of about the same period (within a tenth) that overlap or lie at most
@@ -226,9 +240,10 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
     order_t *ord = malloc((n ? n : 1) * sizeof *ord);
     uint64_t *open = malloc((n ? n : 1) * sizeof *open); /* loci a later one may continue */
     uint8_t *tried = calloc(n ? n : 1, 1);                 /* tried with a multiple */
-    uint8_t *C = malloc(2 * (o->max_period + 1)), *M = C + o->max_period + 1;
+    uint8_t *C = malloc(3 * (o->max_period + 1)), *M = C + o->max_period + 1;
+    union_rows_t u = {{0}, UINT64_MAX, M + o->max_period + 1};
     apx_work_t w = {0};
-    int rc = ord && open && tried && C ? 0 : rv_oom("merge of approximate loci", (n ? n : 1) * 17 + 2 * (o->max_period + 1));
+    int rc = ord && open && tried && C ? 0 : rv_oom("merge of approximate loci", (n ? n : 1) * 17 + 3 * (o->max_period + 1));
     for (uint64_t i = 0; rc == 0 && i < n; i++)
         if (!dead[i]) ord[m++] = (order_t){v[i].start, i};
     if (rc == 0) qsort(ord, m, sizeof *ord, by_order);
@@ -270,7 +285,7 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
             for (int t = 0; t < 2 - multiple && !joined; t++) {
                 const rv_approx_t *f = multiple ? small : (b->score > a->score) == (t == 0) ? b : a;
                 uint64_t pc;
-                const int64_t sc = union_motif(s, o, &w, *mot, f, st, en, M, C, &pc);
+                const int64_t sc = union_motif(s, o, &w, *mot, f, st, en, M, C, &pc, &u);
                 if (sc == INT64_MIN) {
                     rc = -1;
                     break;
@@ -297,7 +312,7 @@ static int join_pieces(const rv_seq_t *s, const rv_approx_opts_t *o, rv_approx_t
         if (!joined) open[n_open++] = j;
     }
     apx_work_free(&w);
-    free(C), free(ord), free(open), free(tried);
+    free(u.rows.row), free(C), free(ord), free(open), free(tried);
     return rc;
 }
 
