@@ -438,14 +438,21 @@ static void FN(length_job)(void *arg, int tid)
     }
 }
 
+/* The LMS positions in the pieces of the threads before tid (classify_job's counts). */
+static uint64_t FN(lms_before)(const FN(is) *x, int tid)
+{
+    uint64_t k = 0;
+    for (int u = 0; u < tid; u++)
+        for (int c = 0; c < 256; c++) k += x->cnt[u][2][c];
+    return k;
+}
+
 /* Step 3: the reduced index k of each LMS position p at SA[n1 + p / 2]. */
 static void FN(map_job)(void *arg, int tid)
 {
     FN(is) *x = arg;
-    uint64_t k0, k1, k = 0;
+    uint64_t k0, k1, k = FN(lms_before)(x, tid);
     FN(is_piece)(x, tid, &k0, &k1);
-    for (int u = 0; u < tid; u++)
-        for (int c = 0; c < 256; c++) k += x->cnt[u][2][c];
     W *map = x->sa + x->n1;
     for (uint64_t kw = k0; kw < k1; kw++)
         for (uint64_t w = x->lms[kw]; w; w &= w - 1) map[((kw << 6) + (uint64_t)__builtin_ctzll(w)) >> 1] = (W)k++;
@@ -534,10 +541,8 @@ static void FN(reduce_sa_job)(void *arg, int tid)
 static void FN(lms_list_job)(void *arg, int tid)
 {
     FN(is) *x = arg;
-    uint64_t k0, k1, k = 0;
+    uint64_t k0, k1, k = FN(lms_before)(x, tid);
     FN(is_piece)(x, tid, &k0, &k1);
-    for (int u = 0; u < tid; u++)
-        for (int c = 0; c < 256; c++) k += x->cnt[u][2][c];
     for (uint64_t kw = k0; kw < k1; kw++)
         for (uint64_t w = x->lms[kw]; w; w &= w - 1) x->sc[k++] = (W)((kw << 6) + (uint64_t)__builtin_ctzll(w));
 }
