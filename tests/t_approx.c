@@ -637,6 +637,53 @@ static void test_near(void)
     case_end("approx_near_threshold");
 }
 
+/* An array longer than the stretch a seed's extension reads past its piece
+ * (64 k symbols at the default max_period) is found in the pieces it crosses
+ * and joined whole by the merge: a satellite of 150 to 300 kb, period 40 to 200,
+ * 90-97% identity with indels, in random DNA, cut into pieces of 2^16 symbols. */
+static void test_long_array(void)
+{
+    case_begin();
+    rng_t r = rng_new(41);
+    static char rec[400000];
+    for (int it = 0; it < check_iters(3) && !check_failed_; it++) {
+        const uint64_t p = 40 + rng_below(&r, 161), len = 150000 + rng_below(&r, 150001), pre = 5000;
+        const uint64_t sub = 3 + rng_below(&r, 8); /* per cent */
+        char M[256];
+        for (uint64_t c = 0; c < p; c++) M[c] = "ACGT"[rng_below(&r, 4)];
+        uint64_t n = 0, c = 0;
+        for (; n < pre; n++) rec[n] = "ACGT"[rng_below(&r, 4)];
+        while (n < pre + len) {
+            const uint64_t x = rng_below(&r, 1000);
+            if (x < 10 * sub) rec[n++] = "ACGT"[rng_below(&r, 4)], c++; /* a change */
+            else if (x < 10 * sub + 5) rec[n++] = "ACGT"[rng_below(&r, 4)]; /* an insertion */
+            else if (x < 10 * sub + 10) c++; /* a deletion */
+            else rec[n++] = M[c++ % p];
+        }
+        for (uint64_t k = 0; k < 5000; k++) rec[n++] = "ACGT"[rng_below(&r, 4)];
+        rec[n] = 0;
+        const char *names[1] = {"sat"}, *seqs[1] = {rec};
+        rv_seq_t *s = rv_seq_from_records(names, seqs, 1, RV_ALPHA_DNA);
+        CHECK(s != NULL, "sequence");
+        if (!s) break;
+        rv_approx_opts_t o;
+        rv_approx_opts_init(&o);
+        rv_approx_set_t a;
+        CHECK(apx_find(s, 0, s->n, NULL, 0, &o, 2, 1u << 16, &a) == 0, "find: %s", rv_last_error());
+        uint64_t best = 0;
+        for (uint64_t k = 0; k < a.n; k++) {
+            const uint64_t st = a.v[k].start > pre ? a.v[k].start : pre,
+                           en = a.v[k].end < pre + len ? a.v[k].end : pre + len;
+            if (en > st && apx_compatible(a.v[k].period, p) && en - st > best) best = en - st;
+        }
+        CHECK(10 * best >= 9 * len, "it %d: array of %llu symbols, period %llu, %llu%% changed: %llu in one locus", it,
+              (unsigned long long)len, (unsigned long long)p, (unsigned long long)sub, (unsigned long long)best);
+        rv_approx_free(&a);
+        rv_seq_free(s);
+    }
+    case_end("approx_long_array");
+}
+
 int main(void)
 {
     test_score();
@@ -646,6 +693,7 @@ int main(void)
     test_adjacent();
     test_shadowed();
     test_near();
+    test_long_array();
     test_random();
     return check_exit();
 }

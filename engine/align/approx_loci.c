@@ -41,6 +41,8 @@ enum {
     APX_SUB_COPIES = 8,    /* copies of a locus from which it covers the multiples of half and a third its period */
     APX_PIECE = 1 << 20,     /* symbols in a piece, at most */
     APX_PIECE_MIN = 1 << 16, /* and at least: a text of fewer than 16 pieces is cut into 16 */
+    APX_BEYOND = 1 << 16,    /* symbols past its piece that a seed's extension reads at most, */
+    APX_BEYOND_PERIODS = 128, /* or this many max_periods when more */
 };
 
 void rv_approx_opts_init(rv_approx_opts_t *o)
@@ -65,7 +67,8 @@ static uint64_t apx_band(uint64_t d) { return d < 8 ? 0 : 1 + d / 64; }
 
 /* ---- one piece ---------------------------------------------------------------- */
 
-typedef struct { uint64_t t0, t1, sl, sh; } piece_t; /* [t0, t1) in segment [sl, sh) */
+/* [t0, t1) in segment [sl, sh); its seeds are extended inside [xl, xh) (cut_pieces) */
+typedef struct { uint64_t t0, t1, sl, sh, xl, xh; } piece_t;
 
 
 typedef struct { /* k-mers of k symbols by a hash of `bits` bits: last position, piece */
@@ -111,9 +114,10 @@ static int64_t extend_both(thread_t *t, const uint8_t *txt, const piece_t *pc, u
                            uint64_t e0, const rv_approx_opts_t *o, uint64_t reach, uint64_t *a, uint64_t *b)
 {
     apx_end_t r, l;
-    const uint64_t right = pc->sh - s0 < e0 - s0 + reach ? pc->sh - s0 : e0 - s0 + reach;
+    const uint64_t hi = pc->xh > e0 ? pc->xh : e0, lo = pc->xl < s0 ? pc->xl : s0;
+    const uint64_t right = hi - s0 < e0 - s0 + reach ? hi - s0 : e0 - s0 + reach;
     apx_extend(&t->w, txt, s0, right, 1, M, p, 0, e0 - s0, o, &r);
-    const uint64_t end = s0 + r.len, left = end - pc->sl < end - s0 + reach ? end - pc->sl : end - s0 + reach;
+    const uint64_t end = s0 + r.len, left = end - lo < end - s0 + reach ? end - lo : end - s0 + reach;
     for (uint64_t c = 0; c < p; c++) t->R[c] = M[p - 1 - c];
     apx_extend(&t->w, txt, end, left, -1, t->R, p, (p - r.phase) % p, end - s0, o, &l);
     const uint64_t fa = (p - l.phase) % p;
@@ -682,6 +686,7 @@ static piece_t *cut_pieces(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t
     uint64_t cap = 0;
     *n = 0;
     const uint64_t margin = 2 * maxp + 2, a = lo > margin ? lo - margin : 0, b = hi + margin;
+    const uint64_t beyond = APX_BEYOND > APX_BEYOND_PERIODS * maxp ? APX_BEYOND : APX_BEYOND_PERIODS * maxp;
     for (uint64_t g = a < s->n ? rv_seq_segment_of_text(s, a) : s->n_seg; g < s->n_seg; g++) {
         const uint64_t sl = s->seg[g].tpos, sh = sl + s->seg[g].len;
         if (sl >= b) break;
@@ -692,7 +697,8 @@ static piece_t *cut_pieces(const rv_seq_t *s, uint64_t lo, uint64_t hi, uint64_t
                 rv_oom("approximate search's pieces", 2 * (*n + 1) * sizeof *v);
                 return NULL;
             }
-            v[(*n)++] = (piece_t){t0, to - t0 > piece_len ? t0 + piece_len : to, sl, sh};
+            const uint64_t t1 = to - t0 > piece_len ? t0 + piece_len : to;
+            v[(*n)++] = (piece_t){t0, t1, sl, sh, t0 - sl > beyond ? t0 - beyond : sl, sh - t1 > beyond ? t1 + beyond : sh};
         }
     }
     return v;
