@@ -271,8 +271,7 @@ static uint64_t to_offsets(uint64_t *v, uint64_t k)
     return sum;
 }
 
-static int build_arrays(rv_index_t *x, int threads, uint64_t chunk, rv_progress_t *p, void (*sa_read)(void *),
-                        void *ud)
+static int build_arrays(rv_index_t *x, int threads, uint64_t chunk, rv_progress_t *p)
 {
     if (threads < 1) threads = rv_default_threads();
     const uint64_t n = x->n, w = x->wide ? 8 : 4;
@@ -308,7 +307,6 @@ static int build_arrays(rv_index_t *x, int threads, uint64_t chunk, rv_progress_
     } else for (uint64_t k = 0; k < c.nchunks; k++) rv_progress_add(p, ((k + 1) * chunk < n ? chunk : n - k * chunk) / 3);
     rv_trace("llr.big", &t0);
     if (c.stop) goto cancelled;
-    if (sa_read) sa_read(ud); /* the passes by position below read L alone */
     rv_parallel_dynamic(threads, c.nchunks, 1, count_useful, &c);
     if (c.stop) goto cancelled;
     const uint64_t m = to_offsets(c.count, c.nchunks);
@@ -360,12 +358,7 @@ oom:
 
 int rv_lr_build_arrays_chunked(rv_index_t *x, int threads, uint64_t chunk, rv_progress_t *p)
 {
-    return build_arrays(x, threads, chunk, p, NULL, NULL);
-}
-
-int rv_lr_build_arrays_then(rv_index_t *x, int threads, rv_progress_t *p, void (*sa_read)(void *), void *ud)
-{
-    return build_arrays(x, threads, 0, p, sa_read, ud);
+    return build_arrays(x, threads, chunk, p);
 }
 
 int rv_lr_build_arrays(rv_index_t *x, int threads, rv_progress_t *p)

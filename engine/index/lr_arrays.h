@@ -20,10 +20,6 @@ static inline uint64_t rv_llr_of(const rv_index_t *x, uint64_t i)
  * (0: the default), so that tests can cut tiny inputs into many tasks. */
 int rv_lr_build_arrays_chunked(rv_index_t *x, int threads, uint64_t chunk, rv_progress_t *p);
 
-/* rv_lr_build_arrays() calling sa_read(ud) once it has read SA for the last time
- * (the passes left read the raw array alone), so that a caller can free SA then. */
-int rv_lr_build_arrays_then(rv_index_t *x, int threads, rv_progress_t *p, void (*sa_read)(void *), void *ud);
-
 /* The compact LLR array (RV_SEC_LLRC) from the raw one x already has (a file stores
  * only the raw one): one pass over the positions in parallel.  0, or -1. */
 int rv_lr_build_llrc(rv_index_t *x, int threads);

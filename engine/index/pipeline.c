@@ -210,7 +210,7 @@ rv_index_t *rv_build(rv_seq_t *seq, const rv_build_opts_t *o, rv_progress_t *p)
     if (o->with_llr && !rv_index_section(x, RV_SEC_LLRC, NULL)) {
         double t0 = rv_now();
         rv_progress_stage(p, RV_STAGE_LLR, x->n);
-        if (rv_lr_build_arrays_then(x, threads, p, NULL, &rel) < 0) {
+        if (rv_lr_build_arrays(x, threads, p) < 0) {
             build_failed(o, x);
             return NULL;
         }
