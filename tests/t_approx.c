@@ -119,7 +119,9 @@ static void test_score(void)
 
 /* apx_score_on going on from its saved rows, in up to four steps with other
  * alignments in the same scratch between them, against the score of the whole:
- * brute force for short motifs, apx_score_only for band rows (p >= APX_BAND_FROM);
+ * brute force for short motifs, apx_score_only for band rows (p >= APX_BAND_FROM)
+ * and for a match of millions, whose rows are lowered on the way (APX_REBASE; the
+ * brute force's motif is too short for the deletions such a match pays for);
  * rows saved for another motif or a longer text are not taken. */
 static void test_score_on(void)
 {
@@ -130,9 +132,10 @@ static void test_score_on(void)
     for (int it = 0; it < check_iters(1500) && !check_failed_; it++) {
         uint64_t p, L;
         rv_approx_opts_t o;
-        const int band = it % 4 == 3;
+        const int band = it % 4 == 3, big = it % 4 == 1;
         if (!band) {
             random_case(&r, it, u, C, &p, &L, &o);
+            if (big) o.match = 20000000 + (int)rng_below(&r, 5); /* rows lowered (APX_REBASE) on the way */
         } else { /* a long motif's diverged copies */
             rv_approx_opts_init(&o);
             p = APX_BAND_FROM + rng_below(&r, 200), L = rng_below(&r, 4 * p);
@@ -141,7 +144,7 @@ static void test_score_on(void)
         }
         for (uint64_t c = 0; c < p; c++) D[c] = (uint8_t)(1 + (C[c] % 4)); /* another motif */
         CHECK(apx_reserve(&w, p) == 0, "reserve");
-        const int64_t want = band ? apx_score_only(&w, u, L, C, p, 0, &o) : brute_score(u, L, C, p, 0, &o);
+        const int64_t want = band || big ? apx_score_only(&w, u, L, C, p, 0, &o) : brute_score(u, L, C, p, 0, &o);
         apx_rows_t sv = {0};
         const int steps = 1 + (int)rng_below(&r, 4);
         uint64_t at = 0;
@@ -639,15 +642,16 @@ static void test_near(void)
 
 /* An array longer than the stretch a seed's extension reads past its piece
  * (64 k symbols at the default max_period) is found in the pieces it crosses
- * and joined whole by the merge: a satellite of 150 to 300 kb, period 40 to 200,
- * 90-97% identity with indels, in random DNA, cut into pieces of 2^16 symbols. */
+ * and joined whole by the merge: a satellite of 260 to 360 kb, period 40 to 200,
+ * 90-97% identity with indels, in random DNA, cut into pieces of 2^16 symbols
+ * (a piece reads 192 k symbols at most: 90% of the array is more). */
 static void test_long_array(void)
 {
     case_begin();
     rng_t r = rng_new(41);
     static char rec[400000];
     for (int it = 0; it < check_iters(3) && !check_failed_; it++) {
-        const uint64_t p = 40 + rng_below(&r, 161), len = 150000 + rng_below(&r, 150001), pre = 5000;
+        const uint64_t p = 40 + rng_below(&r, 161), len = 260000 + rng_below(&r, 100001), pre = 5000;
         const uint64_t sub = 3 + rng_below(&r, 8); /* per cent */
         char M[256];
         for (uint64_t c = 0; c < p; c++) M[c] = "ACGT"[rng_below(&r, 4)];
