@@ -77,12 +77,11 @@ static int build_cpu(const rv_build_opts_t *o, rv_index_t *x, int threads, rv_pr
 /* The ISA that build_cpu left for later, from SA. */
 static int build_late_isa(rv_index_t *x, int threads, rv_progress_t *p)
 {
-    const double t0 = rv_now();
-    double t = t0;
-    const size_t bytes = (size_t)(x->n ? x->n : 1) * (x->wide ? 8 : 4);
+    double t = rv_now();
+    const size_t bytes = (size_t)(x->n ? x->n : 1) * (x->wide ? 8 : 4); /* as rv_index_alloc */
     if (!(x->isa = rv_big_alloc(bytes))) return rv_oom("inverse suffix array", bytes);
     rv_cpu_isa(x, threads, p);
-    x->stage_s[RV_STAGE_ISA] = rv_now() - t0;
+    x->stage_s[RV_STAGE_ISA] = rv_now() - t;
     rv_trace("build.isa", &t);
     return 0;
 }

@@ -73,10 +73,10 @@
  * symbol, freed before the buffer can be taken).  Method B adds two bit vectors
  * over the text (1/4 byte a symbol, one freed before the doubling), the text packed
  * at 3 bits a symbol when it holds at most 8 symbols (3/8 byte), and A's memory
- * for the reduced string (n1 <= n / 2 suffixes): at most 1.25 bytes a symbol.  Bits that many threads may share
- * are set with atomic operations, except where a lost clear is harmless (it only
- * brings a suffix up again): locked instructions in the hot loops would keep the
- * cache misses from overlapping. */
+ * for the reduced string (n1 <= n / 2 suffixes): at most 1.25 bytes a symbol.
+ * Bits that many threads may share are set with atomic operations, except where a
+ * lost clear is harmless (it only brings a suffix up again): locked instructions in
+ * the hot loops would keep the cache misses from overlapping. */
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
