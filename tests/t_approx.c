@@ -170,6 +170,70 @@ static void test_score_on(void)
     case_end("approx_score_on");
 }
 
+/* The AVX2 steps (apx_simd) against the SSE2 ones, cell for cell: scores from
+ * phase 0 and from any phase, and extensions right and left (length, phase and
+ * score of the best end) over full rows of 16 to 256 cells and band rows, with
+ * motifs of up to 4 symbols or of 20, copies mutated or noise, random weights in
+ * every other case and, in some, a match weight that makes the extension lower
+ * its rows (APX_REBASE); short ones against brute force too.  Skipped where the
+ * CPU has no AVX2. */
+static void test_simd(void)
+{
+    if (!apx_simd_set(1)) {
+        printf("SKIP approx_simd: the CPU has no AVX2\n");
+        return;
+    }
+    case_begin();
+    rng_t r = rng_new(41);
+    apx_work_t w = {0};
+    static uint8_t u[4000], C[700], R[700];
+    for (int it = 0; it < check_iters(1200) && !check_failed_; it++) {
+        rv_approx_opts_t o;
+        rv_approx_opts_init(&o);
+        const int kind = it % 3;
+        const uint64_t sig = it % 5 == 4 ? 20 : 1 + rng_below(&r, 4);
+        const uint64_t p = kind == 0 ? 16 + rng_below(&r, 49) : kind == 1 ? 65 + rng_below(&r, 192)
+                                                                          : APX_BAND_FROM + rng_below(&r, 300);
+        const uint64_t L = rng_below(&r, kind == 0 ? 300 : 6 * p);
+        for (uint64_t c = 0; c < p; c++) C[c] = (uint8_t)(1 + rng_below(&r, sig));
+        const int noise = it % 7 == 0;
+        for (uint64_t i = 0; i < L; i++)
+            u[i] = !noise && rng_below(&r, 6) ? C[i % p] : (uint8_t)(1 + rng_below(&r, sig));
+        if (it % 2) o.match = 1 + (int)rng_below(&r, 3), o.mismatch = 1 + (int)rng_below(&r, 8),
+                    o.indel = 1 + (int)rng_below(&r, 8);
+        if (it % 11 == 5) o.match = 20000000;
+        for (uint64_t c = 0; c < p; c++) R[c] = C[p - 1 - c];
+        CHECK(apx_reserve(&w, p) == 0, "reserve");
+        const uint64_t phase = rng_below(&r, p), min_len = L ? rng_below(&r, L + 1) : 0;
+        int64_t s[2][2];
+        apx_end_t e[2][2];
+        for (int on = 0; on < 2; on++) {
+            apx_simd_set(on);
+            s[on][0] = apx_score_only(&w, u, L, C, p, 0, &o);
+            s[on][1] = kind == 2 ? 0 : apx_score_only(&w, u, L, C, p, 1, &o);
+            CHECK(apx_extend(&w, u, 0, L, 1, C, p, phase, min_len, &o, &e[on][0]) == 0, "extend");
+            CHECK(apx_extend(&w, u, L, L, -1, R, p, phase, min_len, &o, &e[on][1]) == 0, "extend");
+        }
+        CHECK(s[0][0] == s[1][0] && s[0][1] == s[1][1], "it %d p %llu L %llu: scores %lld %lld (SSE2) %lld %lld (AVX2)",
+              it, (unsigned long long)p, (unsigned long long)L, (long long)s[0][0], (long long)s[0][1],
+              (long long)s[1][0], (long long)s[1][1]);
+        for (int k = 0; k < 2; k++)
+            CHECK(e[0][k].len == e[1][k].len && e[0][k].phase == e[1][k].phase && e[0][k].score == e[1][k].score,
+                  "it %d p %llu L %llu %s: len %llu phase %llu score %lld (SSE2), %llu %llu %lld (AVX2)", it,
+                  (unsigned long long)p, (unsigned long long)L, k ? "left" : "right",
+                  (unsigned long long)e[0][k].len, (unsigned long long)e[0][k].phase, (long long)e[0][k].score,
+                  (unsigned long long)e[1][k].len, (unsigned long long)e[1][k].phase, (long long)e[1][k].score);
+        if (kind == 0 && o.match < 100) {
+            const int64_t want = brute_score(u, L, C, p, 0, &o);
+            CHECK(s[1][0] == want, "it %d p %llu L %llu: %lld, brute %lld", it, (unsigned long long)p,
+                  (unsigned long long)L, (long long)s[1][0], (long long)want);
+        }
+    }
+    apx_simd_set(1);
+    apx_work_free(&w);
+    case_end("approx_simd");
+}
+
 /* apx_rest_scores against brute force: the copies after the first (the best
  * score of u[p, L) from any phase) score at least the whole's score less match * p,
  * and the test answers whether they score min_score / 4, given the whole's score
@@ -693,6 +757,7 @@ int main(void)
     test_score();
     test_rest();
     test_score_on();
+    test_simd();
     test_copies();
     test_adjacent();
     test_shadowed();

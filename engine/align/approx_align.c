@@ -20,10 +20,15 @@
  * (score = match*m - mismatch*x - indel*g) from whichever rows reach that score.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define APX_HAVE_AVX2 1
 #endif
 #include "repview/approx.h"
 #include "repview/common.h"
@@ -93,6 +98,7 @@ typedef struct {
     const uint8_t *M; /* motif; banded: w->mm, the motif repeated over p + APX_BAND */
     uint64_t p, n, lo, best;
     int banded;
+    int wide; /* the AVX2 steps (apx_simd) for the rows without trace or counts */
     sc_t mat, mis, ind;
     sc_t *row[2];  /* current (row[0]) and next */
     sc_t *cnt[2][3]; /* counts (matches, mismatches, gaps) of each cell, or NULL */
@@ -108,7 +114,7 @@ static void dp_open(apx_work_t *w, dp_t *d, const uint8_t *M, uint64_t p, int ba
     d->row[0] = row_of(w, 0), d->row[1] = row_of(w, 1);
     for (int r = 0; r < 2; r++)
         for (int k = 0; k < 3; k++) d->cnt[r][k] = counts ? row_of(w, 2 + 3 * r + k) : NULL;
-    d->M = M, d->lo = 0, d->best = 0;
+    d->M = M, d->lo = 0, d->best = 0, d->wide = apx_simd();
     if (d->banded) {
         for (uint64_t k = 0; k < p + APX_BAND + 1; k++) w->mm[k] = M[k % p];
         d->M = w->mm;
@@ -349,11 +355,152 @@ static inline uint64_t band_step(dp_t *d, const sc_t *restrict V, sc_t *restrict
     return arg;
 }
 
+/* ---- AVX2 steps -------------------------------------------------------------------
+ *
+ * The steps of the rows that keep no trace and no counts (extensions and scores:
+ * most cells), eight cells at a time where the CPU has AVX2: the same integer
+ * operations on the same cells as the steps above, so every score and cell is the
+ * same bit for bit (tests/t_approx.c compares the two).  Compiled for AVX2 by
+ * function attribute and chosen at run time, so one binary runs on any x86-64. */
+
+static _Atomic int apx_level = -1; /* 1: AVX2 steps, 0: SSE2 / scalar ones */
+
+int apx_simd(void)
+{
+    int v = atomic_load_explicit(&apx_level, memory_order_relaxed);
+    if (v < 0) {
+        const char *e = getenv("REPVIEW_SIMD");
+#ifdef APX_HAVE_AVX2
+        v = !(e && !strcmp(e, "sse2")) && __builtin_cpu_supports("avx2");
+#else
+        v = 0;
+        (void)e;
+#endif
+        atomic_store_explicit(&apx_level, v, memory_order_relaxed);
+    }
+    return v;
+}
+
+int apx_simd_set(int on)
+{
+    atomic_store_explicit(&apx_level, -1, memory_order_relaxed);
+    const int have = apx_simd();
+    atomic_store_explicit(&apx_level, on && have, memory_order_relaxed);
+    return have;
+}
+
+#ifdef APX_HAVE_AVX2
+#define APX_AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
+
+/* diag_ins without counts or trace: out[i] = max(V[i] + (M[i] == a ? mat : mis), V[i+1] - ind) */
+APX_AVX2_INLINE void diag_max8(const sc_t *restrict V, const uint8_t *restrict M, uint64_t n, uint8_t a, sc_t mat,
+                               sc_t mis, sc_t ind, sc_t *restrict out)
+{
+    const __m256i va = _mm256_set1_epi32(a), vmat = _mm256_set1_epi32(mat), vmis = _mm256_set1_epi32(mis),
+                  vind = _mm256_set1_epi32(ind);
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i mm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(M + i))),
+                      sub = _mm256_blendv_epi8(vmis, vmat, _mm256_cmpeq_epi32(mm, va)),
+                      dg = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(V + i)), sub),
+                      in = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(V + i + 1)), vind);
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_max_epi32(dg, in));
+    }
+    for (; i < n; i++) {
+        const sc_t dg = V[i] + (M[i] == a ? mat : mis), in = V[i + 1] - ind;
+        out[i] = dg >= in ? dg : in;
+    }
+}
+
+/* del_sweep: the prefix maximum of U[i] + i ind, eight lanes at a time (shifts by
+ * 1, 2 and 4 lanes, then the carry of the block before). */
+APX_AVX2_INLINE sc_t del_sweep8(sc_t *restrict U, uint64_t n, sc_t ind)
+{
+    if (n < 16) return del_sweep(U, n, ind);
+    const __m256i neg = _mm256_set1_epi32(APX_NEG), step = _mm256_set1_epi32(8 * ind),
+                  s1 = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6), s2 = _mm256_setr_epi32(0, 0, 0, 1, 2, 3, 4, 5),
+                  s4 = _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 2, 3), last = _mm256_set1_epi32(7);
+    __m256i off = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(ind)),
+            carry = neg, top = neg;
+    uint64_t v = 0;
+    for (; v + 8 <= n; v += 8) {
+        __m256i w = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(U + v)), off);
+        w = _mm256_max_epi32(w, _mm256_blend_epi32(_mm256_permutevar8x32_epi32(w, s1), neg, 0x01));
+        w = _mm256_max_epi32(w, _mm256_blend_epi32(_mm256_permutevar8x32_epi32(w, s2), neg, 0x03));
+        w = _mm256_max_epi32(w, _mm256_blend_epi32(_mm256_permutevar8x32_epi32(w, s4), neg, 0x0F));
+        w = _mm256_max_epi32(w, carry);
+        carry = _mm256_permutevar8x32_epi32(w, last);
+        const __m256i u = _mm256_sub_epi32(w, off);
+        top = _mm256_max_epi32(top, u);
+        _mm256_storeu_si256((__m256i *)(U + v), u);
+        off = _mm256_add_epi32(off, step);
+    }
+    __m128i t = _mm_max_epi32(_mm256_castsi256_si128(top), _mm256_extracti128_si256(top, 1));
+    t = _mm_max_epi32(t, _mm_shuffle_epi32(t, 0x4E));
+    t = _mm_max_epi32(t, _mm_shuffle_epi32(t, 0xB1));
+    sc_t best = _mm_cvtsi128_si32(t), m = U[v - 1];
+    for (; v < n; v++) {
+        m = m - ind > U[v] ? m - ind : U[v];
+        U[v] = m;
+        best = m > best ? m : best;
+    }
+    return best;
+}
+
+APX_AVX2_INLINE uint64_t first_of8(const sc_t *U, uint64_t n, sc_t v)
+{
+    const __m256i x = _mm256_set1_epi32(v);
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i eq = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(U + i)), x);
+        const int mask = _mm256_movemask_ps(_mm256_castsi256_ps(eq));
+        if (mask) return i + (uint64_t)__builtin_ctz((unsigned)mask);
+    }
+    return i + first_of(U + i, n - i, v);
+}
+
+/* full_step without trace */
+__attribute__((target("avx2"))) static uint64_t full_step8(const sc_t *restrict V, sc_t *restrict U,
+                                                           const uint8_t *restrict M, uint64_t p, uint8_t a,
+                                                           sc_t mat, sc_t mis, sc_t ind)
+{
+    {
+        const sc_t dg = V[p - 1] + (M[p - 1] == a ? mat : mis), in = V[0] - ind;
+        U[0] = dg >= in ? dg : in;
+    }
+    diag_max8(V, M, p - 1, a, mat, mis, ind, U + 1);
+    sc_t best = del_sweep8(U, p, ind), m = U[p - 1] - ind;
+    for (uint64_t c = 0; c + 1 < p && m > U[c]; c++, m -= ind) U[c] = m, best = m > best ? m : best;
+    return first_of8(U, p, best);
+}
+
+/* band_step without trace or counts */
+__attribute__((target("avx2"))) static uint64_t band_step8(dp_t *d, const sc_t *restrict V, sc_t *restrict U,
+                                                           uint8_t a)
+{
+    const uint64_t n = d->n, p = d->p;
+    const int lim = APX_BAND / 8;
+    int adj = (int)d->best - APX_BAND / 2;
+    adj = adj < -lim ? -lim : adj > lim ? lim : adj;
+    const uint64_t base = (d->lo + p + (uint64_t)(int64_t)adj) % p; /* the phase of V[adj] */
+    diag_max8(V + adj, d->M + base, n, a, d->mat, d->mis, d->ind, U);
+    if (U[0] < APX_NEG) U[0] = APX_NEG;
+    const uint64_t arg = first_of8(U, n, del_sweep8(U, n, d->ind));
+    d->lo = (base + 1) % p;
+    return arg;
+}
+#endif
+
 /* One text symbol: row[0] -> row[1], then swapped; returns the best cell. */
 static inline uint64_t dp_step(dp_t *d, uint8_t a, uint8_t *tb, int *adj)
 {
     sc_t *V = d->row[0], *U = d->row[1];
     uint64_t arg;
+#ifdef APX_HAVE_AVX2
+    if (d->wide && !tb && !adj && !d->cnt[0][0] && (d->banded || d->p >= 16))
+        arg = d->banded ? band_step8(d, V, U, a) : full_step8(V, U, d->M, d->p, a, d->mat, d->mis, d->ind);
+    else
+#endif
     if (d->banded) arg = band_step(d, V, U, d->cnt[0], d->cnt[1], a, tb, adj);
     else if (d->cnt[0][0]) arg = full_step_counts(d, V, U, d->cnt[0], d->cnt[1], a);
     else arg = full_step(V, U, d->M, d->p, a, d->mat, d->mis, d->ind, tb);

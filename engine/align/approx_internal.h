@@ -38,6 +38,12 @@ typedef struct {
     int64_t score;
 } apx_end_t;
 
+/* 1 when the rows use the AVX2 steps: the CPU has AVX2 and REPVIEW_SIMD is not
+ * "sse2" (read once).  apx_simd_set(0) / (1) switches them off / back on, for the
+ * tests; it returns whether the CPU has them. */
+int apx_simd(void);
+int apx_simd_set(int on);
+
 int apx_reserve(apx_work_t *w, uint64_t p);
 int apx_reserve_trace(apx_work_t *w, uint64_t tb, uint64_t votes);
 void apx_work_free(apx_work_t *w);
