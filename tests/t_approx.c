@@ -171,8 +171,9 @@ static void test_score_on(void)
 }
 
 /* The AVX2 steps (apx_simd) against the SSE2 ones, cell for cell: scores from
- * phase 0 and from any phase, and extensions right and left (length, phase and
- * score of the best end) over full rows of 16 to 256 cells and band rows, with
+ * phase 0 and from any phase, extensions right and left (length, phase and
+ * score of the best end), and through the traced rows the consensus of the
+ * copies and the copies' starts with their counts, over full rows of 16 to 256 cells and band rows, with
  * motifs of up to 4 symbols or of 20, copies mutated or noise, random weights in
  * every other case and, in some, a match weight that makes the extension lower
  * its rows (APX_REBASE); short ones against brute force too.  Skipped where the
@@ -207,13 +208,26 @@ static void test_simd(void)
         const uint64_t phase = rng_below(&r, p), min_len = L ? rng_below(&r, L + 1) : 0;
         int64_t s[2][2];
         apx_end_t e[2][2];
+        static uint8_t cons[2][2 * 700 + 8];
+        static uint64_t st[2][64];
+        uint64_t pc[2] = {0, 0}, nst[2] = {0, 0};
+        rv_approx_cell_t cell[2];
         for (int on = 0; on < 2; on++) {
             apx_simd_set(on);
             s[on][0] = apx_score_only(&w, u, L, C, p, 0, &o);
             s[on][1] = kind == 2 ? 0 : apx_score_only(&w, u, L, C, p, 1, &o);
             CHECK(apx_extend(&w, u, 0, L, 1, C, p, phase, min_len, &o, &e[on][0]) == 0, "extend");
             CHECK(apx_extend(&w, u, L, L, -1, R, p, phase, min_len, &o, &e[on][1]) == 0, "extend");
+            /* the traced rows: the consensus of the copies and the copies' starts */
+            CHECK(apx_consensus(&w, u, L, C, p, (int)sig, 2 * p, &o, cons[on], &pc[on]) == 0, "consensus");
+            CHECK(rv_approx_copies(u, L, C, p, &o, st[on], 64, &nst[on], &cell[on]) == 0, "copies");
         }
+        CHECK(pc[0] == pc[1] && !memcmp(cons[0], cons[1], pc[0]), "it %d p %llu L %llu: consensus of %llu (SSE2), %llu (AVX2) symbols",
+              it, (unsigned long long)p, (unsigned long long)L, (unsigned long long)pc[0], (unsigned long long)pc[1]);
+        CHECK(nst[0] == nst[1] && !memcmp(st[0], st[1], (nst[0] < 64 ? nst[0] : 64) * sizeof st[0][0]) &&
+                  cell[0].s == cell[1].s && cell[0].m == cell[1].m && cell[0].x == cell[1].x && cell[0].g == cell[1].g,
+              "it %d p %llu L %llu: copies %llu (SSE2), %llu (AVX2)", it, (unsigned long long)p, (unsigned long long)L,
+              (unsigned long long)nst[0], (unsigned long long)nst[1]);
         CHECK(s[0][0] == s[1][0] && s[0][1] == s[1][1], "it %d p %llu L %llu: scores %lld %lld (SSE2) %lld %lld (AVX2)",
               it, (unsigned long long)p, (unsigned long long)L, (long long)s[0][0], (long long)s[0][1],
               (long long)s[1][0], (long long)s[1][1]);

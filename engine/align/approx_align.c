@@ -459,6 +459,93 @@ APX_AVX2_INLINE uint64_t first_of8(const sc_t *U, uint64_t n, sc_t v)
     return i + first_of(U + i, n - i, v);
 }
 
+/* byte i of the result: bit i of m (0 or 1) */
+static inline uint64_t spread8(unsigned m)
+{
+    return (((uint64_t)(m & 0x7f) * 0x0002040810204081ull) & 0x0101010101010101ull) | ((uint64_t)(m >> 7) << 56);
+}
+
+/* diag_max8 with the trace: tb[i] = OP_INS where the gap wins, else OP_DIAG */
+APX_AVX2_INLINE void diag_tb8(const sc_t *restrict V, const uint8_t *restrict M, uint64_t n, uint8_t a, sc_t mat,
+                              sc_t mis, sc_t ind, sc_t *restrict out, uint8_t *restrict tb)
+{
+    const __m256i va = _mm256_set1_epi32(a), vmat = _mm256_set1_epi32(mat), vmis = _mm256_set1_epi32(mis),
+                  vind = _mm256_set1_epi32(ind);
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i mm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(M + i))),
+                      sub = _mm256_blendv_epi8(vmis, vmat, _mm256_cmpeq_epi32(mm, va)),
+                      dg = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(V + i)), sub),
+                      in = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(V + i + 1)), vind);
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_max_epi32(dg, in));
+        const uint64_t op = spread8((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(in, dg))));
+        memcpy(tb + i, &op, 8); /* OP_INS = 1, OP_DIAG = 0 */
+    }
+    for (; i < n; i++) {
+        const sc_t dg = V[i] + (M[i] == a ? mat : mis), in = V[i + 1] - ind;
+        out[i] = dg >= in ? dg : in;
+        tb[i] = dg >= in ? OP_DIAG : OP_INS;
+    }
+}
+
+/* tb[i] = OP_DEL where U[i] != pre[i], for i in [1, n) */
+APX_AVX2_INLINE void del_marks8(const sc_t *U, const sc_t *pre, uint64_t n, uint8_t *tb)
+{
+    uint64_t i = 1;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i eq = _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(U + i)),
+                                              _mm256_loadu_si256((const __m256i *)(pre + i)));
+        const uint64_t ne = spread8(~(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(eq)) & 0xffu);
+        uint64_t t;
+        memcpy(&t, tb + i, 8);
+        t = (t & ~(ne * 0xffu)) | ne * OP_DEL;
+        memcpy(tb + i, &t, 8);
+    }
+    for (; i < n; i++) tb[i] = U[i] != pre[i] ? OP_DEL : tb[i];
+}
+
+/* full_step with the trace */
+__attribute__((target("avx2"))) static uint64_t full_step8_tb(sc_t *restrict V, sc_t *restrict U,
+                                                              const uint8_t *restrict M, uint64_t p, uint8_t a,
+                                                              sc_t mat, sc_t mis, sc_t ind, uint8_t *restrict tb)
+{
+    {
+        const sc_t dg = V[p - 1] + (M[p - 1] == a ? mat : mis), in = V[0] - ind;
+        U[0] = dg >= in ? dg : in;
+        tb[0] = dg >= in ? OP_DIAG : OP_INS;
+    }
+    diag_tb8(V, M, p - 1, a, mat, mis, ind, U + 1, tb + 1);
+    memcpy(V, U, p * sizeof *U); /* V is read: it keeps U before the deletions */
+    sc_t best = del_sweep8(U, p, ind);
+    del_marks8(U, V, p, tb);
+    uint64_t arg = first_of8(U, p, best);
+    sc_t m = U[p - 1] - ind;
+    for (uint64_t c = 0; c + 1 < p && m > U[c]; c++, m -= ind) {
+        U[c] = m, tb[c] = OP_DEL;
+        if (m > best || (m == best && c < arg)) best = m, arg = c;
+    }
+    return arg;
+}
+
+/* band_step with the trace, no counts */
+__attribute__((target("avx2"))) static uint64_t band_step8_tb(dp_t *d, sc_t *restrict V, sc_t *restrict U,
+                                                              uint8_t a, uint8_t *restrict tb, int *adj_out)
+{
+    const uint64_t n = d->n, p = d->p;
+    const int lim = APX_BAND / 8;
+    int adj = (int)d->best - APX_BAND / 2;
+    adj = adj < -lim ? -lim : adj > lim ? lim : adj;
+    const uint64_t base = (d->lo + p + (uint64_t)(int64_t)adj) % p; /* the phase of V[adj] */
+    diag_tb8(V + adj, d->M + base, n, a, d->mat, d->mis, d->ind, U, tb);
+    if (U[0] < APX_NEG) U[0] = APX_NEG;
+    memcpy(V, U, n * sizeof *U);
+    const uint64_t arg = first_of8(U, n, del_sweep8(U, n, d->ind));
+    del_marks8(U, V, n, tb);
+    d->lo = (base + 1) % p;
+    if (adj_out) *adj_out = adj;
+    return arg;
+}
+
 /* full_step without trace */
 __attribute__((target("avx2"))) static uint64_t full_step8(const sc_t *restrict V, sc_t *restrict U,
                                                            const uint8_t *restrict M, uint64_t p, uint8_t a,
@@ -497,8 +584,10 @@ static inline uint64_t dp_step(dp_t *d, uint8_t a, uint8_t *tb, int *adj)
     sc_t *V = d->row[0], *U = d->row[1];
     uint64_t arg;
 #ifdef APX_HAVE_AVX2
-    if (d->wide && !tb && !adj && !d->cnt[0][0] && (d->banded || d->p >= 16))
-        arg = d->banded ? band_step8(d, V, U, a) : full_step8(V, U, d->M, d->p, a, d->mat, d->mis, d->ind);
+    if (d->wide && !d->cnt[0][0] && (d->banded || d->p >= 16) && (tb || !adj))
+        arg = d->banded ? (tb ? band_step8_tb(d, V, U, a, tb, adj) : band_step8(d, V, U, a))
+              : tb      ? full_step8_tb(V, U, d->M, d->p, a, d->mat, d->mis, d->ind, tb)
+                        : full_step8(V, U, d->M, d->p, a, d->mat, d->mis, d->ind);
     else
 #endif
     if (d->banded) arg = band_step(d, V, U, d->cnt[0], d->cnt[1], a, tb, adj);
