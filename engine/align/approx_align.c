@@ -392,9 +392,17 @@ int apx_simd_set(int on)
 #ifdef APX_HAVE_AVX2
 #define APX_AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
 
-/* diag_ins without counts or trace: out[i] = max(V[i] + (M[i] == a ? mat : mis), V[i+1] - ind) */
+/* byte i of the result: bit i of m (0 or 1) */
+static inline uint64_t spread8(unsigned m)
+{
+    return (((uint64_t)(m & 0x7f) * 0x0002040810204081ull) & 0x0101010101010101ull) | ((uint64_t)(m >> 7) << 56);
+}
+
+/* diag_ins without counts: out[i] = max(V[i] + (M[i] == a ? mat : mis), V[i+1] -
+ * ind); tb (when not NULL; inlined, the unused part goes) gets OP_INS where the
+ * gap wins, else OP_DIAG */
 APX_AVX2_INLINE void diag_max8(const sc_t *restrict V, const uint8_t *restrict M, uint64_t n, uint8_t a, sc_t mat,
-                               sc_t mis, sc_t ind, sc_t *restrict out)
+                               sc_t mis, sc_t ind, sc_t *restrict out, uint8_t *restrict tb)
 {
     const __m256i va = _mm256_set1_epi32(a), vmat = _mm256_set1_epi32(mat), vmis = _mm256_set1_epi32(mis),
                   vind = _mm256_set1_epi32(ind);
@@ -405,10 +413,16 @@ APX_AVX2_INLINE void diag_max8(const sc_t *restrict V, const uint8_t *restrict M
                       dg = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(V + i)), sub),
                       in = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(V + i + 1)), vind);
         _mm256_storeu_si256((__m256i *)(out + i), _mm256_max_epi32(dg, in));
+        if (tb) {
+            const unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(in, dg)));
+            const uint64_t op = spread8(gt); /* OP_INS = 1, OP_DIAG = 0 */
+            memcpy(tb + i, &op, 8);
+        }
     }
     for (; i < n; i++) {
         const sc_t dg = V[i] + (M[i] == a ? mat : mis), in = V[i + 1] - ind;
         out[i] = dg >= in ? dg : in;
+        if (tb) tb[i] = dg >= in ? OP_DIAG : OP_INS;
     }
 }
 
@@ -459,35 +473,6 @@ APX_AVX2_INLINE uint64_t first_of8(const sc_t *U, uint64_t n, sc_t v)
     return i + first_of(U + i, n - i, v);
 }
 
-/* byte i of the result: bit i of m (0 or 1) */
-static inline uint64_t spread8(unsigned m)
-{
-    return (((uint64_t)(m & 0x7f) * 0x0002040810204081ull) & 0x0101010101010101ull) | ((uint64_t)(m >> 7) << 56);
-}
-
-/* diag_max8 with the trace: tb[i] = OP_INS where the gap wins, else OP_DIAG */
-APX_AVX2_INLINE void diag_tb8(const sc_t *restrict V, const uint8_t *restrict M, uint64_t n, uint8_t a, sc_t mat,
-                              sc_t mis, sc_t ind, sc_t *restrict out, uint8_t *restrict tb)
-{
-    const __m256i va = _mm256_set1_epi32(a), vmat = _mm256_set1_epi32(mat), vmis = _mm256_set1_epi32(mis),
-                  vind = _mm256_set1_epi32(ind);
-    uint64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const __m256i mm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(M + i))),
-                      sub = _mm256_blendv_epi8(vmis, vmat, _mm256_cmpeq_epi32(mm, va)),
-                      dg = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(V + i)), sub),
-                      in = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(V + i + 1)), vind);
-        _mm256_storeu_si256((__m256i *)(out + i), _mm256_max_epi32(dg, in));
-        const uint64_t op = spread8((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(in, dg))));
-        memcpy(tb + i, &op, 8); /* OP_INS = 1, OP_DIAG = 0 */
-    }
-    for (; i < n; i++) {
-        const sc_t dg = V[i] + (M[i] == a ? mat : mis), in = V[i + 1] - ind;
-        out[i] = dg >= in ? dg : in;
-        tb[i] = dg >= in ? OP_DIAG : OP_INS;
-    }
-}
-
 /* tb[i] = OP_DEL where U[i] != pre[i], for i in [1, n) */
 APX_AVX2_INLINE void del_marks8(const sc_t *U, const sc_t *pre, uint64_t n, uint8_t *tb)
 {
@@ -514,7 +499,7 @@ __attribute__((target("avx2"))) static uint64_t full_step8_tb(sc_t *restrict V, 
         U[0] = dg >= in ? dg : in;
         tb[0] = dg >= in ? OP_DIAG : OP_INS;
     }
-    diag_tb8(V, M, p - 1, a, mat, mis, ind, U + 1, tb + 1);
+    diag_max8(V, M, p - 1, a, mat, mis, ind, U + 1, tb + 1);
     memcpy(V, U, p * sizeof *U); /* V is read: it keeps U before the deletions */
     sc_t best = del_sweep8(U, p, ind);
     del_marks8(U, V, p, tb);
@@ -536,7 +521,7 @@ __attribute__((target("avx2"))) static uint64_t band_step8_tb(dp_t *d, sc_t *res
     int adj = (int)d->best - APX_BAND / 2;
     adj = adj < -lim ? -lim : adj > lim ? lim : adj;
     const uint64_t base = (d->lo + p + (uint64_t)(int64_t)adj) % p; /* the phase of V[adj] */
-    diag_tb8(V + adj, d->M + base, n, a, d->mat, d->mis, d->ind, U, tb);
+    diag_max8(V + adj, d->M + base, n, a, d->mat, d->mis, d->ind, U, tb);
     if (U[0] < APX_NEG) U[0] = APX_NEG;
     memcpy(V, U, n * sizeof *U);
     const uint64_t arg = first_of8(U, n, del_sweep8(U, n, d->ind));
@@ -555,7 +540,7 @@ __attribute__((target("avx2"))) static uint64_t full_step8(const sc_t *restrict 
         const sc_t dg = V[p - 1] + (M[p - 1] == a ? mat : mis), in = V[0] - ind;
         U[0] = dg >= in ? dg : in;
     }
-    diag_max8(V, M, p - 1, a, mat, mis, ind, U + 1);
+    diag_max8(V, M, p - 1, a, mat, mis, ind, U + 1, NULL);
     sc_t best = del_sweep8(U, p, ind), m = U[p - 1] - ind;
     for (uint64_t c = 0; c + 1 < p && m > U[c]; c++, m -= ind) U[c] = m, best = m > best ? m : best;
     return first_of8(U, p, best);
@@ -570,7 +555,7 @@ __attribute__((target("avx2"))) static uint64_t band_step8(dp_t *d, const sc_t *
     int adj = (int)d->best - APX_BAND / 2;
     adj = adj < -lim ? -lim : adj > lim ? lim : adj;
     const uint64_t base = (d->lo + p + (uint64_t)(int64_t)adj) % p; /* the phase of V[adj] */
-    diag_max8(V + adj, d->M + base, n, a, d->mat, d->mis, d->ind, U);
+    diag_max8(V + adj, d->M + base, n, a, d->mat, d->mis, d->ind, U, NULL);
     if (U[0] < APX_NEG) U[0] = APX_NEG;
     const uint64_t arg = first_of8(U, n, del_sweep8(U, n, d->ind));
     d->lo = (base + 1) % p;
