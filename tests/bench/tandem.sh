@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/bench/tandem.sh — `repview tandem` (exact runs, Lyndon roots) beside TRF on
-# the same generated chromosome (10 and 50 Mbp; BENCH_QUICK=1: 1 and 2 Mbp).
+# the same generated chromosome (10 and 50 Mbp; BENCH_QUICK=1: 1 and 2 Mbp), on two
+# human regions, on four real bacterial genomes and on the planted benchmark.
 # Rows, measured side by side in this run:
 #   rvx t=N     FILE.rvx present (index saved beforehand): open + all runs + output
 #   mem t=2     no index file: SA/ISA/LCP built in memory first, then the runs
@@ -125,6 +126,43 @@ if [ $have_trf = 1 ]; then
     printf '%-9s %-8s %7s %7.2f %7s %9s %8s %6s\n' human trf - "$tw" - "$tots" - 1.0
     printf '%-9s %-8s %7s %7.2f %7s %9s %8s %6s\n' human "apx t=2" - "$aw" - "$ns" - "$(echo "scale=1; $tw / $aw" | bc)"
     echo "# human (163 kbp, 2 regions): --approx finds $hits of $tots TRF loci (period <= 500, score >= 50) with $ns loci"
+fi
+
+# real bacterial genomes no test uses, from Debian's ragout-examples (.ci/install-deps
+# --bench installs it; where the docs are not installed, apt-get download unpacks it
+# into BENCH_DIR): TRF and `tandem --approx -t 2` side by side on each whole genome,
+# scored by tests/score_tandem.py (TRF loci of period <= 500 and score >= 50 found
+# at a compatible period; loci = our lines, ratio = loci / TRF's); BENCH_QUICK=1:
+# E. coli alone
+bacteria() {
+    local d=/usr/share/doc/ragout/examples
+    if [ ! -d "$d" ]; then
+        d=$BENCH_DIR/ragout/usr/share/doc/ragout/examples
+        [ -d "$d" ] || (cd "$tmp" && apt-get download ragout-examples >/dev/null 2>&1 &&
+            dpkg -x ragout-examples_*.deb "$BENCH_DIR/ragout") || return 1
+    fi
+    echo "$d"
+}
+if [ $have_trf = 1 ] && ex=$(bacteria); then
+    genomes="E.Coli/references/MG1655-K12 V.Cholerae/references/O1_Inaba H.Pylori/references/ELS37
+             S.Aureus/references/COL"
+    [ "${BENCH_QUICK:-0}" != 0 ] && genomes=E.Coli/references/MG1655-K12
+    for g in $genomes; do
+        name=$(basename "$g")
+        zcat "$ex/$g.fasta.gz" >"$tmp/b.fa" || continue
+        read -r tw tr < <(cd "$tmp" && timed --any-status "$tmp/b.trf" trf b.fa 2 7 7 80 10 50 500 -h -ngs)
+        read -r w r < <(timed "$tmp/b.apx" "$REPVIEW" tandem --approx --no-save --cpu -t 2 "$tmp/b.fa")
+        printf '%-9s %-8s %7s %7.2f %7s %9s %8s %6s
+' "${name:0:9}" trf - "$tw" "$tr" \
+            "$(grep -c '^[0-9]' "$tmp/b.trf")" - 1.0
+        printf '%-9s %-8s %7s %7.2f %7s %9s %8s %6s
+' "${name:0:9}" "apx t=2" - "$w" "$r" \
+            "$(($(wc -l <"$tmp/b.apx") - 1))" - "$(echo "scale=1; $tw / $w" | bc)"
+        echo "# $name ($(grep -v '^>' "$tmp/b.fa" | tr -d '\n' | wc -c) bp): $(python3 "${RV_TOP:-.}/tests/score_tandem.py" \
+            --ours "$tmp/b.apx" --trf "$tmp/b.trf" | tr '\t\n' '= ')"
+    done
+elif [ $have_trf = 1 ]; then
+    echo "# real bacteria skipped: ragout-examples is not installed and apt-get download failed"
 fi
 
 # the planted benchmark (tests/plant_tandem.py, seeds 1 to 3: 200 arrays of
