@@ -580,6 +580,22 @@ static void test_random(void)
                     CHECK(same_loci(&first, &a), "%s: not the loci of 1 thread", what);
                     rv_approx_free(&a);
                 }
+                if (!check_failed_) { /* min_copies: the loci with that many copies, the same */
+                    rv_approx_opts_t oc = o;
+                    oc.min_copies = 1.0 + (double)rng_below(&r, 30) / 10.0;
+                    rv_approx_set_t a, want = first;
+                    CHECK(apx_find(s, 0, s->n, NULL, 0, &oc, 2, pieces[pk], &a) == 0, "find: %s", rv_last_error());
+                    want.n = 0;
+                    want.v = malloc((first.n ? first.n : 1) * sizeof *want.v);
+                    for (uint64_t k = 0; k < first.n; k++)
+                        if ((double)(first.v[k].end - first.v[k].start) >= oc.min_copies * (double)first.v[k].period)
+                            want.v[want.n++] = first.v[k];
+                    CHECK(same_loci(&want, &a), "it %d piece %llu: min_copies %.1f gives %llu loci, %llu want",
+                          it, (unsigned long long)pieces[pk], oc.min_copies, (unsigned long long)a.n,
+                          (unsigned long long)want.n);
+                    free(want.v);
+                    rv_approx_free(&a);
+                }
                 rv_approx_free(&first);
             }
             rv_seq_free(s);

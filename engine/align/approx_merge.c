@@ -405,7 +405,9 @@ int apx_merge(const rv_seq_t *s, const rv_approx_opts_t *o, apx_list_t *out, uin
     }
     uint64_t kept = 0;
     for (uint64_t i = 0; i < n; i++) {
-        if (dead[i] || v[i].end <= lo || v[i].start >= hi) continue;
+        if (dead[i] || v[i].end <= lo || v[i].start >= hi ||
+            (double)(v[i].end - v[i].start) < o->min_copies * (double)v[i].period)
+            continue;
         const int same = v[i].start == was[i].start && v[i].end == was[i].end && v[i].period == was[i].period;
         weak[kept] = same ? weak[i] : APX_RECHECK;
         v[kept++] = v[i];

@@ -52,6 +52,10 @@ typedef struct {
     uint64_t max_period; /* largest seed distance, default 500 */
     int64_t min_score;   /* default 50 */
     int match, mismatch, indel; /* +2, and the penalties 7 and 7 (positive) */
+    double min_copies;   /* loci with (end - start) / period below this are not
+                          * reported, and are dropped before their exact scores
+                          * (default 0: all; a caller that filters by copies
+                          * anyway saves that work) */
 } rv_approx_opts_t;
 
 typedef struct {
