@@ -564,7 +564,7 @@ __attribute__((target("avx2"))) static uint64_t band_step8(dp_t *d, const sc_t *
 #endif
 
 /* One text symbol: row[0] -> row[1], then swapped; returns the best cell. */
-static inline uint64_t dp_step(dp_t *d, uint8_t a, uint8_t *tb, int *adj)
+static inline __attribute__((always_inline)) uint64_t dp_step(dp_t *d, uint8_t a, uint8_t *tb, int *adj)
 {
     sc_t *V = d->row[0], *U = d->row[1];
     uint64_t arg;
