@@ -656,6 +656,38 @@ static void test_shadowed(void)
     case_end("approx_shadowed_runs");
 }
 
+/* arr[0, L), an array of period p, between random DNA (100 to 199 symbols before
+ * it, 150 after): 1 when a locus of rv_approx_find covers half of it or more at
+ * a period within slack or a tenth of p, 0 when none does, -1 on failure. */
+static int planted_found(rng_t *r, const char *arr, uint64_t L, uint64_t p, const rv_approx_opts_t *o,
+                         uint64_t slack)
+{
+    static char rec[700];
+    const uint64_t pre = 100 + rng_below(r, 100);
+    for (uint64_t i = 0; i < pre; i++) rec[i] = "ACGT"[rng_below(r, 4)];
+    memcpy(rec + pre, arr, L);
+    for (uint64_t i = pre + L; i < pre + L + 150; i++) rec[i] = "ACGT"[rng_below(r, 4)];
+    rec[pre + L + 150] = 0;
+    const char *names[1] = {"planted"}, *seqs[1] = {rec};
+    rv_seq_t *sq = rv_seq_from_records(names, seqs, 1, RV_ALPHA_DNA);
+    if (!sq) return -1;
+    rv_approx_set_t a;
+    if (apx_find(sq, 0, sq->n, NULL, 0, o, 1, 0, &a) < 0) {
+        rv_seq_free(sq);
+        return -1;
+    }
+    int found = 0;
+    for (uint64_t i = 0; i < a.n && !found; i++) {
+        const uint64_t lo = a.v[i].start > pre ? a.v[i].start : pre;
+        const uint64_t hi = a.v[i].end < pre + L ? a.v[i].end : pre + L;
+        const uint64_t off = a.v[i].period > p ? a.v[i].period - p : p - a.v[i].period;
+        found = hi > lo && 2 * (hi - lo) >= L && (off <= slack || 10 * off <= p);
+    }
+    rv_approx_free(&a);
+    rv_seq_free(sq);
+    return found;
+}
+
 /* Arrays of 2.3-3.3 copies of a motif of 4..20 symbols with one to three
  * substitutions or indels, whose motif scores min_score to min_score + 8 over
  * them while no stretch of p symbols of the array does (the motif is a
@@ -673,7 +705,7 @@ static void test_near(void)
     rv_approx_opts_init(&o);
     int cases = 0, found = 0;
     for (int it = 0; it < 40000 && cases < check_iters(120); it++) {
-        char C[24], arr[80], rec[400];
+        char C[24], arr[80];
         const uint64_t p = 4 + rng_below(&r, 17);
         for (uint64_t c = 0; c < p; c++) C[c] = "ACGT"[rng_below(&r, 4)];
         uint64_t q = 1; /* C's smallest period must be p */
@@ -705,33 +737,55 @@ static void test_near(void)
             own = v > own ? v : own;
         }
         if (own >= o.min_score) continue;
-        const uint64_t pre = 100 + rng_below(&r, 100);
-        for (uint64_t i = 0; i < pre; i++) rec[i] = "ACGT"[rng_below(&r, 4)];
-        memcpy(rec + pre, arr, L);
-        for (uint64_t i = pre + L; i < pre + L + 150; i++) rec[i] = "ACGT"[rng_below(&r, 4)];
-        rec[pre + L + 150] = 0;
-        const char *names[1] = {"near"}, *seqs[1] = {rec};
-        rv_seq_t *sq = rv_seq_from_records(names, seqs, 1, RV_ALPHA_DNA);
-        CHECK(sq != NULL, "sequence");
-        if (!sq) break;
-        rv_approx_set_t a;
-        CHECK(apx_find(sq, 0, sq->n, NULL, 0, &o, 1, 0, &a) == 0, "find: %s", rv_last_error());
-        cases++;
-        for (uint64_t i = 0; i < a.n; i++) {
-            const uint64_t lo = a.v[i].start > pre ? a.v[i].start : pre;
-            const uint64_t hi = a.v[i].end < pre + L ? a.v[i].end : pre + L;
-            const uint64_t off = a.v[i].period > p ? a.v[i].period - p : p - a.v[i].period;
-            if (hi > lo && 2 * (hi - lo) >= L && (off <= 2 || 10 * off <= p)) {
-                found++;
-                break;
-            }
-        }
-        rv_approx_free(&a);
-        rv_seq_free(sq);
+        const int f = planted_found(&r, arr, L, p, &o, 2);
+        CHECK(f >= 0, "find: %s", rv_last_error());
+        if (f < 0) break;
+        cases++, found += f;
     }
     CHECK(cases >= check_iters(120) / 2, "only %d near-threshold arrays made", cases);
     CHECK(10 * found >= 9 * cases, "%d of %d near-threshold arrays found", found, cases);
     case_end("approx_near_threshold");
+}
+
+/* Two and a bit copies of a motif of 12 to 32 symbols whose second copy differs
+ * from the first in one symbol of every six (85% identity, score >= min_score
+ * against the motif): the copies share no 6-mer one period apart, so only the
+ * 4-mer rows of short distances seed them (near_hit in approx_loci.c).  Nine in
+ * ten must lie in a locus of about their period, over half their length. */
+static void test_short_diverged(void)
+{
+    case_begin();
+    rng_t r = rng_new(37);
+    rv_approx_opts_t o;
+    rv_approx_opts_init(&o);
+    int cases = 0, found = 0;
+    for (int it = 0; it < 20000 && cases < check_iters(150); it++) {
+        char C[40], arr[120];
+        const uint64_t p = 12 + rng_below(&r, 21);
+        for (uint64_t c = 0; c < p; c++) C[c] = "ACGT"[rng_below(&r, 4)];
+        uint64_t L = 0;
+        for (uint64_t c = 0; c < p; c++) arr[L++] = C[c];
+        for (uint64_t c = 0; c < p; c += 6) { /* one change in each six */
+            const uint64_t at = c + rng_below(&r, (uint32_t)(p - c < 6 ? p - c : 6));
+            for (uint64_t k = c; k < c + 6 && k < p; k++)
+                arr[L + k] = k == at ? "ACGT"[(strchr("ACGT", C[k]) - "ACGT" + 1 + rng_below(&r, 3)) % 4] : C[k];
+        }
+        L += p;
+        const uint64_t part = p / 5 + rng_below(&r, (uint32_t)(p / 2));
+        for (uint64_t c = 0; c < part; c++) arr[L++] = C[c];
+        if (brute_score((const uint8_t *)arr, L, (const uint8_t *)C, p, 0, &o) < o.min_score) continue;
+        int shared = 0; /* 6-mers one period apart, the band of a hit included */
+        for (uint64_t d = p - 1; d <= p + 1; d++)
+            for (uint64_t i = d; i + 6 <= L; i++) shared += !memcmp(arr + i, arr + i - d, 6);
+        if (shared > 2) continue;
+        const int f = planted_found(&r, arr, L, p, &o, 0);
+        CHECK(f >= 0, "find: %s", rv_last_error());
+        if (f < 0) break;
+        cases++, found += f;
+    }
+    CHECK(cases >= check_iters(150) / 2, "only %d arrays made", cases);
+    CHECK(10 * found >= 9 * cases, "%d of %d arrays found", found, cases);
+    case_end("approx_short_diverged");
 }
 
 /* An array longer than the stretch a seed's extension reads past its piece
@@ -792,6 +846,7 @@ int main(void)
     test_adjacent();
     test_shadowed();
     test_near();
+    test_short_diverged();
     test_long_array();
     test_random();
     return check_exit();

@@ -26,11 +26,19 @@
 #include "repview/common.h"
 #include "approx_internal.h"
 #include "base/internal.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum {
     APX_LONG_FROM = 512, /* distances from here on are seeded by long k-mers */
     APX_HITS = 3,       /* hits in a row at one distance d that make a seed, + d / 32 */
     APX_GAP = 24,       /* the most symbols between two of them, + d / 4 */
+    APX_NEAR_MIN = 12,  /* distances [APX_NEAR_MIN, APX_NEAR_MAX] are seeded by 4-mers too */
+    APX_NEAR_MAX = 32,
+    APX_NEAR_K = 4,
+    APX_NEAR_SAME = 60, /* % of the symbols of a period from the row on that equal the ones d back */
+    APX_NEAR_COPIES = 17, /* tenths of copies that such a seed's light extension must span */
     APX_LIGHT = 3,      /* mismatch and indel penalty of a seed's first extension, */
     APX_LIGHT_REACH = 4, /* which reads at most this many periods past the seed */
     APX_RETRY = 8,      /* periods after a failed try before the next at that distance */
@@ -90,6 +98,7 @@ typedef struct { /* a thread's state, kept from piece to piece (stamped by piece
     uint8_t *M, *R, *C, *S, *R2, *F;              /* motif scratch */
     uint64_t *active, n_active, active_cap;       /* loci of the piece not yet ended */
     uint64_t *chain;                              /* the slot's position before each scanned one */
+    uint64_t ncnt[APX_NEAR_MAX + 1], nfirst[APX_NEAR_MAX + 1], nlast[APX_NEAR_MAX + 1], nstamp[APX_NEAR_MAX + 1]; /* 4-mer rows */
 } thread_t;
 
 typedef struct {
@@ -336,7 +345,7 @@ static int polish_motif(const ctx_t *x, thread_t *t, const piece_t *pc, uint8_t 
  * When that fails, the seed's own copy extended with the true weights gets a last
  * try, unless the light extension scored too little for that to pass. */
 static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0, uint64_t e0, uint64_t d,
-                     rv_approx_t *loc, uint64_t *plen, int *got, uint64_t *tried)
+                     int near, rv_approx_t *loc, uint64_t *plen, int *got, uint64_t *tried)
 {
     const uint8_t *txt = x->s->text;
     const rv_approx_opts_t *o = x->o;
@@ -351,6 +360,10 @@ static int grow_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t s0
     int64_t sc = extend_both(t, txt, pc, M, p, s0, e0, &light, APX_LIGHT_REACH * d, &a, &b);
     const uint64_t la = a, lb = b;
     *tried = b;
+    /* a 4-mer row's seed (near_hit) goes no further when its light stretch holds
+     * fewer than APX_NEAR_COPIES tenths of copies: most such seeds are a short
+     * word repeated, whose locus the default --min-copies would drop */
+    if (near && 10 * (b - a) < APX_NEAR_COPIES * d) return 0;
     /* the copies past the seed's own: under the true weights they score less */
     const int64_t rest = sc - o->match * (int64_t)d;
     if (2 * rest < o->min_score) {
@@ -398,7 +411,7 @@ own_copy:
     p = d;
     sc = extend_both(t, txt, pc, M, p, s0, e0, o, UINT64_MAX / 2, &a, &b);
     if (accept(x, t, M, p, a, b, sc, loc, plen, got) < 0) return -1;
-    if (!*got) {
+    if (!*got && !near) {
         const int r = polish_motif(x, t, pc, M, &p, &a, &b, &sc);
         if (r < 0 || (r && accept(x, t, M, p, a, b, sc, loc, plen, got) < 0)) return -1;
     }
@@ -453,17 +466,17 @@ static void silence(thread_t *t, uint64_t stamp, uint64_t P, uint64_t end, uint6
     }
 }
 
-/* Try the seed (seeds of distances in [dmin, dmax]); a new locus joins L and the
- * active ones, and silences its distances (silence). */
+/* Try the seed (seeds of distances in [dmin, dmax]; near: a 4-mer row's, near_hit);
+ * a new locus joins L and the active ones, and silences its distances (silence). */
 static int try_seed(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, apx_list_t *L, uint64_t pos,
-                    uint64_t s0, uint64_t e0, uint64_t d, uint64_t dmin, uint64_t dmax)
+                    uint64_t s0, uint64_t e0, uint64_t d, uint64_t dmin, uint64_t dmax, int near)
 {
     if (covered(t, L, pos, s0, e0, d)) return 0;
     rv_approx_t loc;
     uint64_t plen;
     int got;
     uint64_t tried;
-    if (grow_seed(x, t, pc, s0, e0, d, &loc, &plen, &got, &tried) < 0) return -1;
+    if (grow_seed(x, t, pc, s0, e0, d, near, &loc, &plen, &got, &tried) < 0) return -1;
     /* no new try at this distance (and from 128 on its band) over the stretch just read and,
      * after a failure from period 128 on, APX_RETRY periods more (diverged arrays
      * such as satellites give hits all along, and a try costs ~ d^2) */
@@ -502,7 +515,7 @@ static int run_seeds(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t st
         if (r->period > x->o->max_period || r->end > pc->sh ||
             (int64_t)(r->end - r->start) * x->o->match < x->o->min_score)
             continue;
-        if (try_seed(x, t, pc, stamp, L, r->start, r->start, r->end, r->period, 1, x->dmax) < 0) return -1;
+        if (try_seed(x, t, pc, stamp, L, r->start, r->start, r->end, r->period, 1, x->dmax, 0) < 0) return -1;
     }
     return 0;
 }
@@ -528,7 +541,60 @@ static int exact_run(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t st
     /* [i, j) has period d; the hits inside it are at positions below j */
     t->exact[d] = j;
     if (j - i < 2 * d || (int64_t)(j - i) * x->o->match < x->o->min_score) return 0;
-    return try_seed(x, t, pc, stamp, L, at, i, j, d, dmin, dmax);
+    return try_seed(x, t, pc, stamp, L, at, i, j, d, dmin, dmax, 0);
+}
+
+/* Bit 32 - d of the result, for 1 <= d <= 32: txt[i] == txt[i - d] (i >= 32). */
+static inline uint64_t near_equal(const uint8_t *txt, uint64_t i)
+{
+#ifdef __SSE2__
+    const __m128i a = _mm_set1_epi8((char)txt[i]);
+    const unsigned lo = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(txt + i - 32)), a)),
+                   hi = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(txt + i - 16)), a));
+    return lo | (uint64_t)hi << 16;
+#else
+    uint64_t e = 0;
+    for (uint64_t j = 0; j < 32; j++) e |= (uint64_t)(txt[i - 32 + j] == txt[i]) << j;
+    return e;
+#endif
+}
+
+/* A 4-mer at at equal to the one d back (APX_NEAR_MIN <= d <= APX_NEAR_MAX): a hit
+ * of the distance's 4-mer row.  Two diverged copies of a short motif may share no
+ * 6-mer three times (two copies of 18 symbols at 85% share one), but 4-mers they
+ * share; APX_HITS of them in a row, each within APX_GAP + d / 4 of the last, make a
+ * seed when the symbols of a period from the row's first hit on (or of the row,
+ * when longer) equal those d back at APX_NEAR_SAME % (4-mer rows are common by
+ * chance: 1 in 256 a position and distance).  Its motif is not polished
+ * (polish_motif): on human-like text a tenth of these seeds get that far, each
+ * costing hundreds of alignments, and few of them then pass; nor is it grown
+ * when its light extension spans too few copies (grow_seed). */
+static int near_hit(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t stamp, apx_list_t *L, uint64_t at,
+                    uint64_t d, uint64_t dmin, uint64_t dmax)
+{
+    if (t->nstamp[d] != stamp) t->nstamp[d] = stamp, t->ncnt[d] = 0;
+    dist_fresh(t, d, stamp);
+    if (at < t->cover[d]) return 0;
+    if (t->ncnt[d] == 0 || at - t->nlast[d] > APX_GAP + d / 4) t->ncnt[d] = 0;
+    if (!t->ncnt[d]) t->nfirst[d] = at;
+    t->nlast[d] = at;
+    if (++t->ncnt[d] < APX_HITS || at < pc->t0) return 0; /* seeds of the piece only */
+    const uint8_t *txt = x->s->text;
+    /* a period (or the row, when longer) from its first hit on: the copy that hit */
+    const uint64_t lo = t->nfirst[d], want = at + APX_NEAR_K - lo > d ? at + APX_NEAR_K - lo : d,
+                   hi = pc->sh - lo < want ? pc->sh : lo + want;
+    uint64_t same = 0;
+    for (uint64_t j = lo; j < hi; j++) same += txt[j] == txt[j - d];
+    if (same * 100 < APX_NEAR_SAME * (hi - lo)) return 0;
+    /* a stretch that reads as well at a period of half d or less (low complexity:
+     * (AAGA)n reads at 17 too) is left to that period's seeds */
+    for (uint64_t q = 1; 2 * q <= d; q++) {
+        uint64_t sq = 0;
+        for (uint64_t j = lo; j < hi; j++) sq += txt[j] == txt[j - q];
+        if (sq >= same) return 0;
+    }
+    t->ncnt[d] = 0; /* a row that fails the tests goes on: its next hit sees more of the copy */
+    return try_seed(x, t, pc, stamp, L, at, at - d, at + APX_NEAR_K, d, dmin, dmax, 1);
 }
 
 /* One scan of the piece's k-mers (table tab), for the seeds of distances in
@@ -566,7 +632,10 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
      * match) may hold no k-mer one period back: their runs are met symbol by
      * symbol (none at the default weights and min_score) */
     const uint64_t by_score = x->o->min_score > 0 ? (uint64_t)((x->o->min_score + x->o->match - 1) / x->o->match) : 0;
-    uint64_t small_hi = 0;
+    uint64_t small_hi = 0, near[4] = {0, 0, 0, 0}, near_bits = 0;
+    if (x->s->sigma <= 4) /* short distances seeded by 4-mers too (DNA; near_hit) */
+        for (uint64_t d = APX_NEAR_MIN > dmin ? APX_NEAR_MIN : dmin; d <= APX_NEAR_MAX && d <= dmax; d++)
+            near_bits |= 1ull << (APX_NEAR_MAX - d);
     for (uint64_t d = dmin; d < k && d <= dmax; d++)
         if ((2 * d > by_score ? 2 * d : by_score) < d + k) small_hi = d;
     /* the k-mers that start in [from, t1) */
@@ -577,6 +646,16 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
         if (done) break;
         for (uint64_t d = dmin; d <= small_hi && i >= pc->t0 && i < pc->t1 && i >= pc->sl + d; d++)
             if (txt[i] == txt[i - d] && exact_run(x, t, pc, stamp, L, i, d, dmin, dmax) < 0) return -1;
+        if (near_bits && i >= APX_NEAR_MAX && i >= pc->sl + APX_NEAR_MIN) {
+            /* the 4-mers ending at i equal to one d back: bit 32 - d of four masks */
+            uint64_t e = near_equal(txt, i);
+            if (i - pc->sl < APX_NEAR_MAX) e &= ~0ull << (APX_NEAR_MAX - (i - pc->sl)); /* d <= i - sl */
+            near[3] = near[2], near[2] = near[1], near[1] = near[0], near[0] = e;
+            for (uint64_t w = near[0] & near[1] & near[2] & near[3] & near_bits; w; w &= w - 1) {
+                const uint64_t d = APX_NEAR_MAX - (uint64_t)__builtin_ctzll(w);
+                if (near_hit(x, t, pc, stamp, L, i + 1 - APX_NEAR_K, d, dmin, dmax) < 0) return -1;
+            }
+        }
         h = h * 257 + txt[i];
         if (i >= from + k) h -= pw * txt[i - k];
         if (i + 1 < from + k) continue;
@@ -611,7 +690,7 @@ static int scan(const ctx_t *x, thread_t *t, uint64_t id, const kmer_table_t *ta
                 if (++t->hcnt[d] < need + d / per + apx_band(d) / 2 || at < pc->t0) continue; /* seeds of the piece only */
                 t->hcnt[d] = 0;
                 /* a true hit's k-mer at - d lies in the array: text[at - d, at) a copy */
-                if (try_seed(x, t, pc, stamp, L, at, at - d >= pc->sl ? at - d : pc->sl, at + k, d, dmin, dmax) < 0)
+                if (try_seed(x, t, pc, stamp, L, at, at - d >= pc->sl ? at - d : pc->sl, at + k, d, dmin, dmax, 0) < 0)
                     return -1;
             }
         }
