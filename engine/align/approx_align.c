@@ -98,7 +98,7 @@ typedef struct {
     const uint8_t *M; /* motif; banded: w->mm, the motif repeated over p + APX_BAND */
     uint64_t p, n, lo, best;
     int banded;
-    int wide; /* the AVX2 steps (apx_simd) for the rows without trace or counts */
+    int wide; /* the AVX2 steps (apx_simd) for the rows without counts */
     sc_t mat, mis, ind;
     sc_t *row[2];  /* current (row[0]) and next */
     sc_t *cnt[2][3]; /* counts (matches, mismatches, gaps) of each cell, or NULL */

@@ -40,7 +40,8 @@ typedef struct {
 
 /* 1 when the rows use the AVX2 steps: the CPU has AVX2 and REPVIEW_SIMD is not
  * "sse2" (read once).  apx_simd_set(0) / (1) switches them off / back on, for the
- * tests; it returns whether the CPU has them. */
+ * tests; it returns whether they may be used (the CPU has AVX2 and REPVIEW_SIMD
+ * does not keep them off). */
 int apx_simd(void);
 int apx_simd_set(int on);
 

@@ -578,11 +578,13 @@ static int near_hit(const ctx_t *x, thread_t *t, const piece_t *pc, uint64_t sta
     if (t->ncnt[d] == 0 || at - t->nlast[d] > APX_GAP + d / 4) t->ncnt[d] = 0;
     if (!t->ncnt[d]) t->nfirst[d] = at;
     t->nlast[d] = at;
-    if (++t->ncnt[d] < APX_HITS || at < pc->t0) return 0; /* seeds of the piece only */
+    if (++t->ncnt[d] < APX_HITS || at < pc->t0 || at >= pc->t1) return 0; /* seeds of the piece only */
     const uint8_t *txt = x->s->text;
-    /* a period (or the row, when longer) from its first hit on: the copy that hit */
-    const uint64_t lo = t->nfirst[d], want = at + APX_NEAR_K - lo > d ? at + APX_NEAR_K - lo : d,
-                   hi = pc->sh - lo < want ? pc->sh : lo + want;
+    /* a period from the row's first hit on (the copy that hit), or the row's last
+     * two periods when it is longer: a row that fails goes on, and each of its
+     * hits reads this again */
+    const uint64_t end = at + APX_NEAR_K, lo = end - t->nfirst[d] > 2 * d ? end - 2 * d : t->nfirst[d],
+                   want = end - lo > d ? end - lo : d, hi = pc->sh - lo < want ? pc->sh : lo + want;
     uint64_t same = 0;
     for (uint64_t j = lo; j < hi; j++) same += txt[j] == txt[j - d];
     if (same * 100 < APX_NEAR_SAME * (hi - lo)) return 0;
