@@ -73,8 +73,12 @@ typedef struct {
     uint8_t *motifs; /* the motifs' codes, one after the other */
 } rv_approx_set_t;
 
-/* TRF's recommended weights, min_score 50, max_period 500. */
+/* TRF's recommended weights, min_score 50, max_period 500, min_copies 0. */
 void rv_approx_opts_init(rv_approx_opts_t *o);
+
+/* The copies `repview tandem --approx` asks for unless --min-copies says otherwise
+ * (TRF reports arrays from about 1.85 copies), and so the explorer's pane. */
+#define RV_APPROX_MIN_COPIES 1.8
 
 /* The loci of s that overlap text [lo, hi) (found in the segments overlapping it),
  * from the k-mer seeds and the exact runs met through them (every exact run of

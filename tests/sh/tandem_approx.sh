@@ -1,6 +1,7 @@
 # tandem_approx.sh — `repview tandem --approx`: output format and the definitions
 # each line must meet, breakers, usage errors, threads, the index file, stdin and
-# --mem-budget giving the same loci, --format gff3 and trf, (when trf is installed)
+# --mem-budget giving the same loci, --format gff3 and trf, the explorer's rows
+# against the CLI's, (when trf is installed)
 # TRF's loci found (recall >= 95% of TRF's loci of period <= 500 and score >= 50,
 # with no more than twice as many loci), and the planted benchmark.
 source "$RV_TOP/tests/lib.sh"
@@ -161,6 +162,19 @@ if [ -n "$trf_pid" ]; then
        [ $((S[ours_loci] * 2)) -le $((S[trf_loci] * 3)) ]; then ok "approx_planted_trf ($got)"
     else bad approx_planted_trf "$got"; fi
 fi
+
+# the explorer's approximate rows at a cursor are the loci `tandem --approx` prints
+# over it: on the chr1 region, the (TAACCC)n locus at 1:100, and at 1:900 nothing (a
+# locus of 1.16 copies lies there, below the default --min-copies 1.8)
+zcat "$RV_TOP/tests/data/human_chr1_100k.fa.gz" >"$T/h1.fa"
+for at in 100 900; do
+    pane=$(cd "$T" && "$REPVIEW" --keys ":1:$at<CR><Tab><Tab><Tab>z" --dump --wait-index h1.fa 2>&1 |
+        awk '/approximate here/ { on = 1; next } on && /^ *~/ { print $2, $3 }')
+    cli=$($REPVIEW tandem --approx "$T/h1.fa" "1:$at-$at" | awk 'NR > 1 { print $3 - $2, $4 }')
+    expect_eq "approx_pane_is_cli_$at" "$pane" "$cli"
+done
+[ -n "$($REPVIEW tandem --approx --min-copies 1 "$T/h1.fa" 1:900-900 | awk 'NR > 1')" ] &&
+    ok approx_pane_below_min_copies || bad approx_pane_below_min_copies "no locus of fewer copies at 1:900"
 
 # long periods (TRF stops at 2000): two planted arrays of 2-3 kb units, 85-95%
 # identity, each found whole with --max-period 100000 (~3 s)

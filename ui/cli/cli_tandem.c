@@ -579,7 +579,7 @@ int cli_tandem(int argc, char **argv)
         if (!o.set_max_period) o.f.max_period = ao.max_period;
         if (o.f.max_period > 100000) return cli_usage_error("tandem", "--max-period above 100000 with --approx");
         if (o.f.max_period < o.f.min_period) return cli_usage_error("tandem", "--max-period is below --min-period");
-        if (!o.set_min_copies) o.f.min_copies = 1.8;
+        if (!o.set_min_copies) o.f.min_copies = RV_APPROX_MIN_COPIES;
         ao.max_period = o.f.max_period, ao.min_score = (int64_t)o.min_score, ao.min_copies = o.f.min_copies;
         if (cli_mpi_ranks() > 1) return cli_usage_error("tandem", "--approx does not run under mpirun");
         if (o.format < 0) o.format = 0;

@@ -121,14 +121,16 @@ static void add_letters(add_ctx_t *c, int64_t g, const char *label, const uint8_
     pane_add(c->p, g, ST_NORMAL, "    %-7s %s", label, row);
 }
 
-/* The approximate loci covering the cursor, with the default weights of `repview
- * tandem --approx`, found from the text around it; under each its consensus and
- * its copies as its best alignment to the consensus cuts them. */
+/* The approximate loci covering the cursor, with the defaults of `repview tandem
+ * --approx` (weights, minimum score and copies), found from the text around it;
+ * under each its consensus and its copies as its best alignment to the consensus
+ * cuts them. */
 static void add_approx(add_ctx_t *c)
 {
     const rv_seq_t *s = c->a->src.x->seq;
     rv_approx_opts_t o;
     rv_approx_opts_init(&o);
+    o.min_copies = RV_APPROX_MIN_COPIES;
     const uint64_t t = c->t;
     rv_approx_set_t set;
     if (rv_approx_find(s, t, t + 1, NULL, 0, &o, 1, &set) < 0) return;
