@@ -489,32 +489,33 @@ APX_AVX2_INLINE void del_marks8(const sc_t *U, const sc_t *pre, uint64_t n, uint
     for (; i < n; i++) tb[i] = U[i] != pre[i] ? OP_DEL : tb[i];
 }
 
-/* full_step with the trace */
-__attribute__((target("avx2"))) static uint64_t full_step8_tb(sc_t *restrict V, sc_t *restrict U,
-                                                              const uint8_t *restrict M, uint64_t p, uint8_t a,
-                                                              sc_t mat, sc_t mis, sc_t ind, uint8_t *restrict tb)
+/* full_step: tb (when not NULL) gets each cell's move; V is then overwritten */
+__attribute__((target("avx2"))) static uint64_t full_step8(sc_t *restrict V, sc_t *restrict U,
+                                                           const uint8_t *restrict M, uint64_t p, uint8_t a,
+                                                           sc_t mat, sc_t mis, sc_t ind, uint8_t *restrict tb)
 {
     {
         const sc_t dg = V[p - 1] + (M[p - 1] == a ? mat : mis), in = V[0] - ind;
         U[0] = dg >= in ? dg : in;
-        tb[0] = dg >= in ? OP_DIAG : OP_INS;
+        if (tb) tb[0] = dg >= in ? OP_DIAG : OP_INS;
     }
-    diag_max8(V, M, p - 1, a, mat, mis, ind, U + 1, tb + 1);
-    memcpy(V, U, p * sizeof *U); /* V is read: it keeps U before the deletions */
+    diag_max8(V, M, p - 1, a, mat, mis, ind, U + 1, tb ? tb + 1 : NULL);
+    if (tb) memcpy(V, U, p * sizeof *U); /* V is read: it keeps U before the deletions */
     sc_t best = del_sweep8(U, p, ind);
-    del_marks8(U, V, p, tb);
+    if (tb) del_marks8(U, V, p, tb);
     uint64_t arg = first_of8(U, p, best);
-    sc_t m = U[p - 1] - ind;
+    sc_t m = U[p - 1] - ind; /* on from phase 0 */
     for (uint64_t c = 0; c + 1 < p && m > U[c]; c++, m -= ind) {
-        U[c] = m, tb[c] = OP_DEL;
+        U[c] = m;
+        if (tb) tb[c] = OP_DEL;
         if (m > best || (m == best && c < arg)) best = m, arg = c;
     }
     return arg;
 }
 
-/* band_step with the trace, no counts */
-__attribute__((target("avx2"))) static uint64_t band_step8_tb(dp_t *d, sc_t *restrict V, sc_t *restrict U,
-                                                              uint8_t a, uint8_t *restrict tb, int *adj_out)
+/* band_step without counts: tb and *adj_out as there; V is overwritten with tb */
+__attribute__((target("avx2"))) static uint64_t band_step8(dp_t *d, sc_t *restrict V, sc_t *restrict U, uint8_t a,
+                                                           uint8_t *restrict tb, int *adj_out)
 {
     const uint64_t n = d->n, p = d->p;
     const int lim = APX_BAND / 8;
@@ -523,42 +524,11 @@ __attribute__((target("avx2"))) static uint64_t band_step8_tb(dp_t *d, sc_t *res
     const uint64_t base = (d->lo + p + (uint64_t)(int64_t)adj) % p; /* the phase of V[adj] */
     diag_max8(V + adj, d->M + base, n, a, d->mat, d->mis, d->ind, U, tb);
     if (U[0] < APX_NEG) U[0] = APX_NEG;
-    memcpy(V, U, n * sizeof *U);
+    if (tb) memcpy(V, U, n * sizeof *U);
     const uint64_t arg = first_of8(U, n, del_sweep8(U, n, d->ind));
-    del_marks8(U, V, n, tb);
+    if (tb) del_marks8(U, V, n, tb);
     d->lo = (base + 1) % p;
     if (adj_out) *adj_out = adj;
-    return arg;
-}
-
-/* full_step without trace */
-__attribute__((target("avx2"))) static uint64_t full_step8(const sc_t *restrict V, sc_t *restrict U,
-                                                           const uint8_t *restrict M, uint64_t p, uint8_t a,
-                                                           sc_t mat, sc_t mis, sc_t ind)
-{
-    {
-        const sc_t dg = V[p - 1] + (M[p - 1] == a ? mat : mis), in = V[0] - ind;
-        U[0] = dg >= in ? dg : in;
-    }
-    diag_max8(V, M, p - 1, a, mat, mis, ind, U + 1, NULL);
-    sc_t best = del_sweep8(U, p, ind), m = U[p - 1] - ind;
-    for (uint64_t c = 0; c + 1 < p && m > U[c]; c++, m -= ind) U[c] = m, best = m > best ? m : best;
-    return first_of8(U, p, best);
-}
-
-/* band_step without trace or counts */
-__attribute__((target("avx2"))) static uint64_t band_step8(dp_t *d, const sc_t *restrict V, sc_t *restrict U,
-                                                           uint8_t a)
-{
-    const uint64_t n = d->n, p = d->p;
-    const int lim = APX_BAND / 8;
-    int adj = (int)d->best - APX_BAND / 2;
-    adj = adj < -lim ? -lim : adj > lim ? lim : adj;
-    const uint64_t base = (d->lo + p + (uint64_t)(int64_t)adj) % p; /* the phase of V[adj] */
-    diag_max8(V + adj, d->M + base, n, a, d->mat, d->mis, d->ind, U, NULL);
-    if (U[0] < APX_NEG) U[0] = APX_NEG;
-    const uint64_t arg = first_of8(U, n, del_sweep8(U, n, d->ind));
-    d->lo = (base + 1) % p;
     return arg;
 }
 #endif
@@ -569,10 +539,8 @@ static inline __attribute__((always_inline)) uint64_t dp_step(dp_t *d, uint8_t a
     sc_t *V = d->row[0], *U = d->row[1];
     uint64_t arg;
 #ifdef APX_HAVE_AVX2
-    if (d->wide && !d->cnt[0][0] && (d->banded || d->p >= 16) && (tb || !adj))
-        arg = d->banded ? (tb ? band_step8_tb(d, V, U, a, tb, adj) : band_step8(d, V, U, a))
-              : tb      ? full_step8_tb(V, U, d->M, d->p, a, d->mat, d->mis, d->ind, tb)
-                        : full_step8(V, U, d->M, d->p, a, d->mat, d->mis, d->ind);
+    if (d->wide && !d->cnt[0][0] && (d->banded || d->p >= 16))
+        arg = d->banded ? band_step8(d, V, U, a, tb, adj) : full_step8(V, U, d->M, d->p, a, d->mat, d->mis, d->ind, tb);
     else
 #endif
     if (d->banded) arg = band_step(d, V, U, d->cnt[0], d->cnt[1], a, tb, adj);
